@@ -1,0 +1,590 @@
+//! The ability data model (seed 000 "Abilities"), loadable from RON, and the
+//! pure evaluation of a tier outcome for one user and one target.
+
+pub mod notation;
+
+use serde::{Deserialize, Serialize};
+
+pub use notation::{Effect, ForcedKind, NotationError, PotencyCheck, PotencyValue};
+
+use crate::conditions::{ConditionKind, Duration};
+use crate::power_roll::Tier;
+use crate::stats::{Characteristic, Characteristics, DamageType, potency_applies, potency_value};
+
+/// Seed 000 "Ability Keywords".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Keyword {
+    Area,
+    Charge,
+    Magic,
+    Melee,
+    Psionic,
+    Ranged,
+    Strike,
+    Weapon,
+}
+
+/// Seed 000 "Type": the action an ability takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ActionType {
+    MainAction,
+    Maneuver,
+    MoveAction,
+    TriggeredAction,
+    FreeTriggeredAction,
+    FreeManeuver,
+    NoAction,
+}
+
+impl ActionType {
+    pub fn is_triggered(self) -> bool {
+        matches!(
+            self,
+            ActionType::TriggeredAction | ActionType::FreeTriggeredAction
+        )
+    }
+}
+
+/// The typed events a triggered ability can listen for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TriggerEvent {
+    /// A creature deals damage to the target (the tactician's Parry).
+    CreatureDealsDamage,
+    /// An ally within distance is targeted by an ability.
+    AllyTargeted,
+    /// The user is targeted by an ability.
+    SelfTargeted,
+    /// A creature moves into a square adjacent to the user.
+    CreatureMovesAdjacent,
+    /// A creature within distance starts using an ability.
+    CreatureStartsAbility,
+    /// An enemy adjacent to the user leaves adjacency without shifting.
+    EnemyLeavesAdjacency,
+    /// The user takes damage.
+    SelfTakesDamage,
+}
+
+/// Seed 000 "Trigger": when a triggered ability can be used.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trigger {
+    pub on: TriggerEvent,
+    /// The trigger as printed, for the tooltip.
+    #[serde(default)]
+    pub text: String,
+}
+
+/// Seed 000 "Distance" and "Area Abilities", and seed 002's shapes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Distance {
+    Melee(u32),
+    Ranged(u32),
+    MeleeOrRanged(u32, u32),
+    /// "Self": the ability originates from and affects the user.
+    Myself,
+    Aura(u32),
+    Burst(u32),
+    Cube {
+        size: u32,
+        within: u32,
+    },
+    Line {
+        length: u32,
+        width: u32,
+        within: u32,
+    },
+    Wall {
+        squares: u32,
+        within: u32,
+    },
+    /// Seed 002: width at each step equals its distance from the origin.
+    Cone {
+        length: u32,
+    },
+    /// Seed 002: every square within `radius` of a point within `within`.
+    Sphere {
+        radius: u32,
+        within: u32,
+    },
+    /// Seed 002: a sphere's footprint on the grid with a height.
+    Cylinder {
+        radius: u32,
+        height: u32,
+        within: u32,
+    },
+}
+
+impl Distance {
+    pub fn is_area(self) -> bool {
+        !matches!(
+            self,
+            Distance::Melee(_)
+                | Distance::Ranged(_)
+                | Distance::MeleeOrRanged(..)
+                | Distance::Myself
+        )
+    }
+
+    /// How far away the ability reaches for targets or an area's origin.
+    pub fn reach(self) -> u32 {
+        match self {
+            Distance::Melee(x) | Distance::Ranged(x) => x,
+            Distance::MeleeOrRanged(m, r) => m.max(r),
+            Distance::Myself => 0,
+            Distance::Aura(r) | Distance::Burst(r) => r,
+            Distance::Cube { within, .. }
+            | Distance::Line { within, .. }
+            | Distance::Wall { within, .. }
+            | Distance::Sphere { within, .. }
+            | Distance::Cylinder { within, .. } => within,
+            Distance::Cone { length } => length,
+        }
+    }
+}
+
+impl std::fmt::Display for Distance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Distance::Melee(x) => write!(f, "Melee {x}"),
+            Distance::Ranged(x) => write!(f, "Ranged {x}"),
+            Distance::MeleeOrRanged(m, r) => write!(f, "Melee {m} or ranged {r}"),
+            Distance::Myself => write!(f, "Self"),
+            Distance::Aura(x) => write!(f, "{x} aura"),
+            Distance::Burst(x) => write!(f, "{x} burst"),
+            Distance::Cube { size, within } => write!(f, "{size} cube within {within}"),
+            Distance::Line {
+                length,
+                width,
+                within,
+            } => write!(f, "{length} x {width} line within {within}"),
+            Distance::Wall { squares, within } => write!(f, "{squares} wall within {within}"),
+            Distance::Cone { length } => write!(f, "{length} cone"),
+            Distance::Sphere { radius, within } => write!(f, "{radius} sphere within {within}"),
+            Distance::Cylinder {
+                radius,
+                height,
+                within,
+            } => write!(f, "{radius} x {height} cylinder within {within}"),
+        }
+    }
+}
+
+/// Seed 000 "Target": which kinds of thing an ability may affect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TargetKind {
+    Creature,
+    Object,
+    Enemy,
+    Ally,
+    /// "Self": the user.
+    Myself,
+}
+
+/// Seed 000 "Target": how many and which kinds. `count: None` is "each" in the area.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Target {
+    #[serde(default)]
+    pub count: Option<u32>,
+    pub kinds: Vec<TargetKind>,
+}
+
+/// What using the ability costs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cost {
+    /// No cost and not a signature ability (basic and monster abilities).
+    #[default]
+    Free,
+    /// A signature ability: no cost (seed 000 "Signature Abilities").
+    Signature,
+    /// A heroic ability costing this much of the class's resource.
+    Heroic(u32),
+    /// A Director creature's ability costing Malice.
+    Malice(u32),
+}
+
+/// A tier line: the text as written and, once validated, its effects.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub struct TierLine {
+    pub text: String,
+    pub effects: Vec<Effect>,
+}
+
+impl From<String> for TierLine {
+    fn from(text: String) -> Self {
+        TierLine {
+            text,
+            effects: Vec::new(),
+        }
+    }
+}
+
+impl From<TierLine> for String {
+    fn from(t: TierLine) -> Self {
+        t.text
+    }
+}
+
+impl TierLine {
+    /// Parse the text into effects.
+    pub fn parse(&mut self) -> Result<(), NotationError> {
+        self.effects = notation::parse_tier(&self.text)?;
+        Ok(())
+    }
+
+    /// A tier line parsed at once (for code and tests).
+    pub fn parsed(text: &str) -> Result<TierLine, NotationError> {
+        let mut t = TierLine::from(text.to_string());
+        t.parse()?;
+        Ok(t)
+    }
+}
+
+/// Seed 000 "Ability Roll": the characteristics that may be added and the three tiers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PowerRoll {
+    pub characteristics: Vec<Characteristic>,
+    pub tiers: (TierLine, TierLine, TierLine),
+}
+
+impl PowerRoll {
+    pub fn tier(&self, tier: Tier) -> &TierLine {
+        match tier {
+            Tier::One => &self.tiers.0,
+            Tier::Two => &self.tiers.1,
+            Tier::Three => &self.tiers.2,
+        }
+    }
+
+    pub fn tiers_mut(&mut self) -> [&mut TierLine; 3] {
+        [&mut self.tiers.0, &mut self.tiers.1, &mut self.tiers.2]
+    }
+}
+
+/// Seed 000 "Spend Heroic Resource": a "Spend X" or "Spend X+" entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spend {
+    pub amount: u32,
+    /// "Spend X+": may be spent in multiples of X.
+    #[serde(default)]
+    pub repeatable: bool,
+    pub text: String,
+    /// The typed effect of each X spent, in tier notation (optional).
+    #[serde(default)]
+    pub effects: Option<TierLine>,
+}
+
+/// One ability, as content files write it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ability {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub flavor: String,
+    #[serde(default)]
+    pub keywords: Vec<Keyword>,
+    pub action: ActionType,
+    #[serde(default)]
+    pub trigger: Option<Trigger>,
+    pub distance: Distance,
+    pub target: Target,
+    #[serde(default)]
+    pub cost: Cost,
+    #[serde(default)]
+    pub power_roll: Option<PowerRoll>,
+    /// The effect entry: free text, and typed effects in tier notation.
+    #[serde(default)]
+    pub effect: Option<TierLine>,
+    #[serde(default)]
+    pub spend: Vec<Spend>,
+}
+
+impl Ability {
+    pub fn has(&self, k: Keyword) -> bool {
+        self.keywords.contains(&k)
+    }
+
+    pub fn is_strike(&self) -> bool {
+        self.has(Keyword::Strike)
+    }
+
+    /// Every tier line of the ability, with a label for error messages.
+    pub fn lines_mut(&mut self) -> Vec<(String, &mut TierLine)> {
+        let mut out: Vec<(String, &mut TierLine)> = Vec::new();
+        if let Some(pr) = &mut self.power_roll {
+            for (i, t) in pr.tiers_mut().into_iter().enumerate() {
+                out.push((format!("tier {}", i + 1), t));
+            }
+        }
+        if let Some(e) = &mut self.effect {
+            out.push(("effect".into(), e));
+        }
+        for (i, s) in self.spend.iter_mut().enumerate() {
+            if let Some(e) = &mut s.effects {
+                out.push((format!("spend entry {}", i + 1), e));
+            }
+        }
+        out
+    }
+
+    /// Parse every tier line. Returns the errors with the line each came from.
+    pub fn parse_lines(&mut self) -> Vec<(String, String, NotationError)> {
+        let mut errors = Vec::new();
+        for (label, line) in self.lines_mut() {
+            if let Err(e) = line.parse() {
+                errors.push((label, line.text.clone(), e));
+            }
+        }
+        errors
+    }
+}
+
+/// A condition that a tier outcome imposes or that the target resisted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConditionOutcome {
+    pub conditions: Vec<ConditionKind>,
+    pub duration: Duration,
+    /// False when the target's characteristic beat the potency.
+    pub applies: bool,
+}
+
+/// A forced movement a tier outcome makes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForcedOutcome {
+    pub kind: ForcedKind,
+    pub distance: u32,
+    pub vertical: bool,
+    pub applies: bool,
+}
+
+/// What one tier of an ability does to one target, before the battlefield
+/// (forced movement paths) and the target's immunities are considered.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TierOutcome {
+    pub damage: Vec<(i32, DamageType)>,
+    pub forced: Vec<ForcedOutcome>,
+    pub conditions: Vec<ConditionOutcome>,
+    pub surges: u32,
+    pub resources: Vec<(String, u32)>,
+    pub text: Vec<String>,
+}
+
+impl TierOutcome {
+    pub fn total_damage(&self) -> i32 {
+        self.damage.iter().map(|(d, _)| d).sum()
+    }
+}
+
+/// Evaluate a tier's effects for a user and a target.
+///
+/// Seed 000 "Characteristics and Damage" (damage is the base plus the user's
+/// characteristic, the best of "M or A") and "Potencies" (an effect with a
+/// potency applies only if the target's score is less than the potency value,
+/// from the user's highest characteristic; `potency_bonus` adds +1 for 2
+/// surges or other adjustments).
+pub fn evaluate(
+    effects: &[Effect],
+    user: &Characteristics,
+    target: &Characteristics,
+    potency_bonus: i32,
+) -> TierOutcome {
+    let check = |p: &Option<PotencyCheck>| -> bool {
+        match p {
+            None => true,
+            Some(p) => {
+                let value = match p.value {
+                    PotencyValue::Strength(s) => potency_value(user.highest(), s, potency_bonus),
+                    PotencyValue::Fixed(v) => v + potency_bonus,
+                };
+                potency_applies(target.get(p.characteristic), value)
+            }
+        }
+    };
+    let mut out = TierOutcome::default();
+    for e in effects {
+        match e {
+            Effect::Damage {
+                base,
+                characteristics,
+                damage_type,
+            } => {
+                let add = user.best_of(characteristics).map_or(0, |(_, v)| v);
+                out.damage.push(((base + add).max(0), *damage_type));
+            }
+            Effect::ForcedMove {
+                kind,
+                distance,
+                vertical,
+                potency,
+            } => out.forced.push(ForcedOutcome {
+                kind: *kind,
+                distance: *distance,
+                vertical: *vertical,
+                applies: check(potency),
+            }),
+            Effect::Condition {
+                potency,
+                conditions,
+                duration,
+            } => out.conditions.push(ConditionOutcome {
+                conditions: conditions.clone(),
+                duration: *duration,
+                applies: check(potency),
+            }),
+            Effect::GainSurges(n) => out.surges += n,
+            Effect::GainResource { amount, resource } => {
+                out.resources.push((resource.clone(), *amount))
+            }
+            Effect::Text(t) => out.text.push(t.clone()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brutal_slam() -> Ability {
+        let mut a: Ability = ron::from_str(
+            r#"(
+                id: "brutal_slam",
+                name: "Brutal Slam",
+                flavor: "The heavy impact of your weapon attack drives your foe back.",
+                keywords: [Melee, Strike, Weapon],
+                action: MainAction,
+                distance: Melee(1),
+                target: (count: Some(1), kinds: [Creature]),
+                cost: Signature,
+                power_roll: Some((
+                    characteristics: [Might],
+                    tiers: ("3 + M damage; push 1", "6 + M damage; push 2", "9 + M damage; push 4"),
+                )),
+            )"#,
+        )
+        .unwrap();
+        assert!(a.parse_lines().is_empty());
+        a
+    }
+
+    // Seed 000 "Ability Roll" / "Characteristics and Damage": "For a fury with
+    // a Might of 2 ... ≤11: 5, 12-16: 8, 17+: 11", pushing 1, 2 and 4 squares.
+    #[test]
+    fn brutal_slam_worked_example() {
+        let a = brutal_slam();
+        let fury = Characteristics {
+            might: 2,
+            agility: 1,
+            ..Default::default()
+        };
+        let target = Characteristics::default();
+        let pr = a.power_roll.as_ref().unwrap();
+        let expect = [(Tier::One, 5, 1), (Tier::Two, 8, 2), (Tier::Three, 11, 4)];
+        for (tier, damage, push) in expect {
+            let o = evaluate(&pr.tier(tier).effects, &fury, &target, 0);
+            assert_eq!(o.damage, vec![(damage, DamageType::Untyped)], "{tier:?}");
+            assert_eq!(o.forced.len(), 1);
+            assert_eq!(o.forced[0].kind, ForcedKind::Push);
+            assert_eq!(o.forced[0].distance, push);
+            assert!(o.forced[0].applies);
+        }
+    }
+
+    // Seed 000 "Potencies": Judgment's Hammer from a conduit with Intuition 2
+    // against a bandit with Agility 0: "5 holy damage ... the bandit resists";
+    // "8 holy damage ... knocked prone"; "11 holy damage and is knocked flat
+    // and left struggling to stand".
+    #[test]
+    fn judgments_hammer_worked_example() {
+        let mut a: Ability = ron::from_str(
+            r#"(
+                id: "judgments_hammer",
+                name: "Judgment's Hammer",
+                keywords: [Magic, Ranged, Strike],
+                action: MainAction,
+                distance: Ranged(10),
+                target: (count: Some(1), kinds: [Creature]),
+                power_roll: Some((
+                    characteristics: [Intuition],
+                    tiers: (
+                        "3 + I holy damage; A < WEAK, prone",
+                        "6 + I holy damage; A < AVERAGE, prone",
+                        "9 + I holy damage; A < STRONG, prone and can't stand (save ends)",
+                    ),
+                )),
+            )"#,
+        )
+        .unwrap();
+        assert!(a.parse_lines().is_empty());
+        let conduit = Characteristics {
+            intuition: 2,
+            ..Default::default()
+        };
+        let bandit = Characteristics {
+            agility: 0,
+            might: 1,
+            ..Default::default()
+        };
+        let pr = a.power_roll.as_ref().unwrap();
+        let t1 = evaluate(&pr.tier(Tier::One).effects, &conduit, &bandit, 0);
+        assert_eq!(t1.damage, vec![(5, DamageType::Holy)]);
+        assert!(!t1.conditions[0].applies, "tier 1: the bandit resists");
+        let t2 = evaluate(&pr.tier(Tier::Two).effects, &conduit, &bandit, 0);
+        assert_eq!(t2.damage, vec![(8, DamageType::Holy)]);
+        assert!(t2.conditions[0].applies);
+        assert_eq!(t2.conditions[0].conditions, vec![ConditionKind::Prone]);
+        let t3 = evaluate(&pr.tier(Tier::Three).effects, &conduit, &bandit, 0);
+        assert_eq!(t3.damage, vec![(11, DamageType::Holy)]);
+        assert!(t3.conditions[0].applies);
+        assert_eq!(
+            t3.conditions[0].conditions,
+            vec![ConditionKind::Prone, ConditionKind::CantStand]
+        );
+        assert_eq!(t3.conditions[0].duration, Duration::SaveEnds);
+        // "If the bandit had Agility 1 or higher, they would have ... stayed standing."
+        let nimble = Characteristics {
+            agility: 1,
+            ..Default::default()
+        };
+        assert!(!evaluate(&pr.tier(Tier::Two).effects, &conduit, &nimble, 0).conditions[0].applies);
+        // Seed 000 "Surges": 2 surges raise the potency by 1 for one target.
+        assert!(evaluate(&pr.tier(Tier::Two).effects, &conduit, &nimble, 1).conditions[0].applies);
+    }
+
+    // Seed 000: "7 + M or A damage, indicating that you can add your Might or your Agility".
+    #[test]
+    fn best_characteristic_of_a_choice() {
+        let e = notation::parse_tier("7 + M or A damage").unwrap();
+        let shadow = Characteristics {
+            might: 0,
+            agility: 2,
+            ..Default::default()
+        };
+        assert_eq!(
+            evaluate(&e, &shadow, &Characteristics::default(), 0).total_damage(),
+            9
+        );
+    }
+
+    #[test]
+    fn area_distances_are_areas() {
+        assert!(Distance::Burst(2).is_area());
+        assert!(
+            Distance::Line {
+                length: 5,
+                width: 1,
+                within: 1
+            }
+            .is_area()
+        );
+        assert!(!Distance::MeleeOrRanged(1, 5).is_area());
+        assert_eq!(Distance::MeleeOrRanged(1, 5).reach(), 5);
+        assert_eq!(
+            Distance::Cube {
+                size: 3,
+                within: 10
+            }
+            .to_string(),
+            "3 cube within 10"
+        );
+    }
+}

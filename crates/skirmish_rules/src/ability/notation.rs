@@ -1,0 +1,647 @@
+//! The tier notation parser.
+//!
+//! Authors write tier outcomes as the rules print them (seed 000 "Abilities
+//! With Damage and Effects", seed 003): damage first, then effects, separated
+//! by semicolons:
+//!
+//! ```text
+//! 6 + M damage; push 2
+//! 3 + I holy damage; A < WEAK, prone
+//! 9 + M or A damage; M < STRONG, restrained (save ends)
+//! 2 damage; slowed (EoT)
+//! 5 fire damage; pull 3; I < AVERAGE, frightened (save ends)
+//! ```
+//!
+//! A segment that starts like a typed effect (a number, a potency `X <`,
+//! push/pull/slide/vertical, a condition word, or `gain`) must parse fully;
+//! anything else is kept as free text. Errors carry the byte offset of the
+//! fragment that could not be read, so content loading can name the file,
+//! line and column.
+
+use serde::{Deserialize, Serialize};
+
+use crate::conditions::{ConditionKind, Duration};
+use crate::stats::{Characteristic, DamageType, PotencyStrength};
+
+/// The potency a condition or effect is gated by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PotencyValue {
+    /// A strength, turned into a number from the user's highest characteristic.
+    Strength(PotencyStrength),
+    /// A printed number (monsters' stat blocks print these).
+    Fixed(i32),
+}
+
+/// `A < WEAK`: the characteristic the target resists with, and the potency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PotencyCheck {
+    pub characteristic: Characteristic,
+    pub value: PotencyValue,
+}
+
+/// Push, pull or slide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ForcedKind {
+    Push,
+    Pull,
+    Slide,
+}
+
+impl ForcedKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            ForcedKind::Push => "push",
+            ForcedKind::Pull => "pull",
+            ForcedKind::Slide => "slide",
+        }
+    }
+}
+
+/// One typed effect of a tier outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Effect {
+    /// `3 + M or A fire damage`: base, the characteristics the user may add
+    /// (the best is used), and the type.
+    Damage {
+        base: i32,
+        characteristics: Vec<Characteristic>,
+        damage_type: DamageType,
+    },
+    /// `push 2`, `vertical slide 3`, optionally gated by a potency.
+    ForcedMove {
+        kind: ForcedKind,
+        distance: u32,
+        vertical: bool,
+        potency: Option<PotencyCheck>,
+    },
+    /// `M < STRONG, restrained (save ends)`, `prone and can't stand (save ends)`.
+    Condition {
+        potency: Option<PotencyCheck>,
+        conditions: Vec<ConditionKind>,
+        duration: Duration,
+    },
+    /// `gain 2 surges`
+    GainSurges(u32),
+    /// `gain 1 wrath` (a heroic resource or malice, by name).
+    GainResource { amount: u32, resource: String },
+    /// Anything else, kept as written.
+    Text(String),
+}
+
+/// A fragment the parser could not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotationError {
+    /// Byte offset of the fragment within the parsed line.
+    pub offset: usize,
+    pub fragment: String,
+    pub expected: String,
+}
+
+impl std::fmt::Display for NotationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "could not read `{}` in a tier line: expected {}",
+            self.fragment, self.expected
+        )
+    }
+}
+
+/// Parse a whole tier line into its effects.
+pub fn parse_tier(line: &str) -> Result<Vec<Effect>, NotationError> {
+    let mut effects = Vec::new();
+    let mut start = 0;
+    for raw in line.split(';') {
+        let lead = raw.len() - raw.trim_start().len();
+        let seg = raw.trim();
+        let offset = start + lead;
+        start += raw.len() + 1;
+        if seg.is_empty() {
+            if line.trim().is_empty() {
+                break;
+            }
+            return Err(NotationError {
+                offset,
+                fragment: String::new(),
+                expected: "an effect between semicolons".into(),
+            });
+        }
+        effects.push(parse_segment(seg, offset)?);
+    }
+    Ok(effects)
+}
+
+/// Parse the effect of one "Spend X" entry or effect line the same way.
+pub fn parse_effects(text: &str) -> Result<Vec<Effect>, NotationError> {
+    parse_tier(text)
+}
+
+/// A word and its byte offset in the segment.
+#[derive(Clone, Copy, Debug)]
+struct Tok<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+fn tokens(seg: &str) -> Vec<Tok<'_>> {
+    let mut out = Vec::new();
+    let bytes = seg.char_indices().collect::<Vec<_>>();
+    let mut i = 0;
+    while i < bytes.len() {
+        let (pos, c) = bytes[i];
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        if matches!(c, '+' | '<' | ',' | '(' | ')') {
+            out.push(Tok {
+                text: &seg[pos..pos + c.len_utf8()],
+                at: pos,
+            });
+            i += 1;
+            continue;
+        }
+        let begin = pos;
+        let mut end = pos;
+        while i < bytes.len() {
+            let (p, ch) = bytes[i];
+            if ch.is_whitespace() || matches!(ch, '+' | '<' | ',' | '(' | ')') {
+                break;
+            }
+            end = p + ch.len_utf8();
+            i += 1;
+        }
+        out.push(Tok {
+            text: &seg[begin..end],
+            at: begin,
+        });
+    }
+    out
+}
+
+struct Cursor<'a> {
+    seg: &'a str,
+    base: usize,
+    toks: Vec<Tok<'a>>,
+    i: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn peek(&self) -> Option<&'a str> {
+        self.toks.get(self.i).map(|t| t.text)
+    }
+    fn peek_at(&self, n: usize) -> Option<&'a str> {
+        self.toks.get(self.i + n).map(|t| t.text)
+    }
+    fn next(&mut self) -> Option<&'a str> {
+        let t = self.peek();
+        self.i += 1;
+        t
+    }
+    fn done(&self) -> bool {
+        self.i >= self.toks.len()
+    }
+    fn eat(&mut self, word: &str) -> bool {
+        if self.peek().is_some_and(|t| t.eq_ignore_ascii_case(word)) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    /// An error at the current token, quoting the rest of the segment.
+    fn error(&self, expected: &str) -> NotationError {
+        let at = self.toks.get(self.i).map_or(self.seg.len(), |t| t.at);
+        NotationError {
+            offset: self.base + at,
+            fragment: self.seg[at..].trim().to_string(),
+            expected: expected.to_string(),
+        }
+    }
+}
+
+fn is_potency_start(c: &Cursor) -> bool {
+    c.peek().is_some_and(|t| {
+        t.len() == 1 && Characteristic::from_letter(t.chars().next().unwrap_or(' ')).is_some()
+    }) && c.peek_at(1) == Some("<")
+}
+
+fn is_forced_start(word: &str) -> bool {
+    matches!(
+        word.to_ascii_lowercase().as_str(),
+        "push" | "pull" | "slide" | "vertical"
+    )
+}
+
+fn condition_at(c: &Cursor) -> Option<(ConditionKind, usize)> {
+    let w = c.peek()?.to_ascii_lowercase().replace('’', "'");
+    if w == "can't"
+        && c.peek_at(1)
+            .is_some_and(|t| t.eq_ignore_ascii_case("stand"))
+    {
+        return Some((ConditionKind::CantStand, 2));
+    }
+    ConditionKind::from_word(&w)
+        .filter(|k| *k != ConditionKind::CantStand)
+        .map(|k| (k, 1))
+}
+
+fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
+    let mut c = Cursor {
+        seg,
+        base,
+        toks: tokens(seg),
+        i: 0,
+    };
+    let first = c.peek().unwrap_or("");
+    let effect = if first.chars().next().is_some_and(|ch| ch.is_ascii_digit()) {
+        parse_damage(&mut c)?
+    } else if is_potency_start(&c) {
+        let potency = parse_potency(&mut c)?;
+        if c.peek().is_some_and(is_forced_start) {
+            parse_forced(&mut c, Some(potency))?
+        } else if condition_at(&c).is_some() {
+            parse_conditions(&mut c, Some(potency))?
+        } else {
+            return Err(c.error("a condition or forced movement after the potency"));
+        }
+    } else if is_forced_start(first) {
+        parse_forced(&mut c, None)?
+    } else if condition_at(&c).is_some() {
+        parse_conditions(&mut c, None)?
+    } else if first.eq_ignore_ascii_case("gain") {
+        parse_gain(&mut c)?
+    } else {
+        return Ok(Effect::Text(seg.to_string()));
+    };
+    if !c.done() {
+        return Err(c.error("the end of the effect (use `;` between effects)"));
+    }
+    Ok(effect)
+}
+
+fn parse_number(c: &mut Cursor, what: &str) -> Result<u32, NotationError> {
+    match c.peek().and_then(|t| t.parse::<u32>().ok()) {
+        Some(n) => {
+            c.next();
+            Ok(n)
+        }
+        None => Err(c.error(what)),
+    }
+}
+
+fn parse_characteristic(c: &mut Cursor) -> Result<Characteristic, NotationError> {
+    let ch = c
+        .peek()
+        .filter(|t| t.len() == 1)
+        .and_then(|t| t.chars().next())
+        .and_then(Characteristic::from_letter);
+    match ch {
+        Some(ch) => {
+            c.next();
+            Ok(ch)
+        }
+        None => Err(c.error("a characteristic letter (M, A, R, I or P)")),
+    }
+}
+
+fn parse_damage(c: &mut Cursor) -> Result<Effect, NotationError> {
+    let base = parse_number(c, "a damage number")? as i32;
+    let mut characteristics = Vec::new();
+    if c.eat("+") {
+        characteristics.push(parse_characteristic(c)?);
+        loop {
+            if c.eat(",") {
+                c.eat("or");
+                characteristics.push(parse_characteristic(c)?);
+            } else if c.eat("or") {
+                characteristics.push(parse_characteristic(c)?);
+            } else {
+                break;
+            }
+        }
+    }
+    let mut damage_type = DamageType::Untyped;
+    if let Some(word) = c.peek() {
+        if let Some(t) = DamageType::from_word(&word.to_ascii_lowercase()) {
+            damage_type = t;
+            c.next();
+        }
+    }
+    if !c.eat("damage") {
+        return Err(c.error("`damage` (or a damage type then `damage`)"));
+    }
+    Ok(Effect::Damage {
+        base,
+        characteristics,
+        damage_type,
+    })
+}
+
+fn parse_potency(c: &mut Cursor) -> Result<PotencyCheck, NotationError> {
+    let characteristic = parse_characteristic(c)?;
+    if !c.eat("<") {
+        return Err(c.error("`<`"));
+    }
+    let value = match c.peek().map(|t| t.to_ascii_uppercase()) {
+        Some(w) if w == "WEAK" => PotencyValue::Strength(PotencyStrength::Weak),
+        Some(w) if w == "AVERAGE" => PotencyValue::Strength(PotencyStrength::Average),
+        Some(w) if w == "STRONG" => PotencyValue::Strength(PotencyStrength::Strong),
+        Some(w) if w.parse::<i32>().is_ok() => PotencyValue::Fixed(w.parse().unwrap_or(0)),
+        _ => return Err(c.error("WEAK, AVERAGE, STRONG or a number")),
+    };
+    c.next();
+    if !c.eat(",") {
+        return Err(c.error("`,` after the potency"));
+    }
+    Ok(PotencyCheck {
+        characteristic,
+        value,
+    })
+}
+
+fn parse_forced(c: &mut Cursor, potency: Option<PotencyCheck>) -> Result<Effect, NotationError> {
+    let vertical = c.eat("vertical");
+    let kind = match c.peek().map(|t| t.to_ascii_lowercase()) {
+        Some(w) if w == "push" => ForcedKind::Push,
+        Some(w) if w == "pull" => ForcedKind::Pull,
+        Some(w) if w == "slide" => ForcedKind::Slide,
+        _ => return Err(c.error("push, pull or slide")),
+    };
+    c.next();
+    let distance = parse_number(c, "a distance in squares")?;
+    Ok(Effect::ForcedMove {
+        kind,
+        distance,
+        vertical,
+        potency,
+    })
+}
+
+fn parse_conditions(
+    c: &mut Cursor,
+    potency: Option<PotencyCheck>,
+) -> Result<Effect, NotationError> {
+    let mut conditions = Vec::new();
+    loop {
+        match condition_at(c) {
+            Some((kind, len)) => {
+                c.i += len;
+                conditions.push(kind);
+            }
+            None => return Err(c.error("a condition (bleeding, dazed, frightened, grabbed, prone, restrained, slowed, taunted, weakened, can't stand)")),
+        }
+        if !(c.eat("and") || c.eat(",")) {
+            break;
+        }
+        c.eat("and");
+    }
+    let mut duration = Duration::UntilRemoved;
+    if c.eat("(") {
+        let start = c.i;
+        let mut words = Vec::new();
+        while let Some(t) = c.peek() {
+            if t == ")" {
+                break;
+            }
+            words.push(t.to_ascii_lowercase());
+            c.next();
+        }
+        let text = words.join(" ");
+        duration = match text.as_str() {
+            "eot" => Duration::EndOfTurn,
+            "save ends" => Duration::SaveEnds,
+            "end of encounter" | "eoe" => Duration::EndOfEncounter,
+            _ => {
+                c.i = start;
+                return Err(c.error("a duration: (EoT), (save ends) or (end of encounter)"));
+            }
+        };
+        if !c.eat(")") {
+            return Err(c.error("`)`"));
+        }
+    }
+    Ok(Effect::Condition {
+        potency,
+        conditions,
+        duration,
+    })
+}
+
+fn parse_gain(c: &mut Cursor) -> Result<Effect, NotationError> {
+    c.eat("gain");
+    let amount = parse_number(c, "how many to gain")?;
+    match c.peek().map(|t| t.to_ascii_lowercase()) {
+        Some(w) if w == "surge" || w == "surges" => {
+            c.next();
+            Ok(Effect::GainSurges(amount))
+        }
+        Some(w) if w.chars().all(|ch| ch.is_ascii_alphabetic()) => {
+            c.next();
+            Ok(Effect::GainResource {
+                amount,
+                resource: w,
+            })
+        }
+        _ => Err(c.error("`surges` or a resource name")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Characteristic::*;
+
+    fn strength(c: Characteristic, s: PotencyStrength) -> Option<PotencyCheck> {
+        Some(PotencyCheck {
+            characteristic: c,
+            value: PotencyValue::Strength(s),
+        })
+    }
+
+    // Issue #2's examples, as the rules print them (seed 000 "Abilities With
+    // Damage and Effects": "damage and effects are separated with a semicolon").
+    #[test]
+    fn damage_and_push() {
+        assert_eq!(
+            parse_tier("6 + M damage; push 2").unwrap(),
+            vec![
+                Effect::Damage {
+                    base: 6,
+                    characteristics: vec![Might],
+                    damage_type: DamageType::Untyped
+                },
+                Effect::ForcedMove {
+                    kind: ForcedKind::Push,
+                    distance: 2,
+                    vertical: false,
+                    potency: None
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn typed_damage_with_potency_condition() {
+        assert_eq!(
+            parse_tier("3 + I holy damage; A < WEAK, prone").unwrap(),
+            vec![
+                Effect::Damage {
+                    base: 3,
+                    characteristics: vec![Intuition],
+                    damage_type: DamageType::Holy
+                },
+                Effect::Condition {
+                    potency: strength(Agility, PotencyStrength::Weak),
+                    conditions: vec![ConditionKind::Prone],
+                    duration: Duration::UntilRemoved
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn characteristic_choice_and_save_ends() {
+        assert_eq!(
+            parse_tier("9 + M or A damage; M < STRONG, restrained (save ends)").unwrap(),
+            vec![
+                Effect::Damage {
+                    base: 9,
+                    characteristics: vec![Might, Agility],
+                    damage_type: DamageType::Untyped
+                },
+                Effect::Condition {
+                    potency: strength(Might, PotencyStrength::Strong),
+                    conditions: vec![ConditionKind::Restrained],
+                    duration: Duration::SaveEnds
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn flat_damage_and_eot() {
+        assert_eq!(
+            parse_tier("2 damage; slowed (EoT)").unwrap(),
+            vec![
+                Effect::Damage {
+                    base: 2,
+                    characteristics: vec![],
+                    damage_type: DamageType::Untyped
+                },
+                Effect::Condition {
+                    potency: None,
+                    conditions: vec![ConditionKind::Slowed],
+                    duration: Duration::EndOfTurn
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn three_effects() {
+        let e = parse_tier("5 fire damage; pull 3; I < AVERAGE, frightened (save ends)").unwrap();
+        assert_eq!(e.len(), 3);
+        assert!(matches!(
+            e[0],
+            Effect::Damage {
+                base: 5,
+                damage_type: DamageType::Fire,
+                ..
+            }
+        ));
+        assert!(matches!(
+            e[1],
+            Effect::ForcedMove {
+                kind: ForcedKind::Pull,
+                distance: 3,
+                ..
+            }
+        ));
+        assert_eq!(
+            e[2],
+            Effect::Condition {
+                potency: strength(Intuition, PotencyStrength::Average),
+                conditions: vec![ConditionKind::Frightened],
+                duration: Duration::SaveEnds
+            }
+        );
+    }
+
+    // Seed 000 "Potencies": Judgment's Hammer tier 3 "A < STRONG, prone and can't stand (save ends)".
+    #[test]
+    fn prone_and_cant_stand() {
+        let e =
+            parse_tier("9 + I holy damage; A < STRONG, prone and can't stand (save ends)").unwrap();
+        assert_eq!(
+            e[1],
+            Effect::Condition {
+                potency: strength(Agility, PotencyStrength::Strong),
+                conditions: vec![ConditionKind::Prone, ConditionKind::CantStand],
+                duration: Duration::SaveEnds
+            }
+        );
+    }
+
+    #[test]
+    fn vertical_fixed_potency_gains_and_text() {
+        let e = parse_tier(
+            "vertical push 3; M < 2, slide 1; gain 2 surges; gain 1 wrath; the target shouts",
+        )
+        .unwrap();
+        assert_eq!(
+            e,
+            vec![
+                Effect::ForcedMove {
+                    kind: ForcedKind::Push,
+                    distance: 3,
+                    vertical: true,
+                    potency: None
+                },
+                Effect::ForcedMove {
+                    kind: ForcedKind::Slide,
+                    distance: 1,
+                    vertical: false,
+                    potency: Some(PotencyCheck {
+                        characteristic: Might,
+                        value: PotencyValue::Fixed(2)
+                    })
+                },
+                Effect::GainSurges(2),
+                Effect::GainResource {
+                    amount: 1,
+                    resource: "wrath".into()
+                },
+                Effect::Text("the target shouts".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_point_at_the_fragment() {
+        let line = "6 + Q damage; push 2";
+        let e = parse_tier(line).unwrap_err();
+        assert_eq!(e.offset, 4);
+        assert_eq!(e.fragment, "Q damage");
+        assert!(e.expected.contains("characteristic"));
+
+        let line = "3 damage; A < MEDIUM, prone";
+        let e = parse_tier(line).unwrap_err();
+        assert_eq!(&line[e.offset..], "MEDIUM, prone");
+
+        let line = "3 damage; push two";
+        let e = parse_tier(line).unwrap_err();
+        assert_eq!(&line[e.offset..], "two");
+
+        let line = "slowed (save end)";
+        let e = parse_tier(line).unwrap_err();
+        assert_eq!(&line[e.offset..], "save end)");
+
+        let line = "4 cold damages";
+        assert!(parse_tier(line).is_err());
+        let line = "4 damage;; push 1";
+        assert_eq!(parse_tier(line).unwrap_err().offset, 9);
+        let line = "prone push 2";
+        assert_eq!(&line[parse_tier(line).unwrap_err().offset..], "push 2");
+    }
+}

@@ -1,0 +1,436 @@
+//! Content loading: every RON file under `assets/` is read, parsed and
+//! validated as a whole. Unknown ids, bad numbers, duplicates and unreadable
+//! tier lines are all reported in one pass, each with file:line:column.
+
+mod locate;
+pub mod types;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use serde::de::DeserializeOwned;
+
+pub use locate::Locator;
+pub use types::*;
+
+use crate::ability::Ability;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Content>();
+}
+
+/// One problem in one content file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContentError {
+    pub file: PathBuf,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ContentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file.display(),
+            self.line,
+            self.column,
+            self.message
+        )
+    }
+}
+
+/// All the problems found in one load.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ContentErrors(pub Vec<ContentError>);
+
+impl fmt::Display for ContentErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for e in &self.0 {
+            writeln!(f, "{e}")?;
+        }
+        write!(f, "{} error(s) in content", self.0.len())
+    }
+}
+
+impl std::error::Error for ContentErrors {}
+
+/// Parse one RON document, turning a syntax or shape error into a
+/// [`ContentError`] with the file, line, column and what was expected.
+pub fn parse_ron<T: DeserializeOwned>(file: &Path, src: &str) -> Result<T, ContentError> {
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(src)
+        .map_err(|e| ContentError {
+            file: file.to_path_buf(),
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })
+}
+
+/// Read and parse one RON file.
+pub fn read_ron<T: DeserializeOwned>(file: &Path) -> Result<(T, String), ContentError> {
+    let src = std::fs::read_to_string(file).map_err(|e| ContentError {
+        file: file.to_path_buf(),
+        line: 1,
+        column: 1,
+        message: format!("cannot read the file: {e}"),
+    })?;
+    let value = parse_ron(file, &src)?;
+    Ok((value, src))
+}
+
+/// Where an item was defined, for later error messages.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    pub file: PathBuf,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Every piece of content, validated.
+#[derive(Clone, Debug, Default)]
+pub struct ContentDb {
+    pub root: PathBuf,
+    pub rulesets: BTreeMap<String, Ruleset>,
+    pub classes: BTreeMap<String, Class>,
+    pub abilities: BTreeMap<String, Ability>,
+    pub monsters: BTreeMap<String, Monster>,
+    pub origins: BTreeMap<(Kind, String), Origin>,
+}
+
+/// The kinds of content, each in a folder of its own under `assets/`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Ruleset,
+    Class,
+    Ability,
+    Monster,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [Kind::Ruleset, Kind::Class, Kind::Ability, Kind::Monster];
+
+    pub fn folder(self) -> &'static str {
+        match self {
+            Kind::Ruleset => "rulesets",
+            Kind::Class => "classes",
+            Kind::Ability => "abilities",
+            Kind::Monster => "monsters",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Ruleset => "ruleset",
+            Kind::Class => "class",
+            Kind::Ability => "ability",
+            Kind::Monster => "monster",
+        }
+    }
+}
+
+/// The loaded content as a resource, shared cheaply.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Content(pub Arc<ContentDb>);
+
+impl std::ops::Deref for Content {
+    type Target = ContentDb;
+    fn deref(&self) -> &ContentDb {
+        &self.0
+    }
+}
+
+impl ContentDb {
+    /// Counts per kind, for `skirmish check`.
+    pub fn counts(&self) -> Vec<(Kind, usize)> {
+        vec![
+            (Kind::Ruleset, self.rulesets.len()),
+            (Kind::Class, self.classes.len()),
+            (Kind::Ability, self.abilities.len()),
+            (Kind::Monster, self.monsters.len()),
+        ]
+    }
+
+    pub fn ability(&self, id: &str) -> Option<&Ability> {
+        self.abilities.get(id)
+    }
+
+    /// Load and validate everything under `root` (normally `assets/`).
+    pub fn load(root: impl AsRef<Path>) -> Result<ContentDb, ContentErrors> {
+        let root = root.as_ref();
+        let mut loader = Loader {
+            db: ContentDb {
+                root: root.to_path_buf(),
+                ..Default::default()
+            },
+            errors: Vec::new(),
+            sources: BTreeMap::new(),
+        };
+        if !root.is_dir() {
+            return Err(ContentErrors(vec![ContentError {
+                file: root.to_path_buf(),
+                line: 1,
+                column: 1,
+                message: "no such content folder".into(),
+            }]));
+        }
+        for kind in Kind::ALL {
+            for file in ron_files(&root.join(kind.folder())) {
+                loader.load_file(kind, &file);
+            }
+        }
+        loader.validate();
+        if loader.errors.is_empty() {
+            Ok(loader.db)
+        } else {
+            loader
+                .errors
+                .sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+            Err(ContentErrors(loader.errors))
+        }
+    }
+}
+
+/// The `.ron` files in a folder and its subfolders, sorted.
+pub fn ron_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "ron") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+struct Loader {
+    db: ContentDb,
+    errors: Vec<ContentError>,
+    sources: BTreeMap<PathBuf, String>,
+}
+
+impl Loader {
+    fn error_at(&mut self, file: &Path, offset: Option<usize>, message: String) {
+        let (line, column) = match (offset, self.sources.get(file)) {
+            (Some(o), Some(src)) => Locator::new(src).position(o),
+            _ => (1, 1),
+        };
+        self.errors.push(ContentError {
+            file: file.to_path_buf(),
+            line,
+            column,
+            message,
+        });
+    }
+
+    fn load_file(&mut self, kind: Kind, file: &Path) {
+        let src = match std::fs::read_to_string(file) {
+            Ok(s) => s,
+            Err(e) => {
+                self.error_at(file, None, format!("cannot read the file: {e}"));
+                return;
+            }
+        };
+        self.sources.insert(file.to_path_buf(), src.clone());
+        match kind {
+            Kind::Ruleset => self.items::<Ruleset>(kind, file, &src, |db| &mut db.rulesets),
+            Kind::Class => self.items::<Class>(kind, file, &src, |db| &mut db.classes),
+            Kind::Ability => self.items::<Ability>(kind, file, &src, |db| &mut db.abilities),
+            Kind::Monster => self.items::<Monster>(kind, file, &src, |db| &mut db.monsters),
+        }
+    }
+
+    fn items<T: DeserializeOwned + HasId>(
+        &mut self,
+        kind: Kind,
+        file: &Path,
+        src: &str,
+        map: impl Fn(&mut ContentDb) -> &mut BTreeMap<String, T>,
+    ) {
+        // Parse as the item first so a single item's error message names the
+        // item's fields rather than the list-or-item wrapper.
+        let items = match parse_ron::<T>(file, src) {
+            Ok(one) => vec![one],
+            Err(single) => match parse_ron::<Vec<T>>(file, src) {
+                Ok(many) => many,
+                Err(list) => {
+                    let starts_list = src
+                        .lines()
+                        .map(str::trim)
+                        .find(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with("#!"))
+                        .is_some_and(|l| l.starts_with('['));
+                    self.errors.push(if starts_list { list } else { single });
+                    return;
+                }
+            },
+        };
+        let loc = Locator::new(src);
+        let mut seen_here: BTreeMap<String, usize> = BTreeMap::new();
+        for item in items {
+            let id = item.id().to_string();
+            let nth = seen_here.entry(id.clone()).or_default();
+            let at = loc.find_id(&id, *nth);
+            *nth += 1;
+            let (line, column) = at.map_or((1, 1), |o| loc.position(o));
+            if id.is_empty() {
+                self.error_at(file, at, format!("a {} with an empty id", kind.label()));
+                continue;
+            }
+            if let Some(prev) = self.db.origins.get(&(kind, id.clone())) {
+                let message = format!(
+                    "duplicate {} id `{id}`: already defined at {}:{}:{}",
+                    kind.label(),
+                    prev.file.display(),
+                    prev.line,
+                    prev.column
+                );
+                self.error_at(file, at, message);
+                continue;
+            }
+            self.db.origins.insert(
+                (kind, id.clone()),
+                Origin {
+                    file: file.to_path_buf(),
+                    line,
+                    column,
+                },
+            );
+            map(&mut self.db).insert(id, item);
+        }
+    }
+
+    /// Where item `id` of `kind` was written, and its file's locator.
+    fn anchor(&self, kind: Kind, id: &str) -> Option<(PathBuf, usize)> {
+        let origin = self.db.origins.get(&(kind, id.to_string()))?;
+        let src = self.sources.get(&origin.file)?;
+        let at = Locator::new(src).find_id(id, 0)?;
+        Some((origin.file.clone(), at))
+    }
+
+    /// Report a problem with item `id`, pointing at `needle` (a quoted string
+    /// or a field name) after the item's id, or at the id itself.
+    fn report(&mut self, kind: Kind, id: &str, needle: Needle, message: String) {
+        let Some((file, at)) = self.anchor(kind, id) else {
+            return;
+        };
+        let src = self.sources.get(&file).cloned().unwrap_or_default();
+        let loc = Locator::new(&src);
+        let offset = match needle {
+            Needle::Id => Some(at),
+            Needle::String(s) => loc.find_string(at, s).or(Some(at)),
+            Needle::Field(f) => loc.find_field(at, f).or(Some(at)),
+        };
+        self.error_at(&file, offset, format!("{} `{id}`: {message}", kind.label()));
+    }
+
+    fn validate(&mut self) {
+        self.validate_abilities();
+        let class_ids: Vec<String> = self.db.classes.keys().cloned().collect();
+        for id in class_ids {
+            let class = self.db.classes[&id].clone();
+            for problem in class.problems() {
+                self.report(Kind::Class, &id, Needle::Field(problem.0), problem.1);
+            }
+            for a in &class.abilities {
+                if !self.db.abilities.contains_key(a) {
+                    self.report(
+                        Kind::Class,
+                        &id,
+                        Needle::String(a),
+                        format!("unknown ability id `{a}`"),
+                    );
+                }
+            }
+        }
+        let monster_ids: Vec<String> = self.db.monsters.keys().cloned().collect();
+        for id in monster_ids {
+            let m = self.db.monsters[&id].clone();
+            for problem in m.problems() {
+                self.report(Kind::Monster, &id, Needle::Field(problem.0), problem.1);
+            }
+            for a in &m.abilities {
+                if !self.db.abilities.contains_key(a) {
+                    self.report(
+                        Kind::Monster,
+                        &id,
+                        Needle::String(a),
+                        format!("unknown ability id `{a}`"),
+                    );
+                }
+            }
+        }
+        let ruleset_ids: Vec<String> = self.db.rulesets.keys().cloned().collect();
+        for id in ruleset_ids {
+            for problem in self.db.rulesets[&id].problems() {
+                self.report(Kind::Ruleset, &id, Needle::Field(problem.0), problem.1);
+            }
+        }
+    }
+
+    fn validate_abilities(&mut self) {
+        let ids: Vec<String> = self.db.abilities.keys().cloned().collect();
+        let resources: Vec<String> = self
+            .db
+            .classes
+            .values()
+            .map(|c| c.resource.to_ascii_lowercase())
+            .chain(["malice".to_string()])
+            .collect();
+        for id in ids {
+            let mut ability = self.db.abilities[&id].clone();
+            for (label, text, err) in ability.parse_lines() {
+                // Point at the fragment inside the quoted tier text.
+                let Some((file, at)) = self.anchor(Kind::Ability, &id) else {
+                    continue;
+                };
+                let src = self.sources.get(&file).cloned().unwrap_or_default();
+                let offset = Locator::new(&src)
+                    .find_string(at, &text)
+                    .map(|o| o + err.offset);
+                let message = format!("ability `{id}`, {label}: {err}");
+                self.error_at(&file, offset.or(Some(at)), message);
+            }
+            for (field, message) in types::ability_problems(&ability, &resources) {
+                self.report(Kind::Ability, &id, Needle::Field(field), message);
+            }
+            self.db.abilities.insert(id, ability);
+        }
+    }
+}
+
+enum Needle<'a> {
+    #[allow(dead_code)]
+    Id,
+    String(&'a str),
+    Field(&'static str),
+}
+
+/// Content items have ids.
+pub trait HasId {
+    fn id(&self) -> &str;
+}
+
+impl HasId for Ability {
+    fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,386 @@
+//! The content types other than abilities: rulesets, classes, monsters.
+
+use serde::{Deserialize, Serialize};
+
+use super::HasId;
+use crate::ability::{Ability, ActionType, Cost, Distance, Effect};
+use crate::stats::{Characteristic, Characteristics, DamageTraits};
+
+/// Which family of rules an encounter uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RulesetKind {
+    /// The core power-roll rules (seeds 000 and 003).
+    #[default]
+    PowerRoll,
+    /// The phased 2d6 variant (seed 001).
+    Phased2d6,
+}
+
+/// A ruleset file: the rule family and the numbers a designer may change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ruleset {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub kind: RulesetKind,
+    #[serde(default)]
+    pub description: String,
+    /// The d10 result at which a save succeeds (seed 000: 6 or higher).
+    #[serde(default = "default_save")]
+    pub save_target: u32,
+    /// The d10 result at which the heroes choose who goes first (RULES.md: 6+).
+    #[serde(default = "default_save")]
+    pub heroes_choose_on: u32,
+    /// Surges spendable on one damage roll (seed 000 "Surges": up to 3).
+    #[serde(default = "default_surge_cap")]
+    pub max_surges_per_damage: u32,
+    /// The most minions in one squad (RULES.md "Minions": up to 8).
+    #[serde(default = "default_squad")]
+    pub max_squad_size: u32,
+}
+
+fn default_save() -> u32 {
+    6
+}
+fn default_surge_cap() -> u32 {
+    3
+}
+fn default_squad() -> u32 {
+    8
+}
+
+impl Ruleset {
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut p = Vec::new();
+        if !(1..=10).contains(&self.save_target) {
+            p.push((
+                "save_target",
+                format!(
+                    "save_target {} is not a d10 result (1 to 10)",
+                    self.save_target
+                ),
+            ));
+        }
+        if !(1..=10).contains(&self.heroes_choose_on) {
+            p.push((
+                "heroes_choose_on",
+                format!(
+                    "heroes_choose_on {} is not a d10 result (1 to 10)",
+                    self.heroes_choose_on
+                ),
+            ));
+        }
+        if self.max_squad_size == 0 {
+            p.push(("max_squad_size", "max_squad_size must be at least 1".into()));
+        }
+        p
+    }
+}
+
+impl HasId for Ruleset {
+    fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+/// How much heroic resource a class gains at the start of each of its turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ResourceGain {
+    /// A flat amount.
+    Flat(u32),
+    /// 1dN.
+    Die(u32),
+}
+
+/// A class's own extra trigger for gaining its resource (RULES.md "Heroic
+/// resources": one each, ours to design).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ResourceTrigger {
+    /// The first time each round the hero takes damage.
+    FirstDamageTakenEachRound,
+    /// The first time each round an enemy the hero judged/marked ... uses an ability.
+    MarkedEnemyActs,
+    /// The first time each round an ally within 10 regains stamina.
+    AllyHealed,
+    /// The first time each round the hero hits 2 or more creatures with one area ability.
+    AreaHitsSeveral,
+    /// The first time each round an enemy in the hero's aura uses a main action.
+    EnemyInAuraActs,
+    /// The first time each round the hero deals damage with a surge.
+    SurgeSpent,
+    /// The first time each round an ally deals damage to a target the hero marked.
+    AllyHitsMarked,
+    /// The first time each round a creature is force moved by the hero.
+    ForceMoves,
+    /// The first time each round a creature within 10 scores a critical hit or is reduced to 0.
+    DramaticMoment,
+    /// The first time each round the hero reduces an enemy to 0 stamina.
+    EnemyDowned,
+}
+
+/// A hero class.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Class {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The heroic resource's name (wrath, piety, ...).
+    pub resource: String,
+    pub resource_per_turn: ResourceGain,
+    pub resource_trigger: ResourceTrigger,
+    /// How much the trigger grants.
+    #[serde(default = "one")]
+    pub resource_trigger_amount: u32,
+    #[serde(default)]
+    pub resource_trigger_text: String,
+    /// The characteristic the class's potencies come from.
+    pub potency_characteristic: Characteristic,
+    pub starting_stamina: i32,
+    pub stamina_per_level: i32,
+    pub recoveries: u32,
+    #[serde(default = "five")]
+    pub speed: u32,
+    #[serde(default)]
+    pub stability: u32,
+    /// The class's default characteristics at 1st level (a hero may override them).
+    pub characteristics: Characteristics,
+    pub abilities: Vec<String>,
+    /// Damage of the free strike (melee or ranged), before the characteristic.
+    #[serde(default = "two")]
+    pub free_strike: i32,
+}
+
+fn one() -> u32 {
+    1
+}
+fn two() -> i32 {
+    2
+}
+fn five() -> u32 {
+    5
+}
+
+impl Class {
+    /// Maximum stamina at a level.
+    pub fn stamina_at(&self, level: u32) -> i32 {
+        self.starting_stamina + self.stamina_per_level * (level.max(1) as i32 - 1)
+    }
+
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut p = Vec::new();
+        if self.starting_stamina <= 0 {
+            p.push((
+                "starting_stamina",
+                format!(
+                    "starting_stamina must be positive, not {}",
+                    self.starting_stamina
+                ),
+            ));
+        }
+        if self.stamina_per_level < 0 {
+            p.push((
+                "stamina_per_level",
+                "stamina_per_level can't be negative".into(),
+            ));
+        }
+        if self.resource.trim().is_empty() {
+            p.push(("resource", "the heroic resource needs a name".into()));
+        }
+        if let ResourceGain::Die(0) = self.resource_per_turn {
+            p.push(("resource_per_turn", "a die needs at least 1 side".into()));
+        }
+        if self.speed == 0 || self.speed > 20 {
+            p.push(("speed", format!("speed {} is outside 1 to 20", self.speed)));
+        }
+        p.extend(characteristic_problems(&self.characteristics));
+        p
+    }
+}
+
+impl HasId for Class {
+    fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+/// A monster's role (for encounter building and the AI).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Role {
+    Ambusher,
+    Artillery,
+    Brute,
+    Controller,
+    Defender,
+    Harrier,
+    Hexer,
+    Mount,
+    Support,
+    Leader,
+    Solo,
+}
+
+/// How a monster fights alongside others.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Organization {
+    /// Acts in squads that share a stamina pool (RULES.md "Minions").
+    Minion,
+    #[default]
+    Platoon,
+    Elite,
+    Leader,
+    Solo,
+}
+
+/// A monster's stat block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Monster {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub level: u32,
+    pub role: Role,
+    #[serde(default)]
+    pub organization: Organization,
+    #[serde(default = "size_one")]
+    pub size: u32,
+    pub speed: u32,
+    #[serde(default)]
+    pub stability: u32,
+    /// Maximum stamina (for a minion: each individual's stamina).
+    pub stamina: i32,
+    pub characteristics: Characteristics,
+    /// Free strike damage.
+    pub free_strike: i32,
+    #[serde(default)]
+    pub damage: DamageTraits,
+    pub abilities: Vec<String>,
+    /// The token's icon (a file name under `assets/icons/`), optional.
+    #[serde(default)]
+    pub icon: Option<String>,
+}
+
+fn size_one() -> u32 {
+    1
+}
+
+impl Monster {
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut p = Vec::new();
+        if self.stamina <= 0 {
+            p.push((
+                "stamina",
+                format!("stamina must be positive, not {}", self.stamina),
+            ));
+        }
+        if !(1..=4).contains(&self.size) {
+            p.push(("size", format!("size {} is outside 1 to 4", self.size)));
+        }
+        if self.speed > 20 {
+            p.push(("speed", format!("speed {} is more than 20", self.speed)));
+        }
+        if !(1..=10).contains(&self.level) {
+            p.push(("level", format!("level {} is outside 1 to 10", self.level)));
+        }
+        if self.free_strike < 0 {
+            p.push(("free_strike", "free_strike can't be negative".into()));
+        }
+        if self.organization == Organization::Minion && self.role == Role::Solo {
+            p.push(("organization", "a minion can't be a solo".into()));
+        }
+        p.extend(characteristic_problems(&self.characteristics));
+        p
+    }
+}
+
+impl HasId for Monster {
+    fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+fn characteristic_problems(c: &Characteristics) -> Vec<(&'static str, String)> {
+    Characteristic::ALL
+        .into_iter()
+        .filter(|&ch| !(-5..=6).contains(&c.get(ch)))
+        .map(|ch| {
+            (
+                "characteristics",
+                format!("{ch} {} is outside -5 to 6", c.get(ch)),
+            )
+        })
+        .collect()
+}
+
+/// Problems with an ability's numbers and shape (not its tier text, which
+/// the parser checks). `resources` are the known resource names.
+pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str, String)> {
+    let mut p = Vec::new();
+    if a.name.trim().is_empty() {
+        p.push(("name", "the ability needs a name".into()));
+    }
+    match a.cost {
+        Cost::Heroic(0) | Cost::Malice(0) => {
+            p.push(("cost", "a cost of 0: use Free or Signature".into()))
+        }
+        _ => {}
+    }
+    if a.action.is_triggered() && a.trigger.is_none() {
+        p.push(("action", "a triggered ability needs a trigger".into()));
+    }
+    if !a.action.is_triggered() && a.action != ActionType::NoAction && a.trigger.is_some() {
+        p.push(("trigger", "only triggered actions have triggers".into()));
+    }
+    let zero = match a.distance {
+        Distance::Melee(0) | Distance::Ranged(0) | Distance::Aura(0) | Distance::Burst(0) => true,
+        Distance::Cube { size, .. } => size == 0,
+        Distance::Line { length, width, .. } => length == 0 || width == 0,
+        Distance::Wall { squares, .. } => squares == 0,
+        Distance::Cone { length } => length == 0,
+        Distance::Sphere { radius, .. } | Distance::Cylinder { radius, .. } => radius == 0,
+        _ => false,
+    };
+    if zero {
+        p.push((
+            "distance",
+            format!("distance `{}` has a size of 0", a.distance),
+        ));
+    }
+    if a.target.kinds.is_empty() {
+        p.push((
+            "target",
+            "the target names no kind (creature, enemy, ally, object, self)".into(),
+        ));
+    }
+    if a.target.count == Some(0) {
+        p.push(("target", "a target count of 0".into()));
+    }
+    if let Some(pr) = &a.power_roll {
+        if pr.characteristics.is_empty() {
+            p.push(("power_roll", "a power roll needs a characteristic".into()));
+        }
+    }
+    for s in &a.spend {
+        if s.amount == 0 {
+            p.push(("spend", "a spend entry of 0".into()));
+        }
+    }
+    let mut lines: Vec<&Effect> = Vec::new();
+    if let Some(pr) = &a.power_roll {
+        for t in [&pr.tiers.0, &pr.tiers.1, &pr.tiers.2] {
+            lines.extend(&t.effects);
+        }
+    }
+    for e in lines {
+        if let Effect::GainResource { resource, .. } = e {
+            if !resources.contains(resource) {
+                p.push((
+                    "power_roll",
+                    format!("`gain ... {resource}`: no class has a resource called {resource}"),
+                ));
+            }
+        }
+    }
+    p
+}

@@ -1,0 +1,490 @@
+//! Creatures' numbers: characteristics, potency, damage types with immunity
+//! and weakness, stamina, recoveries.
+
+use std::fmt;
+
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// A stable id for a creature in an encounter, kept in saves and replays
+/// (entities are not stable across a save and load).
+#[derive(
+    Component, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub struct CreatureId(pub u32);
+
+impl fmt::Display for CreatureId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// The five characteristics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Characteristic {
+    Might,
+    Agility,
+    Reason,
+    Intuition,
+    Presence,
+}
+
+impl Characteristic {
+    pub const ALL: [Characteristic; 5] = [
+        Characteristic::Might,
+        Characteristic::Agility,
+        Characteristic::Reason,
+        Characteristic::Intuition,
+        Characteristic::Presence,
+    ];
+
+    /// The one-letter abbreviation the rules print (M, A, R, I, P).
+    pub fn letter(self) -> char {
+        match self {
+            Characteristic::Might => 'M',
+            Characteristic::Agility => 'A',
+            Characteristic::Reason => 'R',
+            Characteristic::Intuition => 'I',
+            Characteristic::Presence => 'P',
+        }
+    }
+
+    pub fn from_letter(c: char) -> Option<Characteristic> {
+        Characteristic::ALL.into_iter().find(|ch| ch.letter() == c)
+    }
+}
+
+impl fmt::Display for Characteristic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// A creature's five characteristic scores.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Characteristics {
+    pub might: i32,
+    pub agility: i32,
+    pub reason: i32,
+    pub intuition: i32,
+    pub presence: i32,
+}
+
+impl Characteristics {
+    pub fn get(&self, c: Characteristic) -> i32 {
+        match c {
+            Characteristic::Might => self.might,
+            Characteristic::Agility => self.agility,
+            Characteristic::Reason => self.reason,
+            Characteristic::Intuition => self.intuition,
+            Characteristic::Presence => self.presence,
+        }
+    }
+
+    /// The highest score: used for potency and for surge damage.
+    pub fn highest(&self) -> i32 {
+        Characteristic::ALL
+            .into_iter()
+            .map(|c| self.get(c))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The best of several characteristics ("M or A"), with the one chosen.
+    pub fn best_of(&self, options: &[Characteristic]) -> Option<(Characteristic, i32)> {
+        options
+            .iter()
+            .map(|&c| (c, self.get(c)))
+            .max_by_key(|&(_, v)| v)
+    }
+}
+
+/// Potency strength, as abilities print it (`A < WEAK`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum PotencyStrength {
+    Weak,
+    Average,
+    Strong,
+}
+
+impl PotencyStrength {
+    /// Seed 000 "Potencies": weak is the highest characteristic -2, average -1,
+    /// strong the highest characteristic itself.
+    pub fn offset(self) -> i32 {
+        match self {
+            PotencyStrength::Weak => -2,
+            PotencyStrength::Average => -1,
+            PotencyStrength::Strong => 0,
+        }
+    }
+}
+
+/// Surges spent to raise one target's potency by 1 (seed 000 "Surges").
+pub const SURGES_PER_POTENCY: u32 = 2;
+
+/// The potency value of a creature whose highest characteristic is `highest`,
+/// with `adjustment` from effects (for example +1 for 2 surges, -1 from a
+/// null field).
+pub fn potency_value(highest: i32, strength: PotencyStrength, adjustment: i32) -> i32 {
+    highest + strength.offset() + adjustment
+}
+
+/// Seed 000 "Potencies": the effect applies only if the potency value is
+/// higher than the target's score ("if the target's [characteristic] is less
+/// than [potency value], they [suffer effect]").
+pub fn potency_applies(target_score: i32, potency: i32) -> bool {
+    target_score < potency
+}
+
+/// The damage types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum DamageType {
+    Untyped,
+    Acid,
+    Cold,
+    Corruption,
+    Fire,
+    Holy,
+    Lightning,
+    Poison,
+    Psychic,
+    Sonic,
+}
+
+impl DamageType {
+    pub const TYPED: [DamageType; 9] = [
+        DamageType::Acid,
+        DamageType::Cold,
+        DamageType::Corruption,
+        DamageType::Fire,
+        DamageType::Holy,
+        DamageType::Lightning,
+        DamageType::Poison,
+        DamageType::Psychic,
+        DamageType::Sonic,
+    ];
+
+    /// The word the rules print before "damage" ("holy damage").
+    pub fn word(self) -> &'static str {
+        match self {
+            DamageType::Untyped => "",
+            DamageType::Acid => "acid",
+            DamageType::Cold => "cold",
+            DamageType::Corruption => "corruption",
+            DamageType::Fire => "fire",
+            DamageType::Holy => "holy",
+            DamageType::Lightning => "lightning",
+            DamageType::Poison => "poison",
+            DamageType::Psychic => "psychic",
+            DamageType::Sonic => "sonic",
+        }
+    }
+
+    pub fn from_word(word: &str) -> Option<DamageType> {
+        DamageType::TYPED.into_iter().find(|t| t.word() == word)
+    }
+}
+
+/// Which damage an immunity or weakness applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DamageFilter {
+    /// Every type of damage ("damage immunity 2").
+    Any,
+    Only(DamageType),
+}
+
+impl DamageFilter {
+    pub fn matches(self, t: DamageType) -> bool {
+        match self {
+            DamageFilter::Any => true,
+            DamageFilter::Only(x) => x == t,
+        }
+    }
+}
+
+/// How much an immunity or weakness is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Amount {
+    Value(i32),
+    /// "immunity all": no damage of that type at all.
+    All,
+}
+
+/// A creature's damage immunities and weaknesses.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DamageTraits {
+    pub immunities: Vec<(DamageFilter, Amount)>,
+    pub weaknesses: Vec<(DamageFilter, i32)>,
+}
+
+impl DamageTraits {
+    /// Objects' default traits: poison and psychic immunity all (seed 000 "Object").
+    pub fn object() -> Self {
+        DamageTraits {
+            immunities: vec![
+                (DamageFilter::Only(DamageType::Poison), Amount::All),
+                (DamageFilter::Only(DamageType::Psychic), Amount::All),
+            ],
+            weaknesses: vec![],
+        }
+    }
+
+    /// The damage actually taken from `amount` damage of type `t`.
+    ///
+    /// RULES.md "Stamina": "Damage weakness is applied before immunity; only
+    /// the highest weakness and the highest immunity of a type count."
+    pub fn apply(&self, amount: i32, t: DamageType) -> i32 {
+        if amount <= 0 {
+            return 0;
+        }
+        let weakness = self
+            .weaknesses
+            .iter()
+            .filter(|(f, _)| f.matches(t))
+            .map(|&(_, v)| v)
+            .max()
+            .unwrap_or(0)
+            .max(0);
+        let immunity = self
+            .immunities
+            .iter()
+            .filter(|(f, _)| f.matches(t))
+            .map(|&(_, v)| v)
+            .max();
+        let weakened = amount + weakness;
+        match immunity {
+            Some(Amount::All) => 0,
+            Some(Amount::Value(v)) => (weakened - v.max(0)).max(0),
+            None => weakened,
+        }
+    }
+}
+
+/// Whether a creature is a hero (dies at minus its winded value) or a
+/// Director creature (dies at 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LifeRule {
+    Hero,
+    Director,
+}
+
+/// Where a creature stands between healthy and dead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Health {
+    Healthy,
+    Winded,
+    Dying,
+    Dead,
+}
+
+/// Stamina, temporary stamina and recoveries.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamina {
+    pub current: i32,
+    pub max: i32,
+    pub temporary: i32,
+    pub recoveries: u32,
+    pub rule: LifeRule,
+}
+
+impl Stamina {
+    pub fn new(max: i32, recoveries: u32, rule: LifeRule) -> Self {
+        Stamina {
+            current: max,
+            max,
+            temporary: 0,
+            recoveries,
+            rule,
+        }
+    }
+
+    /// Winded value: half the maximum, rounded down.
+    pub fn winded_value(&self) -> i32 {
+        self.max / 2
+    }
+
+    /// Recovery value: a third of maximum stamina, rounded down (RULES.md "Stamina").
+    pub fn recovery_value(&self) -> i32 {
+        self.max / 3
+    }
+
+    /// RULES.md "Stamina": winded at half maximum or less; a hero at 0 or
+    /// less is dying and dies at minus their winded value; Director creatures
+    /// die at 0.
+    pub fn health(&self) -> Health {
+        match self.rule {
+            LifeRule::Hero if self.current <= -self.winded_value() => Health::Dead,
+            LifeRule::Hero if self.current <= 0 => Health::Dying,
+            LifeRule::Director if self.current <= 0 => Health::Dead,
+            _ if self.current <= self.winded_value() => Health::Winded,
+            _ => Health::Healthy,
+        }
+    }
+
+    pub fn is_dead(&self) -> bool {
+        self.health() == Health::Dead
+    }
+
+    /// Take damage (already reduced by immunity): temporary stamina goes first.
+    /// Returns the stamina actually lost (not counting temporary stamina).
+    pub fn take_damage(&mut self, amount: i32) -> i32 {
+        let amount = amount.max(0);
+        let from_temp = amount.min(self.temporary);
+        self.temporary -= from_temp;
+        let rest = amount - from_temp;
+        self.current -= rest;
+        rest
+    }
+
+    /// Lose stamina that temporary stamina does not absorb (bleeding).
+    pub fn lose(&mut self, amount: i32) {
+        self.current -= amount.max(0);
+    }
+
+    /// Heal, never above the maximum. Returns how much was regained.
+    pub fn heal(&mut self, amount: i32) -> i32 {
+        let before = self.current;
+        // A dying hero heals from their negative stamina up.
+        self.current = (self.current + amount.max(0)).min(self.max);
+        self.current - before
+    }
+
+    /// RULES.md "Stamina": temporary stamina doesn't stack (keep the higher).
+    pub fn gain_temporary(&mut self, amount: i32) {
+        self.temporary = self.temporary.max(amount);
+    }
+
+    /// Spend a recovery to regain the recovery value. False if none are left.
+    pub fn spend_recovery(&mut self) -> bool {
+        if self.recoveries == 0 {
+            return false;
+        }
+        self.recoveries -= 1;
+        let value = self.recovery_value();
+        self.heal(value);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Seed 000 "Potencies": weak = highest - 2, average = highest - 1, strong = highest.
+    // The worked example: a conduit with Intuition 2 has weak 0, average 1, strong 2.
+    #[test]
+    fn potency_values_from_highest_characteristic() {
+        let conduit = Characteristics {
+            intuition: 2,
+            might: 0,
+            agility: 1,
+            ..Default::default()
+        };
+        let h = conduit.highest();
+        assert_eq!(potency_value(h, PotencyStrength::Weak, 0), 0);
+        assert_eq!(potency_value(h, PotencyStrength::Average, 0), 1);
+        assert_eq!(potency_value(h, PotencyStrength::Strong, 0), 2);
+    }
+
+    // Seed 000: "the bandit resists the additional effect because they have
+    // Agility 0 (and therefore don't have an Agility of less than 0)".
+    #[test]
+    fn potency_check_is_strictly_less_than() {
+        assert!(!potency_applies(0, 0));
+        assert!(potency_applies(0, 1));
+        assert!(!potency_applies(1, 1));
+    }
+
+    // Seed 000 "Surges": "spend 2 surges to increase the potency by 1 for one target".
+    #[test]
+    fn two_surges_raise_potency_by_one() {
+        let weak = potency_value(2, PotencyStrength::Weak, 0);
+        let boosted = potency_value(
+            2,
+            PotencyStrength::Weak,
+            (4 / SURGES_PER_POTENCY).min(1) as i32,
+        );
+        assert_eq!(boosted, weak + 1);
+        assert!(!potency_applies(0, weak));
+        assert!(potency_applies(0, boosted));
+    }
+
+    // RULES.md "Stamina": "Damage weakness is applied before immunity; only
+    // the highest weakness and the highest immunity of a type count."
+    #[test]
+    fn weakness_before_immunity_and_only_the_highest_counts() {
+        let t = DamageTraits {
+            immunities: vec![
+                (DamageFilter::Only(DamageType::Fire), Amount::Value(3)),
+                (DamageFilter::Any, Amount::Value(1)),
+            ],
+            weaknesses: vec![
+                (DamageFilter::Only(DamageType::Fire), 5),
+                (DamageFilter::Only(DamageType::Fire), 2),
+            ],
+        };
+        // 4 fire: +5 weakness = 9, -3 immunity = 6.
+        assert_eq!(t.apply(4, DamageType::Fire), 6);
+        // 4 cold: only the damage immunity 1 applies.
+        assert_eq!(t.apply(4, DamageType::Cold), 3);
+        // Immunity never heals.
+        assert_eq!(t.apply(1, DamageType::Untyped), 0);
+    }
+
+    // Seed 000 "Object": "objects have poison immunity all and psychic immunity all".
+    #[test]
+    fn immunity_all() {
+        let o = DamageTraits::object();
+        assert_eq!(o.apply(50, DamageType::Poison), 0);
+        assert_eq!(o.apply(50, DamageType::Psychic), 0);
+        assert_eq!(o.apply(7, DamageType::Fire), 7);
+    }
+
+    // RULES.md "Stamina": winded at half maximum or less; heroes dying at 0,
+    // dead at minus winded value; Director creatures die at 0.
+    #[test]
+    fn winded_dying_dead() {
+        let mut hero = Stamina::new(20, 8, LifeRule::Hero);
+        assert_eq!(hero.health(), Health::Healthy);
+        hero.take_damage(10);
+        assert_eq!(hero.health(), Health::Winded);
+        hero.take_damage(10);
+        assert_eq!(hero.health(), Health::Dying);
+        hero.take_damage(9);
+        assert_eq!(hero.current, -9);
+        assert_eq!(hero.health(), Health::Dying);
+        hero.take_damage(1);
+        assert_eq!(hero.health(), Health::Dead);
+
+        let mut goblin = Stamina::new(15, 0, LifeRule::Director);
+        goblin.take_damage(15);
+        assert_eq!(goblin.health(), Health::Dead);
+    }
+
+    // RULES.md "Stamina": "Temporary stamina doesn't stack (keep the higher)".
+    #[test]
+    fn temporary_stamina_keeps_the_higher_and_absorbs_first() {
+        let mut s = Stamina::new(30, 8, LifeRule::Hero);
+        s.gain_temporary(5);
+        s.gain_temporary(3);
+        assert_eq!(s.temporary, 5);
+        assert_eq!(s.take_damage(8), 3);
+        assert_eq!((s.temporary, s.current), (0, 27));
+    }
+
+    // RULES.md "Stamina": "Recovery value: a third of maximum stamina; the
+    // Catch Breath maneuver spends a recovery to heal it."
+    #[test]
+    fn recoveries() {
+        let mut s = Stamina::new(21, 1, LifeRule::Hero);
+        assert_eq!(s.recovery_value(), 7);
+        s.take_damage(10);
+        assert!(s.spend_recovery());
+        assert_eq!(s.current, 18);
+        assert!(!s.spend_recovery());
+        s.heal(100);
+        assert_eq!(s.current, 21);
+    }
+}
