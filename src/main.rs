@@ -1,1 +1,50 @@
-fn main() {}
+//! The `skirmish` binary: the game client (the default) and its subcommands.
+
+mod check;
+mod client;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Skirmish: a tactical combat client for grid skirmish rules of the power-roll family.
+#[derive(Parser, Debug)]
+#[command(name = "skirmish", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    client: client::ClientOptions,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Open the game window (the default).
+    Play(client::ClientOptions),
+    /// Validate content and print counts per kind; exits 2 on any error.
+    Check {
+        /// The content folder (default: assets).
+        path: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Check { path }) => check::run(&path.unwrap_or_else(default_assets)),
+        Some(Command::Play(options)) => client::run(options),
+        None => client::run(cli.client),
+    }
+}
+
+/// The shipped `assets/` folder: beside the working directory, or the one
+/// the binary was built from.
+pub fn default_assets() -> PathBuf {
+    let here = PathBuf::from("assets");
+    if here.is_dir() {
+        here
+    } else {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets")
+    }
+}

@@ -1,1 +1,171 @@
+use std::path::{Path, PathBuf};
 
+use super::*;
+
+fn shipped_assets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")
+}
+
+/// A fresh content folder under the system temp dir with the given files.
+fn content_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("skirmish-content-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+const GOOD_ABILITY: &str = r#"[
+    (
+        id: "slam",
+        name: "Slam",
+        keywords: [Melee, Strike],
+        action: MainAction,
+        distance: Melee(1),
+        target: (count: 1, kinds: [Creature]),
+        power_roll: (characteristics: [Might], tiers: ("2 damage", "4 damage", "6 damage; push 1")),
+    ),
+]"#;
+
+const GOOD_MONSTER: &str = r#"(
+    id: "brute",
+    name: "Brute",
+    level: 1,
+    role: Brute,
+    speed: 5,
+    stamina: 20,
+    characteristics: (might: 2),
+    free_strike: 3,
+    abilities: ["slam"],
+)"#;
+
+#[test]
+fn shipped_content_loads() {
+    let db = ContentDb::load(shipped_assets()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(db.abilities.contains_key("brutal_slam"));
+    assert!(db.abilities.contains_key("judgments_hammer"));
+    assert!(db.classes.contains_key("fury"));
+    assert!(db.rulesets.contains_key("power_roll"));
+    // Tier lines were parsed at load.
+    let slam = &db.abilities["brutal_slam"];
+    assert_eq!(slam.power_roll.as_ref().unwrap().tiers.2.effects.len(), 2);
+}
+
+#[test]
+fn a_valid_folder_loads_with_counts() {
+    let dir = content_dir(
+        "valid",
+        &[("abilities/a.ron", GOOD_ABILITY), ("monsters/m.ron", GOOD_MONSTER)],
+    );
+    let db = ContentDb::load(&dir).unwrap();
+    assert_eq!(
+        db.counts(),
+        vec![(Kind::Ruleset, 0), (Kind::Class, 0), (Kind::Ability, 1), (Kind::Monster, 1)]
+    );
+}
+
+// Issue #2 point 8: "unknown ids, bad numbers, duplicates and unreadable tier
+// lines are all reported in one pass, each with file:line:column".
+#[test]
+fn every_problem_reported_in_one_pass_with_positions() {
+    let monsters = r#"[
+    (
+        id: "brute",
+        name: "Brute",
+        level: 1,
+        role: Brute,
+        speed: 5,
+        stamina: 0,
+        characteristics: (might: 2),
+        free_strike: 3,
+        abilities: ["slam", "no_such_ability"],
+    ),
+]"#;
+    let abilities = r#"[
+    (
+        id: "slam",
+        name: "Slam",
+        action: MainAction,
+        distance: Melee(1),
+        target: (count: 1, kinds: [Creature]),
+        power_roll: (characteristics: [Might], tiers: ("2 damage", "4 + Q damage", "6 damage")),
+    ),
+]"#;
+    let duplicate = r#"(
+    id: "slam",
+    name: "Another Slam",
+    action: MainAction,
+    distance: Melee(1),
+    target: (count: 1, kinds: [Creature]),
+)"#;
+    let dir = content_dir(
+        "broken",
+        &[
+            ("abilities/a.ron", abilities),
+            ("abilities/b.ron", duplicate),
+            ("monsters/m.ron", monsters),
+        ],
+    );
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(errors.len(), 4, "{text:#?}");
+    let find = |needle: &str| {
+        errors
+            .iter()
+            .find(|e| e.message.contains(needle))
+            .unwrap_or_else(|| panic!("no error about {needle}: {text:#?}"))
+    };
+    // The bad tier line points at the `Q`.
+    let tier = find("Q damage");
+    assert!(tier.file.ends_with("abilities/a.ron"));
+    let line8 = abilities.lines().nth(7).unwrap();
+    assert_eq!((tier.line, tier.column), (8, line8.find("Q damage").unwrap() + 1));
+    // The duplicate names both places.
+    let dup = find("duplicate ability id `slam`");
+    assert!(dup.file.ends_with("abilities/b.ron"));
+    assert_eq!(dup.line, 2);
+    assert!(dup.message.contains("a.ron:3:"));
+    // The unknown id points at the reference.
+    let unknown = find("unknown ability id `no_such_ability`");
+    assert_eq!(unknown.line, 11);
+    let line11 = monsters.lines().nth(10).unwrap();
+    assert_eq!(unknown.column, line11.find("no_such_ability").unwrap() + 1);
+    // The bad number points at its field.
+    let stamina = find("stamina must be positive");
+    assert_eq!((stamina.line, stamina.column), (8, 9));
+}
+
+// Developers' guide: "a broken RON file names the file, line, column and what
+// was expected".
+#[test]
+fn syntax_errors_name_file_line_column_and_what_was_expected() {
+    let broken = "[\n    (\n        id: \"slam\",\n        name: \"Slam\"\n        action: MainAction,\n    ),\n]";
+    let dir = content_dir("syntax", &[("abilities/a.ron", broken), ("monsters/m.ron", GOOD_MONSTER)]);
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    // The broken file is reported and the monster's reference to the ability
+    // that could not be read is reported too, in the same pass.
+    let syntax = errors.iter().find(|e| e.file.ends_with("a.ron")).unwrap();
+    assert_eq!(syntax.line, 5, "{syntax}");
+    assert!(syntax.message.to_lowercase().contains("expected"), "{syntax}");
+    assert!(errors.iter().any(|e| e.message.contains("unknown ability id `slam`")));
+}
+
+#[test]
+fn unknown_enum_values_say_what_was_expected() {
+    let bad = GOOD_MONSTER.replace("role: Brute", "role: Bruiser");
+    let dir = content_dir("enum", &[("abilities/a.ron", GOOD_ABILITY), ("monsters/m.ron", &bad)]);
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].line, 5);
+    assert!(errors[0].message.contains("Bruiser"), "{}", errors[0]);
+    assert!(errors[0].message.contains("Brute"), "{}", errors[0]);
+}
+
+#[test]
+fn a_missing_folder_is_an_error_not_a_panic() {
+    let errors = ContentDb::load("/no/such/folder").unwrap_err();
+    assert_eq!(errors.0.len(), 1);
+}
