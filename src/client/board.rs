@@ -210,7 +210,11 @@ fn tile_pixel(t: u32, x: u32, y: u32) -> [u8; 3] {
             }
         }
     };
-    if edge { shade(base.map(f32::from), 0.8) } else { base }
+    if edge {
+        shade(base.map(f32::from), 0.8)
+    } else {
+        base
+    }
 }
 
 #[cfg(test)]

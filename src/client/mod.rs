@@ -34,8 +34,14 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let (w, h) = s
         .split_once('x')
         .ok_or_else(|| format!("`{s}` is not WIDTHxHEIGHT"))?;
-    let w = w.trim().parse().map_err(|_| format!("bad width in `{s}`"))?;
-    let h = h.trim().parse().map_err(|_| format!("bad height in `{s}`"))?;
+    let w = w
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad width in `{s}`"))?;
+    let h = h
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad height in `{s}`"))?;
     Ok((w, h))
 }
 

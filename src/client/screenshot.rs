@@ -9,11 +9,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, take_screenshot);
 }
 
-fn take_screenshot(
-    mut commands: Commands,
-    options: Res<ClientOptions>,
-    mut frames: Local<u32>,
-) {
+fn take_screenshot(mut commands: Commands, options: Res<ClientOptions>, mut frames: Local<u32>) {
     let Some(path) = options.screenshot.clone() else {
         return;
     };
@@ -24,7 +20,9 @@ fn take_screenshot(
     commands
         .spawn(Screenshot::primary_window())
         .observe(save_to_disk(path))
-        .observe(|_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-            exit.write(AppExit::Success);
-        });
+        .observe(
+            |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                exit.write(AppExit::Success);
+            },
+        );
 }

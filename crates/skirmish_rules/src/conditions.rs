@@ -173,17 +173,16 @@ impl Conditions {
         // "If a creature gains the frightened [taunted] condition from one
         // source while already frightened [taunted] by a different source, the
         // new condition replaces the old one."
-        if matches!(kind, ConditionKind::Frightened | ConditionKind::Taunted) {
-            if let Some(old) = self
+        if matches!(kind, ConditionKind::Frightened | ConditionKind::Taunted)
+            && let Some(old) = self
                 .list
                 .iter()
                 .find(|c| c.kind == kind && c.source != new.source)
                 .map(|c| c.source)
-            {
-                self.list.retain(|c| c.kind != kind);
-                self.list.push(new);
-                return Applied::Replaced { old_source: old };
-            }
+        {
+            self.list.retain(|c| c.kind != kind);
+            self.list.push(new);
+            return Applied::Replaced { old_source: old };
         }
         // "A character who is grabbed by an enemy can't be grabbed again by another enemy."
         if kind == ConditionKind::Grabbed
@@ -376,11 +375,12 @@ pub fn roll_modifiers(
     // Taunted: "a double bane on ability rolls for any ability that doesn't
     // target the creature who taunted them, as long as they have line of
     // effect to that creature."
-    if let Some(taunter) = a.source_of(ConditionKind::Taunted) {
-        if !ability.targets.contains(&taunter) && around.line_of_effect_to_taunter {
-            m.banes.push(RollReason::AttackerTaunted);
-            m.banes.push(RollReason::AttackerTaunted);
-        }
+    if let Some(taunter) = a.source_of(ConditionKind::Taunted)
+        && !ability.targets.contains(&taunter)
+        && around.line_of_effect_to_taunter
+    {
+        m.banes.push(RollReason::AttackerTaunted);
+        m.banes.push(RollReason::AttackerTaunted);
     }
     // Weakened: "takes a bane on power rolls."
     if a.has(ConditionKind::Weakened) {

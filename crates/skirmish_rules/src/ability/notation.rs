@@ -322,11 +322,11 @@ fn parse_damage(c: &mut Cursor) -> Result<Effect, NotationError> {
         }
     }
     let mut damage_type = DamageType::Untyped;
-    if let Some(word) = c.peek() {
-        if let Some(t) = DamageType::from_word(&word.to_ascii_lowercase()) {
-            damage_type = t;
-            c.next();
-        }
+    if let Some(word) = c.peek()
+        && let Some(t) = DamageType::from_word(&word.to_ascii_lowercase())
+    {
+        damage_type = t;
+        c.next();
     }
     if !c.eat("damage") {
         return Err(c.error("`damage` (or a damage type then `damage`)"));

@@ -58,12 +58,20 @@ fn shipped_content_loads() {
 fn a_valid_folder_loads_with_counts() {
     let dir = content_dir(
         "valid",
-        &[("abilities/a.ron", GOOD_ABILITY), ("monsters/m.ron", GOOD_MONSTER)],
+        &[
+            ("abilities/a.ron", GOOD_ABILITY),
+            ("monsters/m.ron", GOOD_MONSTER),
+        ],
     );
     let db = ContentDb::load(&dir).unwrap();
     assert_eq!(
         db.counts(),
-        vec![(Kind::Ruleset, 0), (Kind::Class, 0), (Kind::Ability, 1), (Kind::Monster, 1)]
+        vec![
+            (Kind::Ruleset, 0),
+            (Kind::Class, 0),
+            (Kind::Ability, 1),
+            (Kind::Monster, 1)
+        ]
     );
 }
 
@@ -122,7 +130,10 @@ fn every_problem_reported_in_one_pass_with_positions() {
     let tier = find("Q damage");
     assert!(tier.file.ends_with("abilities/a.ron"));
     let line8 = abilities.lines().nth(7).unwrap();
-    assert_eq!((tier.line, tier.column), (8, line8.find("Q damage").unwrap() + 1));
+    assert_eq!(
+        (tier.line, tier.column),
+        (8, line8.find("Q damage").unwrap() + 1)
+    );
     // The duplicate names both places.
     let dup = find("duplicate ability id `slam`");
     assert!(dup.file.ends_with("abilities/b.ron"));
@@ -143,20 +154,36 @@ fn every_problem_reported_in_one_pass_with_positions() {
 #[test]
 fn syntax_errors_name_file_line_column_and_what_was_expected() {
     let broken = "[\n    (\n        id: \"slam\",\n        name: \"Slam\"\n        action: MainAction,\n    ),\n]";
-    let dir = content_dir("syntax", &[("abilities/a.ron", broken), ("monsters/m.ron", GOOD_MONSTER)]);
+    let dir = content_dir(
+        "syntax",
+        &[
+            ("abilities/a.ron", broken),
+            ("monsters/m.ron", GOOD_MONSTER),
+        ],
+    );
     let errors = ContentDb::load(&dir).unwrap_err().0;
     // The broken file is reported and the monster's reference to the ability
     // that could not be read is reported too, in the same pass.
     let syntax = errors.iter().find(|e| e.file.ends_with("a.ron")).unwrap();
     assert_eq!(syntax.line, 5, "{syntax}");
-    assert!(syntax.message.to_lowercase().contains("expected"), "{syntax}");
-    assert!(errors.iter().any(|e| e.message.contains("unknown ability id `slam`")));
+    assert!(
+        syntax.message.to_lowercase().contains("expected"),
+        "{syntax}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.message.contains("unknown ability id `slam`"))
+    );
 }
 
 #[test]
 fn unknown_enum_values_say_what_was_expected() {
     let bad = GOOD_MONSTER.replace("role: Brute", "role: Bruiser");
-    let dir = content_dir("enum", &[("abilities/a.ron", GOOD_ABILITY), ("monsters/m.ron", &bad)]);
+    let dir = content_dir(
+        "enum",
+        &[("abilities/a.ron", GOOD_ABILITY), ("monsters/m.ron", &bad)],
+    );
     let errors = ContentDb::load(&dir).unwrap_err().0;
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].line, 5);

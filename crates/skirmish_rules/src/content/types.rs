@@ -356,10 +356,10 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
     if a.target.count == Some(0) {
         p.push(("target", "a target count of 0".into()));
     }
-    if let Some(pr) = &a.power_roll {
-        if pr.characteristics.is_empty() {
-            p.push(("power_roll", "a power roll needs a characteristic".into()));
-        }
+    if let Some(pr) = &a.power_roll
+        && pr.characteristics.is_empty()
+    {
+        p.push(("power_roll", "a power roll needs a characteristic".into()));
     }
     for s in &a.spend {
         if s.amount == 0 {
@@ -373,13 +373,13 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
         }
     }
     for e in lines {
-        if let Effect::GainResource { resource, .. } = e {
-            if !resources.contains(resource) {
-                p.push((
-                    "power_roll",
-                    format!("`gain ... {resource}`: no class has a resource called {resource}"),
-                ));
-            }
+        if let Effect::GainResource { resource, .. } = e
+            && !resources.contains(resource)
+        {
+            p.push((
+                "power_roll",
+                format!("`gain ... {resource}`: no class has a resource called {resource}"),
+            ));
         }
     }
     p

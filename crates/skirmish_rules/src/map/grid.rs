@@ -1,0 +1,604 @@
+//! The map model: a rectangular grid of squares with terrain and objects,
+//! loaded from RON written as ASCII art plus a legend.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::stats::{CreatureId, DamageType};
+
+/// A square on the map: `x` grows to the right, `y` grows downward, (0, 0)
+/// is the top-left square. A square spans `[x, x+1] x [y, y+1]`, so its
+/// corners are the lattice points at integer coordinates.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct Pos {
+    pub x: i32,
+    pub y: i32,
+}
+
+impl Pos {
+    pub const fn new(x: i32, y: i32) -> Pos {
+        Pos { x, y }
+    }
+
+    /// Distance counting diagonal steps as 1 (seed 000: "within X").
+    pub fn distance(self, o: Pos) -> u32 {
+        (self.x - o.x)
+            .unsigned_abs()
+            .max((self.y - o.y).unsigned_abs())
+    }
+
+    pub fn offset(self, dx: i32, dy: i32) -> Pos {
+        Pos::new(self.x + dx, self.y + dy)
+    }
+
+    /// The eight neighbours.
+    pub fn neighbours(self) -> impl Iterator<Item = Pos> {
+        const D: [(i32, i32); 8] = [
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (-1, 0),
+            (1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+        ];
+        D.into_iter().map(move |(dx, dy)| self.offset(dx, dy))
+    }
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
+/// The space a creature occupies: an N x N block whose top-left square is `pos`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Footprint {
+    pub pos: Pos,
+    pub size: u32,
+}
+
+impl Footprint {
+    pub fn new(pos: Pos, size: u32) -> Self {
+        Footprint {
+            pos,
+            size: size.max(1),
+        }
+    }
+
+    pub fn single(pos: Pos) -> Self {
+        Footprint { pos, size: 1 }
+    }
+
+    /// Every square of the footprint.
+    pub fn squares(self) -> impl Iterator<Item = Pos> {
+        let n = self.size as i32;
+        let p = self.pos;
+        (0..n).flat_map(move |dy| (0..n).map(move |dx| p.offset(dx, dy)))
+    }
+
+    pub fn contains(self, q: Pos) -> bool {
+        let n = self.size as i32;
+        q.x >= self.pos.x && q.x < self.pos.x + n && q.y >= self.pos.y && q.y < self.pos.y + n
+    }
+
+    /// The four corners (lattice points) of the space.
+    pub fn corners(self) -> [Pos; 4] {
+        let n = self.size as i32;
+        let p = self.pos;
+        [p, p.offset(n, 0), p.offset(0, n), p.offset(n, n)]
+    }
+
+    /// Distance from this space to a square (0 inside it, 1 adjacent).
+    pub fn distance_to(self, q: Pos) -> u32 {
+        let n = self.size as i32;
+        let dx = if q.x < self.pos.x {
+            self.pos.x - q.x
+        } else if q.x >= self.pos.x + n {
+            q.x - (self.pos.x + n - 1)
+        } else {
+            0
+        };
+        let dy = if q.y < self.pos.y {
+            self.pos.y - q.y
+        } else if q.y >= self.pos.y + n {
+            q.y - (self.pos.y + n - 1)
+        } else {
+            0
+        };
+        dx.max(dy) as u32
+    }
+
+    /// Distance between two spaces (1 when adjacent).
+    pub fn distance(self, o: Footprint) -> u32 {
+        o.squares().map(|q| self.distance_to(q)).min().unwrap_or(0)
+    }
+
+    pub fn overlaps(self, o: Footprint) -> bool {
+        o.squares().any(|q| self.contains(q))
+    }
+
+    /// Centre point, in squares (for directions of forced movement).
+    pub fn centre(self) -> (f64, f64) {
+        let h = self.size as f64 / 2.0;
+        (self.pos.x as f64 + h, self.pos.y as f64 + h)
+    }
+}
+
+/// What an object is made of (seed 000 / RULES.md "Forced movement").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Material {
+    Glass,
+    Wood,
+    Stone,
+    Metal,
+}
+
+impl Material {
+    /// Squares of forced movement it costs to hurl a creature through it.
+    pub fn break_cost(self) -> u32 {
+        match self {
+            Material::Glass => 1,
+            Material::Wood => 3,
+            Material::Stone => 6,
+            Material::Metal => 9,
+        }
+    }
+
+    /// Damage a creature takes being hurled through it.
+    pub fn break_damage(self) -> i32 {
+        match self {
+            Material::Glass => 3,
+            Material::Wood => 5,
+            Material::Stone => 8,
+            Material::Metal => 11,
+        }
+    }
+
+    /// Glass is "flimsy or fragile" (seed 000 "Line of Effect") and does not block line of effect.
+    pub fn blocks_line_of_effect(self) -> bool {
+        self != Material::Glass
+    }
+}
+
+/// An object standing in a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MapObject {
+    pub material: Material,
+    pub size: u32,
+}
+
+/// The terrain of a square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Terrain {
+    #[default]
+    Floor,
+    Wall,
+    /// Costs 1 extra square to enter.
+    Difficult,
+    /// A hole `depth` squares deep.
+    Pit(u32),
+    /// A drop of `depth` squares.
+    Ledge(u32),
+    /// Harmful ground: damage to a creature that enters or starts its turn there.
+    Hazard {
+        damage: i32,
+        damage_type: DamageType,
+    },
+}
+
+impl Terrain {
+    /// The depth a creature falls if moved into this square.
+    pub fn fall_depth(self) -> Option<u32> {
+        match self {
+            Terrain::Pit(d) | Terrain::Ledge(d) => Some(d),
+            _ => None,
+        }
+    }
+}
+
+/// One square's contents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    pub terrain: Terrain,
+    pub object: Option<MapObject>,
+    /// A wall raised by an ability (seed 000 "Wall"): blocks movement and line of effect.
+    #[serde(default)]
+    pub raised_wall: bool,
+}
+
+impl Cell {
+    /// Walls, raised walls and solid (non-glass) objects block line of effect.
+    pub fn blocks_line_of_effect(&self) -> bool {
+        self.terrain == Terrain::Wall
+            || self.raised_wall
+            || self
+                .object
+                .is_some_and(|o| o.material.blocks_line_of_effect())
+    }
+
+    /// Walls, raised walls and objects block movement; pits and ledges can't be walked into.
+    pub fn blocks_walking(&self) -> bool {
+        self.terrain == Terrain::Wall
+            || self.raised_wall
+            || self.object.is_some()
+            || self.terrain.fall_depth().is_some()
+    }
+
+    pub fn is_wall(&self) -> bool {
+        self.terrain == Terrain::Wall || self.raised_wall
+    }
+}
+
+/// A map: a grid of cells.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Map {
+    pub width: i32,
+    pub height: i32,
+    cells: Vec<Cell>,
+    /// Line-of-effect blockers, one per square, kept in step with `cells`.
+    #[serde(skip)]
+    blockers: Vec<bool>,
+}
+
+impl Map {
+    /// An open map of floor.
+    pub fn new(width: i32, height: i32) -> Map {
+        let n = (width.max(0) * height.max(0)) as usize;
+        Map {
+            width,
+            height,
+            cells: vec![Cell::default(); n],
+            blockers: vec![false; n],
+        }
+    }
+
+    pub fn in_bounds(&self, p: Pos) -> bool {
+        p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height
+    }
+
+    fn index(&self, p: Pos) -> usize {
+        (p.y * self.width + p.x) as usize
+    }
+
+    /// The cell at `p`; outside the map reads as wall.
+    pub fn cell(&self, p: Pos) -> Cell {
+        if self.in_bounds(p) {
+            self.cells[self.index(p)]
+        } else {
+            Cell {
+                terrain: Terrain::Wall,
+                ..Default::default()
+            }
+        }
+    }
+
+    pub fn set(&mut self, p: Pos, cell: Cell) {
+        if self.in_bounds(p) {
+            let i = self.index(p);
+            self.cells[i] = cell;
+            if self.blockers.len() != self.cells.len() {
+                self.rebuild_blockers();
+            }
+            self.blockers[i] = cell.blocks_line_of_effect();
+        }
+    }
+
+    pub fn set_terrain(&mut self, p: Pos, terrain: Terrain) {
+        let mut c = self.cell(p);
+        c.terrain = terrain;
+        self.set(p, c);
+    }
+
+    pub fn set_object(&mut self, p: Pos, object: Option<MapObject>) {
+        let mut c = self.cell(p);
+        c.object = object;
+        self.set(p, c);
+    }
+
+    pub fn set_raised_wall(&mut self, p: Pos, raised: bool) {
+        let mut c = self.cell(p);
+        c.raised_wall = raised;
+        self.set(p, c);
+    }
+
+    /// Rebuild the line-of-effect cache (after deserialising).
+    pub fn rebuild_blockers(&mut self) {
+        self.blockers = self.cells.iter().map(Cell::blocks_line_of_effect).collect();
+    }
+
+    /// Whether the square blocks line of effect (outside the map: yes).
+    #[inline]
+    pub fn blocks(&self, x: i32, y: i32) -> bool {
+        if x < 0 || y < 0 || x >= self.width || y >= self.height {
+            return true;
+        }
+        let i = (y * self.width + x) as usize;
+        match self.blockers.get(i) {
+            Some(&b) => b,
+            None => self.cells[i].blocks_line_of_effect(),
+        }
+    }
+
+    /// Every square of the map.
+    pub fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Pos::new(x, y)))
+    }
+
+    /// Whether a footprint fits on open ground (in bounds, no walls, objects or pits).
+    pub fn footprint_open(&self, fp: Footprint) -> bool {
+        fp.squares()
+            .all(|q| self.in_bounds(q) && !self.cell(q).blocks_walking())
+    }
+
+    /// Parse ASCII rows with a legend.
+    pub fn from_ascii(rows: &[String], legend: &BTreeMap<char, Tile>) -> Result<Map, MapError> {
+        let height = rows.len() as i32;
+        let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0) as i32;
+        if width == 0 || height == 0 {
+            return Err(MapError::Empty);
+        }
+        let mut map = Map::new(width, height);
+        for (y, row) in rows.iter().enumerate() {
+            let len = row.chars().count() as i32;
+            if len != width {
+                return Err(MapError::RaggedRow { row: y, len, width });
+            }
+            for (x, c) in row.chars().enumerate() {
+                let tile = match legend.get(&c) {
+                    Some(t) => *t,
+                    None => match default_tile(c) {
+                        Some(t) => t,
+                        None => {
+                            return Err(MapError::UnknownSymbol {
+                                symbol: c,
+                                row: y,
+                                col: x,
+                            });
+                        }
+                    },
+                };
+                map.set(Pos::new(x as i32, y as i32), tile.cell());
+            }
+        }
+        Ok(map)
+    }
+
+    /// The map as ASCII with the default symbols (for logs and tests).
+    pub fn to_ascii(&self) -> Vec<String> {
+        (0..self.height)
+            .map(|y| {
+                (0..self.width)
+                    .map(|x| symbol_for(self.cell(Pos::new(x, y))))
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// What a legend symbol stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tile {
+    Floor,
+    Wall,
+    Difficult,
+    Pit(u32),
+    Ledge(u32),
+    Hazard(i32, DamageType),
+    Object(Material, u32),
+    /// A creature's starting square (placed by the encounter): floor underneath.
+    Start,
+}
+
+impl Tile {
+    pub fn cell(self) -> Cell {
+        let (terrain, object) = match self {
+            Tile::Floor | Tile::Start => (Terrain::Floor, None),
+            Tile::Wall => (Terrain::Wall, None),
+            Tile::Difficult => (Terrain::Difficult, None),
+            Tile::Pit(d) => (Terrain::Pit(d), None),
+            Tile::Ledge(d) => (Terrain::Ledge(d), None),
+            Tile::Hazard(damage, damage_type) => (
+                Terrain::Hazard {
+                    damage,
+                    damage_type,
+                },
+                None,
+            ),
+            Tile::Object(material, size) => (Terrain::Floor, Some(MapObject { material, size })),
+        };
+        Cell {
+            terrain,
+            object,
+            raised_wall: false,
+        }
+    }
+}
+
+/// The symbols every map understands without a legend entry.
+pub fn default_tile(c: char) -> Option<Tile> {
+    Some(match c {
+        '.' | ' ' => Tile::Floor,
+        '#' => Tile::Wall,
+        '~' => Tile::Difficult,
+        '_' => Tile::Pit(3),
+        'v' => Tile::Ledge(2),
+        '^' => Tile::Hazard(3, DamageType::Fire),
+        'g' => Tile::Object(Material::Glass, 1),
+        'w' => Tile::Object(Material::Wood, 1),
+        's' => Tile::Object(Material::Stone, 1),
+        'm' => Tile::Object(Material::Metal, 1),
+        _ => return None,
+    })
+}
+
+fn symbol_for(c: Cell) -> char {
+    if c.raised_wall {
+        return '#';
+    }
+    if let Some(o) = c.object {
+        return match o.material {
+            Material::Glass => 'g',
+            Material::Wood => 'w',
+            Material::Stone => 's',
+            Material::Metal => 'm',
+        };
+    }
+    match c.terrain {
+        Terrain::Floor => '.',
+        Terrain::Wall => '#',
+        Terrain::Difficult => '~',
+        Terrain::Pit(_) => '_',
+        Terrain::Ledge(_) => 'v',
+        Terrain::Hazard { .. } => '^',
+    }
+}
+
+/// A problem reading a map.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MapError {
+    #[error("the map has no rows")]
+    Empty,
+    #[error("row {row} has {len} squares but the map is {width} wide")]
+    RaggedRow { row: usize, len: i32, width: i32 },
+    #[error("symbol `{symbol}` at row {row}, column {col} is not in the legend")]
+    UnknownSymbol {
+        symbol: char,
+        row: usize,
+        col: usize,
+    },
+    #[error("{0}")]
+    Tiled(String),
+}
+
+/// A map file: ASCII rows plus a legend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MapDef {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Extra or overriding symbols; the defaults are `.` floor, `#` wall,
+    /// `~` difficult, `_` pit (3 deep), `v` ledge (2), `^` fire hazard (3),
+    /// `g`/`w`/`s`/`m` glass/wood/stone/metal objects.
+    #[serde(default)]
+    pub legend: BTreeMap<char, Tile>,
+    pub rows: Vec<String>,
+}
+
+impl MapDef {
+    pub fn build(&self) -> Result<Map, MapError> {
+        Map::from_ascii(&self.rows, &self.legend)
+    }
+}
+
+/// Which side a creature fights for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Side {
+    Heroes,
+    Director,
+}
+
+/// A creature on the map, as the spatial functions see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Occupant {
+    pub id: CreatureId,
+    pub space: Footprint,
+    pub side: Side,
+    /// Can take triggered actions (for opportunity attacks and flanking).
+    pub can_react: bool,
+}
+
+/// Parse a test or scenario map from a string block (rows separated by newlines).
+pub fn ascii(block: &str) -> Map {
+    let rows: Vec<String> = block
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect();
+    Map::from_ascii(&rows, &BTreeMap::new()).expect("a valid test map")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Issue #3 point 1: maps load from ASCII art plus a legend.
+    #[test]
+    fn ascii_with_legend() {
+        let def: MapDef = ron::from_str(
+            r######"(
+                id: "hall",
+                name: "Hall",
+                legend: { 'P': Pit(4), 'G': Object(Glass, 1), 'H': Hazard(5, Acid) },
+                rows: [
+                    "#####",
+                    "#.P~#",
+                    "#G.H#",
+                    "#####",
+                ],
+            )"######,
+        )
+        .unwrap();
+        let m = def.build().unwrap();
+        assert_eq!((m.width, m.height), (5, 4));
+        assert_eq!(m.cell(Pos::new(2, 1)).terrain, Terrain::Pit(4));
+        assert_eq!(m.cell(Pos::new(3, 1)).terrain, Terrain::Difficult);
+        assert_eq!(
+            m.cell(Pos::new(1, 2)).object,
+            Some(MapObject {
+                material: Material::Glass,
+                size: 1
+            })
+        );
+        assert!(matches!(
+            m.cell(Pos::new(3, 2)).terrain,
+            Terrain::Hazard {
+                damage: 5,
+                damage_type: DamageType::Acid
+            }
+        ));
+        assert!(m.cell(Pos::new(0, 0)).is_wall());
+        assert!(m.cell(Pos::new(-1, 0)).is_wall(), "outside the map is wall");
+        assert_eq!(m.to_ascii()[1], "#._~#");
+    }
+
+    #[test]
+    fn bad_maps_are_errors() {
+        let legend = BTreeMap::new();
+        let rows = vec!["###".to_string(), "#.".to_string()];
+        assert!(matches!(
+            Map::from_ascii(&rows, &legend),
+            Err(MapError::RaggedRow { row: 1, .. })
+        ));
+        let rows = vec!["#Q#".to_string()];
+        assert_eq!(
+            Map::from_ascii(&rows, &legend),
+            Err(MapError::UnknownSymbol {
+                symbol: 'Q',
+                row: 0,
+                col: 1
+            })
+        );
+    }
+
+    // Issue #3 point 1: "Creatures of size 1 to 4 occupy N x N squares."
+    #[test]
+    fn footprints() {
+        let big = Footprint::new(Pos::new(2, 2), 3);
+        assert_eq!(big.squares().count(), 9);
+        assert!(big.contains(Pos::new(4, 4)));
+        assert!(!big.contains(Pos::new(5, 4)));
+        assert_eq!(big.distance_to(Pos::new(5, 4)), 1);
+        assert_eq!(big.distance_to(Pos::new(0, 0)), 2);
+        assert_eq!(big.distance(Footprint::single(Pos::new(6, 6))), 2);
+        assert_eq!(big.corners()[3], Pos::new(5, 5));
+    }
+}

@@ -1,0 +1,361 @@
+//! Line of effect (seed 000 "Line of Effect"): "imagine drawing a straight
+//! line from any corner of the space you occupy ... to any corner of a space
+//! the target occupies. If one or more corners of your space connect to any
+//! corner of the target's space with no obstruction in between, you have line
+//! of effect."
+//!
+//! Squares span `[x, x+1] x [y, y+1]`; corners are lattice points. A segment
+//! between two corners is **blocked** when:
+//!
+//! 1. it passes through the open interior of a blocking square (wall, raised
+//!    wall, or a solid object; glass is flimsy and does not block);
+//! 2. it runs along a grid edge whose squares on *both* sides block (the
+//!    seam inside a solid mass of wall). A line along the open edge of a
+//!    wall, with open ground on the other side, is **not** blocked;
+//! 3. it passes through a lattice point where two blocking squares meet
+//!    diagonally (a "pinch"): squeezing through the single point where two
+//!    walls touch is blocked. At the segment's own ends the pinch blocks when
+//!    the line leaves the side its space is on (a creature boxed in by walls
+//!    on two sides can't see out through the corner between them), and two
+//!    squares touching only at a pinch corner don't see each other.
+//!
+//! Touching a blocking square's boundary otherwise (grazing a corner, ending
+//! on a wall's side) does not block.
+
+use super::grid::{Footprint, Map, Pos};
+
+/// Whether the lattice point (px, py) is a pinch: two blocking squares meet
+/// there diagonally (NW with SE, or NE with SW).
+#[inline]
+fn pinch(map: &Map, px: i32, py: i32) -> bool {
+    let nw = map.blocks(px - 1, py - 1);
+    let se = map.blocks(px, py);
+    let ne = map.blocks(px, py - 1);
+    let sw = map.blocks(px - 1, py);
+    (nw && se) || (ne && sw)
+}
+
+fn gcd(mut a: i32, mut b: i32) -> i32 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// Which quadrant around a corner a space lies in: (+1, +1) is south-east.
+pub type Quadrant = (i32, i32);
+
+/// Whether a direction leaving a corner stays on its space's side: no
+/// component points away from the quadrant.
+#[inline]
+fn stays_on_side(q: Quadrant, sx: i32, sy: i32) -> bool {
+    sx * q.0 >= 0 && sy * q.1 >= 0
+}
+
+/// Whether the segment between corner `a` of a space lying in quadrant `qa`
+/// and corner `b` of a space in quadrant `qb` is free of obstruction.
+pub fn segment_clear(map: &Map, a: Pos, qa: Quadrant, b: Pos, qb: Quadrant) -> bool {
+    let dx = b.x - a.x;
+    let dy = b.y - a.y;
+    if dx == 0 && dy == 0 {
+        return qa == qb || !pinch(map, a.x, a.y);
+    }
+    let g = gcd(dx.abs(), dy.abs());
+    let sx = dx / g;
+    let sy = dy / g;
+    if pinch(map, a.x, a.y) && !stays_on_side(qa, sx, sy) {
+        return false;
+    }
+    if pinch(map, b.x, b.y) && !stays_on_side(qb, -sx, -sy) {
+        return false;
+    }
+    // Walk the lattice points on the segment; between consecutive ones the
+    // open sub-segment crosses no lattice point.
+    let mut p = a;
+    for k in 0..g {
+        if k > 0 && pinch(map, p.x, p.y) {
+            return false;
+        }
+        if !step_clear(map, p, sx, sy) {
+            return false;
+        }
+        p = p.offset(sx, sy);
+    }
+    true
+}
+
+/// A segment between two bare points (both treated as lying in the
+/// direction of the other), for tests and tools.
+pub fn points_clear(map: &Map, a: Pos, b: Pos) -> bool {
+    let q = ((b.x - a.x).signum(), (b.y - a.y).signum());
+    segment_clear(map, a, q, b, (-q.0, -q.1))
+}
+
+/// A space's corners, each with the quadrant the space lies in from it.
+fn corners(fp: Footprint) -> [(Pos, Quadrant); 4] {
+    let c = fp.corners();
+    [
+        (c[0], (1, 1)),
+        (c[1], (-1, 1)),
+        (c[2], (1, -1)),
+        (c[3], (-1, -1)),
+    ]
+}
+
+/// The open sub-segment from lattice point `p` to `p + (sx, sy)`, with
+/// gcd(|sx|, |sy|) = 1.
+#[inline]
+fn step_clear(map: &Map, p: Pos, sx: i32, sy: i32) -> bool {
+    if sx == 0 {
+        // Vertical, along the edge between columns p.x-1 and p.x.
+        let y = if sy > 0 { p.y } else { p.y - 1 };
+        return !(map.blocks(p.x - 1, y) && map.blocks(p.x, y));
+    }
+    if sy == 0 {
+        let x = if sx > 0 { p.x } else { p.x - 1 };
+        return !(map.blocks(x, p.y - 1) && map.blocks(x, p.y));
+    }
+    // Diagonal-ish: it crosses the interiors of |sx| + |sy| - 1 squares in
+    // the box between the two points. Column i of the box spans the line's
+    // y from i*h/w to (i+1)*h/w.
+    let w = sx.abs();
+    let h = sy.abs();
+    for i in 0..w {
+        let j0 = (i * h) / w;
+        let j1 = ((i + 1) * h + w - 1) / w - 1;
+        let x = if sx > 0 { p.x + i } else { p.x - 1 - i };
+        for j in j0..=j1 {
+            let y = if sy > 0 { p.y + j } else { p.y - 1 - j };
+            if map.blocks(x, y) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Line of effect between two spaces: any corner to any corner.
+pub fn line_of_effect(map: &Map, from: Footprint, to: Footprint) -> bool {
+    let tc = corners(to);
+    corners(from)
+        .iter()
+        .any(|&(a, qa)| tc.iter().any(|&(b, qb)| segment_clear(map, a, qa, b, qb)))
+}
+
+/// Line of effect from a space to a square (for area origins and walls).
+pub fn line_of_effect_to_square(map: &Map, from: Footprint, square: Pos) -> bool {
+    line_of_effect(map, from, Footprint::single(square))
+}
+
+/// How well a source sees a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sight {
+    /// Every corner line from the best source corner is clear.
+    Clear,
+    /// Line of effect, but some of the best corner's lines are blocked: the
+    /// target is partly behind an obstacle (RULES.md "Cover").
+    Cover,
+    /// No line of effect.
+    Blocked,
+}
+
+/// Line of effect and cover: the source picks its best corner; if all lines
+/// from it to the target's corners are clear there is no cover, if some are
+/// there is cover, and if no corner has any clear line there is no line of effect.
+pub fn sight(map: &Map, from: Footprint, to: Footprint) -> Sight {
+    let tc = corners(to);
+    let mut best = 0;
+    for (a, qa) in corners(from) {
+        let clear = tc
+            .iter()
+            .filter(|&&(b, qb)| segment_clear(map, a, qa, b, qb))
+            .count();
+        if clear == tc.len() {
+            return Sight::Clear;
+        }
+        best = best.max(clear);
+    }
+    if best == 0 {
+        Sight::Blocked
+    } else {
+        Sight::Cover
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::grid::ascii;
+    use proptest::prelude::*;
+
+    fn sq(x: i32, y: i32) -> Footprint {
+        Footprint::single(Pos::new(x, y))
+    }
+
+    // Seed 000 "Line of Effect": a wall completely between blocks it.
+    #[test]
+    fn a_wall_blocks() {
+        let m = ascii(
+            "
+            .....
+            ..#..
+            ..#..
+            ..#..
+            .....",
+        );
+        assert!(!line_of_effect(&m, sq(0, 2), sq(4, 2)));
+        // Over the top of the wall there is a line.
+        assert!(line_of_effect(&m, sq(0, 0), sq(4, 0)));
+        assert!(line_of_effect(&m, sq(1, 1), sq(3, 0)));
+    }
+
+    // Ruling 3: "a line through the single point where two walls touch
+    // diagonally is blocked".
+    #[test]
+    fn diagonal_pinch_blocks() {
+        let m = ascii(
+            "
+            ...
+            .#.
+            ..#
+            ...",
+        );
+        // A at (2,1) and B at (1,2) share only the corner (2,2), the pinch.
+        assert!(!line_of_effect(&m, sq(2, 1), sq(1, 2)));
+        // The same squares without the second wall: clear.
+        let open = ascii(
+            "
+            ...
+            .#.
+            ...
+            ...",
+        );
+        assert!(line_of_effect(&open, sq(2, 1), sq(1, 2)));
+        // A line crossing the pinch point in the middle is blocked too.
+        assert!(!points_clear(&m, Pos::new(1, 3), Pos::new(3, 1)));
+        // But a creature in a pinch corner still sees out along its own side.
+        assert!(line_of_effect(&m, sq(2, 1), sq(2, 0)));
+    }
+
+    // A square walled in on all four sides still has line of effect to itself
+    // and to its own corners' sides, but not out past the walls.
+    #[test]
+    fn walled_in_square() {
+        let m = ascii(
+            "
+            .#.
+            #.#
+            .#.",
+        );
+        assert!(line_of_effect(&m, sq(1, 1), sq(1, 1)));
+        assert!(!line_of_effect(&m, sq(1, 1), sq(0, 0)));
+        assert!(!line_of_effect(&m, sq(1, 1), sq(2, 2)));
+    }
+
+    // Ruling 2: "a line running along the open edge of a wall is not blocked".
+    #[test]
+    fn along_the_open_edge_of_a_wall() {
+        let m = ascii(
+            "
+            .....
+            .###.
+            .....",
+        );
+        // From (0,0) to (4,0): the bottom corners run along the wall's top edge.
+        assert!(points_clear(&m, Pos::new(0, 1), Pos::new(5, 1)));
+        // A seam between two rows of wall is inside solid wall.
+        let thick = ascii(
+            "
+            .....
+            .###.
+            .###.
+            .....",
+        );
+        assert!(!points_clear(&thick, Pos::new(0, 2), Pos::new(5, 2)));
+        // Grazing a wall's corner is not blocked; cutting through it is.
+        let pillar = ascii("...\n.#.\n...");
+        assert!(points_clear(&pillar, Pos::new(0, 2), Pos::new(2, 0)));
+        assert!(!points_clear(&pillar, Pos::new(0, 0), Pos::new(2, 2)));
+        assert!(!points_clear(&m, Pos::new(0, 0), Pos::new(3, 2)));
+    }
+
+    // Seed 000: "If one or more corners of your space connect to any corner of
+    // the target's space", so a pillar hides a target only when every corner
+    // pair is blocked; partial blocking is cover (RULES.md "Cover").
+    #[test]
+    fn cover_when_some_lines_are_blocked() {
+        let m = ascii(
+            "
+            .......
+            ...#...
+            .......",
+        );
+        assert_eq!(sight(&m, sq(0, 1), sq(6, 1)), Sight::Cover);
+        assert_eq!(sight(&m, sq(0, 0), sq(6, 0)), Sight::Clear);
+        let wall = ascii(
+            "
+            ...#...
+            ...#...
+            ...#...",
+        );
+        assert_eq!(sight(&wall, sq(0, 1), sq(6, 1)), Sight::Blocked);
+    }
+
+    // Seed 000: glass "doesn't block line of effect"; solid objects do.
+    #[test]
+    fn glass_does_not_block_wood_does() {
+        let glass = ascii("...\n.g.\n...");
+        let wood = ascii("###\n.w.\n###");
+        assert!(line_of_effect(&glass, sq(0, 1), sq(2, 1)));
+        assert!(!line_of_effect(&wood, sq(0, 1), sq(2, 1)));
+    }
+
+    #[test]
+    fn big_creatures_see_from_any_corner() {
+        let m = ascii(
+            "
+            ......
+            ..#...
+            ..#...
+            ......",
+        );
+        let big = Footprint::new(Pos::new(0, 1), 2);
+        assert!(line_of_effect(&m, big, sq(4, 2)));
+        assert!(line_of_effect_to_square(&m, big, Pos::new(5, 3)));
+    }
+
+    fn arb_map() -> impl Strategy<Value = Map> {
+        proptest::collection::vec(proptest::bool::weighted(0.25), 64).prop_map(|walls| {
+            let mut m = Map::new(8, 8);
+            for (i, w) in walls.into_iter().enumerate() {
+                if w {
+                    m.set_terrain(
+                        Pos::new(i as i32 % 8, i as i32 / 8),
+                        crate::map::grid::Terrain::Wall,
+                    );
+                }
+            }
+            m
+        })
+    }
+
+    proptest! {
+        // Issue #3 point 7: line of effect between two single squares is symmetric.
+        #[test]
+        fn symmetric(m in arb_map(), a in (0i32..8, 0i32..8), b in (0i32..8, 0i32..8)) {
+            prop_assert_eq!(
+                line_of_effect(&m, sq(a.0, a.1), sq(b.0, b.1)),
+                line_of_effect(&m, sq(b.0, b.1), sq(a.0, a.1))
+            );
+        }
+
+        // An open square always has line of effect to itself, even walled in.
+        #[test]
+        fn a_square_always_sees_itself(m in arb_map(), a in (0i32..8, 0i32..8)) {
+            let s = sq(a.0, a.1);
+            if !m.blocks(a.0, a.1) {
+                prop_assert!(line_of_effect(&m, s, s));
+            }
+        }
+    }
+}

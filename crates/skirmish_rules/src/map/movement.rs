@@ -1,0 +1,503 @@
+//! Movement (RULES.md "Movement", seed 000 "Conditions"): the reachable
+//! squares and cheapest paths for a creature, the opportunity attacks a path
+//! provokes, and teleport destinations.
+
+use std::collections::VecDeque;
+
+use super::grid::{Footprint, Map, Occupant, Pos, Side, Terrain};
+use super::los::line_of_effect_to_square;
+use crate::stats::CreatureId;
+
+/// Who is moving and how.
+#[derive(Clone, Copy, Debug)]
+pub struct Mover {
+    pub id: CreatureId,
+    pub space: Footprint,
+    pub side: Side,
+    /// Squares of movement available.
+    pub speed: u32,
+    /// Extra cost per square (prone creatures crawl: +1).
+    pub extra_cost: u32,
+    /// A shift ignores opportunity attacks (seed 000 "Shift").
+    pub shifting: bool,
+}
+
+/// Every square reachable this move, with its cost and how to get there.
+#[derive(Clone, Debug)]
+pub struct Reach {
+    width: i32,
+    origin: Pos,
+    /// Cost to reach each top-left position, `u32::MAX` if unreachable.
+    cost: Vec<u32>,
+    parent: Vec<u32>,
+    /// Whether the creature may end its move there.
+    can_end: Vec<bool>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Reach {
+    fn idx(&self, p: Pos) -> Option<usize> {
+        if p.x < 0 || p.y < 0 || p.x >= self.width {
+            return None;
+        }
+        let i = (p.y * self.width + p.x) as usize;
+        (i < self.cost.len()).then_some(i)
+    }
+
+    /// The cost to reach `p` (top-left square of the space), if it can be reached and ended in.
+    pub fn cost_to(&self, p: Pos) -> Option<u32> {
+        let i = self.idx(p)?;
+        (self.cost[i] != NONE && self.can_end[i]).then_some(self.cost[i])
+    }
+
+    /// Every square the creature can end its move on, with its cost, in map order.
+    pub fn destinations(&self) -> Vec<(Pos, u32)> {
+        (0..self.cost.len())
+            .filter(|&i| self.cost[i] != NONE && self.can_end[i])
+            .map(|i| {
+                let p = Pos::new(i as i32 % self.width, i as i32 / self.width);
+                (p, self.cost[i])
+            })
+            .filter(|(p, _)| *p != self.origin)
+            .collect()
+    }
+
+    /// The cheapest path from the start to `p`, both ends included.
+    pub fn path_to(&self, p: Pos) -> Option<Vec<Pos>> {
+        self.cost_to(p)?;
+        let mut path = vec![p];
+        let mut i = self.idx(p)?;
+        while self.parent[i] != NONE {
+            i = self.parent[i] as usize;
+            path.push(Pos::new(i as i32 % self.width, i as i32 / self.width));
+        }
+        path.reverse();
+        Some(path)
+    }
+}
+
+/// The cost of entering the space at `to` (top-left) for a creature of
+/// `size`, or `None` if it can't enter. Difficult terrain costs +1 (once per
+/// step, if any square entered is difficult); enemies' squares count as
+/// difficult terrain; allies can be passed.
+fn enter_cost(
+    map: &Map,
+    occ: &[Option<(CreatureId, Side)>],
+    mover: &Mover,
+    to: Pos,
+) -> Option<(u32, bool)> {
+    let fp = Footprint::new(to, mover.space.size);
+    let mut difficult = false;
+    let mut can_end = true;
+    for q in fp.squares() {
+        if !map.in_bounds(q) {
+            return None;
+        }
+        let c = map.cell(q);
+        if c.blocks_walking() {
+            return None;
+        }
+        if c.terrain == Terrain::Difficult {
+            difficult = true;
+        }
+        if let Some((id, side)) = occ[(q.y * map.width + q.x) as usize] {
+            if id != mover.id {
+                can_end = false;
+                if side != mover.side {
+                    difficult = true;
+                }
+            }
+        }
+    }
+    Some((1 + u32::from(difficult) + mover.extra_cost, can_end))
+}
+
+/// An occupancy grid: which creature is in each square.
+pub fn occupancy(map: &Map, creatures: &[Occupant]) -> Vec<Option<(CreatureId, Side)>> {
+    let mut occ = vec![None; (map.width * map.height).max(0) as usize];
+    for c in creatures {
+        for q in c.space.squares() {
+            if map.in_bounds(q) {
+                occ[(q.y * map.width + q.x) as usize] = Some((c.id, c.side));
+            }
+        }
+    }
+    occ
+}
+
+/// Whether a diagonal step cuts a wall's corner: both orthogonal neighbours'
+/// spaces must be free of walls and objects (RULES.md: "no cutting a wall's corner").
+fn cuts_corner(map: &Map, from: Pos, to: Pos, size: u32) -> bool {
+    if from.x == to.x || from.y == to.y {
+        return false;
+    }
+    let a = Footprint::new(Pos::new(to.x, from.y), size);
+    let b = Footprint::new(Pos::new(from.x, to.y), size);
+    let solid = |fp: Footprint| {
+        fp.squares().any(|q| {
+            let c = map.cell(q);
+            c.is_wall() || c.object.is_some()
+        })
+    };
+    solid(a) || solid(b)
+}
+
+/// All squares reachable with the mover's speed, by cheapest path.
+pub fn reachable(map: &Map, creatures: &[Occupant], mover: &Mover) -> Reach {
+    let occ = occupancy(map, creatures);
+    reachable_with(map, &occ, mover)
+}
+
+/// [`reachable`] with a prebuilt occupancy grid.
+pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover) -> Reach {
+    let n = (map.width * map.height).max(0) as usize;
+    let mut reach = Reach {
+        width: map.width,
+        origin: mover.space.pos,
+        cost: vec![NONE; n],
+        parent: vec![NONE; n],
+        can_end: vec![false; n],
+    };
+    let Some(start) = reach.idx(mover.space.pos) else {
+        return reach;
+    };
+    reach.cost[start] = 0;
+    reach.can_end[start] = true;
+    // Costs are small integers: a bucket queue (Dial's algorithm).
+    let max_step = 2 + mover.extra_cost as usize;
+    let nb = max_step + 1;
+    let mut buckets: Vec<VecDeque<usize>> = vec![VecDeque::new(); nb];
+    buckets[0].push_back(start);
+    let mut current = 0u32;
+    let mut pending = 1usize;
+    while pending > 0 && current <= mover.speed {
+        let b = current as usize % nb;
+        while let Some(i) = buckets[b].pop_front() {
+            pending -= 1;
+            if reach.cost[i] != current {
+                continue;
+            }
+            let here = Pos::new(i as i32 % map.width, i as i32 / map.width);
+            for next in here.neighbours() {
+                if cuts_corner(map, here, next, mover.space.size) {
+                    continue;
+                }
+                let Some((step, can_end)) = enter_cost(map, occ, mover, next) else {
+                    continue;
+                };
+                let total = current + step;
+                if total > mover.speed {
+                    continue;
+                }
+                let j = (next.y * map.width + next.x) as usize;
+                if total < reach.cost[j] {
+                    reach.cost[j] = total;
+                    reach.parent[j] = i as u32;
+                    reach.can_end[j] = can_end;
+                    buckets[total as usize % nb].push_back(j);
+                    pending += 1;
+                }
+            }
+        }
+        current += 1;
+    }
+    reach
+}
+
+/// The cost of walking `path` (start included) for the mover, or `None` if
+/// any step is illegal (not adjacent, blocked, cutting a corner, ending in
+/// another creature's space). Does not check the speed.
+pub fn path_cost(map: &Map, creatures: &[Occupant], mover: &Mover, path: &[Pos]) -> Option<u32> {
+    let occ = occupancy(map, creatures);
+    let mut total = 0;
+    let mut last_can_end = true;
+    for w in path.windows(2) {
+        if w[0].distance(w[1]) != 1 || cuts_corner(map, w[0], w[1], mover.space.size) {
+            return None;
+        }
+        let (step, can_end) = enter_cost(map, &occ, mover, w[1])?;
+        total += step;
+        last_can_end = can_end;
+    }
+    last_can_end.then_some(total)
+}
+
+/// An opportunity attack a move provokes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Provoked {
+    pub by: CreatureId,
+    /// Index in the path of the square being left.
+    pub leaving: usize,
+}
+
+/// The opportunity attacks a path provokes (RULES.md "Movement"): leaving a
+/// square adjacent to an enemy that can take triggered actions, to a square
+/// not adjacent to it, without shifting. Each enemy at most once.
+pub fn opportunity_attacks(creatures: &[Occupant], mover: &Mover, path: &[Pos]) -> Vec<Provoked> {
+    if mover.shifting {
+        return Vec::new();
+    }
+    let mut out: Vec<Provoked> = Vec::new();
+    for (i, w) in path.windows(2).enumerate() {
+        let from = Footprint::new(w[0], mover.space.size);
+        let to = Footprint::new(w[1], mover.space.size);
+        for e in creatures {
+            if e.id == mover.id || e.side == mover.side || !e.can_react {
+                continue;
+            }
+            if from.distance(e.space) == 1
+                && to.distance(e.space) > 1
+                && !out.iter().any(|p| p.by == e.id)
+            {
+                out.push(Provoked {
+                    by: e.id,
+                    leaving: i,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Teleport destinations: every unoccupied open square within `range` of the
+/// creature's space and in its line of effect (RULES.md; teleporting never provokes).
+pub fn teleport_destinations(
+    map: &Map,
+    creatures: &[Occupant],
+    mover: &Mover,
+    range: u32,
+) -> Vec<Pos> {
+    let occ = occupancy(map, creatures);
+    let size = mover.space.size;
+    let r = range as i32 + size as i32;
+    let mut out = Vec::new();
+    for y in mover.space.pos.y - r..=mover.space.pos.y + r {
+        for x in mover.space.pos.x - r..=mover.space.pos.x + r {
+            let p = Pos::new(x, y);
+            let fp = Footprint::new(p, size);
+            if p == mover.space.pos || mover.space.distance(fp) > range {
+                continue;
+            }
+            if !map.footprint_open(fp) {
+                continue;
+            }
+            let free = fp.squares().all(|q| {
+                occ[(q.y * map.width + q.x) as usize].is_none_or(|(id, _)| id == mover.id)
+            });
+            if free
+                && fp
+                    .squares()
+                    .all(|q| line_of_effect_to_square(map, mover.space, q))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::grid::ascii;
+    use proptest::prelude::*;
+
+    fn hero(x: i32, y: i32, speed: u32) -> Mover {
+        Mover {
+            id: CreatureId(1),
+            space: Footprint::single(Pos::new(x, y)),
+            side: Side::Heroes,
+            speed,
+            extra_cost: 0,
+            shifting: false,
+        }
+    }
+
+    fn occ(id: u32, x: i32, y: i32, side: Side) -> Occupant {
+        Occupant {
+            id: CreatureId(id),
+            space: Footprint::single(Pos::new(x, y)),
+            side,
+            can_react: true,
+        }
+    }
+
+    // RULES.md "Movement": "Every step to an adjacent square costs 1, diagonals included".
+    #[test]
+    fn diagonal_steps_cost_one() {
+        let m = ascii(".....\n.....\n.....\n.....\n.....");
+        let r = reachable(&m, &[], &hero(0, 0, 4));
+        assert_eq!(r.cost_to(Pos::new(4, 4)), Some(4));
+        assert_eq!(r.cost_to(Pos::new(3, 0)), Some(3));
+        assert_eq!(r.path_to(Pos::new(2, 2)).unwrap().len(), 3);
+    }
+
+    // RULES.md: "Difficult terrain costs 1 extra per square."
+    #[test]
+    fn difficult_terrain_costs_one_more() {
+        let m = ascii(
+            "
+            .~~..
+            .~~..",
+        );
+        let r = reachable(&m, &[], &hero(0, 0, 5));
+        assert_eq!(r.cost_to(Pos::new(1, 0)), Some(2));
+        assert_eq!(r.cost_to(Pos::new(2, 0)), Some(4));
+        // Around is no cheaper here: through costs 2 + 2 + 1.
+        assert_eq!(r.cost_to(Pos::new(3, 0)), Some(5));
+    }
+
+    // Seed 000 "Prone": crawling "costs 1 additional square of movement for every square crawled".
+    #[test]
+    fn crawling_costs_one_more() {
+        let m = ascii("......");
+        let mut prone = hero(0, 0, 5);
+        prone.extra_cost = 1;
+        let r = reachable(&m, &[], &prone);
+        assert_eq!(r.cost_to(Pos::new(2, 0)), Some(4));
+        assert_eq!(r.cost_to(Pos::new(3, 0)), None);
+    }
+
+    // RULES.md: "no cutting a wall's corner".
+    #[test]
+    fn no_cutting_wall_corners() {
+        let m = ascii(
+            "
+            .#.
+            ...",
+        );
+        let r = reachable(&m, &[], &hero(0, 0, 5));
+        // The diagonal (0,0) -> (1,1) passes the wall's corner, so it is
+        // down then across; (2,0) is down, across, across, up.
+        assert_eq!(r.cost_to(Pos::new(1, 1)), Some(2));
+        assert_eq!(r.cost_to(Pos::new(2, 0)), Some(4));
+        assert_eq!(r.cost_to(Pos::new(2, 1)), Some(3));
+        // Diagonals that pass no wall corner still cost 1.
+        assert_eq!(r.cost_to(Pos::new(1, 1)).map(|c| c - 1), Some(1));
+    }
+
+    // RULES.md: "Enemy creatures' squares are difficult terrain; a creature
+    // can't end its move in another creature's square." Allies can be passed.
+    #[test]
+    fn enemies_are_difficult_allies_passable_neither_ends() {
+        let m = ascii(
+            "
+            #####
+            .....
+            #####",
+        );
+        let enemy = [occ(2, 2, 1, Side::Director)];
+        let r = reachable(&m, &enemy, &hero(0, 1, 5));
+        assert_eq!(
+            r.cost_to(Pos::new(2, 1)),
+            None,
+            "can't end in the enemy's square"
+        );
+        assert_eq!(
+            r.cost_to(Pos::new(3, 1)),
+            Some(4),
+            "1 + 2 through the enemy + 1"
+        );
+        let ally = [occ(2, 2, 1, Side::Heroes)];
+        let r = reachable(&m, &ally, &hero(0, 1, 5));
+        assert_eq!(r.cost_to(Pos::new(2, 1)), None);
+        assert_eq!(r.cost_to(Pos::new(3, 1)), Some(3));
+    }
+
+    // Issue #3 point 4: size N footprints.
+    #[test]
+    fn big_creatures_need_room() {
+        let m = ascii(
+            "
+            ......
+            ......
+            ..#...
+            ......",
+        );
+        let mut ogre = hero(0, 0, 6);
+        ogre.space = Footprint::new(Pos::new(0, 0), 2);
+        let r = reachable(&m, &[], &ogre);
+        assert_eq!(r.cost_to(Pos::new(1, 1)), None, "would overlap the wall");
+        assert_eq!(r.cost_to(Pos::new(4, 0)), Some(4));
+        // Its first diagonal would overlap the wall and the diagonal from
+        // (2,0) would cut the wall's corner with its lower-left square.
+        assert_eq!(r.cost_to(Pos::new(3, 2)), Some(5));
+    }
+
+    // RULES.md: "Leaving a square adjacent to an enemy without shifting
+    // provokes an opportunity attack"; a shift does not.
+    #[test]
+    fn opportunity_attacks_on_leaving_adjacency() {
+        let m = ascii(".....\n.....\n.....");
+        let goblin = occ(2, 1, 1, Side::Director);
+        let mut stunned = occ(3, 3, 0, Side::Director);
+        stunned.can_react = false;
+        let creatures = [goblin, stunned];
+        let path = [
+            Pos::new(0, 1),
+            Pos::new(0, 2),
+            Pos::new(1, 2),
+            Pos::new(2, 2),
+            Pos::new(3, 2),
+            Pos::new(4, 2),
+        ];
+        let mover = hero(0, 1, 6);
+        assert_eq!(path_cost(&m, &creatures, &mover, &path), Some(5));
+        let p = opportunity_attacks(&creatures, &mover, &path);
+        // Moving around the goblin stays adjacent until (2,2) -> (3,2).
+        assert_eq!(
+            p,
+            vec![Provoked {
+                by: CreatureId(2),
+                leaving: 3
+            }]
+        );
+        let shift = Mover {
+            shifting: true,
+            ..mover
+        };
+        assert!(opportunity_attacks(&creatures, &shift, &path).is_empty());
+    }
+
+    // RULES.md: teleport to "any unoccupied square within range and in line of effect".
+    #[test]
+    fn teleport_needs_line_of_effect_and_an_empty_square() {
+        let m = ascii(
+            "
+            ...#...
+            ...#...
+            ...#...",
+        );
+        let creatures = [occ(2, 1, 1, Side::Director)];
+        let d = teleport_destinations(&m, &creatures, &hero(0, 1, 5), 6);
+        assert!(d.contains(&Pos::new(2, 2)));
+        assert!(!d.contains(&Pos::new(1, 1)), "occupied");
+        assert!(!d.contains(&Pos::new(5, 1)), "behind the wall");
+    }
+
+    proptest! {
+        // Issue #3 point 7: a path never costs more than the speed it was found for.
+        #[test]
+        fn paths_within_speed(walls in proptest::collection::vec(0u8..10, 100), speed in 1u32..8) {
+            let mut m = crate::map::grid::Map::new(10, 10);
+            for (i, w) in walls.iter().enumerate() {
+                let p = Pos::new(i as i32 % 10, i as i32 / 10);
+                match w {
+                    0 => m.set_terrain(p, Terrain::Wall),
+                    1 => m.set_terrain(p, Terrain::Difficult),
+                    _ => {}
+                }
+            }
+            m.set_terrain(Pos::new(5, 5), Terrain::Floor);
+            let creatures = [occ(2, 6, 6, Side::Director), occ(3, 4, 5, Side::Heroes)];
+            let mover = hero(5, 5, speed);
+            let r = reachable(&m, &creatures, &mover);
+            for (dest, cost) in r.destinations() {
+                prop_assert!(cost <= speed);
+                let path = r.path_to(dest).unwrap();
+                prop_assert_eq!(path_cost(&m, &creatures, &mover, &path), Some(cost));
+            }
+        }
+    }
+}
