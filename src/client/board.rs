@@ -4,6 +4,8 @@ use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy_ecs_tilemap::prelude::*;
+use skirmish_rules::content::Content;
+use skirmish_rules::map::{Cell, Map, Material, Terrain};
 
 /// Pixels per tile in the tileset.
 pub const TILE_PX: u32 = 64;
@@ -16,72 +18,79 @@ pub enum TileArt {
     Difficult = 2,
     Pit = 3,
     Hazard = 4,
-    Object = 5,
+    Wood = 5,
+    Stone = 6,
+    Glass = 7,
+    Metal = 8,
+    Ledge = 9,
 }
 
-const TILE_COUNT: u32 = 6;
+const TILE_COUNT: u32 = 10;
 
-/// A placeholder board until encounters load their maps: a ruined hall.
-const PLACEHOLDER: &[&str] = &[
-    "####################",
-    "#......~~......#...#",
-    "#..##..~~..o...#...#",
-    "#..##..........+...#",
-    "#......____........#",
-    "#......____...##...#",
-    "#..o..........##...#",
-    "#.........^^.......#",
-    "#..~~~....^^....o..#",
-    "#..~~~.............#",
-    "#........##........#",
-    "####################",
-];
+/// The map shown until encounters choose theirs.
+pub const DEFAULT_MAP: &str = "ruined_hall";
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_board);
 }
 
-fn art_for(c: char) -> TileArt {
-    match c {
-        '#' => TileArt::Wall,
-        '~' => TileArt::Difficult,
-        '_' => TileArt::Pit,
-        '^' => TileArt::Hazard,
-        'o' | '+' => TileArt::Object,
-        _ => TileArt::Floor,
+/// The art for a square of the map.
+pub fn art_for(cell: Cell) -> TileArt {
+    if cell.raised_wall {
+        return TileArt::Wall;
+    }
+    if let Some(o) = cell.object {
+        return match o.material {
+            Material::Wood => TileArt::Wood,
+            Material::Stone => TileArt::Stone,
+            Material::Glass => TileArt::Glass,
+            Material::Metal => TileArt::Metal,
+        };
+    }
+    match cell.terrain {
+        Terrain::Floor => TileArt::Floor,
+        Terrain::Wall => TileArt::Wall,
+        Terrain::Difficult => TileArt::Difficult,
+        Terrain::Pit(_) => TileArt::Pit,
+        Terrain::Ledge(_) => TileArt::Ledge,
+        Terrain::Hazard { .. } => TileArt::Hazard,
     }
 }
 
-fn spawn_board(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
+fn spawn_board(mut commands: Commands, mut images: ResMut<Assets<Image>>, content: Res<Content>) {
     let texture = images.add(tileset_image());
-    let rows = PLACEHOLDER.len() as u32;
-    let cols = PLACEHOLDER[0].len() as u32;
+    let fallback = Map::new(12, 8);
+    let map = content
+        .maps
+        .get(DEFAULT_MAP)
+        .or_else(|| content.maps.values().next())
+        .map_or(&fallback, |m| &m.map);
+    let rows = map.height as u32;
+    let cols = map.width as u32;
     let size = TilemapSize { x: cols, y: rows };
-    let map = commands.spawn((Name::new("Board"),)).id();
+    let board = commands.spawn((Name::new("Board"),)).id();
     let mut storage = TileStorage::empty(size);
-    for (row, line) in PLACEHOLDER.iter().enumerate() {
-        for (x, c) in line.chars().enumerate() {
-            // Row 0 is the top of the map; tile y grows upward.
-            let pos = TilePos {
-                x: x as u32,
-                y: rows - 1 - row as u32,
-            };
-            let tile = commands
-                .spawn(TileBundle {
-                    position: pos,
-                    tilemap_id: TilemapId(map),
-                    texture_index: TileTextureIndex(art_for(c) as u32),
-                    ..default()
-                })
-                .id();
-            storage.set(&pos, tile);
-        }
+    for p in map.squares() {
+        // Row 0 is the top of the map; tile y grows upward.
+        let pos = TilePos {
+            x: p.x as u32,
+            y: rows - 1 - p.y as u32,
+        };
+        let tile = commands
+            .spawn(TileBundle {
+                position: pos,
+                tilemap_id: TilemapId(board),
+                texture_index: TileTextureIndex(art_for(map.cell(p)) as u32),
+                ..default()
+            })
+            .id();
+        storage.set(&pos, tile);
     }
     let tile_size = TilemapTileSize {
         x: TILE_PX as f32,
         y: TILE_PX as f32,
     };
-    commands.entity(map).insert(TilemapBundle {
+    commands.entity(board).insert(TilemapBundle {
         grid_size: tile_size.into(),
         map_type: TilemapType::Square,
         size,
@@ -95,9 +104,9 @@ fn spawn_board(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
         Name::new("Camera"),
         Camera2d,
         // Shifted up so the title bar does not cover the top of the board.
-        Transform::from_xyz(0.0, 40.0, 0.0),
+        Transform::from_xyz(0.0, 60.0, 0.0),
         Projection::Orthographic(OrthographicProjection {
-            scale: 1.2,
+            scale: 1.35,
             ..OrthographicProjection::default_2d()
         }),
     ));
@@ -195,19 +204,30 @@ fn tile_pixel(t: u32, x: u32, y: u32) -> [u8; 3] {
                 shade([120.0, 40.0, 24.0], 0.7 + n * 0.3)
             }
         }
-        // Object: a wooden crate on the floor.
-        _ => {
+        // Objects: a crate, a stone block, a glass case, an iron chest.
+        5..=8 => {
+            let (body, line) = match t {
+                5 => ([150.0, 104.0, 60.0], [70.0, 44.0, 24.0]),
+                6 => ([150.0, 148.0, 140.0], [80.0, 78.0, 76.0]),
+                7 => ([150.0, 210.0, 235.0], [230.0, 250.0, 255.0]),
+                _ => ([110.0, 118.0, 130.0], [45.0, 48.0, 55.0]),
+            };
             let inside = (8..56).contains(&x) && (8..56).contains(&y);
             if inside {
-                let plank = (y - 8) % 12 == 0 || x == 8 || x == 55 || y == 55 || x == y;
-                if plank {
-                    shade([70.0, 44.0, 24.0], 1.0)
+                let seam = (y - 8) % 12 == 0 || x == 8 || x == 55 || y == 55 || (t != 6 && x == y);
+                if seam {
+                    shade(line, 1.0)
                 } else {
-                    shade([150.0, 104.0, 60.0], 0.85 + n * 0.15)
+                    shade(body, 0.85 + n * 0.15)
                 }
             } else {
                 shade([96.0, 90.0, 80.0], 0.9 + n * 0.08)
             }
+        }
+        // Ledge: floor falling away in steps.
+        _ => {
+            let step = (y / 16) as f32;
+            shade([96.0, 90.0, 80.0], 0.95 - step * 0.18 + n * 0.06)
         }
     };
     if edge {

@@ -36,7 +36,7 @@ fn spawn_title(mut commands: Commands, content: Res<Content>) {
                 TextColor(Color::srgb(1.0, 0.85, 0.4)),
             ),
             (
-                Text::new(format!("Placeholder board - content loaded: {counts}")),
+                Text::new(format!("Content loaded: {counts}")),
                 TextFont {
                     font_size: FontSize::Px(24.0),
                     ..default()

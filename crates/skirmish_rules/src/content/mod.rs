@@ -18,6 +18,7 @@ pub use locate::Locator;
 pub use types::*;
 
 use crate::ability::Ability;
+use crate::map::{Map, MapDef, MapError};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Content>();
@@ -102,7 +103,17 @@ pub struct ContentDb {
     pub classes: BTreeMap<String, Class>,
     pub abilities: BTreeMap<String, Ability>,
     pub monsters: BTreeMap<String, Monster>,
+    pub maps: BTreeMap<String, LoadedMap>,
     pub origins: BTreeMap<(Kind, String), Origin>,
+}
+
+/// A map from `assets/maps/`, built and ready.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadedMap {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub map: Map,
 }
 
 /// The kinds of content, each in a folder of its own under `assets/`.
@@ -112,10 +123,17 @@ pub enum Kind {
     Class,
     Ability,
     Monster,
+    Map,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 4] = [Kind::Ruleset, Kind::Class, Kind::Ability, Kind::Monster];
+    pub const ALL: [Kind; 5] = [
+        Kind::Ruleset,
+        Kind::Class,
+        Kind::Ability,
+        Kind::Monster,
+        Kind::Map,
+    ];
 
     pub fn folder(self) -> &'static str {
         match self {
@@ -123,6 +141,7 @@ impl Kind {
             Kind::Class => "classes",
             Kind::Ability => "abilities",
             Kind::Monster => "monsters",
+            Kind::Map => "maps",
         }
     }
 
@@ -132,6 +151,7 @@ impl Kind {
             Kind::Class => "class",
             Kind::Ability => "ability",
             Kind::Monster => "monster",
+            Kind::Map => "map",
         }
     }
 }
@@ -155,6 +175,7 @@ impl ContentDb {
             (Kind::Class, self.classes.len()),
             (Kind::Ability, self.abilities.len()),
             (Kind::Monster, self.monsters.len()),
+            (Kind::Map, self.maps.len()),
         ]
     }
 
@@ -172,6 +193,7 @@ impl ContentDb {
             },
             errors: Vec::new(),
             sources: BTreeMap::new(),
+            map_defs: BTreeMap::new(),
         };
         if !root.is_dir() {
             return Err(ContentErrors(vec![ContentError {
@@ -184,6 +206,11 @@ impl ContentDb {
         for kind in Kind::ALL {
             for file in ron_files(&root.join(kind.folder())) {
                 loader.load_file(kind, &file);
+            }
+            if kind == Kind::Map {
+                for file in files_with(&root.join(kind.folder()), "tmx") {
+                    loader.load_tmx(&file);
+                }
             }
         }
         loader.validate();
@@ -200,6 +227,11 @@ impl ContentDb {
 
 /// The `.ron` files in a folder and its subfolders, sorted.
 pub fn ron_files(dir: &Path) -> Vec<PathBuf> {
+    files_with(dir, "ron")
+}
+
+/// The files with an extension in a folder and its subfolders, sorted.
+pub fn files_with(dir: &Path, extension: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -210,7 +242,7 @@ pub fn ron_files(dir: &Path) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "ron") {
+            } else if p.extension().is_some_and(|x| x == extension) {
                 out.push(p);
             }
         }
@@ -223,6 +255,7 @@ struct Loader {
     db: ContentDb,
     errors: Vec<ContentError>,
     sources: BTreeMap<PathBuf, String>,
+    map_defs: BTreeMap<String, MapDef>,
 }
 
 impl Loader {
@@ -249,20 +282,116 @@ impl Loader {
         };
         self.sources.insert(file.to_path_buf(), src.clone());
         match kind {
-            Kind::Ruleset => self.items::<Ruleset>(kind, file, &src, |db| &mut db.rulesets),
-            Kind::Class => self.items::<Class>(kind, file, &src, |db| &mut db.classes),
-            Kind::Ability => self.items::<Ability>(kind, file, &src, |db| &mut db.abilities),
-            Kind::Monster => self.items::<Monster>(kind, file, &src, |db| &mut db.monsters),
+            Kind::Ruleset => {
+                let items = self.items::<Ruleset>(kind, file, &src);
+                self.db.rulesets.extend(items);
+            }
+            Kind::Class => {
+                let items = self.items::<Class>(kind, file, &src);
+                self.db.classes.extend(items);
+            }
+            Kind::Ability => {
+                let items = self.items::<Ability>(kind, file, &src);
+                self.db.abilities.extend(items);
+            }
+            Kind::Monster => {
+                let items = self.items::<Monster>(kind, file, &src);
+                self.db.monsters.extend(items);
+            }
+            Kind::Map => {
+                let items = self.items::<MapDef>(kind, file, &src);
+                self.map_defs.extend(items);
+            }
         }
     }
 
+    fn load_tmx(&mut self, file: &Path) {
+        let id = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match crate::map::tiled::load_tmx(file) {
+            Ok(map) => {
+                if let Some(prev) = self.db.origins.get(&(Kind::Map, id.clone())) {
+                    let message = format!(
+                        "duplicate map id `{id}`: already defined at {}:{}:{}",
+                        prev.file.display(),
+                        prev.line,
+                        prev.column
+                    );
+                    self.error_at(file, None, message);
+                    return;
+                }
+                self.db.origins.insert(
+                    (Kind::Map, id.clone()),
+                    Origin {
+                        file: file.to_path_buf(),
+                        line: 1,
+                        column: 1,
+                    },
+                );
+                self.db.maps.insert(
+                    id.clone(),
+                    LoadedMap {
+                        name: id.replace('_', " "),
+                        id,
+                        description: String::new(),
+                        map,
+                    },
+                );
+            }
+            Err(e) => self.error_at(file, None, format!("cannot import the Tiled map: {e}")),
+        }
+    }
+
+    /// Build the ASCII maps, pointing errors at the row and column.
+    fn build_maps(&mut self) {
+        let defs = std::mem::take(&mut self.map_defs);
+        for (id, def) in defs {
+            match def.build() {
+                Ok(map) => {
+                    self.db.maps.insert(
+                        id.clone(),
+                        LoadedMap {
+                            id,
+                            name: def.name,
+                            description: def.description,
+                            map,
+                        },
+                    );
+                }
+                Err(e) => {
+                    let row = match &e {
+                        MapError::RaggedRow { row, .. } => Some((*row, 0)),
+                        MapError::UnknownSymbol { row, col, .. } => Some((*row, *col)),
+                        _ => None,
+                    };
+                    let Some((file, at)) = self.anchor(Kind::Map, &id) else {
+                        continue;
+                    };
+                    let src = self.sources.get(&file).cloned().unwrap_or_default();
+                    let loc = Locator::new(&src);
+                    let offset = row.and_then(|(r, c)| {
+                        let rows_at = loc.find_field(at, "rows")?;
+                        let text = def.rows.get(r)?;
+                        let start = loc.find_string(rows_at, text)?;
+                        let byte = text.char_indices().nth(c).map_or(0, |(b, _)| b);
+                        Some(start + byte)
+                    });
+                    self.error_at(&file, offset.or(Some(at)), format!("map `{id}`: {e}"));
+                }
+            }
+        }
+    }
+
+    /// Parse a file of one item or a list, registering each item's origin
+    /// and reporting duplicates. Returns the accepted items by id.
     fn items<T: DeserializeOwned + HasId>(
         &mut self,
         kind: Kind,
         file: &Path,
         src: &str,
-        map: impl Fn(&mut ContentDb) -> &mut BTreeMap<String, T>,
-    ) {
+    ) -> Vec<(String, T)> {
         // Parse as the item first so a single item's error message names the
         // item's fields rather than the list-or-item wrapper.
         let items = match parse_ron::<T>(file, src) {
@@ -276,12 +405,13 @@ impl Loader {
                         .find(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with("#!"))
                         .is_some_and(|l| l.starts_with('['));
                     self.errors.push(if starts_list { list } else { single });
-                    return;
+                    return Vec::new();
                 }
             },
         };
         let loc = Locator::new(src);
         let mut seen_here: BTreeMap<String, usize> = BTreeMap::new();
+        let mut accepted = Vec::new();
         for item in items {
             let id = item.id().to_string();
             let nth = seen_here.entry(id.clone()).or_default();
@@ -311,8 +441,9 @@ impl Loader {
                     column,
                 },
             );
-            map(&mut self.db).insert(id, item);
+            accepted.push((id, item));
         }
+        accepted
     }
 
     /// Where item `id` of `kind` was written, and its file's locator.
@@ -340,6 +471,7 @@ impl Loader {
     }
 
     fn validate(&mut self) {
+        self.build_maps();
         self.validate_abilities();
         let class_ids: Vec<String> = self.db.classes.keys().cloned().collect();
         for id in class_ids {
@@ -424,6 +556,12 @@ enum Needle<'a> {
 /// Content items have ids.
 pub trait HasId {
     fn id(&self) -> &str;
+}
+
+impl HasId for MapDef {
+    fn id(&self) -> &str {
+        &self.id
+    }
 }
 
 impl HasId for Ability {

@@ -61,6 +61,10 @@ fn a_valid_folder_loads_with_counts() {
         &[
             ("abilities/a.ron", GOOD_ABILITY),
             ("monsters/m.ron", GOOD_MONSTER),
+            (
+                "maps/small.ron",
+                "(id: \"small\", name: \"Small\", rows: [\"..\", \".#\"])",
+            ),
         ],
     );
     let db = ContentDb::load(&dir).unwrap();
@@ -70,8 +74,15 @@ fn a_valid_folder_loads_with_counts() {
             (Kind::Ruleset, 0),
             (Kind::Class, 0),
             (Kind::Ability, 1),
-            (Kind::Monster, 1)
+            (Kind::Monster, 1),
+            (Kind::Map, 1)
         ]
+    );
+    assert!(
+        db.maps["small"]
+            .map
+            .cell(crate::map::Pos::new(1, 1))
+            .is_wall()
     );
 }
 
@@ -195,4 +206,30 @@ fn unknown_enum_values_say_what_was_expected() {
 fn a_missing_folder_is_an_error_not_a_panic() {
     let errors = ContentDb::load("/no/such/folder").unwrap_err();
     assert_eq!(errors.0.len(), 1);
+}
+
+#[test]
+fn a_bad_map_symbol_points_at_its_row_and_column() {
+    let map = "(\n    id: \"m\",\n    name: \"M\",\n    rows: [\n        \"....\",\n        \"..Q.\",\n    ],\n)";
+    let dir = content_dir("badmap", &[("maps/m.ron", map)]);
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    assert_eq!(errors.len(), 1);
+    let e = &errors[0];
+    assert_eq!((e.line, e.column), (6, 12), "{e}");
+    assert!(e.message.contains("`Q`"), "{e}");
+}
+
+#[test]
+fn shipped_maps_include_a_tiled_one() {
+    let db = ContentDb::load(shipped_assets()).unwrap_or_else(|e| panic!("{e}"));
+    let keep = &db.maps["ruined_hall"];
+    let tmx = db
+        .maps
+        .get("ruined_hall_tiled")
+        .expect("the .tmx twin of the ruined hall");
+    assert_eq!(
+        keep.map.to_ascii(),
+        tmx.map.to_ascii(),
+        "the Tiled twin matches the RON map"
+    );
 }

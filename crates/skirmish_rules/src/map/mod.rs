@@ -7,6 +7,7 @@ pub mod forced;
 pub mod grid;
 pub mod los;
 pub mod movement;
+pub mod tiled;
 
 pub use grid::{
     Cell, Footprint, Map, MapDef, MapError, MapObject, Material, Occupant, Pos, Side, Terrain, Tile,
