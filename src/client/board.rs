@@ -160,7 +160,7 @@ fn tile_pixel(t: u32, x: u32, y: u32) -> [u8; 3] {
     let base = match t {
         // Floor: worn flagstones, four to a tile.
         0 => {
-            let seam = x % 32 == 0 || y % 32 == 0;
+            let seam = x.is_multiple_of(32) || y.is_multiple_of(32);
             let stone = noise(x / 32, y / 32, 99) * 0.12;
             let k = if seam { 0.78 } else { 0.92 + stone + n * 0.08 };
             shade([96.0, 90.0, 80.0], k)
@@ -168,8 +168,8 @@ fn tile_pixel(t: u32, x: u32, y: u32) -> [u8; 3] {
         // Wall: bricks in offset courses.
         1 => {
             let course = y / 16;
-            let offset = if course % 2 == 0 { 0 } else { 16 };
-            let mortar = y % 16 == 0 || (x + offset) % 32 == 0;
+            let offset = if course.is_multiple_of(2) { 0 } else { 16 };
+            let mortar = y.is_multiple_of(16) || (x + offset).is_multiple_of(32);
             if mortar {
                 shade([40.0, 38.0, 42.0], 1.0)
             } else {
@@ -214,7 +214,11 @@ fn tile_pixel(t: u32, x: u32, y: u32) -> [u8; 3] {
             };
             let inside = (8..56).contains(&x) && (8..56).contains(&y);
             if inside {
-                let seam = (y - 8) % 12 == 0 || x == 8 || x == 55 || y == 55 || (t != 6 && x == y);
+                let seam = (y - 8).is_multiple_of(12)
+                    || x == 8
+                    || x == 55
+                    || y == 55
+                    || (t != 6 && x == y);
                 if seam {
                     shade(line, 1.0)
                 } else {

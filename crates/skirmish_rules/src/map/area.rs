@@ -6,7 +6,7 @@
 //! so a covered square is reached only with line of effect from the origin.
 
 use super::grid::{Footprint, Map, Occupant, Pos};
-use super::los::{line_of_effect, line_of_effect_to_square};
+use super::los::{line_of_effect, line_of_effect_to_square, squares_in_line_of_effect};
 
 /// A placed area.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -61,10 +61,16 @@ pub enum PlacementError {
 /// square is not solid and the origin space has line of effect to it.
 fn finish(map: &Map, origin: Footprint, covered: Vec<Pos>) -> Area {
     let covered: Vec<Pos> = covered.into_iter().filter(|&p| map.in_bounds(p)).collect();
-    let reached = covered
+    let open: Vec<Pos> = covered
         .iter()
         .copied()
-        .filter(|&p| !map.blocks(p.x, p.y) && line_of_effect_to_square(map, origin, p))
+        .filter(|&p| !map.blocks(p.x, p.y))
+        .collect();
+    let seen = squares_in_line_of_effect(map, origin, &open);
+    let reached = open
+        .into_iter()
+        .zip(seen)
+        .filter_map(|(p, s)| s.then_some(p))
         .collect();
     Area { covered, reached }
 }

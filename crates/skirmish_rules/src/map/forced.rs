@@ -156,15 +156,15 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
             }
             occ[(q.y * map.width + q.x) as usize].filter(|(id, _)| *id != force.target)
         });
-        if let Some((other, _)) = blocker {
-            if !force.vertical {
-                result.events.push(ForcedEvent::CollidedWithCreature {
-                    other,
-                    at: next,
-                    damage: left as i32,
-                });
-                break;
-            }
+        if let Some((other, _)) = blocker
+            && !force.vertical
+        {
+            result.events.push(ForcedEvent::CollidedWithCreature {
+                other,
+                at: next,
+                damage: left as i32,
+            });
+            break;
         }
         // Walls (and the map's edge).
         if fp.squares().any(|q| map.cell(q).is_wall()) {

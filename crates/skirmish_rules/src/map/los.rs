@@ -55,18 +55,28 @@ fn stays_on_side(q: Quadrant, sx: i32, sy: i32) -> bool {
 /// Whether the segment between corner `a` of a space lying in quadrant `qa`
 /// and corner `b` of a space in quadrant `qb` is free of obstruction.
 pub fn segment_clear(map: &Map, a: Pos, qa: Quadrant, b: Pos, qb: Quadrant) -> bool {
-    let dx = b.x - a.x;
-    let dy = b.y - a.y;
-    if dx == 0 && dy == 0 {
+    if a == b {
         return qa == qb || !pinch(map, a.x, a.y);
     }
+    segment_clear_from(map, a, qa, b) && end_clear(map, a, b, qb)
+}
+
+/// The far end's part of [`segment_clear`]: a pinch at `b` blocks unless the
+/// line arrives on the side its space is on. (`a != b`.)
+#[inline]
+fn end_clear(map: &Map, a: Pos, b: Pos, qb: Quadrant) -> bool {
+    !pinch(map, b.x, b.y) || stays_on_side(qb, -(b.x - a.x).signum(), -(b.y - a.y).signum())
+}
+
+/// Everything in [`segment_clear`] but the far end's pinch, which depends
+/// on the target space: shared by all the squares meeting at corner `b`.
+fn segment_clear_from(map: &Map, a: Pos, qa: Quadrant, b: Pos) -> bool {
+    let dx = b.x - a.x;
+    let dy = b.y - a.y;
     let g = gcd(dx.abs(), dy.abs());
     let sx = dx / g;
     let sy = dy / g;
     if pinch(map, a.x, a.y) && !stays_on_side(qa, sx, sy) {
-        return false;
-    }
-    if pinch(map, b.x, b.y) && !stays_on_side(qb, -sx, -sy) {
         return false;
     }
     // Walk the lattice points on the segment; between consecutive ones the
@@ -140,6 +150,46 @@ pub fn line_of_effect(map: &Map, from: Footprint, to: Footprint) -> bool {
     corners(from)
         .iter()
         .any(|&(a, qa)| tc.iter().any(|&(b, qb)| segment_clear(map, a, qa, b, qb)))
+}
+
+/// For each of `squares`, whether `from` has line of effect to it: the same
+/// answer as [`line_of_effect_to_square`], but each corner-to-corner segment
+/// is walked once, since neighbouring squares share corners. Used to find
+/// which squares of an area its effect reaches.
+pub fn squares_in_line_of_effect(map: &Map, from: Footprint, squares: &[Pos]) -> Vec<bool> {
+    let Some(x0) = squares.iter().map(|p| p.x).min() else {
+        return Vec::new();
+    };
+    let x1 = squares.iter().map(|p| p.x).max().unwrap_or(x0) + 1;
+    let y0 = squares.iter().map(|p| p.y).min().unwrap_or(0);
+    let y1 = squares.iter().map(|p| p.y).max().unwrap_or(y0) + 1;
+    let w = (x1 - x0 + 1) as usize;
+    let h = (y1 - y0 + 1) as usize;
+    // Per source corner, per lattice point: 0 unknown, 1 blocked, 2 clear.
+    let sources = corners(from);
+    let mut memo = vec![0u8; 4 * w * h];
+    squares
+        .iter()
+        .map(|&p| {
+            let targets = corners(Footprint::single(p));
+            sources.iter().enumerate().any(|(si, &(a, qa))| {
+                targets.iter().any(|&(b, qb)| {
+                    if a == b {
+                        return segment_clear(map, a, qa, b, qb);
+                    }
+                    let cell = si * w * h + (b.y - y0) as usize * w + (b.x - x0) as usize;
+                    if memo[cell] == 0 {
+                        memo[cell] = if segment_clear_from(map, a, qa, b) {
+                            2
+                        } else {
+                            1
+                        };
+                    }
+                    memo[cell] == 2 && end_clear(map, a, b, qb)
+                })
+            })
+        })
+        .collect()
 }
 
 /// Line of effect from a space to a square (for area origins and walls).
@@ -347,6 +397,17 @@ mod tests {
                 line_of_effect(&m, sq(a.0, a.1), sq(b.0, b.1)),
                 line_of_effect(&m, sq(b.0, b.1), sq(a.0, a.1))
             );
+        }
+
+        // The batch answer for an area equals asking square by square.
+        #[test]
+        fn batch_matches_single(m in arb_map(), a in (0i32..8, 0i32..8)) {
+            let from = sq(a.0, a.1);
+            let all: Vec<Pos> = m.squares().collect();
+            let batch = squares_in_line_of_effect(&m, from, &all);
+            for (p, got) in all.iter().zip(batch) {
+                prop_assert_eq!(got, line_of_effect_to_square(&m, from, *p), "{}", p);
+            }
         }
 
         // An open square always has line of effect to itself, even walled in.

@@ -101,12 +101,12 @@ fn enter_cost(
         if c.terrain == Terrain::Difficult {
             difficult = true;
         }
-        if let Some((id, side)) = occ[(q.y * map.width + q.x) as usize] {
-            if id != mover.id {
-                can_end = false;
-                if side != mover.side {
-                    difficult = true;
-                }
+        if let Some((id, side)) = occ[(q.y * map.width + q.x) as usize]
+            && id != mover.id
+        {
+            can_end = false;
+            if side != mover.side {
+                difficult = true;
             }
         }
     }
