@@ -1,0 +1,107 @@
+//! End-to-end tests of the `skirmish` binary's command line.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn skirmish() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_skirmish"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("skirmish-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+// Issue #2 point 8: "`skirmish check [PATH]` validates content and prints counts per kind."
+#[test]
+fn check_passes_on_the_shipped_content_and_prints_counts() {
+    let out = skirmish().arg("check").output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for kind in ["rulesets", "classes", "abilities", "monsters", "maps"] {
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(kind))
+            .unwrap_or_else(|| panic!("no count for {kind} in:\n{stdout}"));
+        let n: usize = line.split_whitespace().last().unwrap().parse().unwrap();
+        assert!(n > 0, "{line}");
+    }
+}
+
+// Issue #2 point 8: errors "each with file:line:column, and the program exits
+// with code 2 instead of panicking".
+#[test]
+fn check_reports_every_error_and_exits_2() {
+    let dir = scratch("broken");
+    std::fs::create_dir_all(dir.join("abilities")).unwrap();
+    std::fs::create_dir_all(dir.join("monsters")).unwrap();
+    std::fs::write(
+        dir.join("abilities/a.ron"),
+        "[(\n  id: \"jab\",\n  name: \"Jab\",\n  action: MainAction,\n  distance: Melee(1),\n  target: (count: 1, kinds: [Creature]),\n  power_roll: (characteristics: [Might], tiers: (\"2 damage\", \"3 damag\", \"4 damage\")),\n)]",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("monsters/m.ron"),
+        "(\n  id: \"thug\",\n  name: \"Thug\",\n  level: 1,\n  role: Brute,\n  speed: 5,\n  stamina: 10,\n  characteristics: (might: 1),\n  free_strike: 2,\n  abilities: [\"jab\", \"kick\"],\n)",
+    )
+    .unwrap();
+    let out = skirmish().arg("check").arg(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("a.ron:7:"), "the bad tier line: {stderr}");
+    assert!(stderr.contains("`damag`"), "{stderr}");
+    assert!(
+        stderr.contains("m.ron:10:"),
+        "the unknown ability: {stderr}"
+    );
+    assert!(stderr.contains("unknown ability id `kick`"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn a_syntax_error_names_file_line_column_and_expectation() {
+    let dir = scratch("syntax");
+    std::fs::create_dir_all(dir.join("rulesets")).unwrap();
+    std::fs::write(
+        dir.join("rulesets/r.ron"),
+        "(\n  id: \"r\",\n  name: \"R\"\n  kind: PowerRoll,\n)",
+    )
+    .unwrap();
+    let out = skirmish().arg("check").arg(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("r.ron:4:3"), "{stderr}");
+    assert!(stderr.to_lowercase().contains("expected"), "{stderr}");
+}
+
+#[test]
+fn a_missing_folder_is_a_clear_error() {
+    let out = skirmish()
+        .args(["check", "/no/such/place"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no such content folder"));
+}
+
+#[test]
+fn the_client_refuses_broken_content_without_opening_a_window() {
+    let dir = scratch("client-broken");
+    std::fs::create_dir_all(dir.join("maps")).unwrap();
+    std::fs::write(
+        dir.join("maps/m.ron"),
+        "(id: \"m\", name: \"M\", rows: [\"..?\"])",
+    )
+    .unwrap();
+    let out = skirmish().arg("--assets").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("m.ron:1:"));
+}

@@ -1,0 +1,75 @@
+//! The client, checked without a person: run the binary under Xvfb with
+//! software Vulkan, save a screenshot and check the picture is not blank.
+//! Skips (saying why) where that stack is not installed.
+
+use std::process::Command;
+
+fn have(cmd: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {cmd}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn vulkan_icd_present() -> bool {
+    std::fs::read_dir("/usr/share/vulkan/icd.d").is_ok_and(|mut d| d.next().is_some())
+}
+
+#[test]
+fn screenshot_under_xvfb_is_not_blank() {
+    if !have("xvfb-run") || !vulkan_icd_present() {
+        eprintln!(
+            "SKIPPED: needs xvfb-run and a Vulkan driver (apt-get install xvfb mesa-vulkan-drivers libxkbcommon-x11-0)"
+        );
+        return;
+    }
+    let path = std::env::temp_dir().join(format!("skirmish-shot-{}.png", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1600x900x24"])
+        .arg(env!("CARGO_BIN_EXE_skirmish"))
+        .arg("--screenshot")
+        .arg(&path)
+        .args(["--after-frames", "10"])
+        .env("WGPU_BACKEND", "vulkan")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "client failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&path).expect("a screenshot was written");
+    let img = image_stats(&bytes);
+    assert_eq!((img.width, img.height), (1280, 720));
+    assert!(
+        img.distinct_colours > 50,
+        "the picture looks blank: {} colours",
+        img.distinct_colours
+    );
+}
+
+struct Stats {
+    width: u32,
+    height: u32,
+    distinct_colours: usize,
+}
+
+/// Decode the PNG with the `png` crate Bevy already depends on.
+fn image_stats(bytes: &[u8]) -> Stats {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let mut colours = std::collections::HashSet::new();
+    for px in buf[..info.buffer_size()].chunks(channels).step_by(97) {
+        colours.insert(px[..3.min(px.len())].to_vec());
+    }
+    Stats {
+        width: info.width,
+        height: info.height,
+        distinct_colours: colours.len(),
+    }
+}
