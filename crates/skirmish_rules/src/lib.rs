@@ -11,6 +11,7 @@ pub mod ability;
 pub mod conditions;
 pub mod content;
 pub mod dice;
+pub mod encounter;
 pub mod map;
 pub mod power_roll;
 pub mod stats;

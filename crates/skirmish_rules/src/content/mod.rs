@@ -18,7 +18,8 @@ pub use locate::Locator;
 pub use types::*;
 
 use crate::ability::Ability;
-use crate::map::{Map, MapDef, MapError};
+use crate::encounter::def::EncounterDef;
+use crate::map::{Footprint, Map, MapDef, MapError, Pos};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Content>();
@@ -104,6 +105,7 @@ pub struct ContentDb {
     pub abilities: BTreeMap<String, Ability>,
     pub monsters: BTreeMap<String, Monster>,
     pub maps: BTreeMap<String, LoadedMap>,
+    pub encounters: BTreeMap<String, EncounterDef>,
     pub origins: BTreeMap<(Kind, String), Origin>,
 }
 
@@ -124,15 +126,17 @@ pub enum Kind {
     Ability,
     Monster,
     Map,
+    Encounter,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 5] = [
+    pub const ALL: [Kind; 6] = [
         Kind::Ruleset,
         Kind::Class,
         Kind::Ability,
         Kind::Monster,
         Kind::Map,
+        Kind::Encounter,
     ];
 
     pub fn folder(self) -> &'static str {
@@ -142,6 +146,7 @@ impl Kind {
             Kind::Ability => "abilities",
             Kind::Monster => "monsters",
             Kind::Map => "maps",
+            Kind::Encounter => "encounters",
         }
     }
 
@@ -152,6 +157,7 @@ impl Kind {
             Kind::Ability => "ability",
             Kind::Monster => "monster",
             Kind::Map => "map",
+            Kind::Encounter => "encounter",
         }
     }
 }
@@ -176,6 +182,7 @@ impl ContentDb {
             (Kind::Ability, self.abilities.len()),
             (Kind::Monster, self.monsters.len()),
             (Kind::Map, self.maps.len()),
+            (Kind::Encounter, self.encounters.len()),
         ]
     }
 
@@ -301,6 +308,10 @@ impl Loader {
             Kind::Map => {
                 let items = self.items::<MapDef>(kind, file, &src);
                 self.map_defs.extend(items);
+            }
+            Kind::Encounter => {
+                let items = self.items::<EncounterDef>(kind, file, &src);
+                self.db.encounters.extend(items);
             }
         }
     }
@@ -507,11 +518,141 @@ impl Loader {
                 }
             }
         }
+        let encounter_ids: Vec<String> = self.db.encounters.keys().cloned().collect();
+        for id in encounter_ids {
+            self.validate_encounter(&id);
+        }
         let ruleset_ids: Vec<String> = self.db.rulesets.keys().cloned().collect();
         for id in ruleset_ids {
             for problem in self.db.rulesets[&id].problems() {
                 self.report(Kind::Ruleset, &id, Needle::Field(problem.0), problem.1);
             }
+        }
+    }
+
+    /// Report a problem at the `nth` `at:` of an encounter's heroes
+    /// (`monsters == false`) or monsters list.
+    fn report_at(&mut self, id: &str, monsters: bool, nth: usize, message: String) {
+        let Some((file, at)) = self.anchor(Kind::Encounter, id) else {
+            return;
+        };
+        let src = self.sources.get(&file).cloned().unwrap_or_default();
+        let loc = Locator::new(&src);
+        let list = if monsters { "monsters" } else { "heroes" };
+        let mut offset = loc.find_field(at, list);
+        for _ in 0..=nth {
+            offset = offset.and_then(|o| loc.find_field(o + 1, "at"));
+        }
+        self.error_at(
+            &file,
+            offset.or(Some(at)),
+            format!("encounter `{id}`: {message}"),
+        );
+    }
+
+    fn validate_encounter(&mut self, id: &str) {
+        let e = self.db.encounters[id].clone();
+        if !self.db.rulesets.contains_key(&e.ruleset) {
+            let m = format!("unknown ruleset id `{}`", e.ruleset);
+            self.report(Kind::Encounter, id, Needle::String(&e.ruleset), m);
+        }
+        let map = self.db.maps.get(&e.map).map(|m| m.map.clone());
+        if map.is_none() {
+            let m = format!("unknown map id `{}`", e.map);
+            self.report(Kind::Encounter, id, Needle::String(&e.map), m);
+        }
+        if e.heroes.is_empty() || e.monsters.is_empty() {
+            self.report(
+                Kind::Encounter,
+                id,
+                Needle::Id,
+                "an encounter needs at least one hero and one monster".into(),
+            );
+        }
+        let mut taken: Vec<(Footprint, String)> = Vec::new();
+        let mut place =
+            |this: &mut Self, monsters: bool, nth: usize, who: String, fp: Footprint| {
+                if let Some(map) = &map {
+                    if !map.footprint_open(fp) {
+                        let m = format!(
+                            "{who} at {} is not on open ground on map `{}`",
+                            fp.pos, e.map
+                        );
+                        this.report_at(id, monsters, nth, m);
+                        return;
+                    }
+                }
+                if let Some((_, other)) = taken.iter().find(|(o, _)| o.overlaps(fp)) {
+                    let m = format!("{who} at {} overlaps {other}", fp.pos);
+                    this.report_at(id, monsters, nth, m);
+                    return;
+                }
+                taken.push((fp, who));
+            };
+        for (i, h) in e.heroes.iter().enumerate() {
+            if !self.db.classes.contains_key(&h.class) {
+                let m = format!("unknown class id `{}`", h.class);
+                self.report(Kind::Encounter, id, Needle::String(&h.class), m);
+            }
+            for a in &h.abilities {
+                if !self.db.abilities.contains_key(a) {
+                    let m = format!("unknown ability id `{a}`");
+                    self.report(Kind::Encounter, id, Needle::String(a), m);
+                }
+            }
+            if !(1..=10).contains(&h.level) {
+                self.report_at(
+                    id,
+                    false,
+                    i,
+                    format!("hero `{}` has level {} (1 to 10)", h.name, h.level),
+                );
+            }
+            let fp = Footprint::single(Pos::new(h.at.0, h.at.1));
+            place(self, false, i, format!("hero `{}`", h.name), fp);
+        }
+        for (i, m) in e.monsters.iter().enumerate() {
+            let block = match (&m.monster, &m.inline) {
+                (Some(mid), None) => match self.db.monsters.get(mid) {
+                    Some(b) => Some(b.clone()),
+                    None => {
+                        let msg = format!("unknown monster id `{mid}`");
+                        self.report(Kind::Encounter, id, Needle::String(mid), msg);
+                        None
+                    }
+                },
+                (None, Some(inline)) => {
+                    for (_, msg) in inline.problems() {
+                        self.report_at(
+                            id,
+                            true,
+                            i,
+                            format!("inline monster `{}`: {msg}", inline.id),
+                        );
+                    }
+                    for a in &inline.abilities {
+                        if !self.db.abilities.contains_key(a) {
+                            let msg = format!("unknown ability id `{a}`");
+                            self.report(Kind::Encounter, id, Needle::String(a), msg);
+                        }
+                    }
+                    Some(inline.clone())
+                }
+                _ => {
+                    let msg =
+                        "a monster entry needs exactly one of `monster` or `inline`".to_string();
+                    self.report_at(id, true, i, msg);
+                    None
+                }
+            };
+            let size = block.as_ref().map_or(1, |b| b.size);
+            let name = m
+                .name
+                .clone()
+                .or_else(|| block.as_ref().map(|b| b.name.clone()))
+                .unwrap_or_default();
+            let fp = Footprint::new(Pos::new(m.at.0, m.at.1), size);
+            place(self, true, i, format!("monster `{name}`"), fp);
         }
     }
 
@@ -547,7 +688,6 @@ impl Loader {
 }
 
 enum Needle<'a> {
-    #[allow(dead_code)]
     Id,
     String(&'a str),
     Field(&'static str),
@@ -556,6 +696,12 @@ enum Needle<'a> {
 /// Content items have ids.
 pub trait HasId {
     fn id(&self) -> &str;
+}
+
+impl HasId for EncounterDef {
+    fn id(&self) -> &str {
+        &self.id
+    }
 }
 
 impl HasId for MapDef {

@@ -75,7 +75,8 @@ fn a_valid_folder_loads_with_counts() {
             (Kind::Class, 0),
             (Kind::Ability, 1),
             (Kind::Monster, 1),
-            (Kind::Map, 1)
+            (Kind::Map, 1),
+            (Kind::Encounter, 0)
         ]
     );
     assert!(
@@ -232,4 +233,57 @@ fn shipped_maps_include_a_tiled_one() {
         tmx.map.to_ascii(),
         "the Tiled twin matches the RON map"
     );
+}
+
+#[test]
+fn shipped_encounters_validate() {
+    let db = ContentDb::load(shipped_assets()).unwrap_or_else(|e| panic!("{e}"));
+    let e = &db.encounters["first_blood"];
+    assert_eq!(e.map, "ruined_hall");
+    assert!(!e.heroes.is_empty() && !e.monsters.is_empty());
+}
+
+// Developers' guide: "Unknown ability or monster ids are errors at load time, not at use."
+#[test]
+fn encounter_references_and_squares_are_checked_at_load() {
+    let map = "(id: \"room\", name: \"Room\", rows: [\"#####\", \"#...#\", \"#####\"])";
+    let encounter = r#"(
+    id: "e",
+    name: "E",
+    ruleset: "power_roll",
+    map: "room",
+    heroes: [
+        (class: "wizard", name: "Zed", at: (1, 1)),
+        (class: "wizard", name: "Ada", at: (0, 0)),
+    ],
+    monsters: [
+        (monster: "brute", at: (1, 1)),
+        (monster: "dragon", at: (3, 1)),
+    ],
+)"#;
+    let ruleset = "(id: \"power_roll\", name: \"P\")";
+    let dir = content_dir(
+        "encounter",
+        &[
+            ("abilities/a.ron", GOOD_ABILITY),
+            ("monsters/m.ron", GOOD_MONSTER),
+            ("maps/room.ron", map),
+            ("rulesets/r.ron", ruleset),
+            ("encounters/e.ron", encounter),
+        ],
+    );
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    let find = |needle: &str| {
+        errors
+            .iter()
+            .find(|e| e.message.contains(needle))
+            .unwrap_or_else(|| panic!("no error about {needle}: {text:#?}"))
+    };
+    assert_eq!(find("unknown class id `wizard`").line, 7);
+    assert_eq!(find("unknown monster id `dragon`").line, 12);
+    let wall = find("hero `Ada` at (0, 0) is not on open ground");
+    assert_eq!((wall.line, wall.column), (8, 40));
+    let overlap = find("monster `Brute` at (1, 1) overlaps hero `Zed`");
+    assert_eq!(overlap.line, 11);
 }

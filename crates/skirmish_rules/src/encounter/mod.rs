@@ -1,0 +1,3 @@
+//! The encounter engine: setup, turn flow, commands and their resolution.
+
+pub mod def;
