@@ -23,7 +23,7 @@ pub struct RulesPlugin;
 
 impl Plugin for RulesPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins((dice::plugin, content::plugin));
+        app.add_plugins((dice::plugin, content::plugin, encounter::plugin));
     }
 }
 

@@ -1,3 +1,354 @@
 //! The encounter engine: setup, turn flow, commands and their resolution.
+//!
+//! An encounter runs in a Bevy `App` with the rules plugin, driven only by
+//! [`Command`]s: the client, the AI, the simulator and the tests all go
+//! through [`Encounter::apply`]. Each command runs the [`flow::EncounterStep`]
+//! schedule once, whose ordered sets check and carry out the command, end
+//! turns, advance the turn order, start turns and check for victory.
 
+pub mod act;
+pub mod command;
+pub mod components;
 pub mod def;
+pub mod flow;
+pub mod log;
+pub mod setup;
+
+use std::sync::Arc;
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use bevy_state::app::StatesPlugin;
+use bevy_state::prelude::*;
+use bevy_state::state::StateTransition;
+
+pub use act::Battlefield;
+pub use command::{Command, Refusal};
+pub use flow::{Flow, Malice, Phase};
+pub use log::{CombatLog, LogEntry};
+pub use setup::SetupError;
+
+use crate::ability::{ActionType, Distance};
+use crate::conditions::{Conditions, movement_limits};
+use crate::content::{Content, ContentDb};
+use crate::dice::Dice;
+use crate::map::movement::{Mover, reachable};
+use crate::map::{Side, line_of_effect};
+use crate::stats::{CreatureId, Stamina};
+use components::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins((flow::plugin, act::plugin));
+}
+
+/// A running encounter: owns a headless app with the rules plugin.
+pub struct Encounter {
+    app: App,
+}
+
+impl Encounter {
+    /// Set up `encounter_id` from `content` with the seed for its one generator.
+    pub fn new(
+        content: Arc<ContentDb>,
+        encounter_id: &str,
+        seed: u64,
+    ) -> Result<Encounter, SetupError> {
+        let def = content
+            .encounters
+            .get(encounter_id)
+            .cloned()
+            .ok_or_else(|| SetupError::UnknownEncounter(encounter_id.to_string()))?;
+        let map = content
+            .maps
+            .get(&def.map)
+            .map(|m| m.map.clone())
+            .ok_or_else(|| SetupError::Invalid {
+                encounter: def.id.clone(),
+                problem: format!("unknown map `{}`", def.map),
+            })?;
+        let mut app = App::new();
+        app.add_plugins((StatesPlugin, crate::RulesPlugin));
+        app.insert_resource(Content(content.clone()));
+        app.insert_resource(Dice::seeded(seed));
+        app.insert_resource(Battlefield(map));
+        setup::spawn_creatures(app.world_mut(), &content, &def)?;
+        // Who goes first (RULES.md "Turns").
+        let first = {
+            let world = app.world_mut();
+            let (first, surprised) = match def.first {
+                def::FirstSide::Heroes => (Side::Heroes, None),
+                def::FirstSide::Director => (Side::Director, None),
+                def::FirstSide::DirectorSurprised => (Side::Heroes, Some(Side::Director)),
+                def::FirstSide::HeroesSurprised => (Side::Director, Some(Side::Heroes)),
+                def::FirstSide::Roll => {
+                    let on = content
+                        .rulesets
+                        .get(&def.ruleset)
+                        .map_or(6, |r| r.heroes_choose_on);
+                    // On 6+ the heroes choose, and choose to go first.
+                    let roll = world.resource_mut::<Dice>().roll(10);
+                    (
+                        if roll >= on {
+                            Side::Heroes
+                        } else {
+                            Side::Director
+                        },
+                        None,
+                    )
+                }
+            };
+            let mut flow = world.resource_mut::<Flow>();
+            flow.first = first;
+            flow.to_act = first;
+            flow.surprised = surprised;
+            // RULES.md "Malice": the Director starts with the average victories per hero.
+            let victories: u32 = def.heroes.iter().map(|h| h.victories).sum();
+            let start = victories / def.heroes.len().max(1) as u32;
+            world.resource_mut::<Malice>().0 = start;
+            first
+        };
+        let _ = first;
+        let mut e = Encounter { app };
+        e.step();
+        Ok(e)
+    }
+
+    /// Run one step of the engine and apply state transitions.
+    fn step(&mut self) {
+        let world = self.app.world_mut();
+        world.run_schedule(flow::EncounterStep);
+        world.run_schedule(StateTransition);
+    }
+
+    /// Carry out a command. Returns the log entries it produced, or the
+    /// reason it was refused (in which case nothing changed).
+    pub fn apply(&mut self, command: Command) -> Result<Vec<LogEntry>, Refusal> {
+        let before = self.log().len();
+        self.app
+            .world_mut()
+            .resource_mut::<act::PendingCommand>()
+            .command = Some(command);
+        self.step();
+        let reply = self
+            .app
+            .world_mut()
+            .resource_mut::<act::PendingCommand>()
+            .reply
+            .take()
+            .unwrap_or(Err(Refusal::Over));
+        reply.map(|()| self.log()[before..].to_vec())
+    }
+
+    pub fn world(&self) -> &World {
+        self.app.world()
+    }
+
+    pub fn world_mut(&mut self) -> &mut World {
+        self.app.world_mut()
+    }
+
+    pub fn log(&self) -> &[LogEntry] {
+        &self.app.world().resource::<CombatLog>().entries
+    }
+
+    pub fn flow(&self) -> &Flow {
+        self.app.world().resource::<Flow>()
+    }
+
+    pub fn phase(&self) -> Phase {
+        *self.app.world().resource::<State<Phase>>().get()
+    }
+
+    pub fn outcome(&self) -> Option<Side> {
+        self.flow().outcome
+    }
+
+    pub fn active_creature(&self) -> Option<CreatureId> {
+        self.flow().active
+    }
+
+    pub fn malice(&self) -> u32 {
+        self.app.world().resource::<Malice>().0
+    }
+
+    /// A creature's name (for log lines).
+    pub fn name(&mut self, id: CreatureId) -> String {
+        self.creature(id)
+            .map(|c| c.name)
+            .unwrap_or_else(|| id.to_string())
+    }
+
+    /// Read one creature's components.
+    pub fn creature(&mut self, id: CreatureId) -> Option<CreatureView> {
+        let e = act::entity_of(self.app.world_mut(), id)?;
+        let w = self.app.world();
+        Some(CreatureView {
+            id,
+            name: w.get::<Creature>(e)?.name.clone(),
+            side: w.get::<Creature>(e)?.side,
+            space: w.get::<Space>(e)?.0,
+            stamina: w.get::<Stamina>(e)?.clone(),
+            conditions: w.get::<Conditions>(e)?.clone(),
+            heroic: w.get::<Heroic>(e).cloned(),
+            budget: *w.get::<TurnBudget>(e)?,
+        })
+    }
+
+    /// Every creature, in id order.
+    pub fn creatures(&mut self) -> Vec<CreatureView> {
+        let mut ids: Vec<CreatureId> = {
+            let world = self.app.world_mut();
+            let mut q = world.query::<&Creature>();
+            q.iter(world).map(|c| c.id).collect()
+        };
+        ids.sort();
+        ids.into_iter().filter_map(|id| self.creature(id)).collect()
+    }
+
+    /// Mutable access to the dice, to script forced values.
+    pub fn dice_mut(&mut self) -> Mut<'_, Dice> {
+        self.app.world_mut().resource_mut::<Dice>()
+    }
+
+    /// What can be done now: whose turn can start, or for the acting
+    /// creature its moves (one per reachable square, by cheapest path), its
+    /// abilities against each valid single target, and ending the turn.
+    /// Every listed command is accepted by [`Encounter::apply`].
+    pub fn legal_actions(&mut self) -> Vec<Command> {
+        let flow = self.flow().clone();
+        if flow.outcome.is_some() {
+            return Vec::new();
+        }
+        let world = self.app.world_mut();
+        let Some(active) = flow.active else {
+            let mut q = world.query::<(&Creature, &Stamina)>();
+            let mut out: Vec<Command> = q
+                .iter(world)
+                .filter(|(c, s)| {
+                    c.side == flow.to_act && flow::can_act(s) && !flow.acted.contains(&c.id)
+                })
+                .map(|(c, _)| Command::StartTurn { creature: c.id })
+                .collect();
+            out.sort_by_key(|c| c.creature());
+            return out;
+        };
+        let mut out = Vec::new();
+        let Some(e) = act::entity_of(world, active) else {
+            return out;
+        };
+        let creatures = act::occupants(world);
+        let map = world.resource::<Battlefield>().0.clone();
+        let (Some(me), Some(cond), Some(mv), Some(budget)) = (
+            world.get::<Creature>(e).cloned(),
+            world.get::<Conditions>(e).cloned(),
+            world.get::<Movement>(e).copied(),
+            world.get::<TurnBudget>(e).copied(),
+        ) else {
+            return out;
+        };
+        let space = world
+            .get::<Space>(e)
+            .map(|s| s.0)
+            .unwrap_or(crate::map::Footprint::single(Default::default()));
+        let dazed_spent = cond.has(crate::conditions::ConditionKind::Dazed) && budget.dazed_done;
+        let can_move = (budget.move_action || budget.main) && !dazed_spent;
+        let limits = movement_limits(&cond, mv.speed);
+        if can_move && limits.speed > 0 {
+            let mover = Mover {
+                id: active,
+                space,
+                side: me.side,
+                speed: limits.speed,
+                extra_cost: limits.extra_cost_per_square,
+                shifting: false,
+            };
+            let reach = reachable(&map, &creatures, &mover);
+            for (dest, _) in reach.destinations() {
+                if let Some(path) = reach.path_to(dest) {
+                    out.push(Command::Move {
+                        creature: active,
+                        path,
+                    });
+                }
+            }
+        }
+        let content = world.resource::<Content>().clone();
+        let abilities = world.get::<Abilities>(e).cloned().unwrap_or_default();
+        let heroic = world.get::<Heroic>(e).cloned();
+        let malice = world.resource::<Malice>().0;
+        for id in &abilities.0 {
+            let Some(a) = content.ability(id) else {
+                continue;
+            };
+            if a.distance.is_area() || dazed_spent {
+                continue;
+            }
+            let action_ok = match a.action {
+                ActionType::MainAction => budget.main,
+                ActionType::Maneuver => budget.maneuver || budget.main,
+                ActionType::MoveAction => budget.move_action || budget.main,
+                _ => false,
+            };
+            let cost_ok = match a.cost {
+                crate::ability::Cost::Heroic(n) => heroic.as_ref().is_some_and(|h| h.amount >= n),
+                crate::ability::Cost::Malice(n) => malice >= n,
+                _ => true,
+            };
+            if !action_ok || !cost_ok {
+                continue;
+            }
+            let reach = match a.distance {
+                Distance::Myself => 0,
+                d => d.reach(),
+            };
+            for o in &creatures {
+                let kind_ok = a.target.kinds.iter().any(|k| match k {
+                    crate::ability::TargetKind::Creature => o.id != active,
+                    crate::ability::TargetKind::Enemy => o.side != me.side,
+                    crate::ability::TargetKind::Ally => o.side == me.side && o.id != active,
+                    crate::ability::TargetKind::Myself => o.id == active,
+                    crate::ability::TargetKind::Object => false,
+                });
+                let alive = self_alive(world, o.id);
+                if kind_ok
+                    && alive
+                    && (o.id == active
+                        || (space.distance(o.space) <= reach
+                            && line_of_effect(&map, space, o.space)))
+                {
+                    out.push(Command::UseAbility {
+                        creature: active,
+                        ability: id.clone(),
+                        targets: vec![o.id],
+                        surges: 0,
+                        tier: None,
+                    });
+                }
+            }
+        }
+        out.push(Command::EndTurn { creature: active });
+        out
+    }
+}
+
+fn self_alive(world: &mut World, id: CreatureId) -> bool {
+    act::entity_of(world, id)
+        .and_then(|e| world.get::<Stamina>(e))
+        .is_some_and(|s| !s.is_dead())
+}
+
+/// A read-only view of one creature.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CreatureView {
+    pub id: CreatureId,
+    pub name: String,
+    pub side: Side,
+    pub space: crate::map::Footprint,
+    pub stamina: Stamina,
+    pub conditions: Conditions,
+    pub heroic: Option<Heroic>,
+    pub budget: TurnBudget,
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,827 @@
+//! Carrying out commands: moving, shifting, using abilities, ending turns.
+//! Each rule is a call to a pure function; this module only gathers the
+//! facts from the world and writes the results back.
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+
+use super::command::{Command, Refusal};
+use super::components::*;
+use super::flow::{EncounterStep, Flow, Malice, Phase, Step, TurnEvents, can_act};
+use super::log::{CombatLog, LogEntry};
+use crate::ability::{
+    Ability, ActionType, Cost, Distance, ForcedKind, Keyword, TargetKind, evaluate,
+};
+use crate::conditions::{
+    AbilityFacts, ActiveCondition, Applied, ConditionKind, Conditions, Duration, Party,
+    Surroundings, action_limits, movement_limits, roll_modifiers,
+};
+use crate::content::Content;
+use crate::dice::Dice;
+use crate::map::forced::{Force, ForcedEvent};
+use crate::map::movement::{Mover, opportunity_attacks, path_cost};
+use crate::map::{Footprint, Map, Occupant, Pos, Side, Sight, line_of_effect, sight};
+use crate::power_roll::{RollSpec, resolve_for_target};
+use crate::stats::{Characteristics, CreatureId, DamageTraits, DamageType, Health, Stamina};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PendingCommand>()
+        .add_systems(EncounterStep, handle_command.in_set(Step::Command));
+}
+
+/// The map the encounter is fought on.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct Battlefield(pub Map);
+
+/// The command waiting to be carried out, and the answer to the last one.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PendingCommand {
+    pub command: Option<Command>,
+    pub reply: Option<Result<(), Refusal>>,
+}
+
+/// Carry out the pending command.
+fn handle_command(world: &mut World) {
+    let Some(cmd) = world.resource_mut::<PendingCommand>().command.take() else {
+        return;
+    };
+    let result = execute(world, &cmd);
+    // A creature that falls during its own turn (an opportunity attack, a
+    // collision) has its turn ended.
+    if let Some(active) = world.resource::<Flow>().active {
+        let fallen = entity_of(world, active)
+            .and_then(|e| world.get::<Stamina>(e))
+            .is_none_or(|s| !can_act(s));
+        if fallen {
+            let mut flow = world.resource_mut::<Flow>();
+            flow.active = None;
+            flow.acted.push(active);
+            world.resource_mut::<TurnEvents>().ended = Some(active);
+        }
+    }
+    world.resource_mut::<PendingCommand>().reply = Some(result);
+}
+
+/// Find a creature's entity.
+pub fn entity_of(world: &mut World, id: CreatureId) -> Option<Entity> {
+    let mut q = world.query::<(Entity, &Creature)>();
+    q.iter(world).find(|(_, c)| c.id == id).map(|(e, _)| e)
+}
+
+/// Every creature still on the map, for the spatial functions.
+pub fn occupants(world: &mut World) -> Vec<Occupant> {
+    let mut q = world.query::<(&Creature, &Space, &Stamina, &Conditions, &TurnBudget)>();
+    q.iter(world)
+        .filter(|(_, _, s, _, _)| !s.is_dead())
+        .map(|(c, sp, s, cond, b)| Occupant {
+            id: c.id,
+            space: sp.0,
+            side: c.side,
+            can_react: can_act(s) && b.triggered && action_limits(cond).triggered_allowed,
+        })
+        .collect()
+}
+
+fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
+    if world.resource::<Flow>().outcome.is_some() {
+        return Err(Refusal::Over);
+    }
+    let id = cmd.creature();
+    let entity = entity_of(world, id).ok_or(Refusal::NoSuchCreature(id))?;
+    let phase = *world.resource::<State<Phase>>().get();
+    if let Command::StartTurn { creature } = cmd {
+        return start_turn(world, entity, *creature, phase);
+    }
+    let flow = world.resource::<Flow>();
+    match flow.active {
+        None => return Err(Refusal::NoTurnInProgress),
+        Some(a) if a != id => return Err(Refusal::NotTheirTurn(id)),
+        _ => {}
+    }
+    match cmd {
+        Command::EndTurn { .. } => {
+            let mut flow = world.resource_mut::<Flow>();
+            flow.active = None;
+            flow.acted.push(id);
+            world.resource_mut::<TurnEvents>().ended = Some(id);
+            Ok(())
+        }
+        Command::Move { path, .. } => walk(world, entity, id, path, false),
+        Command::Shift { to, .. } => {
+            let from = world
+                .get::<Space>(entity)
+                .map(|s| s.0.pos)
+                .unwrap_or_default();
+            walk(world, entity, id, &[from, *to], true)
+        }
+        Command::UseAbility {
+            ability,
+            targets,
+            surges,
+            tier,
+            ..
+        } => use_ability(world, entity, id, ability, targets, *surges, *tier),
+        Command::StartTurn { .. } => unreachable!("handled above"),
+    }
+}
+
+fn start_turn(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    phase: Phase,
+) -> Result<(), Refusal> {
+    let flow = world.resource::<Flow>().clone();
+    if phase != Phase::AwaitingTurn || flow.active.is_some() {
+        return Err(Refusal::TurnInProgress);
+    }
+    let side = world.get::<Creature>(entity).map(|c| c.side);
+    if side != Some(flow.to_act) {
+        return Err(Refusal::NotTheirTurn(id));
+    }
+    if flow.acted.contains(&id) {
+        return Err(Refusal::AlreadyActed(id));
+    }
+    if !world.get::<Stamina>(entity).is_some_and(can_act) {
+        return Err(Refusal::Dead(id));
+    }
+    world.resource_mut::<Flow>().active = Some(id);
+    world.resource_mut::<TurnEvents>().started = Some(id);
+    world.resource_mut::<NextState<Phase>>().set(Phase::Acting);
+    Ok(())
+}
+
+/// Which action an action type spends, converting the main action when the
+/// maneuver or move action is gone (RULES.md: "the main action may be spent
+/// as a second maneuver or move action").
+fn spend_action(
+    budget: &mut TurnBudget,
+    conditions: &Conditions,
+    action: ActionType,
+) -> Result<(), Refusal> {
+    let dazed = action_limits(conditions).one_action_only;
+    if dazed && budget.dazed_done {
+        return Err(Refusal::Dazed);
+    }
+    match action {
+        ActionType::MainAction => {
+            if !budget.main {
+                return Err(Refusal::MainActionUsed);
+            }
+            budget.main = false;
+        }
+        ActionType::Maneuver => {
+            if budget.maneuver {
+                budget.maneuver = false;
+            } else if budget.main {
+                budget.main = false;
+            } else {
+                return Err(Refusal::ManeuverUsed);
+            }
+        }
+        ActionType::MoveAction => {
+            if budget.move_action {
+                budget.move_action = false;
+            } else if budget.main {
+                budget.main = false;
+            } else {
+                return Err(Refusal::MoveActionUsed);
+            }
+        }
+        ActionType::FreeManeuver | ActionType::NoAction => {
+            if dazed {
+                return Err(Refusal::Dazed);
+            }
+            return Ok(());
+        }
+        ActionType::TriggeredAction | ActionType::FreeTriggeredAction => {
+            return Err(Refusal::Unsupported(
+                "triggered actions answer prompts".into(),
+            ));
+        }
+    }
+    if dazed {
+        budget.dazed_done = true;
+    }
+    Ok(())
+}
+
+fn walk(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    path: &[Pos],
+    shift: bool,
+) -> Result<(), Refusal> {
+    let space = world
+        .get::<Space>(entity)
+        .ok_or(Refusal::NoSuchCreature(id))?
+        .0;
+    let movement = *world
+        .get::<Movement>(entity)
+        .ok_or(Refusal::NoSuchCreature(id))?;
+    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let side = world
+        .get::<Creature>(entity)
+        .map(|c| c.side)
+        .unwrap_or(Side::Heroes);
+    let limits = movement_limits(&conditions, movement.speed);
+    if path.first() != Some(&space.pos) {
+        return Err(Refusal::BadPath(
+            "it must start at the creature's square".into(),
+        ));
+    }
+    if path.len() < 2 {
+        return Err(Refusal::BadPath("it has no steps".into()));
+    }
+    if shift && !limits.can_shift {
+        return Err(Refusal::CannotShift);
+    }
+    let speed = if shift { 1 } else { limits.speed };
+    if speed == 0 {
+        return Err(Refusal::CannotMove);
+    }
+    let creatures = occupants(world);
+    let mover = Mover {
+        id,
+        space,
+        side,
+        speed,
+        extra_cost: if shift {
+            0
+        } else {
+            limits.extra_cost_per_square
+        },
+        shifting: shift,
+    };
+    let map = world.resource::<Battlefield>().0.clone();
+    let cost = path_cost(&map, &creatures, &mover, path).ok_or_else(|| {
+        Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into())
+    })?;
+    if cost > speed {
+        return Err(Refusal::TooFar { cost, speed });
+    }
+    let mut budget = *world
+        .get::<TurnBudget>(entity)
+        .ok_or(Refusal::NoSuchCreature(id))?;
+    spend_action(&mut budget, &conditions, ActionType::MoveAction)?;
+    // Committed from here on.
+    *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+    let provoked = opportunity_attacks(&creatures, &mover, path);
+    world.get_mut::<Space>(entity).expect("checked").0.pos = *path.last().expect("checked");
+    world.resource_mut::<CombatLog>().push(LogEntry::Moved {
+        creature: id,
+        path: path.to_vec(),
+        shift,
+    });
+    for p in provoked {
+        opportunity_attack(world, p.by, id);
+    }
+    Ok(())
+}
+
+/// An opportunity attack: the enemy uses its triggered action for a melee
+/// free strike (RULES.md "Movement"). Free strikes deal the creature's free
+/// strike damage; a hero adds the higher of Might and Agility.
+fn opportunity_attack(world: &mut World, attacker: CreatureId, target: CreatureId) {
+    let (Some(ae), Some(te)) = (entity_of(world, attacker), entity_of(world, target)) else {
+        return;
+    };
+    if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+        return;
+    }
+    if let Some(mut b) = world.get_mut::<TurnBudget>(ae) {
+        b.triggered = false;
+    }
+    let chars = world
+        .get::<Characteristics>(ae)
+        .copied()
+        .unwrap_or_default();
+    let base = world.get::<FreeStrike>(ae).map_or(2, |f| f.0);
+    let hero = world.get::<Heroic>(ae).is_some();
+    let bonus = if hero {
+        chars.might.max(chars.agility)
+    } else {
+        0
+    };
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::AbilityUsed {
+            creature: attacker,
+            ability: "free_strike".into(),
+            name: "Opportunity Attack".into(),
+        });
+    deal_damage(world, te, target, base + bonus, DamageType::Untyped);
+}
+
+/// Apply damage through immunity and weakness; log it, and log death.
+fn deal_damage(world: &mut World, entity: Entity, id: CreatureId, amount: i32, t: DamageType) {
+    let traits = world
+        .get::<DamageTraits>(entity)
+        .cloned()
+        .unwrap_or_default();
+    let taken = traits.apply(amount, t);
+    let Some(mut stamina) = world.get_mut::<Stamina>(entity) else {
+        return;
+    };
+    let before = stamina.health();
+    stamina.take_damage(taken);
+    let (after, left) = (stamina.health(), stamina.current);
+    let name = world
+        .get::<Creature>(entity)
+        .map(|c| c.name.clone())
+        .unwrap_or_default();
+    let mut log = world.resource_mut::<CombatLog>();
+    log.push(LogEntry::Damage {
+        target: id,
+        amount: taken,
+        damage_type: t,
+        stamina_left: left,
+    });
+    if after != before {
+        match after {
+            Health::Dead => log.push(LogEntry::Died { creature: id, name }),
+            Health::Dying => log.push(LogEntry::Dying { creature: id, name }),
+            _ => {}
+        }
+    }
+}
+
+/// Everything about a creature that resolving an ability reads.
+#[derive(Clone, Debug)]
+struct Snapshot {
+    entity: Entity,
+    id: CreatureId,
+    side: Side,
+    space: Footprint,
+    chars: Characteristics,
+    conditions: Conditions,
+    stability: u32,
+}
+
+fn snapshot(world: &mut World, entity: Entity) -> Option<Snapshot> {
+    Some(Snapshot {
+        entity,
+        id: world.get::<Creature>(entity)?.id,
+        side: world.get::<Creature>(entity)?.side,
+        space: world.get::<Space>(entity)?.0,
+        chars: *world.get::<Characteristics>(entity)?,
+        conditions: world.get::<Conditions>(entity)?.clone(),
+        stability: world.get::<Movement>(entity)?.stability,
+    })
+}
+
+/// Whether a target of `kind` is allowed (seed 000 "Target").
+fn target_allowed(kinds: &[TargetKind], user: &Snapshot, target: &Snapshot) -> bool {
+    kinds.iter().any(|k| match k {
+        TargetKind::Creature => target.id != user.id,
+        TargetKind::Enemy => target.side != user.side,
+        TargetKind::Ally => target.side == user.side && target.id != user.id,
+        TargetKind::Myself => target.id == user.id,
+        TargetKind::Object => false,
+    })
+}
+
+/// RULES.md "Flanking": an ally on the opposite side or corner of the
+/// target, adjacent to it and able to take triggered actions, gives an edge
+/// on melee strikes.
+fn flanked(user: &Snapshot, target: &Snapshot, creatures: &[Occupant]) -> bool {
+    if user.space.distance(target.space) != 1 {
+        return false;
+    }
+    let (tx, ty) = target.space.centre();
+    let (ux, uy) = user.space.centre();
+    creatures.iter().any(|a| {
+        if a.id == user.id
+            || a.side != user.side
+            || !a.can_react
+            || a.space.distance(target.space) != 1
+        {
+            return false;
+        }
+        let (ax, ay) = a.space.centre();
+        let (dx1, dy1) = (ux - tx, uy - ty);
+        let (dx2, dy2) = (ax - tx, ay - ty);
+        // Opposite: the two directions point (nearly) straight away from each other.
+        let dot = dx1 * dx2 + dy1 * dy2;
+        let n = (dx1 * dx1 + dy1 * dy1).sqrt() * (dx2 * dx2 + dy2 * dy2).sqrt();
+        n > 0.0 && dot / n <= -0.99
+    })
+}
+
+fn use_ability(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    ability_id: &str,
+    target_ids: &[CreatureId],
+    surges: u32,
+    chosen_tier: Option<crate::power_roll::Tier>,
+) -> Result<(), Refusal> {
+    let content = world.resource::<Content>().clone();
+    let ability: Ability = content
+        .ability(ability_id)
+        .cloned()
+        .ok_or_else(|| Refusal::UnknownAbility(ability_id.to_string()))?;
+    if !world
+        .get::<Abilities>(entity)
+        .is_some_and(|a| a.0.iter().any(|x| x == ability_id))
+    {
+        return Err(Refusal::NotTheirAbility(ability_id.to_string()));
+    }
+    if ability.distance.is_area() {
+        return Err(Refusal::Unsupported(format!(
+            "area abilities ({})",
+            ability.distance
+        )));
+    }
+    let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(id))?;
+    // The action first: "main action already used" outranks target problems.
+    let mut budget = *world
+        .get::<TurnBudget>(entity)
+        .ok_or(Refusal::NoSuchCreature(id))?;
+    spend_action(&mut budget, &user.conditions, ability.action)?;
+    // Cost.
+    let heroic = world.get::<Heroic>(entity).cloned();
+    match ability.cost {
+        Cost::Heroic(n) => {
+            let has = heroic.as_ref().map_or(0, |h| h.amount);
+            if has < n {
+                return Err(Refusal::NotEnoughResource {
+                    resource: heroic.map_or("heroic resource".into(), |h| h.resource),
+                    needed: n,
+                    has,
+                });
+            }
+        }
+        Cost::Malice(n) => {
+            let has = world.resource::<Malice>().0;
+            if has < n {
+                return Err(Refusal::NotEnoughResource {
+                    resource: "malice".into(),
+                    needed: n,
+                    has,
+                });
+            }
+        }
+        Cost::Free | Cost::Signature => {}
+    }
+    let has_surges = heroic.as_ref().map_or(0, |h| h.surges);
+    if surges > has_surges {
+        return Err(Refusal::NotEnoughSurges {
+            wanted: surges,
+            has: has_surges,
+        });
+    }
+    // Targets.
+    if target_ids.is_empty() && !ability.target.kinds.contains(&TargetKind::Myself) {
+        return Err(Refusal::NoTargets);
+    }
+    if let Some(max) = ability.target.count {
+        if target_ids.len() as u32 > max {
+            return Err(Refusal::TooManyTargets(max));
+        }
+    }
+    let map = world.resource::<Battlefield>().0.clone();
+    let mut targets = Vec::new();
+    for &t in target_ids {
+        let te = entity_of(world, t).ok_or(Refusal::NoSuchCreature(t))?;
+        if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+            return Err(Refusal::Dead(t));
+        }
+        let ts = snapshot(world, te).ok_or(Refusal::NoSuchCreature(t))?;
+        if !target_allowed(&ability.target.kinds, &user, &ts) {
+            return Err(Refusal::WrongTarget(t));
+        }
+        let reach = match ability.distance {
+            Distance::Myself => 0,
+            d => d.reach(),
+        };
+        let distance = user.space.distance(ts.space);
+        if t != id && distance > reach {
+            return Err(Refusal::OutOfRange {
+                target: t,
+                distance,
+                reach,
+            });
+        }
+        if t != id && !line_of_effect(&map, user.space, ts.space) {
+            return Err(Refusal::NoLineOfEffect(t));
+        }
+        targets.push(ts);
+    }
+    // Committed from here on: spend the action and pay.
+    *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+    match ability.cost {
+        Cost::Heroic(n) => {
+            let mut h = world.get_mut::<Heroic>(entity).expect("checked");
+            h.amount -= n;
+            let (resource, total) = (h.resource.clone(), h.amount);
+            world
+                .resource_mut::<CombatLog>()
+                .push(LogEntry::ResourceSpent {
+                    creature: id,
+                    resource,
+                    amount: n,
+                    total,
+                });
+        }
+        Cost::Malice(n) => world.resource_mut::<Malice>().0 -= n,
+        _ => {}
+    }
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::AbilityUsed {
+            creature: id,
+            ability: ability.id.clone(),
+            name: ability.name.clone(),
+        });
+    let Some(power_roll) = ability.power_roll.clone() else {
+        return Ok(());
+    };
+    // One roll for all targets (seed 000 "Roll Against Multiple Creatures").
+    let naturals = world.resource_mut::<Dice>().roll_2d10();
+    let characteristic = user
+        .chars
+        .best_of(&power_roll.characteristics)
+        .map_or(0, |(_, v)| v);
+    world.resource_mut::<CombatLog>().push(LogEntry::Rolled {
+        creature: id,
+        naturals,
+        characteristic,
+    });
+    let spec = RollSpec {
+        characteristic,
+        main_action_ability: ability.action == ActionType::MainAction,
+        ..Default::default()
+    };
+    let creatures = occupants(world);
+    let facts = AbilityFacts {
+        strike: ability.is_strike(),
+        melee: ability.has(Keyword::Melee) || matches!(ability.distance, Distance::Melee(_)),
+        ranged: ability.has(Keyword::Ranged) || matches!(ability.distance, Distance::Ranged(_)),
+        targets: target_ids.to_vec(),
+    };
+    let deals_damage = [
+        &power_roll.tiers.0,
+        &power_roll.tiers.1,
+        &power_roll.tiers.2,
+    ]
+    .iter()
+    .any(|t| {
+        t.effects
+            .iter()
+            .any(|e| matches!(e, crate::ability::Effect::Damage { .. }))
+    });
+    let mut critical_logged = false;
+    let mut surges_left = surges;
+    for target in &targets {
+        let taunter_seen = user
+            .conditions
+            .source_of(ConditionKind::Taunted)
+            .and_then(|t| creatures.iter().find(|o| o.id == t))
+            .is_some_and(|o| line_of_effect(&map, user.space, o.space));
+        let around = Surroundings {
+            enemy_adjacent_to_attacker: creatures
+                .iter()
+                .any(|o| o.side != user.side && o.space.distance(user.space) == 1),
+            line_of_effect_to_taunter: taunter_seen,
+        };
+        let mods = roll_modifiers(
+            Party {
+                id: user.id,
+                conditions: &user.conditions,
+            },
+            Party {
+                id: target.id,
+                conditions: &target.conditions,
+            },
+            &facts,
+            around,
+        );
+        let mut edges = mods.edge_count();
+        let mut banes = mods.bane_count();
+        if facts.melee && facts.strike && flanked(&user, target, &creatures) {
+            edges += 1;
+        }
+        if deals_damage
+            && target.id != user.id
+            && sight(&map, user.space, target.space) == Sight::Cover
+        {
+            banes += 1;
+        }
+        let result = resolve_for_target(&spec, naturals, edges, banes);
+        let tier = match chosen_tier {
+            Some(t) if t < result.tier => t,
+            _ => result.tier,
+        };
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::TierResult {
+                target: target.id,
+                total: result.total,
+                tier,
+                edges,
+                banes,
+                critical: result.critical,
+            });
+        if result.critical && !critical_logged {
+            critical_logged = true;
+            world.get_mut::<TurnBudget>(entity).expect("checked").main = true;
+            world
+                .resource_mut::<CombatLog>()
+                .push(LogEntry::CriticalHit { creature: id });
+        }
+        let potency_bonus = 0;
+        let outcome = evaluate(
+            &power_roll.tier(tier).effects,
+            &user.chars,
+            &target.chars,
+            potency_bonus,
+        );
+        // Damage, with surges on the first damaged target (seed 000 "Surges":
+        // each surge deals extra damage equal to the highest characteristic).
+        for (i, (amount, t)) in outcome.damage.iter().enumerate() {
+            let mut amount = *amount;
+            if i == 0 && surges_left > 0 {
+                amount += surges_left.min(3) as i32 * user.chars.highest();
+                let mut h = world.get_mut::<Heroic>(entity).expect("checked surges");
+                h.surges -= surges_left.min(3);
+                surges_left = 0;
+            }
+            deal_damage(world, target.entity, target.id, amount, *t);
+        }
+        // Effects happen after damage, in the order presented.
+        for f in outcome.forced.iter().filter(|f| f.applies) {
+            force_move(world, &user, target, f.kind, f.distance, f.vertical);
+        }
+        for c in &outcome.conditions {
+            for &kind in &c.conditions {
+                if !c.applies {
+                    world
+                        .resource_mut::<CombatLog>()
+                        .push(LogEntry::ConditionResisted {
+                            target: target.id,
+                            condition: kind,
+                        });
+                    continue;
+                }
+                impose(
+                    world,
+                    target.entity,
+                    target.id,
+                    user.id,
+                    &ability.id,
+                    kind,
+                    c.duration,
+                );
+            }
+        }
+        if let Some(mut h) = world.get_mut::<Heroic>(entity) {
+            if outcome.surges > 0 {
+                h.surges += outcome.surges;
+                let total = h.surges;
+                world
+                    .resource_mut::<CombatLog>()
+                    .push(LogEntry::SurgesGained {
+                        creature: id,
+                        amount: outcome.surges,
+                        total,
+                    });
+            }
+        }
+    }
+    Ok(())
+}
+
+fn impose(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    source: CreatureId,
+    ability: &str,
+    kind: ConditionKind,
+    duration: Duration,
+) {
+    if world.get::<Stamina>(entity).is_none_or(|s| s.is_dead()) {
+        return;
+    }
+    let Some(mut conditions) = world.get_mut::<Conditions>(entity) else {
+        return;
+    };
+    let applied = conditions.apply(ActiveCondition {
+        kind,
+        duration,
+        source: Some(source),
+        ability: Some(ability.to_string()),
+    });
+    if !matches!(applied, Applied::Refused(_)) {
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::ConditionGained {
+                target: id,
+                condition: kind,
+                duration: duration.to_string(),
+            });
+    }
+}
+
+fn force_move(
+    world: &mut World,
+    user: &Snapshot,
+    target: &Snapshot,
+    kind: ForcedKind,
+    distance: u32,
+    vertical: bool,
+) {
+    let limits = movement_limits(&target.conditions, 0);
+    if !limits.can_be_force_moved {
+        return;
+    }
+    if limits.force_moved_only_by.is_some_and(|g| g != user.id) {
+        return;
+    }
+    let creatures = occupants(world);
+    let map = world.resource::<Battlefield>().0.clone();
+    // A slide with no chosen direction slides away from the user.
+    let aim = (kind == ForcedKind::Slide).then(|| {
+        let d = (
+            target.space.pos.x - user.space.pos.x,
+            target.space.pos.y - user.space.pos.y,
+        );
+        target.space.pos.offset(d.0.signum() * 8, d.1.signum() * 8)
+    });
+    let result = crate::map::forced::resolve(
+        &map,
+        &creatures,
+        &Force {
+            kind,
+            distance,
+            vertical,
+            target: target.id,
+            target_space: target.space,
+            stability: target.stability,
+            source: user.space,
+            aim,
+        },
+    );
+    if result.path.is_empty() && result.events.is_empty() {
+        return;
+    }
+    if let Some(mut s) = world.get_mut::<Space>(target.entity) {
+        s.0.pos = result.end;
+    }
+    for p in &result.broken {
+        world.resource_mut::<Battlefield>().0.set_object(*p, None);
+    }
+    if !result.path.is_empty() {
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::ForceMoved {
+                target: target.id,
+                path: result.path.clone(),
+            });
+    }
+    for e in &result.events {
+        match *e {
+            ForcedEvent::CollidedWithCreature { other, damage, .. } => {
+                world.resource_mut::<CombatLog>().push(LogEntry::Collision {
+                    target: target.id,
+                    other: Some(other),
+                    damage,
+                });
+                deal_damage(world, target.entity, target.id, damage, DamageType::Untyped);
+                if let Some(oe) = entity_of(world, other) {
+                    deal_damage(world, oe, other, damage, DamageType::Untyped);
+                }
+            }
+            ForcedEvent::CollidedWithObstacle { damage, .. }
+            | ForcedEvent::BrokeThrough { damage, .. } => {
+                world.resource_mut::<CombatLog>().push(LogEntry::Collision {
+                    target: target.id,
+                    other: None,
+                    damage,
+                });
+                deal_damage(world, target.entity, target.id, damage, DamageType::Untyped);
+            }
+            ForcedEvent::Fell { depth, damage, .. } => {
+                world.resource_mut::<CombatLog>().push(LogEntry::Fell {
+                    target: target.id,
+                    depth,
+                    damage,
+                });
+                deal_damage(world, target.entity, target.id, damage, DamageType::Untyped);
+                impose(
+                    world,
+                    target.entity,
+                    target.id,
+                    user.id,
+                    "fall",
+                    ConditionKind::Prone,
+                    Duration::UntilRemoved,
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! The one door into an encounter: commands in, refusals or log entries out.
+
+use serde::{Deserialize, Serialize};
+
+use crate::map::Pos;
+use crate::power_roll::Tier;
+use crate::stats::CreatureId;
+
+/// Everything a player or an AI can ask of an encounter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// The side whose turn it is picks which of its creatures acts.
+    StartTurn {
+        creature: CreatureId,
+    },
+    /// Move along a path (start square first) with the move action.
+    Move {
+        creature: CreatureId,
+        path: Vec<Pos>,
+    },
+    /// Shift one square without provoking, with the move action.
+    Shift {
+        creature: CreatureId,
+        to: Pos,
+    },
+    /// Use an ability against targets.
+    UseAbility {
+        creature: CreatureId,
+        ability: String,
+        targets: Vec<CreatureId>,
+        /// Surges to spend on extra damage against the first target.
+        #[serde(default)]
+        surges: u32,
+        /// Apply this tier instead if it is lower than the one rolled
+        /// (RULES.md: "A roller may always choose a lower tier").
+        #[serde(default)]
+        tier: Option<Tier>,
+    },
+    EndTurn {
+        creature: CreatureId,
+    },
+}
+
+impl Command {
+    pub fn creature(&self) -> CreatureId {
+        match self {
+            Command::StartTurn { creature }
+            | Command::Move { creature, .. }
+            | Command::Shift { creature, .. }
+            | Command::UseAbility { creature, .. }
+            | Command::EndTurn { creature } => *creature,
+        }
+    }
+}
+
+/// Why a command was refused. A refused command changes nothing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+pub enum Refusal {
+    #[error("the encounter is over")]
+    Over,
+    #[error("no creature {0}")]
+    NoSuchCreature(CreatureId),
+    #[error("it is not {0}'s turn")]
+    NotTheirTurn(CreatureId),
+    #[error("a creature is already taking its turn")]
+    TurnInProgress,
+    #[error("no creature is taking a turn: start one first")]
+    NoTurnInProgress,
+    #[error("{0} has already acted this round")]
+    AlreadyActed(CreatureId),
+    #[error("{0} is dead")]
+    Dead(CreatureId),
+    #[error("the main action is already used")]
+    MainActionUsed,
+    #[error("the maneuver is already used")]
+    ManeuverUsed,
+    #[error("the move action is already used")]
+    MoveActionUsed,
+    #[error("dazed: only one action this turn")]
+    Dazed,
+    #[error("can't move: speed is 0")]
+    CannotMove,
+    #[error("can't shift while slowed")]
+    CannotShift,
+    #[error("that path is not a legal move: {0}")]
+    BadPath(String),
+    #[error("the path costs {cost} but only {speed} squares of movement are left")]
+    TooFar { cost: u32, speed: u32 },
+    #[error("no ability `{0}`")]
+    UnknownAbility(String),
+    #[error("this creature doesn't have the ability `{0}`")]
+    NotTheirAbility(String),
+    #[error("not enough {resource}: needs {needed}, has {has}")]
+    NotEnoughResource {
+        resource: String,
+        needed: u32,
+        has: u32,
+    },
+    #[error("not enough surges: wants {wanted}, has {has}")]
+    NotEnoughSurges { wanted: u32, has: u32 },
+    #[error("{target} is out of range ({distance} squares, reach {reach})")]
+    OutOfRange {
+        target: CreatureId,
+        distance: u32,
+        reach: u32,
+    },
+    #[error("no line of effect to {0}")]
+    NoLineOfEffect(CreatureId),
+    #[error("{0} is not a valid target for this ability")]
+    WrongTarget(CreatureId),
+    #[error("too many targets: at most {0}")]
+    TooManyTargets(u32),
+    #[error("no targets")]
+    NoTargets,
+    #[error("this kind of ability is not supported yet: {0}")]
+    Unsupported(String),
+}

@@ -1,0 +1,80 @@
+//! The components a creature in an encounter is made of.
+
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::map::{Footprint, Side};
+use crate::stats::CreatureId;
+
+/// Who a creature is.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Creature {
+    pub id: CreatureId,
+    pub name: String,
+    pub side: Side,
+    pub level: u32,
+    pub kind: CreatureKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CreatureKind {
+    Hero {
+        class: String,
+    },
+    Monster {
+        stat_block: String,
+        squad: Option<u32>,
+    },
+}
+
+/// The squares a creature occupies.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Space(pub Footprint);
+
+/// Speed and stability.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Movement {
+    pub speed: u32,
+    pub stability: u32,
+}
+
+/// The ids of the abilities a creature can use.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Abilities(pub Vec<String>);
+
+/// Free strike damage (RULES.md "Movement": opportunity attacks are melee free strikes).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FreeStrike(pub i32);
+
+/// A hero's heroic resource and surges.
+#[derive(Component, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Heroic {
+    pub resource: String,
+    pub amount: u32,
+    pub surges: u32,
+    pub potency_from: crate::stats::Characteristic,
+}
+
+/// What a creature still has this turn (RULES.md "Turns").
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnBudget {
+    pub main: bool,
+    pub maneuver: bool,
+    pub move_action: bool,
+    /// One triggered action per round.
+    pub triggered: bool,
+    /// Dazed creatures get one thing only; set once they have done it.
+    pub dazed_done: bool,
+}
+
+impl Default for TurnBudget {
+    fn default() -> Self {
+        TurnBudget {
+            main: true,
+            maneuver: true,
+            move_action: true,
+            triggered: true,
+            dazed_done: false,
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! Turn flow (RULES.md "Turns"): who goes first, sides alternating with the
+//! side choosing which creature acts, a side that runs out letting the other
+//! finish, rounds, and the start and end of turns and rounds.
+//!
+//! The phase is a Bevy state. Each command runs the [`EncounterStep`]
+//! schedule once; its systems sit in ordered [`Step`] sets.
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::ScheduleLabel;
+use bevy_state::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::components::*;
+use super::log::{CombatLog, LogEntry};
+use crate::conditions::{ConditionKind, Conditions, save_succeeds};
+use crate::content::Content;
+use crate::dice::Dice;
+use crate::map::Side;
+use crate::stats::{CreatureId, Health, Stamina};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_state::<Phase>()
+        .init_resource::<Flow>()
+        .init_resource::<CombatLog>()
+        .init_resource::<Malice>()
+        .init_resource::<TurnEvents>()
+        .init_schedule(EncounterStep);
+    app.configure_sets(
+        EncounterStep,
+        (
+            Step::Command,
+            Step::EndOfTurn,
+            Step::Advance,
+            Step::StartOfTurn,
+            Step::Outcome,
+        )
+            .chain(),
+    );
+    app.add_systems(
+        EncounterStep,
+        (
+            end_of_turn.in_set(Step::EndOfTurn),
+            advance.in_set(Step::Advance),
+            start_of_turn.in_set(Step::StartOfTurn),
+            check_outcome.in_set(Step::Outcome),
+        ),
+    );
+}
+
+/// The schedule one command runs.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EncounterStep;
+
+/// The ordered stages of one step.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// Check and carry out the command.
+    Command,
+    /// End-of-turn effects: EoT conditions end, saves.
+    EndOfTurn,
+    /// Choose the side to act next; end and start rounds.
+    Advance,
+    /// Start-of-turn effects: heroic resource.
+    StartOfTurn,
+    /// Victory and defeat.
+    Outcome,
+}
+
+/// Where the encounter is.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    #[default]
+    Setup,
+    /// A side must choose which creature acts.
+    AwaitingTurn,
+    /// A creature is taking its turn.
+    Acting,
+    Over,
+}
+
+/// The Director's Malice.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Malice(pub u32);
+
+/// The turn order's state.
+#[derive(Resource, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Flow {
+    pub round: u32,
+    /// The side that went first leads every round.
+    pub first: Side,
+    /// The side that picks the next creature to act.
+    pub to_act: Side,
+    pub active: Option<CreatureId>,
+    pub acted: Vec<CreatureId>,
+    pub outcome: Option<Side>,
+    /// Monsters or heroes wholly surprised in round 1.
+    pub surprised: Option<Side>,
+}
+
+impl Default for Flow {
+    fn default() -> Self {
+        Flow {
+            round: 0,
+            first: Side::Heroes,
+            to_act: Side::Heroes,
+            active: None,
+            acted: Vec::new(),
+            outcome: None,
+            surprised: None,
+        }
+    }
+}
+
+/// Turn boundaries the command stage asks the later stages to handle.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct TurnEvents {
+    pub ended: Option<CreatureId>,
+    pub started: Option<CreatureId>,
+}
+
+/// A creature that can still take turns: anyone not dead. (RULES.md
+/// "Stamina": a dying hero can't Catch Breath and bleeds, but still acts.)
+pub fn can_act(stamina: &Stamina) -> bool {
+    stamina.health() != Health::Dead
+}
+
+/// End of the creature's turn: EoT conditions end, then a save for each
+/// save-ends condition (seed 000 "Ending Effects").
+fn end_of_turn(
+    mut events: ResMut<TurnEvents>,
+    mut creatures: Query<(&Creature, &mut Conditions)>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<CombatLog>,
+    content: Res<Content>,
+) {
+    let Some(id) = events.ended.take() else {
+        return;
+    };
+    let save_target = content
+        .rulesets
+        .values()
+        .next()
+        .map_or(crate::conditions::SAVE_TARGET, |r| r.save_target);
+    for (c, mut conditions) in &mut creatures {
+        if c.id != id {
+            continue;
+        }
+        for kind in conditions.end_of_turn() {
+            log.push(LogEntry::ConditionEnded {
+                target: id,
+                condition: kind,
+            });
+        }
+        // Saves, in order; a success removes that entry.
+        let mut i = 0;
+        while i < conditions.list.len() {
+            if conditions.list[i].duration != crate::conditions::Duration::SaveEnds {
+                i += 1;
+                continue;
+            }
+            let kind = conditions.list[i].kind;
+            let roll = dice.roll(10);
+            let success = if save_target == crate::conditions::SAVE_TARGET {
+                save_succeeds(roll)
+            } else {
+                roll >= save_target
+            };
+            log.push(LogEntry::Saved {
+                creature: id,
+                roll,
+                condition: kind,
+                success,
+            });
+            if success {
+                conditions.list.remove(i);
+                if !conditions.has(kind) {
+                    log.push(LogEntry::ConditionEnded {
+                        target: id,
+                        condition: kind,
+                    });
+                }
+            } else {
+                i += 1;
+            }
+        }
+        log.push(LogEntry::TurnEnded {
+            creature: id,
+            name: c.name.clone(),
+        });
+    }
+}
+
+/// Choose who acts next: the other side if it has anyone left to act, else
+/// the same side; with nobody left, the round ends and the next begins.
+fn advance(
+    mut flow: ResMut<Flow>,
+    creatures: Query<(&Creature, &Stamina)>,
+    mut malice: ResMut<Malice>,
+    mut log: ResMut<CombatLog>,
+    phase: Res<State<Phase>>,
+    mut next: ResMut<NextState<Phase>>,
+) {
+    if *phase.get() == Phase::Over || flow.outcome.is_some() || flow.active.is_some() {
+        return;
+    }
+    if *phase.get() == Phase::AwaitingTurn && flow.round > 0 {
+        return;
+    }
+    let waiting = |side: Side, flow: &Flow| {
+        creatures
+            .iter()
+            .any(|(c, s)| c.side == side && can_act(s) && !flow.acted.contains(&c.id))
+    };
+    let other = match flow.to_act {
+        Side::Heroes => Side::Director,
+        Side::Director => Side::Heroes,
+    };
+    if flow.round > 0 && waiting(other, &flow) {
+        flow.to_act = other;
+    } else if flow.round == 0 || !waiting(flow.to_act, &flow) {
+        // A new round.
+        flow.round += 1;
+        flow.acted.clear();
+        flow.to_act = flow.first;
+        if flow.round == 2 {
+            flow.surprised = None;
+        }
+        log.push(LogEntry::RoundStarted { round: flow.round });
+        // RULES.md "Malice": each round, the number of heroes present plus the round number.
+        let heroes = creatures
+            .iter()
+            .filter(|(c, s)| c.side == Side::Heroes && !s.is_dead())
+            .count() as u32;
+        let gain = heroes + flow.round;
+        malice.0 += gain;
+        log.push(LogEntry::MaliceGained {
+            amount: gain,
+            total: malice.0,
+        });
+        if !waiting(flow.to_act, &flow) {
+            flow.to_act = other;
+        }
+    }
+    next.set(Phase::AwaitingTurn);
+}
+
+/// Start of a turn: the budget resets and heroes gain their resource
+/// (RULES.md "Heroic resources": 1d3 for most, a flat amount for some).
+fn start_of_turn(
+    mut events: ResMut<TurnEvents>,
+    mut creatures: Query<(&Creature, &mut TurnBudget, Option<&mut Heroic>)>,
+    mut dice: ResMut<Dice>,
+    mut log: ResMut<CombatLog>,
+    content: Res<Content>,
+) {
+    let Some(id) = events.started.take() else {
+        return;
+    };
+    for (c, mut budget, heroic) in &mut creatures {
+        if c.id != id {
+            continue;
+        }
+        let triggered = budget.triggered;
+        *budget = TurnBudget {
+            triggered,
+            ..Default::default()
+        };
+        log.push(LogEntry::TurnStarted {
+            creature: id,
+            name: c.name.clone(),
+        });
+        if let (Some(mut h), CreatureKind::Hero { class }) = (heroic, &c.kind) {
+            let gain = match content.classes.get(class).map(|k| k.resource_per_turn) {
+                Some(crate::content::ResourceGain::Flat(n)) => n,
+                Some(crate::content::ResourceGain::Die(n)) => dice.roll(n),
+                None => 0,
+            };
+            h.amount += gain;
+            log.push(LogEntry::ResourceGained {
+                creature: id,
+                resource: h.resource.clone(),
+                amount: gain,
+                total: h.amount,
+            });
+        }
+    }
+}
+
+/// Victory: a side with no creature able to fight loses.
+fn check_outcome(
+    mut flow: ResMut<Flow>,
+    creatures: Query<(&Creature, &Stamina)>,
+    mut log: ResMut<CombatLog>,
+    mut next: ResMut<NextState<Phase>>,
+) {
+    if flow.outcome.is_some() {
+        return;
+    }
+    let standing = |side: Side| creatures.iter().any(|(c, s)| c.side == side && can_act(s));
+    let winner = match (standing(Side::Heroes), standing(Side::Director)) {
+        (true, false) => Some(Side::Heroes),
+        (false, _) => Some(Side::Director),
+        _ => None,
+    };
+    if let Some(side) = winner {
+        flow.outcome = Some(side);
+        flow.active = None;
+        log.push(LogEntry::Victory { side });
+        next.set(Phase::Over);
+    }
+}
+
+/// Conditions a creature can't act through (for legal actions).
+pub fn is_dazed(c: &Conditions) -> bool {
+    c.has(ConditionKind::Dazed)
+}

@@ -1,0 +1,312 @@
+//! The combat log: structured entries for floating text and the log panel,
+//! each with a readable line.
+
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::conditions::ConditionKind;
+use crate::map::{Pos, Side};
+use crate::power_roll::Tier;
+use crate::stats::{CreatureId, DamageType};
+
+/// One thing that happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LogEntry {
+    RoundStarted {
+        round: u32,
+    },
+    TurnStarted {
+        creature: CreatureId,
+        name: String,
+    },
+    TurnEnded {
+        creature: CreatureId,
+        name: String,
+    },
+    Moved {
+        creature: CreatureId,
+        path: Vec<Pos>,
+        shift: bool,
+    },
+    AbilityUsed {
+        creature: CreatureId,
+        ability: String,
+        name: String,
+    },
+    Rolled {
+        creature: CreatureId,
+        naturals: [u32; 2],
+        characteristic: i32,
+    },
+    TierResult {
+        target: CreatureId,
+        total: i32,
+        tier: Tier,
+        edges: u32,
+        banes: u32,
+        critical: bool,
+    },
+    Damage {
+        target: CreatureId,
+        amount: i32,
+        damage_type: DamageType,
+        stamina_left: i32,
+    },
+    ConditionGained {
+        target: CreatureId,
+        condition: ConditionKind,
+        duration: String,
+    },
+    ConditionResisted {
+        target: CreatureId,
+        condition: ConditionKind,
+    },
+    ConditionEnded {
+        target: CreatureId,
+        condition: ConditionKind,
+    },
+    ForceMoved {
+        target: CreatureId,
+        path: Vec<Pos>,
+    },
+    Collision {
+        target: CreatureId,
+        other: Option<CreatureId>,
+        damage: i32,
+    },
+    Fell {
+        target: CreatureId,
+        depth: u32,
+        damage: i32,
+    },
+    Saved {
+        creature: CreatureId,
+        roll: u32,
+        condition: ConditionKind,
+        success: bool,
+    },
+    ResourceGained {
+        creature: CreatureId,
+        resource: String,
+        amount: u32,
+        total: u32,
+    },
+    ResourceSpent {
+        creature: CreatureId,
+        resource: String,
+        amount: u32,
+        total: u32,
+    },
+    SurgesGained {
+        creature: CreatureId,
+        amount: u32,
+        total: u32,
+    },
+    MaliceGained {
+        amount: u32,
+        total: u32,
+    },
+    CriticalHit {
+        creature: CreatureId,
+    },
+    Died {
+        creature: CreatureId,
+        name: String,
+    },
+    Dying {
+        creature: CreatureId,
+        name: String,
+    },
+    Victory {
+        side: Side,
+    },
+}
+
+/// The whole log of an encounter.
+#[derive(Resource, Clone, Debug, Default, Serialize, Deserialize)]
+pub struct CombatLog {
+    pub entries: Vec<LogEntry>,
+}
+
+impl CombatLog {
+    pub fn push(&mut self, e: LogEntry) {
+        self.entries.push(e);
+    }
+}
+
+impl LogEntry {
+    /// A readable line, naming creatures with `name`.
+    pub fn line(&self, name: &dyn Fn(CreatureId) -> String) -> String {
+        match self {
+            LogEntry::RoundStarted { round } => format!("Round {round} begins."),
+            LogEntry::TurnStarted { name, .. } => format!("{name}'s turn."),
+            LogEntry::TurnEnded { name, .. } => format!("{name} ends their turn."),
+            LogEntry::Moved {
+                creature,
+                path,
+                shift,
+            } => format!(
+                "{} {} {} square{} to {}.",
+                name(*creature),
+                if *shift { "shifts" } else { "moves" },
+                path.len().saturating_sub(1),
+                if path.len() == 2 { "" } else { "s" },
+                path.last().copied().unwrap_or_default()
+            ),
+            LogEntry::AbilityUsed {
+                creature,
+                name: ability,
+                ..
+            } => {
+                format!("{} uses {ability}.", name(*creature))
+            }
+            LogEntry::Rolled {
+                creature,
+                naturals,
+                characteristic,
+            } => format!(
+                "{} rolls {} + {} ({characteristic:+}).",
+                name(*creature),
+                naturals[0],
+                naturals[1]
+            ),
+            LogEntry::TierResult {
+                target,
+                total,
+                tier,
+                edges,
+                banes,
+                critical,
+            } => {
+                let mut s = format!("Against {}: {total}, tier {}", name(*target), tier.number());
+                if *edges > 0 {
+                    s += &format!(", {edges} edge{}", if *edges > 1 { "s" } else { "" });
+                }
+                if *banes > 0 {
+                    s += &format!(", {banes} bane{}", if *banes > 1 { "s" } else { "" });
+                }
+                if *critical {
+                    s += ", critical hit";
+                }
+                s + "."
+            }
+            LogEntry::Damage {
+                target,
+                amount,
+                damage_type,
+                stamina_left,
+            } => {
+                let t = damage_type.word();
+                let t = if t.is_empty() {
+                    String::new()
+                } else {
+                    format!("{t} ")
+                };
+                format!(
+                    "{} takes {amount} {t}damage ({stamina_left} stamina left).",
+                    name(*target)
+                )
+            }
+            LogEntry::ConditionGained {
+                target,
+                condition,
+                duration,
+            } => {
+                format!("{} is {condition} ({duration}).", name(*target))
+            }
+            LogEntry::ConditionResisted { target, condition } => {
+                format!("{} resists being {condition}.", name(*target))
+            }
+            LogEntry::ConditionEnded { target, condition } => {
+                format!("{} is no longer {condition}.", name(*target))
+            }
+            LogEntry::ForceMoved { target, path } => format!(
+                "{} is moved {} square{} to {}.",
+                name(*target),
+                path.len(),
+                if path.len() == 1 { "" } else { "s" },
+                path.last().copied().unwrap_or_default()
+            ),
+            LogEntry::Collision {
+                target,
+                other,
+                damage,
+            } => match other {
+                Some(o) => format!(
+                    "{} slams into {} ({damage} damage each).",
+                    name(*target),
+                    name(*o)
+                ),
+                None => format!(
+                    "{} slams into an obstacle ({damage} damage).",
+                    name(*target)
+                ),
+            },
+            LogEntry::Fell {
+                target,
+                depth,
+                damage,
+            } => {
+                format!(
+                    "{} falls {depth} squares ({damage} damage) and is prone.",
+                    name(*target)
+                )
+            }
+            LogEntry::Saved {
+                creature,
+                roll,
+                condition,
+                success,
+            } => format!(
+                "{} saves against {condition}: {roll}, {}.",
+                name(*creature),
+                if *success { "success" } else { "failure" }
+            ),
+            LogEntry::ResourceGained {
+                creature,
+                resource,
+                amount,
+                total,
+            } => {
+                format!("{} gains {amount} {resource} ({total}).", name(*creature))
+            }
+            LogEntry::ResourceSpent {
+                creature,
+                resource,
+                amount,
+                total,
+            } => {
+                format!(
+                    "{} spends {amount} {resource} ({total} left).",
+                    name(*creature)
+                )
+            }
+            LogEntry::SurgesGained {
+                creature,
+                amount,
+                total,
+            } => {
+                format!(
+                    "{} gains {amount} surge{} ({total}).",
+                    name(*creature),
+                    if *amount == 1 { "" } else { "s" }
+                )
+            }
+            LogEntry::MaliceGained { amount, total } => {
+                format!("The Director gains {amount} Malice ({total}).")
+            }
+            LogEntry::CriticalHit { creature } => {
+                format!(
+                    "Critical hit! {} takes another main action.",
+                    name(*creature)
+                )
+            }
+            LogEntry::Died { name, .. } => format!("{name} dies."),
+            LogEntry::Dying { name, .. } => format!("{name} is dying."),
+            LogEntry::Victory { side } => match side {
+                Side::Heroes => "The heroes are victorious.".to_string(),
+                Side::Director => "The heroes are defeated.".to_string(),
+            },
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Spawning an encounter's creatures as entities.
+
+use bevy_ecs::prelude::*;
+
+use super::components::*;
+use super::def::EncounterDef;
+use crate::conditions::Conditions;
+use crate::content::ContentDb;
+use crate::map::{Footprint, Pos, Side};
+use crate::stats::{CreatureId, DamageTraits, LifeRule, Stamina};
+
+/// Why an encounter could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("no encounter `{0}`")]
+    UnknownEncounter(String),
+    #[error("encounter `{encounter}`: {problem}")]
+    Invalid { encounter: String, problem: String },
+}
+
+/// Spawn every creature of `def` into `world`. Content was validated at
+/// load, so unknown ids here mean a caller built content by hand.
+pub fn spawn_creatures(
+    world: &mut World,
+    content: &ContentDb,
+    def: &EncounterDef,
+) -> Result<(), SetupError> {
+    let invalid = |problem: String| SetupError::Invalid {
+        encounter: def.id.clone(),
+        problem,
+    };
+    let mut next = 1u32;
+    for h in &def.heroes {
+        let class = content
+            .classes
+            .get(&h.class)
+            .ok_or_else(|| invalid(format!("unknown class `{}`", h.class)))?;
+        let characteristics = h.characteristics.unwrap_or(class.characteristics);
+        let mut abilities = class.abilities.clone();
+        abilities.extend(h.abilities.iter().cloned());
+        world.spawn((
+            Creature {
+                id: CreatureId(next),
+                name: h.name.clone(),
+                side: Side::Heroes,
+                level: h.level,
+                kind: CreatureKind::Hero {
+                    class: class.id.clone(),
+                },
+            },
+            Space(Footprint::single(Pos::new(h.at.0, h.at.1))),
+            Movement {
+                speed: class.speed,
+                stability: class.stability,
+            },
+            characteristics,
+            Stamina::new(class.stamina_at(h.level), class.recoveries, LifeRule::Hero),
+            Conditions::default(),
+            DamageTraits::default(),
+            Abilities(abilities),
+            FreeStrike(class.free_strike),
+            Heroic {
+                resource: class.resource.clone(),
+                amount: h.victories,
+                surges: 0,
+                potency_from: class.potency_characteristic,
+            },
+            TurnBudget::default(),
+        ));
+        next += 1;
+    }
+    for m in &def.monsters {
+        let block = match (&m.monster, &m.inline) {
+            (Some(id), _) => content
+                .monsters
+                .get(id)
+                .cloned()
+                .ok_or_else(|| invalid(format!("unknown monster `{id}`")))?,
+            (None, Some(inline)) => inline.clone(),
+            (None, None) => return Err(invalid("a monster entry names no stat block".into())),
+        };
+        world.spawn((
+            Creature {
+                id: CreatureId(next),
+                name: m.name.clone().unwrap_or_else(|| block.name.clone()),
+                side: Side::Director,
+                level: block.level,
+                kind: CreatureKind::Monster {
+                    stat_block: block.id.clone(),
+                    squad: m.squad,
+                },
+            },
+            Space(Footprint::new(Pos::new(m.at.0, m.at.1), block.size)),
+            Movement {
+                speed: block.speed,
+                stability: block.stability,
+            },
+            block.characteristics,
+            Stamina::new(block.stamina, 0, LifeRule::Director),
+            Conditions::default(),
+            block.damage.clone(),
+            Abilities(block.abilities.clone()),
+            FreeStrike(block.free_strike),
+            TurnBudget::default(),
+        ));
+        next += 1;
+    }
+    Ok(())
+}

@@ -1,0 +1,467 @@
+use std::path::Path;
+use std::sync::Arc;
+
+use super::def::{EncounterDef, FirstSide, HeroDef, MonsterDef};
+use super::*;
+use crate::conditions::ConditionKind;
+use crate::map::Pos;
+
+fn content() -> ContentDb {
+    ContentDb::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")).unwrap()
+}
+
+fn hero(class: &str, name: &str, at: (i32, i32)) -> HeroDef {
+    HeroDef {
+        class: class.into(),
+        name: name.into(),
+        level: 1,
+        victories: 0,
+        characteristics: None,
+        abilities: vec![],
+        at,
+    }
+}
+
+fn monster(id: &str, at: (i32, i32)) -> MonsterDef {
+    MonsterDef {
+        monster: Some(id.into()),
+        inline: None,
+        name: None,
+        squad: None,
+        at,
+    }
+}
+
+/// An encounter on the ruined hall with the heroes going first.
+fn setup(heroes: Vec<HeroDef>, monsters: Vec<MonsterDef>, seed: u64) -> Encounter {
+    let mut db = content();
+    db.encounters.insert(
+        "test".into(),
+        EncounterDef {
+            id: "test".into(),
+            name: "Test".into(),
+            briefing: String::new(),
+            ruleset: "power_roll".into(),
+            map: "ruined_hall".into(),
+            heroes,
+            monsters,
+            first: FirstSide::Heroes,
+        },
+    );
+    Encounter::new(Arc::new(db), "test", seed).unwrap()
+}
+
+const FURY: CreatureId = CreatureId(1);
+
+fn start(e: &mut Encounter, id: CreatureId) {
+    e.apply(Command::StartTurn { creature: id }).unwrap();
+}
+
+fn slam(e: &mut Encounter, target: CreatureId) -> Result<Vec<LogEntry>, Refusal> {
+    e.apply(Command::UseAbility {
+        creature: FURY,
+        ability: "brutal_slam".into(),
+        targets: vec![target],
+        surges: 0,
+        tier: None,
+    })
+}
+
+// Issue #4 point 1: creatures spawn as entities with their components.
+#[test]
+fn setup_spawns_creatures_and_starts_round_one() {
+    let mut e = Encounter::new(Arc::new(content()), "first_blood", 1).unwrap();
+    let all = e.creatures();
+    assert_eq!(all.len(), 5);
+    assert_eq!(all[0].name, "Korva");
+    assert_eq!(all[0].stamina.max, 21);
+    assert!(all[0].heroic.is_some());
+    assert_eq!(all[2].side, Side::Director);
+    assert_eq!(e.flow().round, 1);
+    assert_eq!(e.phase(), Phase::AwaitingTurn);
+    // RULES.md "Malice": 0 victories on average, then heroes present (2) + round (1).
+    assert_eq!(e.malice(), 3);
+}
+
+// RULES.md "Turns": "The sides alternate: one creature ... of one side takes
+// its turn, then one of the other side ... when one side has no creature left
+// to act, the other side's remaining creatures act one after another."
+#[test]
+fn sides_alternate_and_the_last_side_finishes_back_to_back() {
+    let mut e = setup(
+        vec![hero("fury", "A", (2, 5))],
+        vec![monster("bandit", (17, 2)), monster("bandit", (17, 6))],
+        3,
+    );
+    let (a, m1, m2) = (CreatureId(1), CreatureId(2), CreatureId(3));
+    assert_eq!(
+        e.apply(Command::StartTurn { creature: m1 }),
+        Err(Refusal::NotTheirTurn(m1))
+    );
+    start(&mut e, a);
+    assert_eq!(e.phase(), Phase::Acting);
+    assert_eq!(
+        e.apply(Command::StartTurn { creature: m1 }),
+        Err(Refusal::TurnInProgress)
+    );
+    e.apply(Command::EndTurn { creature: a }).unwrap();
+    assert_eq!(e.flow().to_act, Side::Director);
+    start(&mut e, m2);
+    e.apply(Command::EndTurn { creature: m2 }).unwrap();
+    // The heroes have no one left: the Director's other creature goes next.
+    assert_eq!(e.flow().to_act, Side::Director);
+    assert_eq!(
+        e.apply(Command::StartTurn { creature: m2 }),
+        Err(Refusal::AlreadyActed(m2))
+    );
+    start(&mut e, m1);
+    e.apply(Command::EndTurn { creature: m1 }).unwrap();
+    // A new round, led by the side that went first.
+    assert_eq!(e.flow().round, 2);
+    assert_eq!(e.flow().to_act, Side::Heroes);
+    // Malice: 1 hero + round 2.
+    assert_eq!(e.malice(), 2 + 3);
+}
+
+// RULES.md "Heroic resources": "gains its resource at the start of each of
+// its turns (1d3 for most classes)".
+#[test]
+fn heroes_gain_their_resource_at_the_start_of_their_turn() {
+    let mut e = setup(
+        vec![hero("fury", "A", (2, 5))],
+        vec![monster("bandit", (17, 2))],
+        3,
+    );
+    e.dice_mut().force([2]);
+    start(&mut e, FURY);
+    assert_eq!(e.creature(FURY).unwrap().heroic.unwrap().amount, 2);
+}
+
+// RULES.md "Turns": one main action, one maneuver and one move action; "the
+// main action may be spent as a second maneuver or move action".
+#[test]
+fn moving_spends_the_move_action_then_the_main_action() {
+    let mut e = setup(
+        vec![hero("fury", "A", (1, 1))],
+        vec![monster("bandit", (17, 2))],
+        3,
+    );
+    start(&mut e, FURY);
+    let path = vec![Pos::new(1, 1), Pos::new(2, 1), Pos::new(3, 1)];
+    e.apply(Command::Move {
+        creature: FURY,
+        path,
+    })
+    .unwrap();
+    let v = e.creature(FURY).unwrap();
+    assert_eq!(v.space.pos, Pos::new(3, 1));
+    assert!(!v.budget.move_action && v.budget.main);
+    e.apply(Command::Move {
+        creature: FURY,
+        path: vec![Pos::new(3, 1), Pos::new(4, 1)],
+    })
+    .unwrap();
+    assert!(!e.creature(FURY).unwrap().budget.main);
+    assert_eq!(
+        e.apply(Command::Move {
+            creature: FURY,
+            path: vec![Pos::new(4, 1), Pos::new(5, 1)],
+        }),
+        Err(Refusal::MoveActionUsed)
+    );
+}
+
+// Issue #4 point 3: "An illegal command is refused with a reason ... and changes nothing."
+#[test]
+fn refused_moves_change_nothing() {
+    let mut e = setup(
+        vec![hero("fury", "A", (1, 1))],
+        vec![monster("bandit", (17, 2))],
+        3,
+    );
+    start(&mut e, FURY);
+    let log_len = e.log().len();
+    let before = e.creature(FURY).unwrap();
+    // Speed 5, seven steps.
+    let far: Vec<Pos> = (1..=8).map(|x| Pos::new(x, 1)).collect();
+    assert!(matches!(
+        e.apply(Command::Move {
+            creature: FURY,
+            path: far
+        }),
+        Err(Refusal::TooFar { speed: 5, .. })
+    ));
+    // Into the wall.
+    assert!(matches!(
+        e.apply(Command::Move {
+            creature: FURY,
+            path: vec![Pos::new(1, 1), Pos::new(0, 1)]
+        }),
+        Err(Refusal::BadPath(_))
+    ));
+    assert_eq!(e.creature(FURY).unwrap(), before);
+    assert_eq!(e.log().len(), log_len);
+}
+
+// Seed 000 "Ability Roll": Brutal Slam for a fury with Might 2, tier 1: 5
+// damage and push 1, through the engine with forced dice.
+#[test]
+fn brutal_slam_end_to_end() {
+    let mut e = setup(
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3))],
+        3,
+    );
+    let bandit = CreatureId(2);
+    start(&mut e, FURY);
+    e.dice_mut().force([4, 5]); // 9 + Might 2 = 11: tier 1
+    let log = slam(&mut e, bandit).unwrap();
+    assert!(log.contains(&LogEntry::TierResult {
+        target: bandit,
+        total: 11,
+        tier: crate::power_roll::Tier::One,
+        edges: 0,
+        banes: 0,
+        critical: false
+    }));
+    let b = e.creature(bandit).unwrap();
+    assert_eq!(b.stamina.current, 20 - 5);
+    assert_eq!(b.space.pos, Pos::new(7, 3), "pushed 1 straight away");
+    assert!(!e.creature(FURY).unwrap().budget.main);
+    assert_eq!(slam(&mut e, bandit), Err(Refusal::MainActionUsed));
+    let adjacent_again = vec![Pos::new(5, 3), Pos::new(6, 3)];
+    e.apply(Command::Move {
+        creature: FURY,
+        path: adjacent_again,
+    })
+    .unwrap();
+    assert_eq!(slam(&mut e, bandit), Err(Refusal::MainActionUsed));
+}
+
+// Seed 000 "Critical Hit": a natural 19 or 20 on a main-action ability roll
+// allows an additional main action.
+#[test]
+fn critical_hit_grants_another_main_action() {
+    let mut e = setup(
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3))],
+        3,
+    );
+    start(&mut e, FURY);
+    e.dice_mut().force([10, 9]);
+    let log = slam(&mut e, CreatureId(2)).unwrap();
+    assert!(log.contains(&LogEntry::CriticalHit { creature: FURY }));
+    assert!(e.creature(FURY).unwrap().budget.main);
+    // Tier 3: 11 damage, push 4.
+    assert_eq!(e.creature(CreatureId(2)).unwrap().stamina.current, 9);
+}
+
+// Seed 000 "Potencies": Judgment's Hammer tier 3 against Agility 0: prone and
+// can't stand (save ends); seed 000 "Saving Throw": a d10 at the end of each
+// of the creature's turns, 6 or higher ends it.
+#[test]
+fn judgments_hammer_conditions_and_saves() {
+    let mut e = setup(
+        vec![hero("conduit", "C", (2, 5))],
+        vec![monster("bandit", (6, 5))],
+        3,
+    );
+    let (conduit, bandit) = (CreatureId(1), CreatureId(2));
+    start(&mut e, conduit);
+    e.dice_mut().force([9, 8]); // 17 + 2 = 19: tier 3
+    e.apply(Command::UseAbility {
+        creature: conduit,
+        ability: "judgments_hammer".into(),
+        targets: vec![bandit],
+        surges: 0,
+        tier: None,
+    })
+    .unwrap();
+    let b = e.creature(bandit).unwrap();
+    assert_eq!(b.stamina.current, 20 - 11);
+    assert!(b.conditions.has(ConditionKind::Prone));
+    assert!(b.conditions.has(ConditionKind::CantStand));
+    e.apply(Command::EndTurn { creature: conduit }).unwrap();
+    start(&mut e, bandit);
+    // Two save-ends entries (prone and can't stand): fail one, pass one.
+    e.dice_mut().force([3, 6]);
+    let log = e.apply(Command::EndTurn { creature: bandit }).unwrap();
+    assert!(log.contains(&LogEntry::Saved {
+        creature: bandit,
+        roll: 3,
+        condition: ConditionKind::Prone,
+        success: false
+    }));
+    assert!(log.contains(&LogEntry::ConditionEnded {
+        target: bandit,
+        condition: ConditionKind::CantStand
+    }));
+    assert!(
+        e.creature(bandit)
+            .unwrap()
+            .conditions
+            .has(ConditionKind::Prone)
+    );
+}
+
+// RULES.md "A roller may always choose a lower tier."
+#[test]
+fn choosing_a_lower_tier() {
+    let mut e = setup(
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3))],
+        3,
+    );
+    start(&mut e, FURY);
+    e.dice_mut().force([9, 8]);
+    e.apply(Command::UseAbility {
+        creature: FURY,
+        ability: "brutal_slam".into(),
+        targets: vec![CreatureId(2)],
+        surges: 0,
+        tier: Some(crate::power_roll::Tier::One),
+    })
+    .unwrap();
+    assert_eq!(e.creature(CreatureId(2)).unwrap().stamina.current, 15);
+}
+
+// Seed 000 "Melee": "Melee 1" limits you to adjacent targets; "Line of
+// Effect": no target that a wall completely blocks; refusals change nothing.
+#[test]
+fn range_and_line_of_effect_refusals() {
+    let mut db = content();
+    db.maps.insert(
+        "split".into(),
+        crate::content::LoadedMap {
+            id: "split".into(),
+            name: "Split".into(),
+            description: String::new(),
+            map: crate::map::grid::ascii(
+                "
+                ..........
+                ..........
+                .....#....
+                .....#....
+                .....#....",
+            ),
+        },
+    );
+    db.encounters.insert(
+        "t".into(),
+        EncounterDef {
+            id: "t".into(),
+            name: "T".into(),
+            briefing: String::new(),
+            ruleset: "power_roll".into(),
+            map: "split".into(),
+            heroes: vec![hero("fury", "F", (1, 3)), hero("conduit", "C", (4, 3))],
+            monsters: vec![monster("bandit", (4, 0)), monster("bandit", (7, 3))],
+            first: FirstSide::Heroes,
+        },
+    );
+    let mut e = Encounter::new(Arc::new(db), "t", 3).unwrap();
+    let (conduit, near, hidden) = (CreatureId(2), CreatureId(3), CreatureId(4));
+    start(&mut e, FURY);
+    assert!(matches!(
+        slam(&mut e, near),
+        Err(Refusal::OutOfRange {
+            distance: 3,
+            reach: 1,
+            ..
+        })
+    ));
+    assert_eq!(
+        e.apply(Command::UseAbility {
+            creature: FURY,
+            ability: "judgments_hammer".into(),
+            targets: vec![near],
+            surges: 0,
+            tier: None
+        }),
+        Err(Refusal::NotTheirAbility("judgments_hammer".into()))
+    );
+    assert!(e.creature(FURY).unwrap().budget.main, "nothing spent");
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, near);
+    e.apply(Command::EndTurn { creature: near }).unwrap();
+    start(&mut e, conduit);
+    let hammer = |t| Command::UseAbility {
+        creature: conduit,
+        ability: "judgments_hammer".into(),
+        targets: vec![t],
+        surges: 0,
+        tier: None,
+    };
+    // The wall at x = 5, rows 2 to 4, hides (7,3) from (4,3): every corner
+    // line would have to cross it or run along the seam inside it.
+    let map = e.world().resource::<Battlefield>().0.clone();
+    let sees = crate::map::line_of_effect(
+        &map,
+        crate::map::Footprint::single(Pos::new(4, 3)),
+        crate::map::Footprint::single(Pos::new(7, 3)),
+    );
+    assert!(!sees, "the test map must hide the target");
+    assert_eq!(
+        e.apply(hammer(hidden)),
+        Err(Refusal::NoLineOfEffect(hidden))
+    );
+    assert!(e.legal_actions().iter().all(|c| match c {
+        Command::UseAbility { targets, .. } => !targets.contains(&hidden),
+        _ => true,
+    }));
+    e.apply(hammer(near)).unwrap();
+}
+
+// Issue #4 point 3: "A legal_actions() query lists what the acting creature
+// can do now"; every listed command is accepted, and the engine's invariants
+// hold through random play.
+#[test]
+fn random_legal_play_keeps_the_invariants() {
+    use rand::{Rng, SeedableRng};
+    for seed in 0..20u64 {
+        let mut e = Encounter::new(Arc::new(content()), "first_blood", seed).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..400 {
+            if e.outcome().is_some() {
+                break;
+            }
+            let legal = e.legal_actions();
+            assert!(!legal.is_empty(), "seed {seed}: no legal action");
+            // Prefer attacks to keep games moving.
+            let attacks: Vec<&Command> = legal
+                .iter()
+                .filter(|c| matches!(c, Command::UseAbility { .. }))
+                .collect();
+            let cmd = if !attacks.is_empty() && rng.random_bool(0.7) {
+                attacks[rng.random_range(0..attacks.len())].clone()
+            } else {
+                legal[rng.random_range(0..legal.len())].clone()
+            };
+            e.apply(cmd.clone())
+                .unwrap_or_else(|r| panic!("seed {seed}: legal {cmd:?} refused: {r}"));
+            let all = e.creatures();
+            for a in &all {
+                assert!(a.stamina.current <= a.stamina.max);
+                if a.stamina.is_dead() {
+                    continue;
+                }
+                for b in &all {
+                    if a.id != b.id && !b.stamina.is_dead() {
+                        assert!(
+                            !a.space.overlaps(b.space),
+                            "seed {seed}: {} and {} share a square",
+                            a.name,
+                            b.name
+                        );
+                    }
+                }
+            }
+            if let Some(active) = e.active_creature() {
+                assert!(
+                    !e.creature(active).unwrap().stamina.is_dead(),
+                    "seed {seed}: the dead act"
+                );
+            }
+        }
+    }
+}
