@@ -12,6 +12,7 @@ pub mod components;
 pub mod def;
 pub mod flow;
 pub mod log;
+pub mod replay;
 pub mod setup;
 
 use std::sync::Arc;
@@ -44,6 +45,8 @@ pub(super) fn plugin(app: &mut App) {
 /// A running encounter: owns a headless app with the rules plugin.
 pub struct Encounter {
     app: App,
+    /// The seed and accepted commands so far: the replay, and the save.
+    record: replay::Replay,
 }
 
 impl Encounter {
@@ -108,7 +111,14 @@ impl Encounter {
             first
         };
         let _ = first;
-        let mut e = Encounter { app };
+        let mut e = Encounter {
+            app,
+            record: replay::Replay {
+                encounter: encounter_id.to_string(),
+                seed,
+                commands: Vec::new(),
+            },
+        };
         e.step();
         Ok(e)
     }
@@ -127,7 +137,7 @@ impl Encounter {
         self.app
             .world_mut()
             .resource_mut::<act::PendingCommand>()
-            .command = Some(command);
+            .command = Some(command.clone());
         self.step();
         let reply = self
             .app
@@ -136,7 +146,14 @@ impl Encounter {
             .reply
             .take()
             .unwrap_or(Err(Refusal::Over));
-        reply.map(|()| self.log()[before..].to_vec())
+        reply?;
+        self.record.commands.push(command);
+        Ok(self.log()[before..].to_vec())
+    }
+
+    /// The replay of everything so far (also the save file).
+    pub fn replay(&self) -> &replay::Replay {
+        &self.record
     }
 
     pub fn world(&self) -> &World {

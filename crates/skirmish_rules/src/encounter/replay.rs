@@ -1,0 +1,59 @@
+//! Replays and saves: an encounter is its seed plus the commands it
+//! accepted. Replaying them gives the identical log; a save is the same
+//! file, loaded by replaying it to continue exactly where it was.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::command::{Command, Refusal};
+use super::{Encounter, SetupError};
+use crate::content::ContentDb;
+
+/// A replay or save file (RON).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replay {
+    pub encounter: String,
+    pub seed: u64,
+    pub commands: Vec<Command>,
+}
+
+/// Why a replay could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("{0}")]
+    Setup(#[from] SetupError),
+    #[error("command {index} ({command:?}) was refused on replay: {refusal}")]
+    Diverged {
+        index: usize,
+        command: Command,
+        refusal: Refusal,
+    },
+    #[error("the replay file is not valid: {0}")]
+    Parse(String),
+}
+
+impl Replay {
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .unwrap_or_else(|e| format!("// could not write the replay: {e}"))
+    }
+
+    pub fn from_ron(text: &str) -> Result<Replay, ReplayError> {
+        ron::from_str(text).map_err(|e| ReplayError::Parse(e.to_string()))
+    }
+
+    /// Set the encounter up again and apply every command.
+    pub fn play(&self, content: Arc<ContentDb>) -> Result<Encounter, ReplayError> {
+        let mut e = Encounter::new(content, &self.encounter, self.seed)?;
+        for (index, command) in self.commands.iter().enumerate() {
+            e.apply(command.clone())
+                .map_err(|refusal| ReplayError::Diverged {
+                    index,
+                    command: command.clone(),
+                    refusal,
+                })?;
+        }
+        Ok(e)
+    }
+}
