@@ -527,6 +527,12 @@ impl Loader {
             for problem in self.db.rulesets[&id].problems() {
                 self.report(Kind::Ruleset, &id, Needle::Field(problem.0), problem.1);
             }
+            for a in self.db.rulesets[&id].basic_abilities.clone() {
+                if !self.db.abilities.contains_key(&a) {
+                    let m = format!("unknown ability id `{a}`");
+                    self.report(Kind::Ruleset, &id, Needle::String(&a), m);
+                }
+            }
         }
     }
 

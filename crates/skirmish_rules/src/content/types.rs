@@ -37,6 +37,9 @@ pub struct Ruleset {
     /// The most minions in one squad (RULES.md "Minions": up to 8).
     #[serde(default = "default_squad")]
     pub max_squad_size: u32,
+    /// Abilities every creature has (Knockback, Grab, ...).
+    #[serde(default)]
+    pub basic_abilities: Vec<String>,
 }
 
 fn default_save() -> u32 {

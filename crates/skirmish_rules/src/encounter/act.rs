@@ -122,6 +122,10 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
             tier,
             ..
         } => use_ability(world, entity, id, ability, targets, *surges, *tier),
+        Command::FreeStrike { target, .. } => free_strike(world, entity, id, *target),
+        Command::StandUp { .. } => stand_up(world, entity),
+        Command::CatchBreath { .. } => catch_breath(world, entity, id),
+        Command::EscapeGrab { .. } => escape_grab(world, entity, id),
         Command::StartTurn { .. } => unreachable!("handled above"),
     }
 }
@@ -294,17 +298,7 @@ fn opportunity_attack(world: &mut World, attacker: CreatureId, target: CreatureI
     if let Some(mut b) = world.get_mut::<TurnBudget>(ae) {
         b.triggered = false;
     }
-    let chars = world
-        .get::<Characteristics>(ae)
-        .copied()
-        .unwrap_or_default();
-    let base = world.get::<FreeStrike>(ae).map_or(2, |f| f.0);
-    let hero = world.get::<Heroic>(ae).is_some();
-    let bonus = if hero {
-        chars.might.max(chars.agility)
-    } else {
-        0
-    };
+    let damage = free_strike_damage(world, ae);
     world
         .resource_mut::<CombatLog>()
         .push(LogEntry::AbilityUsed {
@@ -312,7 +306,7 @@ fn opportunity_attack(world: &mut World, attacker: CreatureId, target: CreatureI
             ability: "free_strike".into(),
             name: "Opportunity Attack".into(),
         });
-    deal_damage(world, te, target, base + bonus, DamageType::Untyped);
+    deal_damage(world, te, target, damage, DamageType::Untyped);
 }
 
 /// Apply damage through immunity and weakness; log it, and log death.
@@ -824,4 +818,178 @@ fn force_move(
             }
         }
     }
+}
+
+/// Spend the action for a basic maneuver or main action, or refuse.
+fn spend(world: &mut World, entity: Entity, action: ActionType) -> Result<(), Refusal> {
+    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let mut budget = *world
+        .get::<TurnBudget>(entity)
+        .ok_or(Refusal::NoTurnInProgress)?;
+    spend_action(&mut budget, &conditions, action)?;
+    *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+    Ok(())
+}
+
+/// The damage of a creature's free strike: its free strike value, plus the
+/// higher of Might and Agility for a hero.
+fn free_strike_damage(world: &World, entity: Entity) -> i32 {
+    let chars = world
+        .get::<Characteristics>(entity)
+        .copied()
+        .unwrap_or_default();
+    let base = world.get::<FreeStrike>(entity).map_or(2, |f| f.0);
+    let hero = world.get::<Heroic>(entity).is_some();
+    base + if hero {
+        chars.might.max(chars.agility)
+    } else {
+        0
+    }
+}
+
+fn free_strike(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    target: CreatureId,
+) -> Result<(), Refusal> {
+    let te = entity_of(world, target).ok_or(Refusal::NoSuchCreature(target))?;
+    if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+        return Err(Refusal::Dead(target));
+    }
+    if target == id {
+        return Err(Refusal::WrongTarget(target));
+    }
+    let (Some(us), Some(ts)) = (
+        world.get::<Space>(entity).map(|s| s.0),
+        world.get::<Space>(te).map(|s| s.0),
+    ) else {
+        return Err(Refusal::NoSuchCreature(target));
+    };
+    let distance = us.distance(ts);
+    if distance > 1 {
+        return Err(Refusal::OutOfRange {
+            target,
+            distance,
+            reach: 1,
+        });
+    }
+    spend(world, entity, ActionType::MainAction)?;
+    let damage = free_strike_damage(world, entity);
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::AbilityUsed {
+            creature: id,
+            ability: "free_strike".into(),
+            name: "Free Strike".into(),
+        });
+    deal_damage(world, te, target, damage, DamageType::Untyped);
+    Ok(())
+}
+
+/// Seed 000 "Prone": "a prone creature can stand up using the Stand Up
+/// maneuver"; "Restrained": "can't use the Stand Up maneuver".
+fn stand_up(world: &mut World, entity: Entity) -> Result<(), Refusal> {
+    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    if !conditions.has(ConditionKind::Prone) {
+        return Err(Refusal::NotProne);
+    }
+    if conditions.has(ConditionKind::Restrained) {
+        return Err(Refusal::CannotStand("restrained"));
+    }
+    if conditions.has(ConditionKind::CantStand) {
+        return Err(Refusal::CannotStand("can't stand until the effect ends"));
+    }
+    spend(world, entity, ActionType::Maneuver)?;
+    let id = world
+        .get::<Creature>(entity)
+        .map(|c| c.id)
+        .expect("a creature");
+    world
+        .get_mut::<Conditions>(entity)
+        .expect("checked")
+        .remove(ConditionKind::Prone);
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::ConditionEnded {
+            target: id,
+            condition: ConditionKind::Prone,
+        });
+    Ok(())
+}
+
+/// RULES.md "Stamina": "the Catch Breath maneuver spends a recovery to heal
+/// [the recovery value]"; a dying hero can't Catch Breath.
+fn catch_breath(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
+    let stamina = world
+        .get::<Stamina>(entity)
+        .cloned()
+        .ok_or(Refusal::NoSuchCreature(id))?;
+    if world.get::<Heroic>(entity).is_none() {
+        return Err(Refusal::CannotCatchBreath("only heroes have recoveries"));
+    }
+    if stamina.health() == Health::Dying {
+        return Err(Refusal::CannotCatchBreath("dying"));
+    }
+    if stamina.recoveries == 0 {
+        return Err(Refusal::CannotCatchBreath("no recoveries left"));
+    }
+    spend(world, entity, ActionType::Maneuver)?;
+    let mut s = world.get_mut::<Stamina>(entity).expect("checked");
+    let before = s.current;
+    s.spend_recovery();
+    let (gained, now) = (s.current - before, s.current);
+    world.resource_mut::<CombatLog>().push(LogEntry::Healed {
+        creature: id,
+        amount: gained,
+        stamina: now,
+    });
+    Ok(())
+}
+
+/// Escape Grab: a power roll with the better of Might and Agility; tier 2
+/// or 3 ends the grab (the grabber's free strike on tier 2 is not modelled yet).
+fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
+    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let Some(grabber) = conditions.source_of(ConditionKind::Grabbed) else {
+        return Err(Refusal::NotGrabbed);
+    };
+    spend(world, entity, ActionType::Maneuver)?;
+    let chars = world
+        .get::<Characteristics>(entity)
+        .copied()
+        .unwrap_or_default();
+    let naturals = world.resource_mut::<Dice>().roll_2d10();
+    let characteristic = chars.might.max(chars.agility);
+    let result = crate::power_roll::resolve(
+        &RollSpec {
+            characteristic,
+            ..Default::default()
+        },
+        naturals,
+    );
+    let mut log = world.resource_mut::<CombatLog>();
+    log.push(LogEntry::AbilityUsed {
+        creature: id,
+        ability: "escape_grab".into(),
+        name: "Escape Grab".into(),
+    });
+    log.push(LogEntry::Rolled {
+        creature: id,
+        naturals,
+        characteristic,
+    });
+    if result.tier >= crate::power_roll::Tier::Two {
+        world
+            .get_mut::<Conditions>(entity)
+            .expect("checked")
+            .remove_from_source(ConditionKind::Grabbed, grabber);
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::ConditionEnded {
+                target: id,
+                condition: ConditionKind::Grabbed,
+            });
+    }
+    Ok(())
 }

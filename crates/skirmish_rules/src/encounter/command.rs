@@ -36,6 +36,23 @@ pub enum Command {
         #[serde(default)]
         tier: Option<Tier>,
     },
+    /// A melee free strike against an adjacent creature (main action).
+    FreeStrike {
+        creature: CreatureId,
+        target: CreatureId,
+    },
+    /// Stand up from prone (maneuver).
+    StandUp {
+        creature: CreatureId,
+    },
+    /// Spend a recovery to regain stamina (maneuver; heroes, not while dying).
+    CatchBreath {
+        creature: CreatureId,
+    },
+    /// Try to escape a grab: a Might or Agility power roll (maneuver).
+    EscapeGrab {
+        creature: CreatureId,
+    },
     EndTurn {
         creature: CreatureId,
     },
@@ -48,6 +65,10 @@ impl Command {
             | Command::Move { creature, .. }
             | Command::Shift { creature, .. }
             | Command::UseAbility { creature, .. }
+            | Command::FreeStrike { creature, .. }
+            | Command::StandUp { creature }
+            | Command::CatchBreath { creature }
+            | Command::EscapeGrab { creature }
             | Command::EndTurn { creature } => *creature,
         }
     }
@@ -112,6 +133,14 @@ pub enum Refusal {
     TooManyTargets(u32),
     #[error("no targets")]
     NoTargets,
+    #[error("not prone")]
+    NotProne,
+    #[error("can't stand up: {0}")]
+    CannotStand(&'static str),
+    #[error("not grabbed")]
+    NotGrabbed,
+    #[error("can't catch breath: {0}")]
+    CannotCatchBreath(&'static str),
     #[error("this kind of ability is not supported yet: {0}")]
     Unsupported(String),
 }

@@ -109,6 +109,11 @@ pub enum LogEntry {
     CriticalHit {
         creature: CreatureId,
     },
+    Healed {
+        creature: CreatureId,
+        amount: i32,
+        stamina: i32,
+    },
     Died {
         creature: CreatureId,
         name: String,
@@ -301,6 +306,11 @@ impl LogEntry {
                     name(*creature)
                 )
             }
+            LogEntry::Healed {
+                creature,
+                amount,
+                stamina,
+            } => format!("{} regains {amount} stamina ({stamina}).", name(*creature)),
             LogEntry::Died { name, .. } => format!("{name} dies."),
             LogEntry::Dying { name, .. } => format!("{name} is dying."),
             LogEntry::Victory { side } => match side {

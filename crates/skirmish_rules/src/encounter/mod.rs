@@ -343,6 +343,38 @@ impl Encounter {
                 }
             }
         }
+        // The basic actions every creature has.
+        let maneuver_ok = (budget.maneuver || budget.main) && !dazed_spent;
+        if budget.main && !dazed_spent {
+            for o in &creatures {
+                if o.side != me.side && space.distance(o.space) == 1 {
+                    out.push(Command::FreeStrike {
+                        creature: active,
+                        target: o.id,
+                    });
+                }
+            }
+        }
+        if maneuver_ok {
+            use crate::conditions::ConditionKind as K;
+            if cond.has(K::Prone) && !cond.has(K::Restrained) && !cond.has(K::CantStand) {
+                out.push(Command::StandUp { creature: active });
+            }
+            if cond.has(K::Grabbed) {
+                out.push(Command::EscapeGrab { creature: active });
+            }
+            let stamina = world.get::<Stamina>(e).cloned();
+            let hero = world.get::<Heroic>(e).is_some();
+            if let Some(s) = stamina {
+                if hero
+                    && s.recoveries > 0
+                    && s.current < s.max
+                    && s.health() != crate::stats::Health::Dying
+                {
+                    out.push(Command::CatchBreath { creature: active });
+                }
+            }
+        }
         out.push(Command::EndTurn { creature: active });
         out
     }

@@ -29,6 +29,19 @@ pub fn spawn_creatures(
         encounter: def.id.clone(),
         problem,
     };
+    let basic: Vec<String> = content
+        .rulesets
+        .get(&def.ruleset)
+        .map(|r| r.basic_abilities.clone())
+        .unwrap_or_default();
+    let with_basic = |mut list: Vec<String>| {
+        for b in &basic {
+            if !list.contains(b) {
+                list.push(b.clone());
+            }
+        }
+        list
+    };
     let mut next = 1u32;
     for h in &def.heroes {
         let class = content
@@ -57,7 +70,7 @@ pub fn spawn_creatures(
             Stamina::new(class.stamina_at(h.level), class.recoveries, LifeRule::Hero),
             Conditions::default(),
             DamageTraits::default(),
-            Abilities(abilities),
+            Abilities(with_basic(abilities)),
             FreeStrike(class.free_strike),
             Heroic {
                 resource: class.resource.clone(),
@@ -99,7 +112,7 @@ pub fn spawn_creatures(
             Stamina::new(block.stamina, 0, LifeRule::Director),
             Conditions::default(),
             block.damage.clone(),
-            Abilities(block.abilities.clone()),
+            Abilities(with_basic(block.abilities.clone())),
             FreeStrike(block.free_strike),
             TurnBudget::default(),
         ));

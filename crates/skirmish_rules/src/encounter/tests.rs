@@ -504,3 +504,158 @@ fn replays_reproduce_the_log_and_saves_continue() {
     assert_eq!(again.log(), e.log());
     assert!(replay::Replay::from_ron("(encounter: 3)").is_err());
 }
+
+// The basic actions (issue #4 point 3). Seed 000 "Prone": the Stand Up
+// maneuver; "Restrained" can't stand; RULES.md "Stamina": Catch Breath spends
+// a recovery to heal the recovery value.
+#[test]
+fn stand_up_and_catch_breath() {
+    let mut e = setup(
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3))],
+        3,
+    );
+    start(&mut e, FURY);
+    assert_eq!(
+        e.apply(Command::StandUp { creature: FURY }),
+        Err(Refusal::NotProne)
+    );
+    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
+    e.world_mut()
+        .get_mut::<Conditions>(ent)
+        .unwrap()
+        .apply(crate::conditions::ActiveCondition {
+            kind: ConditionKind::Prone,
+            duration: crate::conditions::Duration::UntilRemoved,
+            source: None,
+            ability: None,
+        });
+    assert!(
+        e.legal_actions()
+            .contains(&Command::StandUp { creature: FURY })
+    );
+    e.apply(Command::StandUp { creature: FURY }).unwrap();
+    assert!(
+        !e.creature(FURY)
+            .unwrap()
+            .conditions
+            .has(ConditionKind::Prone)
+    );
+    // Catch Breath: 21 stamina, recovery value 7.
+    e.world_mut()
+        .get_mut::<Stamina>(ent)
+        .unwrap()
+        .take_damage(10);
+    e.apply(Command::CatchBreath { creature: FURY }).unwrap();
+    let v = e.creature(FURY).unwrap();
+    assert_eq!((v.stamina.current, v.stamina.recoveries), (18, 9));
+    // The maneuver was used by Stand Up, so Catch Breath took the main action.
+    assert!(!v.budget.main && !v.budget.maneuver);
+    assert_eq!(
+        e.apply(Command::CatchBreath { creature: FURY }),
+        Err(Refusal::ManeuverUsed)
+    );
+}
+
+// Knockback and Grab are data (assets/abilities/basic.ron) every creature
+// gets from the ruleset; seed 000 "Grabbed": speed 0, and Escape Grab ends it.
+#[test]
+fn knockback_grab_and_escape() {
+    let mut e = setup(
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3)), monster("bandit", (17, 2))],
+        3,
+    );
+    let bandit = CreatureId(2);
+    start(&mut e, FURY);
+    e.dice_mut().force([6, 6]); // 12 + 2: tier 2, push 2
+    e.apply(Command::UseAbility {
+        creature: FURY,
+        ability: "knockback".into(),
+        targets: vec![bandit],
+        surges: 0,
+        tier: None,
+    })
+    .unwrap();
+    assert_eq!(e.creature(bandit).unwrap().space.pos, Pos::new(8, 3));
+    e.apply(Command::Move {
+        creature: FURY,
+        path: vec![Pos::new(5, 3), Pos::new(6, 3), Pos::new(7, 3)],
+    })
+    .unwrap();
+    e.dice_mut().force([6, 6]);
+    e.apply(Command::UseAbility {
+        creature: FURY,
+        ability: "grab".into(),
+        targets: vec![bandit],
+        surges: 0,
+        tier: None,
+    })
+    .unwrap();
+    let b = e.creature(bandit).unwrap();
+    assert_eq!(b.conditions.source_of(ConditionKind::Grabbed), Some(FURY));
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, bandit);
+    // Speed 0 while grabbed.
+    assert!(
+        !e.legal_actions()
+            .iter()
+            .any(|c| matches!(c, Command::Move { .. }))
+    );
+    assert_eq!(
+        e.apply(Command::Move {
+            creature: bandit,
+            path: vec![Pos::new(8, 3), Pos::new(9, 3)]
+        }),
+        Err(Refusal::CannotMove)
+    );
+    e.dice_mut().force([1, 1]); // tier 1: still grabbed
+    e.apply(Command::EscapeGrab { creature: bandit }).unwrap();
+    assert!(
+        e.creature(bandit)
+            .unwrap()
+            .conditions
+            .has(ConditionKind::Grabbed)
+    );
+    e.dice_mut().force([8, 8]);
+    e.apply(Command::EscapeGrab { creature: bandit }).unwrap();
+    assert!(
+        !e.creature(bandit)
+            .unwrap()
+            .conditions
+            .has(ConditionKind::Grabbed)
+    );
+    // Two maneuvers took the maneuver and the main action: no free strike now.
+    assert_eq!(
+        e.apply(Command::FreeStrike {
+            creature: bandit,
+            target: FURY,
+        }),
+        Err(Refusal::MainActionUsed)
+    );
+}
+
+// RULES.md "Movement": opportunity attacks are melee free strikes; a
+// monster's free strike deals its free strike value.
+#[test]
+fn free_strike_deals_the_free_strike_value() {
+    let mut e = setup(
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3))],
+        3,
+    );
+    let bandit = CreatureId(2);
+    start(&mut e, FURY);
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, bandit);
+    assert!(e.legal_actions().contains(&Command::FreeStrike {
+        creature: bandit,
+        target: FURY
+    }));
+    e.apply(Command::FreeStrike {
+        creature: bandit,
+        target: FURY,
+    })
+    .unwrap();
+    assert_eq!(e.creature(FURY).unwrap().stamina.current, 21 - 3);
+}
