@@ -6,7 +6,7 @@ use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
-use super::command::{Command, Refusal};
+use super::command::{Command, Placement, Refusal};
 use super::components::*;
 use super::flow::{EncounterStep, Flow, Malice, Phase, Step, TurnEvents, can_act};
 use super::log::{CombatLog, LogEntry};
@@ -121,7 +121,23 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
             surges,
             tier,
             ..
-        } => use_ability(world, entity, id, ability, targets, *surges, *tier),
+        } => use_ability(world, entity, id, ability, targets, *surges, *tier, None),
+        Command::UseAreaAbility {
+            ability,
+            placement,
+            surges,
+            tier,
+            ..
+        } => use_ability(
+            world,
+            entity,
+            id,
+            ability,
+            &[],
+            *surges,
+            *tier,
+            Some(placement),
+        ),
         Command::FreeStrike { target, .. } => free_strike(world, entity, id, *target),
         Command::StandUp { .. } => stand_up(world, entity),
         Command::CatchBreath { .. } => catch_breath(world, entity, id),
@@ -412,6 +428,7 @@ fn use_ability(
     target_ids: &[CreatureId],
     surges: u32,
     chosen_tier: Option<crate::power_roll::Tier>,
+    placement: Option<&Placement>,
 ) -> Result<(), Refusal> {
     let content = world.resource::<Content>().clone();
     let ability: Ability = content
@@ -424,11 +441,12 @@ fn use_ability(
     {
         return Err(Refusal::NotTheirAbility(ability_id.to_string()));
     }
-    if ability.distance.is_area() {
-        return Err(Refusal::Unsupported(format!(
-            "area abilities ({})",
-            ability.distance
-        )));
+    if ability.distance.is_area() != placement.is_some() {
+        return Err(Refusal::WrongCommand(if ability.distance.is_area() {
+            "an area ability needs a placement (UseAreaAbility)"
+        } else {
+            "a strike names its targets (UseAbility)"
+        }));
     }
     let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(id))?;
     // The action first: "main action already used" outranks target problems.
@@ -468,6 +486,59 @@ fn use_ability(
             has: has_surges,
         });
     }
+    let map = world.resource::<Battlefield>().0.clone();
+    // An area: its targets are every eligible creature it reaches.
+    if let Some(placement) = placement {
+        let creatures = occupants(world);
+        let (area, source) = place_area(&map, &creatures, user.space, ability.distance, placement)?;
+        if let Distance::Wall { .. } = ability.distance {
+            *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+            pay(world, entity, id, &ability);
+            for &p in &area.covered {
+                world
+                    .resource_mut::<Battlefield>()
+                    .0
+                    .set_raised_wall(p, true);
+            }
+            return Ok(());
+        }
+        let mut targets = Vec::new();
+        for o in area.creatures(&creatures) {
+            let Some(te) = entity_of(world, o.id) else {
+                continue;
+            };
+            let Some(ts) = snapshot(world, te) else {
+                continue;
+            };
+            if target_allowed(&ability.target.kinds, &user, &ts) {
+                targets.push(ts);
+            }
+        }
+        if let Some(max) = ability.target.count {
+            targets.truncate(max as usize);
+        }
+        *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+        pay(world, entity, id, &ability);
+        let ids: Vec<CreatureId> = targets.iter().map(|t| t.id).collect();
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::AreaPlaced {
+                creature: id,
+                squares: area.reached.clone(),
+                targets: ids,
+            });
+        resolve_roll(
+            world,
+            entity,
+            &user,
+            &ability,
+            &targets,
+            surges,
+            chosen_tier,
+            source,
+        );
+        return Ok(());
+    }
     // Targets.
     if target_ids.is_empty() && !ability.target.kinds.contains(&TargetKind::Myself) {
         return Err(Refusal::NoTargets);
@@ -477,7 +548,6 @@ fn use_ability(
             return Err(Refusal::TooManyTargets(max));
         }
     }
-    let map = world.resource::<Battlefield>().0.clone();
     let mut targets = Vec::new();
     for &t in target_ids {
         let te = entity_of(world, t).ok_or(Refusal::NoSuchCreature(t))?;
@@ -507,6 +577,22 @@ fn use_ability(
     }
     // Committed from here on: spend the action and pay.
     *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+    pay(world, entity, id, &ability);
+    resolve_roll(
+        world,
+        entity,
+        &user,
+        &ability,
+        &targets,
+        surges,
+        chosen_tier,
+        user.space,
+    );
+    Ok(())
+}
+
+/// Pay an ability's cost and log its use.
+fn pay(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability) {
     match ability.cost {
         Cost::Heroic(n) => {
             let mut h = world.get_mut::<Heroic>(entity).expect("checked");
@@ -531,8 +617,78 @@ fn use_ability(
             ability: ability.id.clone(),
             name: ability.name.clone(),
         });
+}
+
+/// Where an area lands, and the space its forced movement is measured from.
+pub(super) fn place_area(
+    map: &Map,
+    creatures: &[Occupant],
+    user: Footprint,
+    distance: Distance,
+    placement: &Placement,
+) -> Result<(crate::map::area::Area, Footprint), Refusal> {
+    use crate::map::area;
+    let bad = |e: area::PlacementError| Refusal::BadPlacement(e.to_string());
+    let single = Footprint::single;
+    Ok(match (distance, placement) {
+        (Distance::Aura(r) | Distance::Burst(r), Placement::OnSelf) => {
+            (area::burst(map, user, r), user)
+        }
+        (Distance::Cube { size, within }, Placement::Cube { corner }) => (
+            area::cube(map, user, size, within, *corner).map_err(bad)?,
+            single(*corner),
+        ),
+        (
+            Distance::Line {
+                length,
+                width,
+                within,
+            },
+            Placement::Line { start, aim },
+        ) => (
+            area::line(map, user, length, width, within, *start, *aim).map_err(bad)?,
+            single(*start),
+        ),
+        (Distance::Wall { squares, within }, Placement::Wall { squares: list }) => (
+            area::wall(map, user, creatures, squares, within, list).map_err(bad)?,
+            user,
+        ),
+        (Distance::Cone { length }, Placement::Cone { aim }) => {
+            (area::cone(map, user, length, *aim).map_err(bad)?, user)
+        }
+        (Distance::Sphere { radius, within }, Placement::Sphere { centre }) => (
+            area::sphere(map, user, radius, within, *centre).map_err(bad)?,
+            single(*centre),
+        ),
+        (Distance::Cylinder { radius, within, .. }, Placement::Sphere { centre }) => (
+            area::cylinder(map, user, radius, within, *centre).map_err(bad)?,
+            single(*centre),
+        ),
+        _ => {
+            return Err(Refusal::BadPlacement(format!(
+                "that placement does not fit a {distance}"
+            )));
+        }
+    })
+}
+
+/// Roll once and resolve each target's tier (seed 000 "Roll Against
+/// Multiple Creatures"). Forced movement is measured from `source`.
+#[allow(clippy::too_many_arguments)]
+fn resolve_roll(
+    world: &mut World,
+    entity: Entity,
+    user: &Snapshot,
+    ability: &Ability,
+    targets: &[Snapshot],
+    surges: u32,
+    chosen_tier: Option<crate::power_roll::Tier>,
+    source: Footprint,
+) {
+    let id = user.id;
+    let map = world.resource::<Battlefield>().0.clone();
     let Some(power_roll) = ability.power_roll.clone() else {
-        return Ok(());
+        return;
     };
     // One roll for all targets (seed 000 "Roll Against Multiple Creatures").
     let naturals = world.resource_mut::<Dice>().roll_2d10();
@@ -555,7 +711,7 @@ fn use_ability(
         strike: ability.is_strike(),
         melee: ability.has(Keyword::Melee) || matches!(ability.distance, Distance::Melee(_)),
         ranged: ability.has(Keyword::Ranged) || matches!(ability.distance, Distance::Ranged(_)),
-        targets: target_ids.to_vec(),
+        targets: targets.iter().map(|t| t.id).collect(),
     };
     let deals_damage = [
         &power_roll.tiers.0,
@@ -570,7 +726,7 @@ fn use_ability(
     });
     let mut critical_logged = false;
     let mut surges_left = surges;
-    for target in &targets {
+    for target in targets {
         let taunter_seen = user
             .conditions
             .source_of(ConditionKind::Taunted)
@@ -596,7 +752,7 @@ fn use_ability(
         );
         let mut edges = mods.edge_count();
         let mut banes = mods.bane_count();
-        if facts.melee && facts.strike && flanked(&user, target, &creatures) {
+        if facts.melee && facts.strike && flanked(user, target, &creatures) {
             edges += 1;
         }
         if deals_damage
@@ -648,7 +804,7 @@ fn use_ability(
         }
         // Effects happen after damage, in the order presented.
         for f in outcome.forced.iter().filter(|f| f.applies) {
-            force_move(world, &user, target, f.kind, f.distance, f.vertical);
+            force_move(world, user, source, target, f.kind, f.distance, f.vertical);
         }
         for c in &outcome.conditions {
             for &kind in &c.conditions {
@@ -686,7 +842,6 @@ fn use_ability(
             }
         }
     }
-    Ok(())
 }
 
 fn impose(
@@ -724,6 +879,7 @@ fn impose(
 fn force_move(
     world: &mut World,
     user: &Snapshot,
+    source: Footprint,
     target: &Snapshot,
     kind: ForcedKind,
     distance: u32,
@@ -756,7 +912,7 @@ fn force_move(
             target: target.id,
             target_space: target.space,
             stability: target.stability,
-            source: user.space,
+            source,
             aim,
         },
     );

@@ -36,6 +36,17 @@ pub enum Command {
         #[serde(default)]
         tier: Option<Tier>,
     },
+    /// Use an area ability placed on the map; it affects every eligible
+    /// creature the area reaches.
+    UseAreaAbility {
+        creature: CreatureId,
+        ability: String,
+        placement: Placement,
+        #[serde(default)]
+        surges: u32,
+        #[serde(default)]
+        tier: Option<Tier>,
+    },
     /// A melee free strike against an adjacent creature (main action).
     FreeStrike {
         creature: CreatureId,
@@ -65,6 +76,7 @@ impl Command {
             | Command::Move { creature, .. }
             | Command::Shift { creature, .. }
             | Command::UseAbility { creature, .. }
+            | Command::UseAreaAbility { creature, .. }
             | Command::FreeStrike { creature, .. }
             | Command::StandUp { creature }
             | Command::CatchBreath { creature }
@@ -72,6 +84,23 @@ impl Command {
             | Command::EndTurn { creature } => *creature,
         }
     }
+}
+
+/// Where an area ability goes (seed 000 "Area Abilities", seed 002 "Shapes").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Placement {
+    /// Auras and bursts: around the user.
+    OnSelf,
+    /// A cube by its top-left square.
+    Cube { corner: Pos },
+    /// A line from its first square toward an aimed square.
+    Line { start: Pos, aim: Pos },
+    /// A wall's squares.
+    Wall { squares: Vec<Pos> },
+    /// A cone from the user toward an aimed square.
+    Cone { aim: Pos },
+    /// A sphere or cylinder around a square.
+    Sphere { centre: Pos },
 }
 
 /// Why a command was refused. A refused command changes nothing.
@@ -133,6 +162,10 @@ pub enum Refusal {
     TooManyTargets(u32),
     #[error("no targets")]
     NoTargets,
+    #[error("that area can't go there: {0}")]
+    BadPlacement(String),
+    #[error("wrong command: {0}")]
+    WrongCommand(&'static str),
     #[error("not prone")]
     NotProne,
     #[error("can't stand up: {0}")]

@@ -33,6 +33,11 @@ pub enum LogEntry {
         ability: String,
         name: String,
     },
+    AreaPlaced {
+        creature: CreatureId,
+        squares: Vec<Pos>,
+        targets: Vec<CreatureId>,
+    },
     Rolled {
         creature: CreatureId,
         naturals: [u32; 2],
@@ -165,6 +170,14 @@ impl LogEntry {
             } => {
                 format!("{} uses {ability}.", name(*creature))
             }
+            LogEntry::AreaPlaced {
+                creature, targets, ..
+            } => format!(
+                "{}'s area reaches {} creature{}.",
+                name(*creature),
+                targets.len(),
+                if targets.len() == 1 { "" } else { "s" }
+            ),
             LogEntry::Rolled {
                 creature,
                 naturals,

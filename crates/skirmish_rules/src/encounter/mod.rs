@@ -297,7 +297,7 @@ impl Encounter {
             let Some(a) = content.ability(id) else {
                 continue;
             };
-            if a.distance.is_area() || dazed_spent {
+            if dazed_spent {
                 continue;
             }
             let action_ok = match a.action {
@@ -312,6 +312,18 @@ impl Encounter {
                 _ => true,
             };
             if !action_ok || !cost_ok {
+                continue;
+            }
+            if a.distance.is_area() {
+                for placement in placements(&map, &creatures, space, a, me.side, active) {
+                    out.push(Command::UseAreaAbility {
+                        creature: active,
+                        ability: id.clone(),
+                        placement,
+                        surges: 0,
+                        tier: None,
+                    });
+                }
                 continue;
             }
             let reach = match a.distance {
@@ -378,6 +390,102 @@ impl Encounter {
         out.push(Command::EndTurn { creature: active });
         out
     }
+}
+
+/// Whether an area ability may affect this creature (seed 000 "Target").
+fn eligible(
+    kinds: &[crate::ability::TargetKind],
+    side: Side,
+    user: CreatureId,
+    o: &crate::map::Occupant,
+) -> bool {
+    use crate::ability::TargetKind as K;
+    kinds.iter().any(|k| match k {
+        K::Creature => o.id != user,
+        K::Enemy => o.side != side,
+        K::Ally => o.side == side && o.id != user,
+        K::Myself => o.id == user,
+        K::Object => false,
+    })
+}
+
+/// The placements of an area ability worth listing: each reaches at least
+/// one eligible creature. Candidates are built around those creatures (a
+/// cube covering them, a line or cone aimed at them, a sphere centred on
+/// them); walls are placed by hand and not enumerated.
+fn placements(
+    map: &crate::map::Map,
+    creatures: &[crate::map::Occupant],
+    user: crate::map::Footprint,
+    a: &crate::ability::Ability,
+    side: Side,
+    me: CreatureId,
+) -> Vec<command::Placement> {
+    use command::Placement as P;
+    let targets: Vec<&crate::map::Occupant> = creatures
+        .iter()
+        .filter(|o| eligible(&a.target.kinds, side, me, o))
+        .collect();
+    if targets.is_empty() {
+        return Vec::new();
+    }
+    let mut candidates: Vec<P> = Vec::new();
+    match a.distance {
+        Distance::Aura(_) | Distance::Burst(_) => candidates.push(P::OnSelf),
+        Distance::Cube { size, .. } => {
+            for t in &targets {
+                let s = size as i32;
+                for dy in 0..s {
+                    for dx in 0..s {
+                        candidates.push(P::Cube {
+                            corner: t.space.pos.offset(-dx, -dy),
+                        });
+                    }
+                }
+            }
+        }
+        Distance::Line { within, .. } => {
+            let w = within as i32;
+            for t in &targets {
+                for dy in -w..=w {
+                    for dx in -w..=w {
+                        let start = user.pos.offset(dx, dy);
+                        if !user.contains(start) && start != t.space.pos {
+                            candidates.push(P::Line {
+                                start,
+                                aim: t.space.pos,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Distance::Cone { .. } => {
+            for t in &targets {
+                candidates.push(P::Cone { aim: t.space.pos });
+            }
+        }
+        Distance::Sphere { .. } | Distance::Cylinder { .. } => {
+            for t in &targets {
+                candidates.push(P::Sphere {
+                    centre: t.space.pos,
+                });
+            }
+        }
+        _ => {}
+    }
+    let mut seen = std::collections::HashSet::new();
+    candidates.retain(|p| seen.insert(format!("{p:?}")));
+    candidates
+        .into_iter()
+        .filter(|p| {
+            act::place_area(map, creatures, user, a.distance, p).is_ok_and(|(area, _)| {
+                area.creatures(creatures)
+                    .iter()
+                    .any(|o| eligible(&a.target.kinds, side, me, o))
+            })
+        })
+        .collect()
 }
 
 fn self_alive(world: &mut World, id: CreatureId) -> bool {

@@ -659,3 +659,104 @@ fn free_strike_deals_the_free_strike_value() {
     .unwrap();
     assert_eq!(e.creature(FURY).unwrap().stamina.current, 21 - 3);
 }
+
+fn area_ability(
+    id: &str,
+    distance: crate::ability::Distance,
+    tiers: [&str; 3],
+) -> crate::ability::Ability {
+    let mut a: crate::ability::Ability = ron::from_str(&format!(
+        r#"(id: "{id}", name: "{id}", keywords: [Area, Magic], action: MainAction, distance: Burst(1),
+            target: (count: None, kinds: [Enemy]),
+            power_roll: Some((characteristics: [Might], tiers: ("{}", "{}", "{}"))))"#,
+        tiers[0], tiers[1], tiers[2]
+    ))
+    .unwrap();
+    a.distance = distance;
+    assert!(a.parse_lines().is_empty());
+    a
+}
+
+// Seed 000 "Burst" and "Roll Against Multiple Creatures": one roll, every
+// enemy in the area.
+#[test]
+fn area_abilities_hit_every_enemy_they_reach() {
+    let mut db = content();
+    let burst = area_ability(
+        "test_burst",
+        crate::ability::Distance::Burst(2),
+        ["2 fire damage", "4 fire damage; push 1", "6 fire damage"],
+    );
+    let cube = area_ability(
+        "test_cube",
+        crate::ability::Distance::Cube { size: 2, within: 6 },
+        [
+            "1 damage; slowed (EoT)",
+            "2 damage; slowed (EoT)",
+            "3 damage; slowed (EoT)",
+        ],
+    );
+    db.abilities.insert(burst.id.clone(), burst);
+    db.abilities.insert(cube.id.clone(), cube);
+    db.encounters.insert(
+        "t".into(),
+        EncounterDef {
+            id: "t".into(),
+            name: "T".into(),
+            briefing: String::new(),
+            ruleset: "power_roll".into(),
+            map: "ruined_hall".into(),
+            heroes: vec![HeroDef {
+                abilities: vec!["test_burst".into(), "test_cube".into()],
+                ..hero("fury", "F", (6, 7))
+            }],
+            monsters: vec![
+                monster("bandit", (7, 7)),
+                monster("bandit", (8, 8)),
+                monster("bandit", (12, 7)),
+            ],
+            first: FirstSide::Heroes,
+        },
+    );
+    let mut e = Encounter::new(Arc::new(db), "t", 5).unwrap();
+    start(&mut e, FURY);
+    let legal = e.legal_actions();
+    let burst_cmd = Command::UseAreaAbility {
+        creature: FURY,
+        ability: "test_burst".into(),
+        placement: command::Placement::OnSelf,
+        surges: 0,
+        tier: None,
+    };
+    assert!(legal.contains(&burst_cmd));
+    assert!(
+        legal.iter().any(
+            |c| matches!(c, Command::UseAreaAbility { ability, .. } if ability == "test_cube")
+        )
+    );
+    assert!(matches!(
+        e.apply(Command::UseAbility {
+            creature: FURY,
+            ability: "test_burst".into(),
+            targets: vec![CreatureId(2)],
+            surges: 0,
+            tier: None
+        }),
+        Err(Refusal::WrongCommand(_))
+    ));
+    e.dice_mut().force([6, 6]); // 12 + 2: tier 2 for both
+    let log = e.apply(burst_cmd).unwrap();
+    assert!(
+        log.iter()
+            .any(|l| matches!(l, LogEntry::AreaPlaced { targets, .. } if targets.len() == 2))
+    );
+    assert_eq!(e.creature(CreatureId(2)).unwrap().stamina.current, 16);
+    assert_eq!(e.creature(CreatureId(3)).unwrap().stamina.current, 16);
+    assert_eq!(
+        e.creature(CreatureId(4)).unwrap().stamina.current,
+        20,
+        "out of the burst"
+    );
+    // Pushed 1 away from the fury.
+    assert_eq!(e.creature(CreatureId(2)).unwrap().space.pos, Pos::new(8, 7));
+}
