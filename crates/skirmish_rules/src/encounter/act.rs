@@ -71,6 +71,7 @@ pub fn entity_of(world: &mut World, id: CreatureId) -> Option<Entity> {
 
 /// Every creature still on the map, for the spatial functions.
 pub fn occupants(world: &mut World) -> Vec<Occupant> {
+    let surprised = surprised_side(world);
     let mut q = world.query::<(&Creature, &Space, &Stamina, &Conditions, &TurnBudget)>();
     q.iter(world)
         .filter(|(_, _, s, _, _)| !s.is_dead())
@@ -78,7 +79,10 @@ pub fn occupants(world: &mut World) -> Vec<Occupant> {
             id: c.id,
             space: sp.0,
             side: c.side,
-            can_react: can_act(s) && b.triggered && action_limits(cond).triggered_allowed,
+            can_react: can_act(s)
+                && b.triggered
+                && action_limits(cond).triggered_allowed
+                && surprised != Some(c.side),
         })
         .collect()
 }
@@ -323,6 +327,7 @@ fn opportunity_attack(world: &mut World, attacker: CreatureId, target: CreatureI
             name: "Opportunity Attack".into(),
         });
     deal_damage(world, te, target, damage, DamageType::Untyped);
+    bleed(world, ae);
 }
 
 /// Apply damage through immunity and weakness; log it, and log death.
@@ -332,6 +337,13 @@ fn deal_damage(world: &mut World, entity: Entity, id: CreatureId, amount: i32, t
         .cloned()
         .unwrap_or_default();
     let taken = traits.apply(amount, t);
+    if taken > 0 {
+        trigger_resource(
+            world,
+            entity,
+            crate::content::ResourceTrigger::FirstDamageTakenEachRound,
+        );
+    }
     let Some(mut stamina) = world.get_mut::<Stamina>(entity) else {
         return;
     };
@@ -537,6 +549,7 @@ fn use_ability(
             chosen_tier,
             source,
         );
+        after_ability(world, entity, &ability);
         return Ok(());
     }
     // Targets.
@@ -588,6 +601,7 @@ fn use_ability(
         chosen_tier,
         user.space,
     );
+    after_ability(world, entity, &ability);
     Ok(())
 }
 
@@ -760,6 +774,11 @@ fn resolve_roll(
             && sight(&map, user.space, target.space) == Sight::Cover
         {
             banes += 1;
+        }
+        // RULES.md "Turns": rolls against surprised creatures gain an edge
+        // until the end of round 1.
+        if surprised_side(world) == Some(target.side) {
+            edges += 1;
         }
         let result = resolve_for_target(&spec, naturals, edges, banes);
         let tier = match chosen_tier {
@@ -1040,6 +1059,7 @@ fn free_strike(
             name: "Free Strike".into(),
         });
     deal_damage(world, te, target, damage, DamageType::Untyped);
+    bleed(world, entity);
     Ok(())
 }
 
@@ -1100,6 +1120,7 @@ fn catch_breath(world: &mut World, entity: Entity, id: CreatureId) -> Result<(),
         amount: gained,
         stamina: now,
     });
+    ally_healed(world, entity);
     Ok(())
 }
 
@@ -1147,5 +1168,118 @@ fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), 
                 condition: ConditionKind::Grabbed,
             });
     }
+    bleed(world, entity);
     Ok(())
+}
+
+/// The side that is wholly surprised, while it still is (round 1).
+pub fn surprised_side(world: &World) -> Option<Side> {
+    let flow = world.resource::<Flow>();
+    flow.surprised.filter(|_| flow.round <= 1)
+}
+
+/// Seed 000 "Bleeding": "whenever they use a main action, use a triggered
+/// action, or make a test or ability roll using Might or Agility, they lose
+/// Stamina equal to 1d6 + their level after [it] is resolved ... only happens
+/// once per action." RULES.md: a dying hero bleeds too.
+fn bleed(world: &mut World, entity: Entity) {
+    let Some(stamina) = world.get::<Stamina>(entity) else {
+        return;
+    };
+    if stamina.is_dead() {
+        return;
+    }
+    let dying = world.get::<Heroic>(entity).is_some() && stamina.health() == Health::Dying;
+    let bleeding = world
+        .get::<Conditions>(entity)
+        .is_some_and(|c| c.has(ConditionKind::Bleeding));
+    if !(dying || bleeding) {
+        return;
+    }
+    let (id, level, name) = match world.get::<Creature>(entity) {
+        Some(c) => (c.id, c.level, c.name.clone()),
+        None => return,
+    };
+    let loss = world.resource_mut::<Dice>().roll(6) as i32 + level as i32;
+    let mut s = world.get_mut::<Stamina>(entity).expect("checked");
+    let before = s.health();
+    s.lose(loss);
+    let (after, left) = (s.health(), s.current);
+    let mut log = world.resource_mut::<CombatLog>();
+    log.push(LogEntry::Bled {
+        creature: id,
+        amount: loss,
+        stamina_left: left,
+    });
+    if after == Health::Dead && before != Health::Dead {
+        log.push(LogEntry::Died { creature: id, name });
+    }
+}
+
+/// Whether an action makes a bleeding creature bleed: a main action, a
+/// triggered action, or a roll with Might or Agility.
+fn action_bleeds(action: ActionType, characteristics: &[crate::stats::Characteristic]) -> bool {
+    use crate::stats::Characteristic as C;
+    action == ActionType::MainAction
+        || action.is_triggered()
+        || characteristics
+            .iter()
+            .any(|c| matches!(c, C::Might | C::Agility))
+}
+
+/// A hero's own resource trigger fires, at most once a round.
+fn trigger_resource(world: &mut World, entity: Entity, which: crate::content::ResourceTrigger) {
+    let round = world.resource::<Flow>().round;
+    let Some(id) = world.get::<Creature>(entity).map(|c| c.id) else {
+        return;
+    };
+    let Some(mut h) = world.get_mut::<Heroic>(entity) else {
+        return;
+    };
+    if h.trigger != which || h.trigger_round == round {
+        return;
+    }
+    h.trigger_round = round;
+    h.amount += h.trigger_amount;
+    let (resource, amount, total) = (h.resource.clone(), h.trigger_amount, h.amount);
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::ResourceGained {
+            creature: id,
+            resource,
+            amount,
+            total,
+        });
+}
+
+/// A creature regained stamina: heroes whose trigger is an ally within 10
+/// squares regaining stamina gain their resource.
+fn ally_healed(world: &mut World, healed: Entity) {
+    let (Some(side), Some(space)) = (
+        world.get::<Creature>(healed).map(|c| c.side),
+        world.get::<Space>(healed).map(|s| s.0),
+    ) else {
+        return;
+    };
+    let mut q = world.query::<(Entity, &Creature, &Space)>();
+    let allies: Vec<Entity> = q
+        .iter(world)
+        .filter(|(e, c, s)| *e != healed && c.side == side && s.0.distance(space) <= 10)
+        .map(|(e, _, _)| e)
+        .collect();
+    for a in allies {
+        trigger_resource(world, a, crate::content::ResourceTrigger::AllyHealed);
+    }
+}
+
+/// What follows any ability: bleeding, if the action makes it.
+fn after_ability(world: &mut World, entity: Entity, ability: &Ability) {
+    let characteristics = ability
+        .power_roll
+        .as_ref()
+        .map(|p| p.characteristics.clone())
+        .unwrap_or_default();
+    if action_bleeds(ability.action, &characteristics) {
+        bleed(world, entity);
+    }
 }

@@ -53,6 +53,11 @@ pub struct Heroic {
     pub amount: u32,
     pub surges: u32,
     pub potency_from: crate::stats::Characteristic,
+    /// The class's own gain trigger (RULES.md "Heroic resources").
+    pub trigger: crate::content::ResourceTrigger,
+    pub trigger_amount: u32,
+    /// The last round the trigger fired ("the first time each round").
+    pub trigger_round: u32,
 }
 
 /// What a creature still has this turn (RULES.md "Turns").

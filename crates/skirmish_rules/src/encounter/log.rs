@@ -119,6 +119,11 @@ pub enum LogEntry {
         amount: i32,
         stamina: i32,
     },
+    Bled {
+        creature: CreatureId,
+        amount: i32,
+        stamina_left: i32,
+    },
     Died {
         creature: CreatureId,
         name: String,
@@ -324,6 +329,14 @@ impl LogEntry {
                 amount,
                 stamina,
             } => format!("{} regains {amount} stamina ({stamina}).", name(*creature)),
+            LogEntry::Bled {
+                creature,
+                amount,
+                stamina_left,
+            } => format!(
+                "{} bleeds for {amount} ({stamina_left} stamina left).",
+                name(*creature)
+            ),
             LogEntry::Died { name, .. } => format!("{name} dies."),
             LogEntry::Dying { name, .. } => format!("{name} is dying."),
             LogEntry::Victory { side } => match side {

@@ -77,6 +77,9 @@ pub fn spawn_creatures(
                 amount: h.victories,
                 surges: 0,
                 potency_from: class.potency_characteristic,
+                trigger: class.resource_trigger,
+                trigger_amount: class.resource_trigger_amount,
+                trigger_round: 0,
             },
             TurnBudget::default(),
         ));

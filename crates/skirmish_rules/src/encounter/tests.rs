@@ -760,3 +760,103 @@ fn area_abilities_hit_every_enemy_they_reach() {
     // Pushed 1 away from the fury.
     assert_eq!(e.creature(CreatureId(2)).unwrap().space.pos, Pos::new(8, 7));
 }
+
+// Seed 000 "Bleeding": "whenever they use a main action ... they lose
+// Stamina equal to 1d6 + their level after the main action ... is resolved".
+#[test]
+fn bleeding_costs_stamina_after_a_main_action() {
+    let mut e = setup(
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3))],
+        3,
+    );
+    start(&mut e, FURY);
+    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
+    e.world_mut()
+        .get_mut::<Conditions>(ent)
+        .unwrap()
+        .apply(crate::conditions::ActiveCondition {
+            kind: ConditionKind::Bleeding,
+            duration: crate::conditions::Duration::SaveEnds,
+            source: None,
+            ability: None,
+        });
+    e.dice_mut().force([4, 5, 3]); // the slam's 2d10, then the d6
+    let log = slam(&mut e, CreatureId(2)).unwrap();
+    assert!(log.contains(&LogEntry::Bled {
+        creature: FURY,
+        amount: 3 + 1,
+        stamina_left: 21 - 4
+    }));
+    // A move is not a main action: no bleeding.
+    let log = e
+        .apply(Command::Move {
+            creature: FURY,
+            path: vec![Pos::new(5, 3), Pos::new(5, 4)],
+        })
+        .unwrap();
+    assert!(!log.iter().any(|l| matches!(l, LogEntry::Bled { .. })));
+}
+
+// RULES.md "Heroic resources": each class has its own trigger; the fury's
+// (assets/classes/fury.ron) is the first time each round it takes damage.
+#[test]
+fn the_fury_gains_ferocity_the_first_time_it_is_hurt_each_round() {
+    let mut e = setup(
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3))],
+        3,
+    );
+    let bandit = CreatureId(2);
+    start(&mut e, FURY);
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, bandit);
+    let before = e.creature(FURY).unwrap().heroic.unwrap().amount;
+    e.apply(Command::FreeStrike {
+        creature: bandit,
+        target: FURY,
+    })
+    .unwrap();
+    assert_eq!(e.creature(FURY).unwrap().heroic.unwrap().amount, before + 1);
+    // Only the first time each round: a second hit gives nothing.
+    let ent = act::entity_of(e.world_mut(), bandit).unwrap();
+    e.world_mut().get_mut::<TurnBudget>(ent).unwrap().main = true;
+    e.apply(Command::FreeStrike {
+        creature: bandit,
+        target: FURY,
+    })
+    .unwrap();
+    assert_eq!(e.creature(FURY).unwrap().heroic.unwrap().amount, before + 1);
+}
+
+// RULES.md "Turns": "Surprised creatures can't take triggered actions and
+// rolls against them gain an edge until the end of round 1."
+#[test]
+fn surprise_gives_an_edge_in_round_one() {
+    let mut db = content();
+    db.encounters.insert(
+        "t".into(),
+        EncounterDef {
+            id: "t".into(),
+            name: "T".into(),
+            briefing: String::new(),
+            ruleset: "power_roll".into(),
+            map: "ruined_hall".into(),
+            heroes: vec![hero("fury", "A", (5, 3))],
+            monsters: vec![monster("bandit", (6, 3))],
+            first: FirstSide::DirectorSurprised,
+        },
+    );
+    let mut e = Encounter::new(Arc::new(db), "t", 1).unwrap();
+    start(&mut e, FURY);
+    e.dice_mut().force([4, 5]);
+    let log = slam(&mut e, CreatureId(2)).unwrap();
+    assert!(log.iter().any(|l| matches!(
+        l,
+        LogEntry::TierResult {
+            edges: 1,
+            total: 13,
+            ..
+        }
+    )));
+}
