@@ -578,15 +578,15 @@ impl Loader {
         let mut taken: Vec<(Footprint, String)> = Vec::new();
         let mut place =
             |this: &mut Self, monsters: bool, nth: usize, who: String, fp: Footprint| {
-                if let Some(map) = &map {
-                    if !map.footprint_open(fp) {
-                        let m = format!(
-                            "{who} at {} is not on open ground on map `{}`",
-                            fp.pos, e.map
-                        );
-                        this.report_at(id, monsters, nth, m);
-                        return;
-                    }
+                if let Some(map) = &map
+                    && !map.footprint_open(fp)
+                {
+                    let m = format!(
+                        "{who} at {} is not on open ground on map `{}`",
+                        fp.pos, e.map
+                    );
+                    this.report_at(id, monsters, nth, m);
+                    return;
                 }
                 if let Some((_, other)) = taken.iter().find(|(o, _)| o.overlaps(fp)) {
                     let m = format!("{who} at {} overlaps {other}", fp.pos);

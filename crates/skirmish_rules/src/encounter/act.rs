@@ -125,7 +125,18 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
             surges,
             tier,
             ..
-        } => use_ability(world, entity, id, ability, targets, *surges, *tier, None),
+        } => use_ability(
+            world,
+            entity,
+            id,
+            AbilityUse {
+                ability,
+                targets,
+                surges: *surges,
+                tier: *tier,
+                placement: None,
+            },
+        ),
         Command::UseAreaAbility {
             ability,
             placement,
@@ -136,11 +147,13 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
             world,
             entity,
             id,
-            ability,
-            &[],
-            *surges,
-            *tier,
-            Some(placement),
+            AbilityUse {
+                ability,
+                targets: &[],
+                surges: *surges,
+                tier: *tier,
+                placement: Some(placement),
+            },
         ),
         Command::FreeStrike { target, .. } => free_strike(world, entity, id, *target),
         Command::StandUp { .. } => stand_up(world, entity),
@@ -432,16 +445,28 @@ fn flanked(user: &Snapshot, target: &Snapshot, creatures: &[Occupant]) -> bool {
     })
 }
 
+/// The choices a command makes when using an ability.
+struct AbilityUse<'a> {
+    ability: &'a str,
+    targets: &'a [CreatureId],
+    surges: u32,
+    tier: Option<crate::power_roll::Tier>,
+    placement: Option<&'a Placement>,
+}
+
 fn use_ability(
     world: &mut World,
     entity: Entity,
     id: CreatureId,
-    ability_id: &str,
-    target_ids: &[CreatureId],
-    surges: u32,
-    chosen_tier: Option<crate::power_roll::Tier>,
-    placement: Option<&Placement>,
+    u: AbilityUse,
 ) -> Result<(), Refusal> {
+    let AbilityUse {
+        ability: ability_id,
+        targets: target_ids,
+        surges,
+        tier: chosen_tier,
+        placement,
+    } = u;
     let content = world.resource::<Content>().clone();
     let ability: Ability = content
         .ability(ability_id)
@@ -556,10 +581,10 @@ fn use_ability(
     if target_ids.is_empty() && !ability.target.kinds.contains(&TargetKind::Myself) {
         return Err(Refusal::NoTargets);
     }
-    if let Some(max) = ability.target.count {
-        if target_ids.len() as u32 > max {
-            return Err(Refusal::TooManyTargets(max));
-        }
+    if let Some(max) = ability.target.count
+        && target_ids.len() as u32 > max
+    {
+        return Err(Refusal::TooManyTargets(max));
     }
     let mut targets = Vec::new();
     for &t in target_ids {
@@ -739,6 +764,7 @@ fn resolve_roll(
             .any(|e| matches!(e, crate::ability::Effect::Damage { .. }))
     });
     let mut critical_logged = false;
+    let mut best_gain: Option<Gains> = None;
     let mut surges_left = surges;
     for target in targets {
         let taunter_seen = user
@@ -847,18 +873,76 @@ fn resolve_roll(
                 );
             }
         }
-        if let Some(mut h) = world.get_mut::<Heroic>(entity) {
-            if outcome.surges > 0 {
-                h.surges += outcome.surges;
-                let total = h.surges;
-                world
-                    .resource_mut::<CombatLog>()
-                    .push(LogEntry::SurgesGained {
-                        creature: id,
-                        amount: outcome.surges,
-                        total,
-                    });
-            }
+        // Gains go to the user once, not once per target (seed 000 "Abilities
+        // With Damage and Effects"): keep the best tier's.
+        let gain: u32 = outcome.surges + outcome.resources.iter().map(|(_, n)| n).sum::<u32>();
+        if best_gain.as_ref().is_none_or(|g| gain > g.total) {
+            best_gain = Some(Gains {
+                total: gain,
+                surges: outcome.surges,
+                resources: outcome.resources.clone(),
+            });
+        }
+    }
+    if let Some(g) = best_gain {
+        gain_for_user(world, entity, id, g.surges, &g.resources);
+    }
+}
+
+/// What one target's tier gives the user.
+struct Gains {
+    total: u32,
+    surges: u32,
+    resources: Vec<(String, u32)>,
+}
+
+/// Apply an ability's gains to its user: surges, its heroic resource, or
+/// the Director's Malice.
+fn gain_for_user(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    surges: u32,
+    resources: &[(String, u32)],
+) {
+    if surges > 0
+        && let Some(mut h) = world.get_mut::<Heroic>(entity)
+    {
+        h.surges += surges;
+        let total = h.surges;
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::SurgesGained {
+                creature: id,
+                amount: surges,
+                total,
+            });
+    }
+    for (name, amount) in resources {
+        if name == "malice" {
+            let mut m = world.resource_mut::<Malice>();
+            m.0 += amount;
+            let total = m.0;
+            world
+                .resource_mut::<CombatLog>()
+                .push(LogEntry::MaliceGained {
+                    amount: *amount,
+                    total,
+                });
+        } else if let Some(mut h) = world
+            .get_mut::<Heroic>(entity)
+            .filter(|h| &h.resource == name)
+        {
+            h.amount += amount;
+            let (resource, total) = (h.resource.clone(), h.amount);
+            world
+                .resource_mut::<CombatLog>()
+                .push(LogEntry::ResourceGained {
+                    creature: id,
+                    resource,
+                    amount: *amount,
+                    total,
+                });
         }
     }
 }

@@ -196,6 +196,7 @@ fn end_of_turn(
 fn advance(
     mut flow: ResMut<Flow>,
     creatures: Query<(&Creature, &Stamina)>,
+    mut budgets: Query<&mut TurnBudget>,
     mut malice: ResMut<Malice>,
     mut log: ResMut<CombatLog>,
     phase: Res<State<Phase>>,
@@ -223,6 +224,10 @@ fn advance(
         flow.round += 1;
         flow.acted.clear();
         flow.to_act = flow.first;
+        // RULES.md "Turns": "one triggered action per round".
+        for mut b in &mut budgets {
+            b.triggered = true;
+        }
         if flow.round == 2 {
             flow.surprised = None;
         }

@@ -377,14 +377,13 @@ impl Encounter {
             }
             let stamina = world.get::<Stamina>(e).cloned();
             let hero = world.get::<Heroic>(e).is_some();
-            if let Some(s) = stamina {
-                if hero
-                    && s.recoveries > 0
-                    && s.current < s.max
-                    && s.health() != crate::stats::Health::Dying
-                {
-                    out.push(Command::CatchBreath { creature: active });
-                }
+            if let Some(s) = stamina
+                && hero
+                && s.recoveries > 0
+                && s.current < s.max
+                && s.health() != crate::stats::Health::Dying
+            {
+                out.push(Command::CatchBreath { creature: active });
             }
         }
         out.push(Command::EndTurn { creature: active });

@@ -860,3 +860,79 @@ fn surprise_gives_an_edge_in_round_one() {
         }
     )));
 }
+
+// Seed 000 "Abilities With Damage and Effects": "If an ability roll deals
+// damage to multiple targets but its effect targets the creature using the
+// ability ... the effect only occurs once, not once per target."
+#[test]
+fn gains_go_to_the_user_once() {
+    let mut db = content();
+    let burst = area_ability(
+        "rally_burst",
+        crate::ability::Distance::Burst(2),
+        [
+            "1 damage; gain 1 surge",
+            "2 damage; gain 2 surges; gain 1 ferocity",
+            "3 damage; gain 3 surges",
+        ],
+    );
+    db.abilities.insert(burst.id.clone(), burst);
+    db.encounters.insert(
+        "t".into(),
+        EncounterDef {
+            id: "t".into(),
+            name: "T".into(),
+            briefing: String::new(),
+            ruleset: "power_roll".into(),
+            map: "ruined_hall".into(),
+            heroes: vec![HeroDef {
+                abilities: vec!["rally_burst".into()],
+                ..hero("fury", "F", (6, 7))
+            }],
+            monsters: vec![monster("bandit", (7, 7)), monster("bandit", (8, 8))],
+            first: FirstSide::Heroes,
+        },
+    );
+    let mut e = Encounter::new(Arc::new(db), "t", 5).unwrap();
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    e.dice_mut().force([6, 6]);
+    e.apply(Command::UseAreaAbility {
+        creature: FURY,
+        ability: "rally_burst".into(),
+        placement: command::Placement::OnSelf,
+        surges: 0,
+        tier: None,
+    })
+    .unwrap();
+    let h = e.creature(FURY).unwrap().heroic.unwrap();
+    assert_eq!((h.surges, h.amount), (2, 1 + 1));
+}
+
+// RULES.md "Turns": "A creature may use one triggered action per round."
+#[test]
+fn the_triggered_action_returns_each_round() {
+    let mut e = setup(
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3))],
+        3,
+    );
+    let bandit = CreatureId(2);
+    start(&mut e, FURY);
+    // Walk away: the bandit's opportunity attack uses its triggered action.
+    e.apply(Command::Move {
+        creature: FURY,
+        path: vec![Pos::new(5, 3), Pos::new(5, 4), Pos::new(5, 5)],
+    })
+    .unwrap();
+    assert!(!e.creature(bandit).unwrap().budget.triggered);
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, bandit);
+    assert!(
+        !e.creature(bandit).unwrap().budget.triggered,
+        "not back within the round"
+    );
+    e.apply(Command::EndTurn { creature: bandit }).unwrap();
+    assert_eq!(e.flow().round, 2);
+    assert!(e.creature(bandit).unwrap().budget.triggered);
+}
