@@ -14,6 +14,7 @@ pub mod dice;
 pub mod encounter;
 pub mod map;
 pub mod power_roll;
+pub mod scenario;
 pub mod stats;
 
 use bevy_app::{App, Plugin};

@@ -1,0 +1,591 @@
+//! Scripted scenarios for designers: an ASCII map with a legend placing
+//! creatures, a list of steps naming creatures by name (commands, the dice
+//! each roll will show, expectations), run through the same engine as
+//! everything else. See `docs/scenarios.md`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::conditions::ConditionKind;
+use crate::content::{ContentDb, LoadedMap, Monster, parse_ron};
+use crate::encounter::command::Placement;
+use crate::encounter::def::{EncounterDef, FirstSide, HeroDef, MonsterDef};
+use crate::encounter::{Command, Encounter, LogEntry};
+use crate::map::{Pos, Tile};
+use crate::power_roll::Tier;
+use crate::stats::{Characteristics, CreatureId};
+
+/// What a legend letter places.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Place {
+    /// Terrain, as in map files.
+    Tile(Tile),
+    /// A hero of a class.
+    Hero {
+        class: String,
+        name: String,
+        #[serde(default)]
+        characteristics: Option<Characteristics>,
+        #[serde(default)]
+        victories: u32,
+        #[serde(default)]
+        abilities: Vec<String>,
+    },
+    /// A monster by stat block id.
+    Monster {
+        id: String,
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// A monster written inline with its numbers and abilities.
+    Inline(Monster),
+}
+
+/// One step of a scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ScenarioStep {
+    /// The next dice rolled show these values, in order.
+    Dice(Vec<u32>),
+    Start(String),
+    Move(String, Vec<(i32, i32)>),
+    Shift(String, (i32, i32)),
+    /// Use an ability against named targets.
+    Use(String, String, Vec<String>),
+    /// Use an ability choosing a lower tier.
+    UseAtTier(String, String, Vec<String>, u8),
+    /// Use an area ability with a placement.
+    UseArea(String, String, Placement),
+    FreeStrike(String, String),
+    StandUp(String),
+    CatchBreath(String),
+    EscapeGrab(String),
+    End(String),
+    /// The next step must be refused, with a reason containing this text.
+    Refused(String, Box<ScenarioStep>),
+    Expect(Expectation),
+}
+
+/// Something that must be true at that point.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Expectation {
+    Stamina(String, i32),
+    At(String, (i32, i32)),
+    Has(String, ConditionKind),
+    Lacks(String, ConditionKind),
+    /// The last roll against the creature reached this tier.
+    Tier(String, u8),
+    /// The hero's heroic resource.
+    Resource(String, u32),
+    Surges(String, u32),
+    Malice(u32),
+    Round(u32),
+    /// A log line (as printed) containing this text.
+    Log(String),
+    Dead(String),
+    Winner(crate::map::Side),
+}
+
+/// A scenario file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scenario {
+    pub name: String,
+    /// The rule it checks, quoted with its source.
+    #[serde(default)]
+    pub rule: String,
+    #[serde(default = "default_ruleset")]
+    pub ruleset: String,
+    #[serde(default)]
+    pub legend: BTreeMap<char, Place>,
+    pub map: Vec<String>,
+    #[serde(default = "heroes_first")]
+    pub first: FirstSide,
+    #[serde(default)]
+    pub seed: u64,
+    pub steps: Vec<ScenarioStep>,
+}
+
+fn default_ruleset() -> String {
+    "power_roll".into()
+}
+
+fn heroes_first() -> FirstSide {
+    FirstSide::Heroes
+}
+
+/// The verdict on one expectation or step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Check {
+    pub step: usize,
+    pub what: String,
+    pub passed: bool,
+    pub detail: String,
+}
+
+/// The result of running a scenario.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub name: String,
+    pub checks: Vec<Check>,
+    /// Every creature's final state, for `--json`.
+    pub creatures: Vec<serde_json::Value>,
+}
+
+impl Report {
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|c| c.passed)
+    }
+}
+
+/// A scenario that could not even start.
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    #[error("{0}")]
+    Parse(crate::content::ContentError),
+    #[error("{0}")]
+    Setup(String),
+}
+
+impl Scenario {
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let (s, _) = crate::content::read_ron::<Scenario>(path).map_err(ScenarioError::Parse)?;
+        Ok(s)
+    }
+
+    pub fn parse(path: &Path, text: &str) -> Result<Scenario, ScenarioError> {
+        parse_ron(path, text).map_err(ScenarioError::Parse)
+    }
+
+    /// Build the encounter this scenario describes on top of `content`.
+    fn encounter(
+        &self,
+        content: &ContentDb,
+    ) -> Result<(ContentDb, BTreeMap<String, CreatureId>), ScenarioError> {
+        let mut db = content.clone();
+        let mut rows = Vec::new();
+        let mut heroes = Vec::new();
+        let mut monsters = Vec::new();
+        let mut terrain: BTreeMap<char, Tile> = BTreeMap::new();
+        for (y, row) in self.map.iter().enumerate() {
+            let mut out = String::new();
+            for (x, c) in row.chars().enumerate() {
+                let at = (x as i32, y as i32);
+                match self.legend.get(&c) {
+                    Some(Place::Tile(t)) => {
+                        terrain.insert(c, *t);
+                        out.push(c);
+                    }
+                    Some(Place::Hero {
+                        class,
+                        name,
+                        characteristics,
+                        victories,
+                        abilities,
+                    }) => {
+                        heroes.push(HeroDef {
+                            class: class.clone(),
+                            name: name.clone(),
+                            level: 1,
+                            victories: *victories,
+                            characteristics: *characteristics,
+                            abilities: abilities.clone(),
+                            at,
+                        });
+                        out.push('.');
+                    }
+                    Some(Place::Monster { id, name }) => {
+                        monsters.push(MonsterDef {
+                            monster: Some(id.clone()),
+                            inline: None,
+                            name: name.clone(),
+                            squad: None,
+                            at,
+                        });
+                        out.push('.');
+                    }
+                    Some(Place::Inline(m)) => {
+                        monsters.push(MonsterDef {
+                            monster: None,
+                            inline: Some(m.clone()),
+                            name: None,
+                            squad: None,
+                            at,
+                        });
+                        out.push('.');
+                    }
+                    None => out.push(c),
+                }
+            }
+            rows.push(out);
+        }
+        let map = crate::map::Map::from_ascii(&rows, &terrain)
+            .map_err(|e| ScenarioError::Setup(format!("map: {e}")))?;
+        db.maps.insert(
+            "scenario".into(),
+            LoadedMap {
+                id: "scenario".into(),
+                name: self.name.clone(),
+                description: String::new(),
+                map,
+            },
+        );
+        // Names, in spawn order (heroes first, then monsters).
+        let mut names = BTreeMap::new();
+        let mut next = 1;
+        for h in &heroes {
+            names.insert(h.name.clone(), CreatureId(next));
+            next += 1;
+        }
+        for m in &monsters {
+            let name = m
+                .name
+                .clone()
+                .or_else(|| m.inline.as_ref().map(|i| i.name.clone()))
+                .or_else(|| {
+                    m.monster
+                        .as_ref()
+                        .and_then(|id| db.monsters.get(id))
+                        .map(|b| b.name.clone())
+                })
+                .ok_or_else(|| ScenarioError::Setup(format!("unknown monster {:?}", m.monster)))?;
+            if names.insert(name.clone(), CreatureId(next)).is_some() {
+                return Err(ScenarioError::Setup(format!(
+                    "two creatures are called `{name}`: give one a `name`"
+                )));
+            }
+            next += 1;
+        }
+        for m in &monsters {
+            if let Some(i) = &m.inline {
+                for a in &i.abilities {
+                    if !db.abilities.contains_key(a) {
+                        return Err(ScenarioError::Setup(format!("unknown ability id `{a}`")));
+                    }
+                }
+            }
+        }
+        db.encounters.insert(
+            "scenario".into(),
+            EncounterDef {
+                id: "scenario".into(),
+                name: self.name.clone(),
+                briefing: self.rule.clone(),
+                ruleset: self.ruleset.clone(),
+                map: "scenario".into(),
+                heroes,
+                monsters,
+                first: self.first,
+            },
+        );
+        Ok((db, names))
+    }
+
+    /// Run the scenario against `content`.
+    pub fn run(&self, content: &ContentDb) -> Result<Report, ScenarioError> {
+        let (db, names) = self.encounter(content)?;
+        let mut e = Encounter::new(Arc::new(db), "scenario", self.seed)
+            .map_err(|err| ScenarioError::Setup(err.to_string()))?;
+        let mut checks = Vec::new();
+        let id = |n: &str| names.get(n).copied();
+        for (i, step) in self.steps.iter().enumerate() {
+            let step_no = i + 1;
+            match step {
+                ScenarioStep::Dice(values) => e.dice_mut().force(values.iter().copied()),
+                ScenarioStep::Expect(x) => checks.push(expect(&mut e, x, &names, step_no)),
+                ScenarioStep::Refused(reason, inner) => match command(inner, &id) {
+                    Err(msg) => checks.push(fail(step_no, "refused step", msg)),
+                    Ok(cmd) => {
+                        let r = e.apply(cmd);
+                        let passed = matches!(&r, Err(refusal) if refusal.to_string().contains(reason.as_str()));
+                        checks.push(Check {
+                            step: step_no,
+                            what: format!("refused: {reason}"),
+                            passed,
+                            detail: match r {
+                                Ok(_) => "it was accepted".into(),
+                                Err(refusal) => format!("refused: {refusal}"),
+                            },
+                        });
+                    }
+                },
+                other => match command(other, &id) {
+                    Err(msg) => checks.push(fail(step_no, "step", msg)),
+                    Ok(cmd) => {
+                        if let Err(refusal) = e.apply(cmd.clone()) {
+                            checks.push(fail(
+                                step_no,
+                                &format!("{other:?}"),
+                                format!("refused: {refusal}"),
+                            ));
+                        }
+                    }
+                },
+            }
+        }
+        let dice = e.world().resource::<crate::dice::Dice>().clone();
+        for m in dice.mismatches() {
+            checks.push(fail(
+                0,
+                "dice",
+                format!("forced {} on a d{}", m.forced, m.sides),
+            ));
+        }
+        if dice.pending_forced() > 0 {
+            let n = dice.pending_forced();
+            checks.push(fail(
+                0,
+                "dice",
+                format!("{n} forced value(s) were never rolled"),
+            ));
+        }
+        let creatures = e
+            .creatures()
+            .into_iter()
+            .map(|c| {
+                serde_json::json!({
+                    "name": c.name,
+                    "side": format!("{:?}", c.side),
+                    "square": [c.space.pos.x, c.space.pos.y],
+                    "stamina": c.stamina.current,
+                    "max_stamina": c.stamina.max,
+                    "conditions": c.conditions.kinds().iter().map(|k| k.word()).collect::<Vec<_>>(),
+                    "heroic_resource": c.heroic.as_ref().map(|h| h.amount),
+                    "surges": c.heroic.as_ref().map(|h| h.surges),
+                })
+            })
+            .collect();
+        Ok(Report {
+            name: self.name.clone(),
+            checks,
+            creatures,
+        })
+    }
+}
+
+fn fail(step: usize, what: &str, detail: String) -> Check {
+    Check {
+        step,
+        what: what.into(),
+        passed: false,
+        detail,
+    }
+}
+
+fn pos(p: (i32, i32)) -> Pos {
+    Pos::new(p.0, p.1)
+}
+
+/// Turn a named step into an engine command.
+fn command(
+    step: &ScenarioStep,
+    id: &dyn Fn(&str) -> Option<CreatureId>,
+) -> Result<Command, String> {
+    let who = |n: &str| id(n).ok_or_else(|| format!("no creature called `{n}`"));
+    let many = |ns: &[String]| ns.iter().map(|n| who(n)).collect::<Result<Vec<_>, _>>();
+    Ok(match step {
+        ScenarioStep::Start(n) => Command::StartTurn { creature: who(n)? },
+        ScenarioStep::End(n) => Command::EndTurn { creature: who(n)? },
+        ScenarioStep::Move(n, path) => Command::Move {
+            creature: who(n)?,
+            path: path.iter().map(|&p| pos(p)).collect(),
+        },
+        ScenarioStep::Shift(n, to) => Command::Shift {
+            creature: who(n)?,
+            to: pos(*to),
+        },
+        ScenarioStep::Use(n, ability, targets) => Command::UseAbility {
+            creature: who(n)?,
+            ability: ability.clone(),
+            targets: many(targets)?,
+            surges: 0,
+            tier: None,
+        },
+        ScenarioStep::UseAtTier(n, ability, targets, tier) => Command::UseAbility {
+            creature: who(n)?,
+            ability: ability.clone(),
+            targets: many(targets)?,
+            surges: 0,
+            tier: Some(Tier::from_number(*tier).ok_or("a tier is 1, 2 or 3")?),
+        },
+        ScenarioStep::UseArea(n, ability, placement) => Command::UseAreaAbility {
+            creature: who(n)?,
+            ability: ability.clone(),
+            placement: placement.clone(),
+            surges: 0,
+            tier: None,
+        },
+        ScenarioStep::FreeStrike(n, t) => Command::FreeStrike {
+            creature: who(n)?,
+            target: who(t)?,
+        },
+        ScenarioStep::StandUp(n) => Command::StandUp { creature: who(n)? },
+        ScenarioStep::CatchBreath(n) => Command::CatchBreath { creature: who(n)? },
+        ScenarioStep::EscapeGrab(n) => Command::EscapeGrab { creature: who(n)? },
+        ScenarioStep::Dice(_) | ScenarioStep::Expect(_) | ScenarioStep::Refused(..) => {
+            return Err("not a command".into());
+        }
+    })
+}
+
+fn expect(
+    e: &mut Encounter,
+    x: &Expectation,
+    names: &BTreeMap<String, CreatureId>,
+    step: usize,
+) -> Check {
+    let view = |e: &mut Encounter, n: &str| names.get(n).and_then(|&id| e.creature(id));
+    let (passed, detail) = match x {
+        Expectation::Stamina(n, want) => match view(e, n) {
+            Some(c) => (
+                c.stamina.current == *want,
+                format!("stamina {}", c.stamina.current),
+            ),
+            None => (false, format!("no creature `{n}`")),
+        },
+        Expectation::At(n, p) => match view(e, n) {
+            Some(c) => (c.space.pos == pos(*p), format!("at {}", c.space.pos)),
+            None => (false, format!("no creature `{n}`")),
+        },
+        Expectation::Has(n, k) | Expectation::Lacks(n, k) => match view(e, n) {
+            Some(c) => {
+                let has = c.conditions.has(*k);
+                let want = matches!(x, Expectation::Has(..));
+                (
+                    has == want,
+                    format!("conditions {:?}", c.conditions.kinds()),
+                )
+            }
+            None => (false, format!("no creature `{n}`")),
+        },
+        Expectation::Tier(n, t) => {
+            let id = names.get(n).copied();
+            let last = e.log().iter().rev().find_map(|l| match l {
+                LogEntry::TierResult { target, tier, .. } if Some(*target) == id => {
+                    Some(tier.number())
+                }
+                _ => None,
+            });
+            (last == Some(*t), format!("last tier {last:?}"))
+        }
+        Expectation::Resource(n, want) => match view(e, n).and_then(|c| c.heroic) {
+            Some(h) => (h.amount == *want, format!("{} {}", h.resource, h.amount)),
+            None => (false, format!("`{n}` has no heroic resource")),
+        },
+        Expectation::Surges(n, want) => match view(e, n).and_then(|c| c.heroic) {
+            Some(h) => (h.surges == *want, format!("surges {}", h.surges)),
+            None => (false, format!("`{n}` has no surges")),
+        },
+        Expectation::Malice(want) => (e.malice() == *want, format!("malice {}", e.malice())),
+        Expectation::Round(want) => (e.flow().round == *want, format!("round {}", e.flow().round)),
+        Expectation::Log(text) => {
+            let lines = log_lines(e);
+            let found = lines.iter().any(|l| l.contains(text.as_str()));
+            (
+                found,
+                if found {
+                    "found".into()
+                } else {
+                    format!("not in the log: {lines:?}")
+                },
+            )
+        }
+        Expectation::Dead(n) => match view(e, n) {
+            Some(c) => (
+                c.stamina.is_dead(),
+                format!("stamina {}", c.stamina.current),
+            ),
+            None => (false, format!("no creature `{n}`")),
+        },
+        Expectation::Winner(side) => (
+            e.outcome() == Some(*side),
+            format!("outcome {:?}", e.outcome()),
+        ),
+    };
+    Check {
+        step,
+        what: format!("{x:?}"),
+        passed,
+        detail,
+    }
+}
+
+/// The log as readable lines.
+pub fn log_lines(e: &mut Encounter) -> Vec<String> {
+    let names: BTreeMap<CreatureId, String> =
+        e.creatures().into_iter().map(|c| (c.id, c.name)).collect();
+    let name = |id: CreatureId| names.get(&id).cloned().unwrap_or_else(|| id.to_string());
+    e.log().iter().map(|l| l.line(&name)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assets() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")
+    }
+
+    // Issue #4 point 10: "`cargo test` runs them all".
+    #[test]
+    fn every_shipped_scenario_passes() {
+        let content = ContentDb::load(assets()).unwrap_or_else(|e| panic!("{e}"));
+        let files = crate::content::ron_files(&assets().join("scenarios"));
+        assert!(!files.is_empty());
+        let mut failures = Vec::new();
+        for f in &files {
+            let s = Scenario::load(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            assert!(
+                !s.rule.is_empty(),
+                "{}: a scenario quotes the rule it checks",
+                f.display()
+            );
+            let report = s
+                .run(&content)
+                .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            assert!(!report.checks.is_empty(), "{}: checks nothing", f.display());
+            for c in report.checks.iter().filter(|c| !c.passed) {
+                failures.push(format!(
+                    "{}: step {}: {}: {}",
+                    f.display(),
+                    c.step,
+                    c.what,
+                    c.detail
+                ));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    #[test]
+    fn a_failing_expectation_is_reported_not_panicked() {
+        let content = ContentDb::load(assets()).unwrap();
+        let s = Scenario::parse(
+            Path::new("inline.ron"),
+            r######"(
+                name: "wrong on purpose",
+                rule: "none",
+                legend: { 'F': Hero(class: "fury", name: "K"), 'b': Monster(id: "bandit") },
+                map: ["#####", "#Fb.#", "#####"],
+                steps: [
+                    Start("K"),
+                    Dice([4, 5]),
+                    Use("K", "brutal_slam", ["Bandit"]),
+                    Expect(Stamina("Bandit", 99)),
+                    Use("K", "brutal_slam", ["Nobody"]),
+                    Dice([30]),
+                    End("K"),
+                ],
+            )"######,
+        )
+        .unwrap();
+        let r = s.run(&content).unwrap();
+        assert!(!r.passed());
+        let failed: Vec<&Check> = r.checks.iter().filter(|c| !c.passed).collect();
+        assert_eq!(failed.len(), 2 + 1, "{failed:#?}"); // stamina, the unknown name, the d30
+        assert!(failed[0].detail.contains("stamina 15"));
+        assert!(failed[1].detail.contains("no creature called `Nobody`"));
+        assert_eq!(r.creatures.len(), 2);
+    }
+}
