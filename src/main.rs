@@ -2,6 +2,7 @@
 
 mod check;
 mod client;
+mod scenario;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,6 +28,18 @@ enum Command {
         /// The content folder (default: assets).
         path: Option<PathBuf>,
     },
+    /// Run a scripted scenario: prints pass or fail for each expectation and
+    /// exits 1 if any fails (2 if the file can't be read).
+    Scenario {
+        /// Scenario files (RON), or folders of them.
+        files: Vec<PathBuf>,
+        /// Print the final state of every creature as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The content folder (default: assets).
+        #[arg(long, value_name = "DIR")]
+        assets: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -34,6 +47,11 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Check { path }) => check::run(&path.unwrap_or_else(default_assets)),
         Some(Command::Play(options)) => client::run(options),
+        Some(Command::Scenario {
+            files,
+            json,
+            assets,
+        }) => scenario::run(&files, json, &assets.unwrap_or_else(default_assets)),
         None => client::run(cli.client),
     }
 }

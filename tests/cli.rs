@@ -105,3 +105,53 @@ fn the_client_refuses_broken_content_without_opening_a_window() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("m.ron:1:"));
 }
+
+// Issue #4 point 10: "`skirmish scenario FILE.ron` ... prints pass or fail for
+// each expectation, exits non-zero if any fails, and `--json` prints the final
+// state of every creature."
+#[test]
+fn scenario_command_passes_fails_and_prints_json() {
+    let out = skirmish()
+        .args(["scenario", "assets/scenarios/brutal_slam_tier1.ron"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("pass  step"), "{stdout}");
+
+    let dir = scratch("scenario");
+    let bad = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets/scenarios/brutal_slam_tier1.ron"),
+    )
+    .unwrap()
+    .replace("Stamina(\"Bandit\", 15)", "Stamina(\"Bandit\", 14)");
+    let file = dir.join("bad.ron");
+    std::fs::write(&file, bad).unwrap();
+    let out = skirmish().arg("scenario").arg(&file).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("FAIL"), "{stdout}");
+
+    let out = skirmish()
+        .args([
+            "scenario",
+            "--json",
+            "assets/scenarios/brutal_slam_tier1.ron",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let creatures = v[0]["creatures"].as_array().unwrap();
+    assert_eq!(creatures.len(), 2);
+    assert_eq!(creatures[1]["stamina"], 15);
+
+    std::fs::write(dir.join("broken.ron"), "(name: \"x\", map: [").unwrap();
+    let out = skirmish()
+        .arg("scenario")
+        .arg(dir.join("broken.ron"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("broken.ron:1:"));
+}
