@@ -59,6 +59,10 @@ pub enum ScenarioStep {
     /// Use an area ability with a placement.
     UseArea(String, String, Placement),
     FreeStrike(String, String),
+    /// Charge along a path at a target, ending in a free strike.
+    Charge(String, Vec<(i32, i32)>, String),
+    /// Charge ending in an ability with the Charge keyword.
+    ChargeWith(String, Vec<(i32, i32)>, String, String),
     StandUp(String),
     CatchBreath(String),
     EscapeGrab(String),
@@ -419,6 +423,18 @@ fn command(
         ScenarioStep::FreeStrike(n, t) => Command::FreeStrike {
             creature: who(n)?,
             target: who(t)?,
+        },
+        ScenarioStep::Charge(n, path, t) => Command::Charge {
+            creature: who(n)?,
+            path: path.iter().map(|&p| pos(p)).collect(),
+            target: who(t)?,
+            ability: None,
+        },
+        ScenarioStep::ChargeWith(n, path, t, a) => Command::Charge {
+            creature: who(n)?,
+            path: path.iter().map(|&p| pos(p)).collect(),
+            target: who(t)?,
+            ability: Some(a.clone()),
         },
         ScenarioStep::StandUp(n) => Command::StandUp { creature: who(n)? },
         ScenarioStep::CatchBreath(n) => Command::CatchBreath { creature: who(n)? },

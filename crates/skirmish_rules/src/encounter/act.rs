@@ -111,13 +111,13 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
             world.resource_mut::<TurnEvents>().ended = Some(id);
             Ok(())
         }
-        Command::Move { path, .. } => walk(world, entity, id, path, false),
+        Command::Move { path, .. } => walk(world, entity, id, path, false, true),
         Command::Shift { to, .. } => {
             let from = world
                 .get::<Space>(entity)
                 .map(|s| s.0.pos)
                 .unwrap_or_default();
-            walk(world, entity, id, &[from, *to], true)
+            walk(world, entity, id, &[from, *to], true, true)
         }
         Command::UseAbility {
             ability,
@@ -156,6 +156,12 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
             },
         ),
         Command::FreeStrike { target, .. } => free_strike(world, entity, id, *target),
+        Command::Charge {
+            path,
+            target,
+            ability,
+            ..
+        } => charge(world, entity, id, path, *target, ability.as_deref()),
         Command::StandUp { .. } => stand_up(world, entity),
         Command::CatchBreath { .. } => catch_breath(world, entity, id),
         Command::EscapeGrab { .. } => escape_grab(world, entity, id),
@@ -250,6 +256,7 @@ fn walk(
     id: CreatureId,
     path: &[Pos],
     shift: bool,
+    spend_move: bool,
 ) -> Result<(), Refusal> {
     let space = world
         .get::<Space>(entity)
@@ -302,7 +309,9 @@ fn walk(
     let mut budget = *world
         .get::<TurnBudget>(entity)
         .ok_or(Refusal::NoSuchCreature(id))?;
-    spend_action(&mut budget, &conditions, ActionType::MoveAction)?;
+    if spend_move {
+        spend_action(&mut budget, &conditions, ActionType::MoveAction)?;
+    }
     // Committed from here on.
     *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
     let provoked = opportunity_attacks(&creatures, &mover, path);
@@ -1365,5 +1374,131 @@ fn after_ability(world: &mut World, entity: Entity, ability: &Ability) {
         .unwrap_or_default();
     if action_bleeds(ability.action, &characteristics) {
         bleed(world, entity);
+    }
+}
+
+/// RULES.md "Charge" (main action): "move up to your speed in a straight line
+/// (no difficult terrain, no shifting) then make a melee free strike or use an
+/// ability with the Charge keyword against a creature you reached."
+/// Everything that can be checked before moving is checked first, so a
+/// refused charge changes nothing.
+fn charge(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    path: &[Pos],
+    target: CreatureId,
+    ability: Option<&str>,
+) -> Result<(), Refusal> {
+    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let mut budget = *world
+        .get::<TurnBudget>(entity)
+        .ok_or(Refusal::NoTurnInProgress)?;
+    spend_action(&mut budget, &conditions, ActionType::MainAction)?;
+    let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(id))?;
+    // A straight line: no step reverses the direction of an earlier one.
+    let mut dir = (0, 0);
+    for w in path.windows(2) {
+        let (dx, dy) = (w[1].x - w[0].x, w[1].y - w[0].y);
+        if dx * dir.0 < 0 || dy * dir.1 < 0 {
+            return Err(Refusal::BadPath("a charge moves in a straight line".into()));
+        }
+        dir = (
+            if dx != 0 { dx } else { dir.0 },
+            if dy != 0 { dy } else { dir.1 },
+        );
+    }
+    let creatures = occupants(world);
+    let map = world.resource::<Battlefield>().0.clone();
+    let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
+    let limits = movement_limits(&conditions, speed);
+    let mover = Mover {
+        id,
+        space: user.space,
+        side: user.side,
+        speed: limits.speed,
+        extra_cost: limits.extra_cost_per_square,
+        shifting: false,
+    };
+    let steps = path.len().saturating_sub(1) as u32;
+    match path_cost(&map, &creatures, &mover, path) {
+        None => {
+            return Err(Refusal::BadPath(
+                "a step is blocked, not adjacent, or ends in a creature".into(),
+            ));
+        }
+        Some(cost) if cost > steps => {
+            return Err(Refusal::BadPath(
+                "a charge can't cross difficult terrain".into(),
+            ));
+        }
+        Some(cost) if cost > limits.speed => {
+            return Err(Refusal::TooFar {
+                cost,
+                speed: limits.speed,
+            });
+        }
+        _ => {}
+    }
+    let end = Footprint::new(*path.last().unwrap_or(&user.space.pos), user.space.size);
+    let te = entity_of(world, target).ok_or(Refusal::NoSuchCreature(target))?;
+    let ts = snapshot(world, te).ok_or(Refusal::NoSuchCreature(target))?;
+    if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+        return Err(Refusal::Dead(target));
+    }
+    let reach = match ability {
+        None => 1,
+        Some(a) => {
+            let content = world.resource::<Content>().clone();
+            let ab = content
+                .ability(a)
+                .ok_or_else(|| Refusal::UnknownAbility(a.to_string()))?;
+            if !world
+                .get::<Abilities>(entity)
+                .is_some_and(|l| l.0.iter().any(|x| x == a))
+            {
+                return Err(Refusal::NotTheirAbility(a.to_string()));
+            }
+            if !ab.has(Keyword::Charge) {
+                return Err(Refusal::WrongCommand(
+                    "only abilities with the Charge keyword can end a charge",
+                ));
+            }
+            if !target_allowed(&ab.target.kinds, &user, &ts) {
+                return Err(Refusal::WrongTarget(target));
+            }
+            match ab.distance {
+                Distance::Melee(r) | Distance::MeleeOrRanged(r, _) => r,
+                _ => return Err(Refusal::WrongCommand("a charge ends in a melee attack")),
+            }
+        }
+    };
+    let distance = end.distance(ts.space);
+    if distance > reach || target == id {
+        return Err(Refusal::OutOfRange {
+            target,
+            distance,
+            reach,
+        });
+    }
+    // Committed: move (without spending the move action), then attack with the main action.
+    walk(world, entity, id, path, false, false)?;
+    if world.get::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
+        return Ok(());
+    }
+    match ability {
+        None => free_strike(world, entity, id, target),
+        Some(a) => use_ability(
+            world,
+            entity,
+            id,
+            AbilityUse {
+                ability: a,
+                targets: &[target],
+                surges: 0,
+                tier: None,
+                placement: None,
+            },
+        ),
     }
 }

@@ -47,6 +47,15 @@ pub enum Command {
         #[serde(default)]
         tier: Option<Tier>,
     },
+    /// Charge (main action): move in a straight line, then a melee free
+    /// strike, or an ability with the Charge keyword, against `target`.
+    Charge {
+        creature: CreatureId,
+        path: Vec<Pos>,
+        target: CreatureId,
+        #[serde(default)]
+        ability: Option<String>,
+    },
     /// A melee free strike against an adjacent creature (main action).
     FreeStrike {
         creature: CreatureId,
@@ -78,6 +87,7 @@ impl Command {
             | Command::UseAbility { creature, .. }
             | Command::UseAreaAbility { creature, .. }
             | Command::FreeStrike { creature, .. }
+            | Command::Charge { creature, .. }
             | Command::StandUp { creature }
             | Command::CatchBreath { creature }
             | Command::EscapeGrab { creature }
