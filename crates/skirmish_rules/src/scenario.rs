@@ -404,6 +404,7 @@ fn command(
             ability: ability.clone(),
             targets: many(targets)?,
             surges: 0,
+            spend: 0,
             tier: None,
         },
         ScenarioStep::UseAtTier(n, ability, targets, tier) => Command::UseAbility {
@@ -411,6 +412,7 @@ fn command(
             ability: ability.clone(),
             targets: many(targets)?,
             surges: 0,
+            spend: 0,
             tier: Some(Tier::from_number(*tier).ok_or("a tier is 1, 2 or 3")?),
         },
         ScenarioStep::UseArea(n, ability, placement) => Command::UseAreaAbility {
@@ -418,6 +420,7 @@ fn command(
             ability: ability.clone(),
             placement: placement.clone(),
             surges: 0,
+            spend: 0,
             tier: None,
         },
         ScenarioStep::FreeStrike(n, t) => Command::FreeStrike {

@@ -338,6 +338,45 @@ impl Ability {
     }
 }
 
+/// The extra effects of spending `amount` heroic resource on an ability's
+/// "Spend X" entries (seed 000 "Spend Heroic Resource": "If an entry reads
+/// 'Spend X+', you can spend as much ... as you like in multiples of X").
+/// Entries are taken in order; a plain entry once if affordable, a "+" entry
+/// as many times as what is left allows. The whole amount must be used.
+pub fn spend_effects(entries: &[Spend], amount: u32) -> Result<Vec<Effect>, String> {
+    if entries.is_empty() {
+        return Err("the ability has no Spend entries".into());
+    }
+    let mut left = amount;
+    let mut out = Vec::new();
+    for e in entries {
+        if e.amount == 0 || left < e.amount {
+            continue;
+        }
+        let times = if e.repeatable { left / e.amount } else { 1 };
+        left -= times * e.amount;
+        let effects = e
+            .effects
+            .as_ref()
+            .map(|t| t.effects.clone())
+            .unwrap_or_default();
+        for _ in 0..times {
+            out.extend(effects.iter().cloned());
+        }
+    }
+    if left > 0 {
+        let sizes: Vec<String> = entries
+            .iter()
+            .map(|e| format!("{}{}", e.amount, if e.repeatable { "+" } else { "" }))
+            .collect();
+        return Err(format!(
+            "{left} left over (entries: Spend {})",
+            sizes.join(", ")
+        ));
+    }
+    Ok(out)
+}
+
 /// A condition that a tier outcome imposes or that the target resisted.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConditionOutcome {
@@ -563,6 +602,32 @@ mod tests {
             evaluate(&e, &shadow, &Characteristics::default(), 0).total_damage(),
             9
         );
+    }
+
+    // Seed 000 "Spend Heroic Resource": "Spend X" once; "Spend X+" in multiples of X.
+    #[test]
+    fn spend_entries() {
+        let plain = Spend {
+            amount: 2,
+            repeatable: false,
+            text: "The target is also slowed.".into(),
+            effects: Some(TierLine::parsed("slowed (EoT)").unwrap()),
+        };
+        let plus = Spend {
+            amount: 1,
+            repeatable: true,
+            text: "2 extra damage per piety spent.".into(),
+            effects: Some(TierLine::parsed("2 holy damage").unwrap()),
+        };
+        assert_eq!(spend_effects(&[plain.clone()], 2).unwrap().len(), 1);
+        assert!(
+            spend_effects(&[plain.clone()], 3)
+                .unwrap_err()
+                .contains("1 left over")
+        );
+        assert!(spend_effects(&[], 1).is_err());
+        let both = spend_effects(&[plain, plus], 5).unwrap();
+        assert_eq!(both.len(), 1 + 3);
     }
 
     #[test]

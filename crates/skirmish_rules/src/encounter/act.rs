@@ -123,6 +123,7 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
             ability,
             targets,
             surges,
+            spend,
             tier,
             ..
         } => use_ability(
@@ -133,6 +134,7 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
                 ability,
                 targets,
                 surges: *surges,
+                spend: *spend,
                 tier: *tier,
                 placement: None,
             },
@@ -141,6 +143,7 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
             ability,
             placement,
             surges,
+            spend,
             tier,
             ..
         } => use_ability(
@@ -151,6 +154,7 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
                 ability,
                 targets: &[],
                 surges: *surges,
+                spend: *spend,
                 tier: *tier,
                 placement: Some(placement),
             },
@@ -459,6 +463,8 @@ struct AbilityUse<'a> {
     ability: &'a str,
     targets: &'a [CreatureId],
     surges: u32,
+    /// Heroic resource spent on "Spend X" entries.
+    spend: u32,
     tier: Option<crate::power_roll::Tier>,
     placement: Option<&'a Placement>,
 }
@@ -473,6 +479,7 @@ fn use_ability(
         ability: ability_id,
         targets: target_ids,
         surges,
+        spend,
         tier: chosen_tier,
         placement,
     } = u;
@@ -525,6 +532,27 @@ fn use_ability(
         }
         Cost::Free | Cost::Signature => {}
     }
+    // "Spend X" entries (seed 000 "Spend Heroic Resource"): on top of the cost.
+    let extra = if spend > 0 {
+        let cost = match ability.cost {
+            Cost::Heroic(n) => n,
+            _ => 0,
+        };
+        let has = heroic.as_ref().map_or(0, |h| h.amount);
+        if heroic.is_none() || has < cost + spend {
+            return Err(Refusal::NotEnoughResource {
+                resource: heroic
+                    .as_ref()
+                    .map_or("heroic resource".into(), |h| h.resource.clone()),
+                needed: cost + spend,
+                has,
+            });
+        }
+        crate::ability::spend_effects(&ability.spend, spend)
+            .map_err(|why| Refusal::BadSpend(spend, why))?
+    } else {
+        Vec::new()
+    };
     let has_surges = heroic.as_ref().map_or(0, |h| h.surges);
     if surges > has_surges {
         return Err(Refusal::NotEnoughSurges {
@@ -539,7 +567,7 @@ fn use_ability(
         let (area, source) = place_area(&map, &creatures, user.space, ability.distance, placement)?;
         if let Distance::Wall { .. } = ability.distance {
             *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
-            pay(world, entity, id, &ability);
+            pay(world, entity, id, &ability, spend);
             for &p in &area.covered {
                 world
                     .resource_mut::<Battlefield>()
@@ -564,7 +592,7 @@ fn use_ability(
             targets.truncate(max as usize);
         }
         *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
-        pay(world, entity, id, &ability);
+        pay(world, entity, id, &ability, spend);
         let ids: Vec<CreatureId> = targets.iter().map(|t| t.id).collect();
         world
             .resource_mut::<CombatLog>()
@@ -582,6 +610,7 @@ fn use_ability(
             surges,
             chosen_tier,
             source,
+            &extra,
         );
         after_ability(world, entity, &ability);
         return Ok(());
@@ -624,7 +653,7 @@ fn use_ability(
     }
     // Committed from here on: spend the action and pay.
     *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
-    pay(world, entity, id, &ability);
+    pay(world, entity, id, &ability, spend);
     resolve_roll(
         world,
         entity,
@@ -634,15 +663,21 @@ fn use_ability(
         surges,
         chosen_tier,
         user.space,
+        &extra,
     );
     after_ability(world, entity, &ability);
     Ok(())
 }
 
-/// Pay an ability's cost and log its use.
-fn pay(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability) {
+/// Pay an ability's cost (and any resource spent on "Spend X") and log its use.
+fn pay(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability, spend: u32) {
+    let heroic_cost = match ability.cost {
+        Cost::Heroic(n) => n,
+        _ => 0,
+    } + spend;
     match ability.cost {
-        Cost::Heroic(n) => {
+        Cost::Heroic(_) | Cost::Free | Cost::Signature if heroic_cost > 0 => {
+            let n = heroic_cost;
             let mut h = world.get_mut::<Heroic>(entity).expect("checked");
             h.amount -= n;
             let (resource, total) = (h.resource.clone(), h.amount);
@@ -732,6 +767,7 @@ fn resolve_roll(
     surges: u32,
     chosen_tier: Option<crate::power_roll::Tier>,
     source: Footprint,
+    extra: &[crate::ability::Effect],
 ) {
     let id = user.id;
     let map = world.resource::<Battlefield>().0.clone();
@@ -838,12 +874,18 @@ fn resolve_roll(
                 .push(LogEntry::CriticalHit { creature: id });
         }
         let potency_bonus = 0;
-        let outcome = evaluate(
-            &power_roll.tier(tier).effects,
-            &user.chars,
-            &target.chars,
-            potency_bonus,
-        );
+        let mut effects = power_roll.tier(tier).effects.clone();
+        effects.extend_from_slice(extra);
+        let mut outcome = evaluate(&effects, &user.chars, &target.chars, potency_bonus);
+        // Damage of one type is one instance (immunity applies once).
+        let mut merged: Vec<(i32, DamageType)> = Vec::new();
+        for (amount, t) in outcome.damage.drain(..) {
+            match merged.iter_mut().find(|(_, mt)| *mt == t) {
+                Some(m) => m.0 += amount,
+                None => merged.push((amount, t)),
+            }
+        }
+        outcome.damage = merged;
         // Damage, with surges on the first damaged target (seed 000 "Surges":
         // each surge deals extra damage equal to the highest characteristic).
         for (i, (amount, t)) in outcome.damage.iter().enumerate() {
@@ -1496,6 +1538,7 @@ fn charge(
                 ability: a,
                 targets: &[target],
                 surges: 0,
+                spend: 0,
                 tier: None,
                 placement: None,
             },

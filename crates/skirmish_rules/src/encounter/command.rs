@@ -31,6 +31,9 @@ pub enum Command {
         /// Surges to spend on extra damage against the first target.
         #[serde(default)]
         surges: u32,
+        /// Heroic resource to spend on the ability's "Spend X" entries.
+        #[serde(default)]
+        spend: u32,
         /// Apply this tier instead if it is lower than the one rolled
         /// (RULES.md: "A roller may always choose a lower tier").
         #[serde(default)]
@@ -44,6 +47,8 @@ pub enum Command {
         placement: Placement,
         #[serde(default)]
         surges: u32,
+        #[serde(default)]
+        spend: u32,
         #[serde(default)]
         tier: Option<Tier>,
     },
@@ -176,6 +181,8 @@ pub enum Refusal {
     BadPlacement(String),
     #[error("wrong command: {0}")]
     WrongCommand(&'static str),
+    #[error("can't spend {0} that way: {1}")]
+    BadSpend(u32, String),
     #[error("not prone")]
     NotProne,
     #[error("can't stand up: {0}")]

@@ -321,6 +321,7 @@ impl Encounter {
                         ability: id.clone(),
                         placement,
                         surges: 0,
+                        spend: 0,
                         tier: None,
                     });
                 }
@@ -350,6 +351,7 @@ impl Encounter {
                         ability: id.clone(),
                         targets: vec![o.id],
                         surges: 0,
+                        spend: 0,
                         tier: None,
                     });
                 }

@@ -63,6 +63,7 @@ fn slam(e: &mut Encounter, target: CreatureId) -> Result<Vec<LogEntry>, Refusal>
         ability: "brutal_slam".into(),
         targets: vec![target],
         surges: 0,
+        spend: 0,
         tier: None,
     })
 }
@@ -274,6 +275,7 @@ fn judgments_hammer_conditions_and_saves() {
         ability: "judgments_hammer".into(),
         targets: vec![bandit],
         surges: 0,
+        spend: 0,
         tier: None,
     })
     .unwrap();
@@ -319,6 +321,7 @@ fn choosing_a_lower_tier() {
         ability: "brutal_slam".into(),
         targets: vec![CreatureId(2)],
         surges: 0,
+        spend: 0,
         tier: Some(crate::power_roll::Tier::One),
     })
     .unwrap();
@@ -376,6 +379,7 @@ fn range_and_line_of_effect_refusals() {
             ability: "judgments_hammer".into(),
             targets: vec![near],
             surges: 0,
+            spend: 0,
             tier: None
         }),
         Err(Refusal::NotTheirAbility("judgments_hammer".into()))
@@ -390,6 +394,7 @@ fn range_and_line_of_effect_refusals() {
         ability: "judgments_hammer".into(),
         targets: vec![t],
         surges: 0,
+        spend: 0,
         tier: None,
     };
     // The wall at x = 5, rows 2 to 4, hides (7,3) from (4,3): every corner
@@ -604,6 +609,7 @@ fn knockback_grab_and_escape() {
         ability: "knockback".into(),
         targets: vec![bandit],
         surges: 0,
+        spend: 0,
         tier: None,
     })
     .unwrap();
@@ -619,6 +625,7 @@ fn knockback_grab_and_escape() {
         ability: "grab".into(),
         targets: vec![bandit],
         surges: 0,
+        spend: 0,
         tier: None,
     })
     .unwrap();
@@ -756,6 +763,7 @@ fn area_abilities_hit_every_enemy_they_reach() {
         ability: "test_burst".into(),
         placement: command::Placement::OnSelf,
         surges: 0,
+        spend: 0,
         tier: None,
     };
     assert!(legal.contains(&burst_cmd));
@@ -770,6 +778,7 @@ fn area_abilities_hit_every_enemy_they_reach() {
             ability: "test_burst".into(),
             targets: vec![CreatureId(2)],
             surges: 0,
+            spend: 0,
             tier: None
         }),
         Err(Refusal::WrongCommand(_))
@@ -932,6 +941,7 @@ fn gains_go_to_the_user_once() {
         ability: "rally_burst".into(),
         placement: command::Placement::OnSelf,
         surges: 0,
+        spend: 0,
         tier: None,
     })
     .unwrap();
@@ -965,4 +975,63 @@ fn the_triggered_action_returns_each_round() {
     e.apply(Command::EndTurn { creature: bandit }).unwrap();
     assert_eq!(e.flow().round, 2);
     assert!(e.creature(bandit).unwrap().budget.triggered);
+}
+
+// Seed 000 "Spend Heroic Resource": "Spend X+ ... you can spend as much of
+// your available Heroic Resource as you like in multiples of X".
+#[test]
+fn spending_heroic_resource_on_spend_entries() {
+    let mut db = content();
+    let smite: crate::ability::Ability = ron::from_str(
+        r#"(id: "smite", name: "Smite", keywords: [Magic, Ranged, Strike], action: MainAction,
+            distance: Ranged(5), target: (count: Some(1), kinds: [Enemy]), cost: Signature,
+            power_roll: Some((characteristics: [Intuition], tiers: ("2 + I holy damage", "4 + I holy damage", "6 + I holy damage"))),
+            spend: [(amount: 1, repeatable: true, text: "2 holy damage per piety", effects: Some("2 holy damage"))])"#,
+    )
+    .unwrap();
+    let mut smite = smite;
+    assert!(smite.parse_lines().is_empty());
+    db.abilities.insert("smite".into(), smite);
+    db.encounters.insert(
+        "t".into(),
+        EncounterDef {
+            id: "t".into(),
+            name: "T".into(),
+            briefing: String::new(),
+            ruleset: "power_roll".into(),
+            map: "ruined_hall".into(),
+            heroes: vec![HeroDef {
+                victories: 2,
+                abilities: vec!["smite".into()],
+                ..hero("conduit", "C", (2, 5))
+            }],
+            monsters: vec![monster("bandit", (5, 5))],
+            first: FirstSide::Heroes,
+        },
+    );
+    let mut e = Encounter::new(Arc::new(db), "t", 1).unwrap();
+    let conduit = CreatureId(1);
+    e.dice_mut().force([1]); // +1 piety at the start of the turn: 3
+    start(&mut e, conduit);
+    let smite_cmd = |spend| Command::UseAbility {
+        creature: conduit,
+        ability: "smite".into(),
+        targets: vec![CreatureId(2)],
+        surges: 0,
+        spend,
+        tier: None,
+    };
+    assert!(matches!(
+        e.apply(smite_cmd(4)),
+        Err(Refusal::NotEnoughResource {
+            needed: 4,
+            has: 3,
+            ..
+        })
+    ));
+    e.dice_mut().force([3, 4]); // 7 + 2 = 9: tier 1, 4 holy damage
+    e.apply(smite_cmd(2)).unwrap();
+    // 4 + 2 x 2 = 8 holy damage, as one instance.
+    assert_eq!(e.creature(CreatureId(2)).unwrap().stamina.current, 12);
+    assert_eq!(e.creature(conduit).unwrap().heroic.unwrap().amount, 1);
 }
