@@ -619,9 +619,14 @@ mod tests {
             text: "2 extra damage per piety spent.".into(),
             effects: Some(TierLine::parsed("2 holy damage").unwrap()),
         };
-        assert_eq!(spend_effects(&[plain.clone()], 2).unwrap().len(), 1);
+        assert_eq!(
+            spend_effects(std::slice::from_ref(&plain), 2)
+                .unwrap()
+                .len(),
+            1
+        );
         assert!(
-            spend_effects(&[plain.clone()], 3)
+            spend_effects(std::slice::from_ref(&plain), 3)
                 .unwrap_err()
                 .contains("1 left over")
         );
