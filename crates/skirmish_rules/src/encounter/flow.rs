@@ -25,7 +25,13 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<CombatLog>()
         .init_resource::<Malice>()
         .init_resource::<TurnEvents>()
-        .init_schedule(EncounterStep);
+        .init_schedule(EncounterStep)
+        // A step is a handful of small, ordered systems: the multi-threaded
+        // executor (which Bevy's `multi_threaded` feature makes the default
+        // when the client is in the build) only adds thread hand-offs.
+        .edit_schedule(EncounterStep, |s| {
+            s.set_executor(bevy_ecs::schedule::SingleThreadedExecutor::new());
+        });
     app.configure_sets(
         EncounterStep,
         (

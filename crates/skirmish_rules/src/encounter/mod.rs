@@ -71,6 +71,9 @@ impl Encounter {
             })?;
         let mut app = App::new();
         app.add_plugins((StatesPlugin, crate::RulesPlugin));
+        app.edit_schedule(StateTransition, |s| {
+            s.set_executor(bevy_ecs::schedule::SingleThreadedExecutor::new());
+        });
         app.insert_resource(Content(content.clone()));
         app.insert_resource(Dice::seeded(seed));
         app.insert_resource(Battlefield(map));
