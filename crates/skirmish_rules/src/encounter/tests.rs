@@ -34,7 +34,26 @@ fn monster(id: &str, at: (i32, i32)) -> MonsterDef {
 
 /// An encounter on the ruined hall with the heroes going first.
 fn setup(heroes: Vec<HeroDef>, monsters: Vec<MonsterDef>, seed: u64) -> Encounter {
-    let mut db = content();
+    custom(
+        content(),
+        "ruined_hall",
+        heroes,
+        monsters,
+        FirstSide::Heroes,
+        seed,
+    )
+}
+
+/// An encounter built in the test on top of `db` (which may hold extra
+/// abilities and maps).
+fn custom(
+    mut db: ContentDb,
+    map: &str,
+    heroes: Vec<HeroDef>,
+    monsters: Vec<MonsterDef>,
+    first: FirstSide,
+    seed: u64,
+) -> Encounter {
     db.encounters.insert(
         "test".into(),
         EncounterDef {
@@ -42,10 +61,10 @@ fn setup(heroes: Vec<HeroDef>, monsters: Vec<MonsterDef>, seed: u64) -> Encounte
             name: "Test".into(),
             briefing: String::new(),
             ruleset: "power_roll".into(),
-            map: "ruined_hall".into(),
+            map: map.into(),
             heroes,
             monsters,
-            first: FirstSide::Heroes,
+            first,
         },
     );
     Encounter::new(Arc::new(db), "test", seed).unwrap()
@@ -349,20 +368,14 @@ fn range_and_line_of_effect_refusals() {
             ),
         },
     );
-    db.encounters.insert(
-        "t".into(),
-        EncounterDef {
-            id: "t".into(),
-            name: "T".into(),
-            briefing: String::new(),
-            ruleset: "power_roll".into(),
-            map: "split".into(),
-            heroes: vec![hero("fury", "F", (1, 3)), hero("conduit", "C", (4, 3))],
-            monsters: vec![monster("bandit", (4, 0)), monster("bandit", (7, 3))],
-            first: FirstSide::Heroes,
-        },
+    let mut e = custom(
+        db,
+        "split",
+        vec![hero("fury", "F", (1, 3)), hero("conduit", "C", (4, 3))],
+        vec![monster("bandit", (4, 0)), monster("bandit", (7, 3))],
+        FirstSide::Heroes,
+        3,
     );
-    let mut e = Encounter::new(Arc::new(db), "t", 3).unwrap();
     let (conduit, near, hidden) = (CreatureId(2), CreatureId(3), CreatureId(4));
     start(&mut e, FURY);
     assert!(matches!(
@@ -735,27 +748,21 @@ fn area_abilities_hit_every_enemy_they_reach() {
     );
     db.abilities.insert(burst.id.clone(), burst);
     db.abilities.insert(cube.id.clone(), cube);
-    db.encounters.insert(
-        "t".into(),
-        EncounterDef {
-            id: "t".into(),
-            name: "T".into(),
-            briefing: String::new(),
-            ruleset: "power_roll".into(),
-            map: "ruined_hall".into(),
-            heroes: vec![HeroDef {
-                abilities: vec!["test_burst".into(), "test_cube".into()],
-                ..hero("fury", "F", (6, 7))
-            }],
-            monsters: vec![
-                monster("bandit", (7, 7)),
-                monster("bandit", (8, 8)),
-                monster("bandit", (12, 7)),
-            ],
-            first: FirstSide::Heroes,
-        },
+    let mut e = custom(
+        db,
+        "ruined_hall",
+        vec![HeroDef {
+            abilities: vec!["test_burst".into(), "test_cube".into()],
+            ..hero("fury", "F", (6, 7))
+        }],
+        vec![
+            monster("bandit", (7, 7)),
+            monster("bandit", (8, 8)),
+            monster("bandit", (12, 7)),
+        ],
+        FirstSide::Heroes,
+        5,
     );
-    let mut e = Encounter::new(Arc::new(db), "t", 5).unwrap();
     start(&mut e, FURY);
     let legal = e.legal_actions();
     let burst_cmd = Command::UseAreaAbility {
@@ -872,21 +879,14 @@ fn the_fury_gains_ferocity_the_first_time_it_is_hurt_each_round() {
 // rolls against them gain an edge until the end of round 1."
 #[test]
 fn surprise_gives_an_edge_in_round_one() {
-    let mut db = content();
-    db.encounters.insert(
-        "t".into(),
-        EncounterDef {
-            id: "t".into(),
-            name: "T".into(),
-            briefing: String::new(),
-            ruleset: "power_roll".into(),
-            map: "ruined_hall".into(),
-            heroes: vec![hero("fury", "A", (5, 3))],
-            monsters: vec![monster("bandit", (6, 3))],
-            first: FirstSide::DirectorSurprised,
-        },
+    let mut e = custom(
+        content(),
+        "ruined_hall",
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3))],
+        FirstSide::DirectorSurprised,
+        1,
     );
-    let mut e = Encounter::new(Arc::new(db), "t", 1).unwrap();
     start(&mut e, FURY);
     e.dice_mut().force([4, 5]);
     let log = slam(&mut e, CreatureId(2)).unwrap();
@@ -916,23 +916,17 @@ fn gains_go_to_the_user_once() {
         ],
     );
     db.abilities.insert(burst.id.clone(), burst);
-    db.encounters.insert(
-        "t".into(),
-        EncounterDef {
-            id: "t".into(),
-            name: "T".into(),
-            briefing: String::new(),
-            ruleset: "power_roll".into(),
-            map: "ruined_hall".into(),
-            heroes: vec![HeroDef {
-                abilities: vec!["rally_burst".into()],
-                ..hero("fury", "F", (6, 7))
-            }],
-            monsters: vec![monster("bandit", (7, 7)), monster("bandit", (8, 8))],
-            first: FirstSide::Heroes,
-        },
+    let mut e = custom(
+        db,
+        "ruined_hall",
+        vec![HeroDef {
+            abilities: vec!["rally_burst".into()],
+            ..hero("fury", "F", (6, 7))
+        }],
+        vec![monster("bandit", (7, 7)), monster("bandit", (8, 8))],
+        FirstSide::Heroes,
+        5,
     );
-    let mut e = Encounter::new(Arc::new(db), "t", 5).unwrap();
     e.dice_mut().force([1]);
     start(&mut e, FURY);
     e.dice_mut().force([6, 6]);
@@ -992,24 +986,18 @@ fn spending_heroic_resource_on_spend_entries() {
     let mut smite = smite;
     assert!(smite.parse_lines().is_empty());
     db.abilities.insert("smite".into(), smite);
-    db.encounters.insert(
-        "t".into(),
-        EncounterDef {
-            id: "t".into(),
-            name: "T".into(),
-            briefing: String::new(),
-            ruleset: "power_roll".into(),
-            map: "ruined_hall".into(),
-            heroes: vec![HeroDef {
-                victories: 2,
-                abilities: vec!["smite".into()],
-                ..hero("conduit", "C", (2, 5))
-            }],
-            monsters: vec![monster("bandit", (5, 5))],
-            first: FirstSide::Heroes,
-        },
+    let mut e = custom(
+        db,
+        "ruined_hall",
+        vec![HeroDef {
+            victories: 2,
+            abilities: vec!["smite".into()],
+            ..hero("conduit", "C", (2, 5))
+        }],
+        vec![monster("bandit", (5, 5))],
+        FirstSide::Heroes,
+        1,
     );
-    let mut e = Encounter::new(Arc::new(db), "t", 1).unwrap();
     let conduit = CreatureId(1);
     e.dice_mut().force([1]); // +1 piety at the start of the turn: 3
     start(&mut e, conduit);
