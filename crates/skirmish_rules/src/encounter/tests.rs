@@ -72,6 +72,15 @@ fn custom(
 
 const FURY: CreatureId = CreatureId(1);
 
+/// The fury (Might 2) with a bandit adjacent to the east, heroes first.
+fn duel() -> Encounter {
+    setup(
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3))],
+        3,
+    )
+}
+
 fn start(e: &mut Encounter, id: CreatureId) {
     e.apply(Command::StartTurn { creature: id }).unwrap();
 }
@@ -227,11 +236,7 @@ fn refused_moves_change_nothing() {
 // damage and push 1, through the engine with forced dice.
 #[test]
 fn brutal_slam_end_to_end() {
-    let mut e = setup(
-        vec![hero("fury", "A", (5, 3))],
-        vec![monster("bandit", (6, 3))],
-        3,
-    );
+    let mut e = duel();
     let bandit = CreatureId(2);
     start(&mut e, FURY);
     e.dice_mut().force([4, 5]); // 9 + Might 2 = 11: tier 1
@@ -262,11 +267,7 @@ fn brutal_slam_end_to_end() {
 // allows an additional main action.
 #[test]
 fn critical_hit_grants_another_main_action() {
-    let mut e = setup(
-        vec![hero("fury", "A", (5, 3))],
-        vec![monster("bandit", (6, 3))],
-        3,
-    );
+    let mut e = duel();
     start(&mut e, FURY);
     e.dice_mut().force([10, 9]);
     let log = slam(&mut e, CreatureId(2)).unwrap();
@@ -328,11 +329,7 @@ fn judgments_hammer_conditions_and_saves() {
 // RULES.md "A roller may always choose a lower tier."
 #[test]
 fn choosing_a_lower_tier() {
-    let mut e = setup(
-        vec![hero("fury", "A", (5, 3))],
-        vec![monster("bandit", (6, 3))],
-        3,
-    );
+    let mut e = duel();
     start(&mut e, FURY);
     e.dice_mut().force([9, 8]);
     e.apply(Command::UseAbility {
@@ -558,11 +555,7 @@ fn replays_reproduce_the_log_and_saves_continue() {
 // a recovery to heal the recovery value.
 #[test]
 fn stand_up_and_catch_breath() {
-    let mut e = setup(
-        vec![hero("fury", "A", (5, 3))],
-        vec![monster("bandit", (6, 3))],
-        3,
-    );
+    let mut e = duel();
     start(&mut e, FURY);
     assert_eq!(
         e.apply(Command::StandUp { creature: FURY }),
@@ -689,11 +682,7 @@ fn knockback_grab_and_escape() {
 // monster's free strike deals its free strike value.
 #[test]
 fn free_strike_deals_the_free_strike_value() {
-    let mut e = setup(
-        vec![hero("fury", "A", (5, 3))],
-        vec![monster("bandit", (6, 3))],
-        3,
-    );
+    let mut e = duel();
     let bandit = CreatureId(2);
     start(&mut e, FURY);
     e.apply(Command::EndTurn { creature: FURY }).unwrap();
@@ -811,11 +800,7 @@ fn area_abilities_hit_every_enemy_they_reach() {
 // Stamina equal to 1d6 + their level after the main action ... is resolved".
 #[test]
 fn bleeding_costs_stamina_after_a_main_action() {
-    let mut e = setup(
-        vec![hero("fury", "A", (5, 3))],
-        vec![monster("bandit", (6, 3))],
-        3,
-    );
+    let mut e = duel();
     start(&mut e, FURY);
     let ent = act::entity_of(e.world_mut(), FURY).unwrap();
     e.world_mut()
@@ -848,11 +833,7 @@ fn bleeding_costs_stamina_after_a_main_action() {
 // (assets/classes/fury.ron) is the first time each round it takes damage.
 #[test]
 fn the_fury_gains_ferocity_the_first_time_it_is_hurt_each_round() {
-    let mut e = setup(
-        vec![hero("fury", "A", (5, 3))],
-        vec![monster("bandit", (6, 3))],
-        3,
-    );
+    let mut e = duel();
     let bandit = CreatureId(2);
     start(&mut e, FURY);
     e.apply(Command::EndTurn { creature: FURY }).unwrap();
@@ -946,11 +927,7 @@ fn gains_go_to_the_user_once() {
 // RULES.md "Turns": "A creature may use one triggered action per round."
 #[test]
 fn the_triggered_action_returns_each_round() {
-    let mut e = setup(
-        vec![hero("fury", "A", (5, 3))],
-        vec![monster("bandit", (6, 3))],
-        3,
-    );
+    let mut e = duel();
     let bandit = CreatureId(2);
     start(&mut e, FURY);
     // Walk away: the bandit's opportunity attack uses its triggered action.
