@@ -11,12 +11,27 @@ use crate::stats::{CreatureId, DamageType};
 /// A square on the map: `x` grows to the right, `y` grows downward, (0, 0)
 /// is the top-left square. A square spans `[x, x+1] x [y, y+1]`, so its
 /// corners are the lattice points at integer coordinates.
+///
+/// In RON and JSON a square is written `(x, y)`.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
+#[serde(from = "(i32, i32)", into = "(i32, i32)")]
 pub struct Pos {
     pub x: i32,
     pub y: i32,
+}
+
+impl From<(i32, i32)> for Pos {
+    fn from((x, y): (i32, i32)) -> Pos {
+        Pos { x, y }
+    }
+}
+
+impl From<Pos> for (i32, i32) {
+    fn from(p: Pos) -> (i32, i32) {
+        (p.x, p.y)
+    }
 }
 
 impl Pos {
