@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::components::*;
 use super::log::{CombatLog, LogEntry};
-use crate::conditions::{ConditionKind, Conditions, save_succeeds};
+use crate::conditions::{ConditionKind, Conditions};
 use crate::content::Content;
 use crate::dice::Dice;
 use crate::map::Side;
@@ -24,6 +24,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Flow>()
         .init_resource::<CombatLog>()
         .init_resource::<Malice>()
+        .init_resource::<ActiveRuleset>()
         .init_resource::<TurnEvents>()
         .init_schedule(EncounterStep)
         // A step is a handful of small, ordered systems: the multi-threaded
@@ -85,6 +86,26 @@ pub enum Phase {
     Over,
 }
 
+/// The ruleset the encounter is played under.
+#[derive(Resource, Clone, Debug, PartialEq, Eq)]
+pub struct ActiveRuleset(pub crate::content::Ruleset);
+
+impl Default for ActiveRuleset {
+    fn default() -> Self {
+        ActiveRuleset(crate::content::Ruleset {
+            id: "power_roll".into(),
+            name: "Power roll".into(),
+            kind: Default::default(),
+            description: String::new(),
+            save_target: crate::conditions::SAVE_TARGET,
+            heroes_choose_on: 6,
+            max_surges_per_damage: 3,
+            max_squad_size: 8,
+            basic_abilities: Vec::new(),
+        })
+    }
+}
+
 /// The Director's Malice.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Malice(pub u32);
@@ -138,16 +159,12 @@ fn end_of_turn(
     mut creatures: Query<(&Creature, &mut Conditions)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
-    content: Res<Content>,
+    ruleset: Res<ActiveRuleset>,
 ) {
     let Some(id) = events.ended.take() else {
         return;
     };
-    let save_target = content
-        .rulesets
-        .values()
-        .next()
-        .map_or(crate::conditions::SAVE_TARGET, |r| r.save_target);
+    let save_target = ruleset.0.save_target;
     for (c, mut conditions) in &mut creatures {
         if c.id != id {
             continue;
@@ -167,11 +184,8 @@ fn end_of_turn(
             }
             let kind = conditions.list[i].kind;
             let roll = dice.roll(10);
-            let success = if save_target == crate::conditions::SAVE_TARGET {
-                save_succeeds(roll)
-            } else {
-                roll >= save_target
-            };
+            // Seed 000: 6 or higher (the ruleset file's `save_target`).
+            let success = roll >= save_target;
             log.push(LogEntry::Saved {
                 creature: id,
                 roll,

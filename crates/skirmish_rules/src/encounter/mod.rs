@@ -77,6 +77,9 @@ impl Encounter {
         app.insert_resource(Content(content.clone()));
         app.insert_resource(Dice::seeded(seed));
         app.insert_resource(Battlefield(map));
+        if let Some(r) = content.rulesets.get(&def.ruleset) {
+            app.insert_resource(flow::ActiveRuleset(r.clone()));
+        }
         setup::spawn_creatures(app.world_mut(), &content, &def)?;
         // Who goes first (RULES.md "Turns").
         let first = {

@@ -1000,3 +1000,38 @@ fn spending_heroic_resource_on_spend_entries() {
     assert_eq!(e.creature(CreatureId(2)).unwrap().stamina.current, 12);
     assert_eq!(e.creature(conduit).unwrap().heroic.unwrap().amount, 1);
 }
+
+// The encounter's ruleset file sets the save target (RULES.md: choices are
+// "in the ruleset file ... so a designer can change it without code").
+#[test]
+fn saves_use_the_encounters_ruleset() {
+    let mut db = content();
+    db.rulesets.get_mut("power_roll").unwrap().save_target = 10;
+    let mut e = custom(
+        db,
+        "ruined_hall",
+        vec![hero("fury", "A", (5, 3))],
+        vec![monster("bandit", (6, 3))],
+        FirstSide::Heroes,
+        3,
+    );
+    start(&mut e, FURY);
+    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
+    e.world_mut()
+        .get_mut::<Conditions>(ent)
+        .unwrap()
+        .apply(crate::conditions::ActiveCondition {
+            kind: ConditionKind::Weakened,
+            duration: crate::conditions::Duration::SaveEnds,
+            source: None,
+            ability: None,
+        });
+    e.dice_mut().force([9]);
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    assert!(
+        e.creature(FURY)
+            .unwrap()
+            .conditions
+            .has(ConditionKind::Weakened)
+    );
+}
