@@ -84,6 +84,18 @@ pub enum Command {
 }
 
 impl Command {
+    /// Use an ability on targets, spending no surges or resource, at the rolled tier.
+    pub fn use_ability(creature: CreatureId, ability: &str, targets: Vec<CreatureId>) -> Command {
+        Command::UseAbility {
+            creature,
+            ability: ability.to_string(),
+            targets,
+            surges: 0,
+            spend: 0,
+            tier: None,
+        }
+    }
+
     pub fn creature(&self) -> CreatureId {
         match self {
             Command::StartTurn { creature }

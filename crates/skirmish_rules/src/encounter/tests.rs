@@ -86,14 +86,7 @@ fn start(e: &mut Encounter, id: CreatureId) {
 }
 
 fn slam(e: &mut Encounter, target: CreatureId) -> Result<Vec<LogEntry>, Refusal> {
-    e.apply(Command::UseAbility {
-        creature: FURY,
-        ability: "brutal_slam".into(),
-        targets: vec![target],
-        surges: 0,
-        spend: 0,
-        tier: None,
-    })
+    e.apply(Command::use_ability(FURY, "brutal_slam", vec![target]))
 }
 
 // Issue #4 point 1: creatures spawn as entities with their components.
@@ -290,14 +283,11 @@ fn judgments_hammer_conditions_and_saves() {
     let (conduit, bandit) = (CreatureId(1), CreatureId(2));
     start(&mut e, conduit);
     e.dice_mut().force([9, 8]); // 17 + 2 = 19: tier 3
-    e.apply(Command::UseAbility {
-        creature: conduit,
-        ability: "judgments_hammer".into(),
-        targets: vec![bandit],
-        surges: 0,
-        spend: 0,
-        tier: None,
-    })
+    e.apply(Command::use_ability(
+        conduit,
+        "judgments_hammer",
+        vec![bandit],
+    ))
     .unwrap();
     let b = e.creature(bandit).unwrap();
     assert_eq!(b.stamina.current, 20 - 11);
@@ -384,14 +374,7 @@ fn range_and_line_of_effect_refusals() {
         })
     ));
     assert_eq!(
-        e.apply(Command::UseAbility {
-            creature: FURY,
-            ability: "judgments_hammer".into(),
-            targets: vec![near],
-            surges: 0,
-            spend: 0,
-            tier: None
-        }),
+        e.apply(Command::use_ability(FURY, "judgments_hammer", vec![near])),
         Err(Refusal::NotTheirAbility("judgments_hammer".into()))
     );
     assert!(e.creature(FURY).unwrap().budget.main, "nothing spent");
@@ -399,14 +382,7 @@ fn range_and_line_of_effect_refusals() {
     start(&mut e, near);
     e.apply(Command::EndTurn { creature: near }).unwrap();
     start(&mut e, conduit);
-    let hammer = |t| Command::UseAbility {
-        creature: conduit,
-        ability: "judgments_hammer".into(),
-        targets: vec![t],
-        surges: 0,
-        spend: 0,
-        tier: None,
-    };
+    let hammer = |t| Command::use_ability(conduit, "judgments_hammer", vec![t]);
     // The wall at x = 5, rows 2 to 4, hides (7,3) from (4,3): every corner
     // line would have to cross it or run along the seam inside it.
     let map = e.world().resource::<Battlefield>().0.clone();
@@ -610,15 +586,8 @@ fn knockback_grab_and_escape() {
     let bandit = CreatureId(2);
     start(&mut e, FURY);
     e.dice_mut().force([6, 6]); // 12 + 2: tier 2, push 2
-    e.apply(Command::UseAbility {
-        creature: FURY,
-        ability: "knockback".into(),
-        targets: vec![bandit],
-        surges: 0,
-        spend: 0,
-        tier: None,
-    })
-    .unwrap();
+    e.apply(Command::use_ability(FURY, "knockback", vec![bandit]))
+        .unwrap();
     assert_eq!(e.creature(bandit).unwrap().space.pos, Pos::new(8, 3));
     e.apply(Command::Move {
         creature: FURY,
@@ -626,15 +595,8 @@ fn knockback_grab_and_escape() {
     })
     .unwrap();
     e.dice_mut().force([6, 6]);
-    e.apply(Command::UseAbility {
-        creature: FURY,
-        ability: "grab".into(),
-        targets: vec![bandit],
-        surges: 0,
-        spend: 0,
-        tier: None,
-    })
-    .unwrap();
+    e.apply(Command::use_ability(FURY, "grab", vec![bandit]))
+        .unwrap();
     let b = e.creature(bandit).unwrap();
     assert_eq!(b.conditions.source_of(ConditionKind::Grabbed), Some(FURY));
     e.apply(Command::EndTurn { creature: FURY }).unwrap();
@@ -769,14 +731,11 @@ fn area_abilities_hit_every_enemy_they_reach() {
         )
     );
     assert!(matches!(
-        e.apply(Command::UseAbility {
-            creature: FURY,
-            ability: "test_burst".into(),
-            targets: vec![CreatureId(2)],
-            surges: 0,
-            spend: 0,
-            tier: None
-        }),
+        e.apply(Command::use_ability(
+            FURY,
+            "test_burst",
+            vec![CreatureId(2)]
+        )),
         Err(Refusal::WrongCommand(_))
     ));
     e.dice_mut().force([6, 6]); // 12 + 2: tier 2 for both
