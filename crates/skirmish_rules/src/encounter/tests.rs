@@ -81,6 +81,25 @@ fn duel() -> Encounter {
     )
 }
 
+/// Put a condition on a creature directly, as if some effect had.
+fn impose(
+    e: &mut Encounter,
+    id: CreatureId,
+    kind: ConditionKind,
+    duration: crate::conditions::Duration,
+) {
+    let ent = act::entity_of(e.world_mut(), id).unwrap();
+    e.world_mut()
+        .get_mut::<Conditions>(ent)
+        .unwrap()
+        .apply(crate::conditions::ActiveCondition {
+            kind,
+            duration,
+            source: None,
+            ability: None,
+        });
+}
+
 fn start(e: &mut Encounter, id: CreatureId) {
     e.apply(Command::StartTurn { creature: id }).unwrap();
 }
@@ -537,16 +556,12 @@ fn stand_up_and_catch_breath() {
         e.apply(Command::StandUp { creature: FURY }),
         Err(Refusal::NotProne)
     );
-    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
-    e.world_mut()
-        .get_mut::<Conditions>(ent)
-        .unwrap()
-        .apply(crate::conditions::ActiveCondition {
-            kind: ConditionKind::Prone,
-            duration: crate::conditions::Duration::UntilRemoved,
-            source: None,
-            ability: None,
-        });
+    impose(
+        &mut e,
+        FURY,
+        ConditionKind::Prone,
+        crate::conditions::Duration::UntilRemoved,
+    );
     assert!(
         e.legal_actions()
             .contains(&Command::StandUp { creature: FURY })
@@ -559,6 +574,7 @@ fn stand_up_and_catch_breath() {
             .has(ConditionKind::Prone)
     );
     // Catch Breath: 21 stamina, recovery value 7.
+    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
     e.world_mut()
         .get_mut::<Stamina>(ent)
         .unwrap()
@@ -761,16 +777,12 @@ fn area_abilities_hit_every_enemy_they_reach() {
 fn bleeding_costs_stamina_after_a_main_action() {
     let mut e = duel();
     start(&mut e, FURY);
-    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
-    e.world_mut()
-        .get_mut::<Conditions>(ent)
-        .unwrap()
-        .apply(crate::conditions::ActiveCondition {
-            kind: ConditionKind::Bleeding,
-            duration: crate::conditions::Duration::SaveEnds,
-            source: None,
-            ability: None,
-        });
+    impose(
+        &mut e,
+        FURY,
+        ConditionKind::Bleeding,
+        crate::conditions::Duration::SaveEnds,
+    );
     e.dice_mut().force([4, 5, 3]); // the slam's 2d10, then the d6
     let log = slam(&mut e, CreatureId(2)).unwrap();
     assert!(log.contains(&LogEntry::Bled {
@@ -975,16 +987,12 @@ fn saves_use_the_encounters_ruleset() {
         3,
     );
     start(&mut e, FURY);
-    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
-    e.world_mut()
-        .get_mut::<Conditions>(ent)
-        .unwrap()
-        .apply(crate::conditions::ActiveCondition {
-            kind: ConditionKind::Weakened,
-            duration: crate::conditions::Duration::SaveEnds,
-            source: None,
-            ability: None,
-        });
+    impose(
+        &mut e,
+        FURY,
+        ConditionKind::Weakened,
+        crate::conditions::Duration::SaveEnds,
+    );
     e.dice_mut().force([9]);
     e.apply(Command::EndTurn { creature: FURY }).unwrap();
     assert!(
