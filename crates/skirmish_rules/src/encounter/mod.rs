@@ -82,7 +82,7 @@ impl Encounter {
         }
         setup::spawn_creatures(app.world_mut(), &content, &def)?;
         // Who goes first (RULES.md "Turns").
-        let first = {
+        {
             let world = app.world_mut();
             let (first, surprised) = match def.first {
                 def::FirstSide::Heroes => (Side::Heroes, None),
@@ -114,9 +114,7 @@ impl Encounter {
             let victories: u32 = def.heroes.iter().map(|h| h.victories).sum();
             let start = victories / def.heroes.len().max(1) as u32;
             world.resource_mut::<Malice>().0 = start;
-            first
-        };
-        let _ = first;
+        }
         let mut e = Encounter {
             app,
             record: replay::Replay {
