@@ -66,6 +66,15 @@ pub enum ScenarioStep {
     StandUp(String),
     CatchBreath(String),
     EscapeGrab(String),
+    Defend(String),
+    Hide(String),
+    /// The named creature's side lets the other side pick first.
+    Delay(String),
+    /// Answer the open prompt with a triggered ability (or
+    /// `opportunity_attack`) against named targets.
+    React(String, String, Vec<String>),
+    /// Answer the open prompt by letting the event pass.
+    Decline(String),
     End(String),
     /// The next step must be refused, with a reason containing this text.
     Refused(String, Box<ScenarioStep>),
@@ -90,6 +99,12 @@ pub enum Expectation {
     Log(String),
     Dead(String),
     Winner(crate::map::Side),
+    /// A triggered-action prompt is open, asking this creature.
+    Prompted(String),
+    /// No prompt is open.
+    NoPrompt,
+    /// The creature is hidden (or, with false, not).
+    Hidden(String, bool),
 }
 
 /// A scenario file.
@@ -404,6 +419,7 @@ fn command(
             ability: ability.clone(),
             targets: many(targets)?,
             surges: 0,
+            potency_surges: Vec::new(),
             spend: 0,
             tier: None,
         },
@@ -412,6 +428,7 @@ fn command(
             ability: ability.clone(),
             targets: many(targets)?,
             surges: 0,
+            potency_surges: Vec::new(),
             spend: 0,
             tier: Some(Tier::from_number(*tier).ok_or("a tier is 1, 2 or 3")?),
         },
@@ -420,6 +437,7 @@ fn command(
             ability: ability.clone(),
             placement: placement.clone(),
             surges: 0,
+            potency_surges: Vec::new(),
             spend: 0,
             tier: None,
         },
@@ -442,6 +460,20 @@ fn command(
         ScenarioStep::StandUp(n) => Command::StandUp { creature: who(n)? },
         ScenarioStep::CatchBreath(n) => Command::CatchBreath { creature: who(n)? },
         ScenarioStep::EscapeGrab(n) => Command::EscapeGrab { creature: who(n)? },
+        ScenarioStep::Defend(n) => Command::Defend { creature: who(n)? },
+        ScenarioStep::Hide(n) => Command::Hide { creature: who(n)? },
+        ScenarioStep::Delay(n) => Command::Delay { creature: who(n)? },
+        ScenarioStep::React(n, ability, targets) => Command::Answer {
+            creature: who(n)?,
+            reaction: Some(crate::encounter::react::Reaction {
+                ability: ability.clone(),
+                targets: many(targets)?,
+            }),
+        },
+        ScenarioStep::Decline(n) => Command::Answer {
+            creature: who(n)?,
+            reaction: None,
+        },
         ScenarioStep::Dice(_) | ScenarioStep::Expect(_) | ScenarioStep::Refused(..) => {
             return Err("not a command".into());
         }
@@ -521,6 +553,18 @@ fn expect(
             e.outcome() == Some(*side),
             format!("outcome {:?}", e.outcome()),
         ),
+        Expectation::Prompted(n) => {
+            let asked = e.prompt().map(|p| p.creature);
+            (
+                asked.is_some() && asked == names.get(n).copied(),
+                format!("prompt {:?}", e.prompt()),
+            )
+        }
+        Expectation::NoPrompt => (e.prompt().is_none(), format!("prompt {:?}", e.prompt())),
+        Expectation::Hidden(n, want) => match view(e, n) {
+            Some(c) => (c.stance.hidden == *want, format!("{:?}", c.stance)),
+            None => (false, format!("no creature `{n}`")),
+        },
     };
     Check {
         step,

@@ -40,6 +40,14 @@ pub struct Ruleset {
     /// Abilities every creature has (Knockback, Grab, ...).
     #[serde(default)]
     pub basic_abilities: Vec<String>,
+    /// Banes on ability rolls against a creature that took the Defend main
+    /// action, until the start of its next turn (our ruling: 2, a double bane).
+    #[serde(default = "default_defend")]
+    pub defend_banes: u32,
+}
+
+fn default_defend() -> u32 {
+    2
 }
 
 fn default_save() -> u32 {

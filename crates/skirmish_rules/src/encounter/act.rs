@@ -6,12 +6,13 @@ use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
-use super::command::{Command, Placement, Refusal};
+use super::command::{Command, Placement, Refusal, Who};
 use super::components::*;
 use super::flow::{EncounterStep, Flow, Malice, Phase, Step, TurnEvents, can_act};
 use super::log::{CombatLog, LogEntry};
+use super::react::{self, Event, Reaction, Resolution, Resume};
 use crate::ability::{
-    Ability, ActionType, Cost, Distance, ForcedKind, Keyword, TargetKind, evaluate,
+    Ability, ActionType, Cost, Distance, ForcedKind, Keyword, TargetKind, TriggerEvent, evaluate,
 };
 use crate::conditions::{
     AbilityFacts, ActiveCondition, Applied, ConditionKind, Conditions, Duration, Party,
@@ -20,13 +21,14 @@ use crate::conditions::{
 use crate::content::Content;
 use crate::dice::Dice;
 use crate::map::forced::{Force, ForcedEvent};
-use crate::map::movement::{Mover, opportunity_attacks, path_cost};
+use crate::map::movement::{Mover, path_cost};
 use crate::map::{Footprint, Map, Occupant, Pos, Side, Sight, line_of_effect, sight};
 use crate::power_roll::{RollSpec, resolve_for_target};
 use crate::stats::{Characteristics, CreatureId, DamageTraits, DamageType, Health, Stamina};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PendingCommand>()
+        .init_resource::<Resolution>()
         .add_systems(EncounterStep, handle_command.in_set(Step::Command));
 }
 
@@ -47,26 +49,48 @@ fn handle_command(world: &mut World) {
         return;
     };
     let result = execute(world, &cmd);
+    if result.is_ok() {
+        react::run(world);
+        check_grabs(world);
+    }
     // A creature that falls during its own turn (an opportunity attack, a
-    // collision) has its turn ended.
+    // collision) has its turn ended, and what it was doing with it.
     if let Some(active) = world.resource::<Flow>().active {
         let fallen = entity_of(world, active)
             .and_then(|e| world.get::<Stamina>(e))
             .is_none_or(|s| !can_act(s));
         if fallen {
+            world.resource_mut::<Resolution>().clear();
             let mut flow = world.resource_mut::<Flow>();
             flow.active = None;
             flow.acted.push(active);
             world.resource_mut::<TurnEvents>().ended = Some(active);
         }
     }
+    // A turn started clears a delay; an open prompt is its own phase.
+    if matches!(cmd, Command::StartTurn { .. }) && result.is_ok() {
+        world.resource_mut::<Flow>().delayed = None;
+    }
+    let phase = *world.resource::<State<Phase>>().get();
+    let prompt = world.resource::<Resolution>().prompt.is_some();
+    if prompt && phase != Phase::Reacting {
+        world
+            .resource_mut::<NextState<Phase>>()
+            .set(Phase::Reacting);
+    } else if !prompt && phase == Phase::Reacting && world.resource::<Flow>().active.is_some() {
+        world.resource_mut::<NextState<Phase>>().set(Phase::Acting);
+    }
     world.resource_mut::<PendingCommand>().reply = Some(result);
 }
 
 /// Find a creature's entity.
-pub fn entity_of(world: &mut World, id: CreatureId) -> Option<Entity> {
-    let mut q = world.query::<(Entity, &Creature)>();
-    q.iter(world).find(|(_, c)| c.id == id).map(|(e, _)| e)
+pub fn entity_of(world: &World, id: CreatureId) -> Option<Entity> {
+    world
+        .get_resource::<super::setup::CreatureIndex>()?
+        .0
+        .get(id.0 as usize)
+        .copied()
+        .flatten()
 }
 
 /// Every creature still on the map, for the spatial functions.
@@ -92,15 +116,26 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
         return Err(Refusal::Over);
     }
     let id = cmd.creature();
-    let entity = entity_of(world, id).ok_or(Refusal::NoSuchCreature(id))?;
+    let entity = entity_of(world, id).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     let phase = *world.resource::<State<Phase>>().get();
-    if let Command::StartTurn { creature } = cmd {
-        return start_turn(world, entity, *creature, phase);
+    // An open prompt must be answered before anything else happens.
+    if let Some(p) = &world.resource::<Resolution>().prompt {
+        let asked = p.creature;
+        return match cmd {
+            Command::Answer { reaction, .. } => answer(world, id, reaction.as_ref()),
+            _ => Err(Refusal::AwaitingAnswer(Who::of(world, asked))),
+        };
+    }
+    match cmd {
+        Command::StartTurn { creature } => return start_turn(world, entity, *creature, phase),
+        Command::Delay { creature } => return delay(world, entity, *creature, phase),
+        Command::Answer { .. } => return Err(Refusal::NoPrompt),
+        _ => {}
     }
     let flow = world.resource::<Flow>();
     match flow.active {
         None => return Err(Refusal::NoTurnInProgress),
-        Some(a) if a != id => return Err(Refusal::NotTheirTurn(id)),
+        Some(a) if a != id => return Err(Refusal::NotTheirTurn(Who::of(world, id))),
         _ => {}
     }
     match cmd {
@@ -123,6 +158,7 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
             ability,
             targets,
             surges,
+            potency_surges,
             spend,
             tier,
             ..
@@ -134,6 +170,7 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
                 ability,
                 targets,
                 surges: *surges,
+                potency_surges,
                 spend: *spend,
                 tier: *tier,
                 placement: None,
@@ -143,6 +180,7 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
             ability,
             placement,
             surges,
+            potency_surges,
             spend,
             tier,
             ..
@@ -154,6 +192,7 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
                 ability,
                 targets: &[],
                 surges: *surges,
+                potency_surges,
                 spend: *spend,
                 tier: *tier,
                 placement: Some(placement),
@@ -169,7 +208,116 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
         Command::StandUp { .. } => stand_up(world, entity),
         Command::CatchBreath { .. } => catch_breath(world, entity, id),
         Command::EscapeGrab { .. } => escape_grab(world, entity, id),
-        Command::StartTurn { .. } => unreachable!("handled above"),
+        Command::Defend { .. } => defend(world, entity, id),
+        Command::Hide { .. } => hide(world, entity, id),
+        Command::StartTurn { .. } | Command::Delay { .. } | Command::Answer { .. } => {
+            unreachable!("handled above")
+        }
+    }
+}
+
+/// A side lets the other pick first this time. It may not hand the pick
+/// straight back to a side that has just delayed, and the other side must
+/// have someone left to act.
+fn delay(world: &mut World, entity: Entity, id: CreatureId, phase: Phase) -> Result<(), Refusal> {
+    let flow = world.resource::<Flow>().clone();
+    if phase != Phase::AwaitingTurn || flow.active.is_some() {
+        return Err(Refusal::TurnInProgress);
+    }
+    let side = world.get::<Creature>(entity).map(|c| c.side);
+    if side != Some(flow.to_act) {
+        return Err(Refusal::NotTheirTurn(Who::of(world, id)));
+    }
+    let other = flow.to_act.other();
+    if flow.delayed == Some(other) {
+        return Err(Refusal::CannotDelay("the other side has just delayed"));
+    }
+    let mut q = world.query::<(&Creature, &Stamina)>();
+    let waiting = q
+        .iter(world)
+        .any(|(c, s)| c.side == other && can_act(s) && !flow.acted.contains(&c.id));
+    if !waiting {
+        return Err(Refusal::CannotDelay(
+            "the other side has nobody left to act",
+        ));
+    }
+    let mut flow = world.resource_mut::<Flow>();
+    flow.to_act = other;
+    flow.delayed = Some(flow_side(side));
+    world.resource_mut::<CombatLog>().push(LogEntry::Delayed {
+        side: flow_side(side),
+    });
+    Ok(())
+}
+
+fn flow_side(side: Option<Side>) -> Side {
+    side.unwrap_or(Side::Heroes)
+}
+
+/// Defend (main action, our ruling): until the start of the creature's next
+/// turn, ability rolls against it take the ruleset's `defend_banes`.
+fn defend(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
+    spend(world, entity, ActionType::MainAction)?;
+    if let Some(mut s) = world.get_mut::<Stance>(entity) {
+        s.defending = true;
+    }
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::AbilityUsed {
+            creature: id,
+            ability: "defend".into(),
+            name: "Defend".into(),
+        });
+    Ok(())
+}
+
+/// Whether every enemy either lacks line of effect to `space` or sees it
+/// only with cover: the Hide maneuver's requirement, and what keeps a
+/// creature hidden after it moves.
+pub(super) fn unseen(world: &mut World, id: CreatureId, space: Footprint, side: Side) -> bool {
+    let map = world.resource::<Battlefield>().0.clone();
+    occupants(world)
+        .iter()
+        .filter(|o| o.side != side && o.id != id)
+        .all(|o| o.space.distance(space) > 1 && sight(&map, o.space, space) != Sight::Clear)
+}
+
+/// Hide (maneuver, our ruling): with cover from, or out of line of effect
+/// of, every enemy and none adjacent, the creature becomes hidden.
+fn hide(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
+    let (Some(space), Some(side)) = (
+        world.get::<Space>(entity).map(|s| s.0),
+        world.get::<Creature>(entity).map(|c| c.side),
+    ) else {
+        return Err(Refusal::NoSuchCreature(Who::id(id)));
+    };
+    if world.get::<Stance>(entity).is_some_and(|s| s.hidden) {
+        return Err(Refusal::CannotHide("already hidden"));
+    }
+    if !unseen(world, id, space, side) {
+        return Err(Refusal::CannotHide(
+            "an enemy is adjacent or sees this square without cover",
+        ));
+    }
+    spend(world, entity, ActionType::Maneuver)?;
+    if let Some(mut s) = world.get_mut::<Stance>(entity) {
+        s.hidden = true;
+    }
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::Hidden { creature: id });
+    Ok(())
+}
+
+/// A hidden creature is found: log it once.
+fn reveal(world: &mut World, entity: Entity, id: CreatureId) {
+    if let Some(mut s) = world.get_mut::<Stance>(entity)
+        && s.hidden
+    {
+        s.hidden = false;
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::Revealed { creature: id });
     }
 }
 
@@ -185,13 +333,13 @@ fn start_turn(
     }
     let side = world.get::<Creature>(entity).map(|c| c.side);
     if side != Some(flow.to_act) {
-        return Err(Refusal::NotTheirTurn(id));
+        return Err(Refusal::NotTheirTurn(Who::of(world, id)));
     }
     if flow.acted.contains(&id) {
-        return Err(Refusal::AlreadyActed(id));
+        return Err(Refusal::AlreadyActed(Who::of(world, id)));
     }
     if !world.get::<Stamina>(entity).is_some_and(can_act) {
-        return Err(Refusal::Dead(id));
+        return Err(Refusal::Dead(Who::of(world, id)));
     }
     world.resource_mut::<Flow>().active = Some(id);
     world.resource_mut::<TurnEvents>().started = Some(id);
@@ -264,17 +412,17 @@ fn walk(
 ) -> Result<(), Refusal> {
     let space = world
         .get::<Space>(entity)
-        .ok_or(Refusal::NoSuchCreature(id))?
+        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?
         .0;
     let movement = *world
         .get::<Movement>(entity)
-        .ok_or(Refusal::NoSuchCreature(id))?;
+        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
     let side = world
         .get::<Creature>(entity)
         .map(|c| c.side)
         .unwrap_or(Side::Heroes);
-    let limits = movement_limits(&conditions, movement.speed);
+    let limits = movement_limits(&conditions, speed_with_grab(world, entity, movement.speed));
     if path.first() != Some(&space.pos) {
         return Err(Refusal::BadPath(
             "it must start at the creature's square".into(),
@@ -312,30 +460,355 @@ fn walk(
     }
     let mut budget = *world
         .get::<TurnBudget>(entity)
-        .ok_or(Refusal::NoSuchCreature(id))?;
+        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     if spend_move {
         spend_action(&mut budget, &conditions, ActionType::MoveAction)?;
     }
-    // Committed from here on.
+    // Committed from here on: the steps are taken one by one, pausing for
+    // triggered actions (see `walk_steps`).
     *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
-    let provoked = opportunity_attacks(&creatures, &mover, path);
-    world.get_mut::<Space>(entity).expect("checked").0.pos = *path.last().expect("checked");
-    world.resource_mut::<CombatLog>().push(LogEntry::Moved {
+    world.resource_mut::<Resolution>().push(Resume::Walk {
         creature: id,
         path: path.to_vec(),
         shift,
+        asked: false,
     });
-    for p in provoked {
-        opportunity_attack(world, p.by, id);
+    Ok(())
+}
+
+/// Take the steps of a committed move. Before a step that leaves an enemy's
+/// reach (not when shifting) the enemies that could make an opportunity
+/// attack are asked; after a step that comes adjacent to a creature, those
+/// with a "moves adjacent" trigger are. Either pauses the walk, which goes on
+/// when the prompts are answered, unless the mover fell or can no longer move.
+/// A creature the mover has grabbed is brought along (seed 000 "Grabbed").
+pub(super) fn walk_steps(
+    world: &mut World,
+    id: CreatureId,
+    path: Vec<Pos>,
+    shift: bool,
+    asked: bool,
+) {
+    let Some(entity) = entity_of(world, id) else {
+        return;
+    };
+    let mut walked = vec![path[0]];
+    let log_walk = |world: &mut World, walked: &[Pos]| {
+        if walked.len() > 1 {
+            world.resource_mut::<CombatLog>().push(LogEntry::Moved {
+                creature: id,
+                path: walked.to_vec(),
+                shift,
+            });
+        }
+    };
+    for i in 0..path.len().saturating_sub(1) {
+        let can_go = world.get::<Stamina>(entity).is_some_and(can_act) && {
+            let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
+            let cond = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+            movement_limits(&cond, speed).speed > 0
+        };
+        if !can_go {
+            log_walk(world, &walked);
+            settle(world, entity, id, &walked);
+            return;
+        }
+        let size = world.get::<Space>(entity).map_or(1, |s| s.0.size);
+        let (from, to) = (
+            Footprint::new(path[i], size),
+            Footprint::new(path[i + 1], size),
+        );
+        let others = occupants(world);
+        let side = world.get::<Creature>(entity).map(|c| c.side);
+        let first_already_asked = i == 0 && asked;
+        if !shift && !first_already_asked {
+            let leaving: Vec<CreatureId> = others
+                .iter()
+                .filter(|o| {
+                    o.id != id
+                        && Some(o.side) != side
+                        && from.distance(o.space) == 1
+                        && to.distance(o.space) > 1
+                })
+                .map(|o| o.id)
+                .collect();
+            let event = Event {
+                kind: TriggerEvent::EnemyLeavesAdjacency,
+                actor: id,
+                subject: None,
+            };
+            if !leaving.is_empty() {
+                world.resource_mut::<Resolution>().push(Resume::Walk {
+                    creature: id,
+                    path: path[i..].to_vec(),
+                    shift,
+                    asked: true,
+                });
+                if react::offer_to(world, event, leaving) {
+                    log_walk(world, &walked);
+                    return;
+                }
+                world.resource_mut::<Resolution>().stack.pop();
+            }
+        }
+        world.get_mut::<Space>(entity).expect("checked").0.pos = path[i + 1];
+        walked.push(path[i + 1]);
+        drag_grabbed(world, id, path[i]);
+        let arriving: Vec<CreatureId> = others
+            .iter()
+            .filter(|o| o.id != id && from.distance(o.space) > 1 && to.distance(o.space) == 1)
+            .map(|o| o.id)
+            .collect();
+        if !arriving.is_empty() {
+            let event = Event {
+                kind: TriggerEvent::CreatureMovesAdjacent,
+                actor: id,
+                subject: None,
+            };
+            let rest = path[i + 1..].to_vec();
+            if rest.len() > 1 {
+                world.resource_mut::<Resolution>().push(Resume::Walk {
+                    creature: id,
+                    path: rest,
+                    shift,
+                    asked: false,
+                });
+            }
+            if react::offer_to(world, event, arriving) {
+                log_walk(world, &walked);
+                return;
+            }
+            if path.len() - (i + 1) > 1 {
+                world.resource_mut::<Resolution>().stack.pop();
+            }
+        }
     }
+    log_walk(world, &walked);
+    // A hidden creature that ends its move in plain sight is found.
+    if world.get::<Stance>(entity).is_some_and(|s| s.hidden) {
+        let (space, side) = (
+            world.get::<Space>(entity).map(|s| s.0),
+            world.get::<Creature>(entity).map(|c| c.side),
+        );
+        if let (Some(space), Some(side)) = (space, side)
+            && !unseen(world, id, space, side)
+        {
+            reveal(world, entity, id);
+        }
+    }
+}
+
+/// A move that stops early must not leave the mover in another creature's
+/// square: it backs up along the squares it walked.
+fn settle(world: &mut World, entity: Entity, id: CreatureId, walked: &[Pos]) {
+    let size = world.get::<Space>(entity).map_or(1, |s| s.0.size);
+    let others: Vec<Occupant> = occupants(world)
+        .into_iter()
+        .filter(|o| o.id != id)
+        .collect();
+    for &p in walked.iter().rev() {
+        let fp = Footprint::new(p, size);
+        if !others.iter().any(|o| o.space.overlaps(fp)) {
+            world.get_mut::<Space>(entity).expect("checked").0.pos = p;
+            return;
+        }
+    }
+}
+
+/// Seed 000 "Grabbed": "If a creature is grabbed by another creature and
+/// that creature moves, they bring the grabbed creature with them." The
+/// grabbed creature follows into the square the grabber just left; if that
+/// square is taken (the grabber passed through an ally), it stays put, and a
+/// grab whose two creatures end up apart ends.
+fn drag_grabbed(world: &mut World, grabber: CreatureId, left: Pos) {
+    let Some(ge) = entity_of(world, grabber) else {
+        return;
+    };
+    let Some(gspace) = world.get::<Space>(ge).map(|s| s.0) else {
+        return;
+    };
+    let held = grabbed_by(world, grabber);
+    if held.is_empty() {
+        return;
+    }
+    let map = world.resource::<Battlefield>().0.clone();
+    for (id, e) in held {
+        let others = occupants(world);
+        let Some(space) = world.get::<Space>(e).map(|s| s.0) else {
+            continue;
+        };
+        if space.distance(gspace) <= 1 {
+            continue;
+        }
+        let to = Footprint::new(left, space.size);
+        let free = map.footprint_open(to)
+            && !others
+                .iter()
+                .any(|o| o.id != id && o.id != grabber && o.space.overlaps(to))
+            && !to.overlaps(gspace);
+        if free {
+            world.get_mut::<Space>(e).expect("checked").0.pos = left;
+            world.resource_mut::<CombatLog>().push(LogEntry::Dragged {
+                target: id,
+                by: grabber,
+                to: left,
+            });
+        } else {
+            release(world, e, id, grabber);
+        }
+    }
+}
+
+/// Seed 000 "Grabbed": "If a creature's size is equal to or less than the
+/// size of a creature they have grabbed, their speed is halved while they
+/// have that creature grabbed."
+pub(super) fn speed_with_grab(world: &mut World, entity: Entity, speed: u32) -> u32 {
+    let Some((id, size)) = world
+        .get::<Creature>(entity)
+        .map(|c| c.id)
+        .zip(world.get::<Space>(entity).map(|s| s.0.size))
+    else {
+        return speed;
+    };
+    let heavy = grabbed_by(world, id)
+        .iter()
+        .any(|&(_, e)| world.get::<Space>(e).is_some_and(|s| s.0.size >= size));
+    if heavy { speed / 2 } else { speed }
+}
+
+/// The living creatures `grabber` has grabbed.
+fn grabbed_by(world: &mut World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
+    let mut q = world.query::<(Entity, &Creature, &Conditions, &Stamina)>();
+    q.iter(world)
+        .filter(|(_, _, cond, s)| {
+            !s.is_dead() && cond.source_of(ConditionKind::Grabbed) == Some(grabber)
+        })
+        .map(|(e, c, _, _)| (c.id, e))
+        .collect()
+}
+
+/// End a grab.
+fn release(world: &mut World, entity: Entity, id: CreatureId, grabber: CreatureId) {
+    if let Some(mut c) = world.get_mut::<Conditions>(entity) {
+        c.remove_from_source(ConditionKind::Grabbed, grabber);
+    }
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::Released { target: id });
+}
+
+/// Seed 000 "Grabbed": "if either the grabbed creature or the creature
+/// grabbing them is force moved so that both creatures are not adjacent to
+/// each other, that creature is no longer grabbed." Also when either falls.
+fn check_grabs(world: &mut World) {
+    let mut q = world.query::<(Entity, &Creature, &Conditions, &Space, &Stamina)>();
+    let grabs: Vec<(Entity, CreatureId, CreatureId, Footprint, bool)> = q
+        .iter(world)
+        .filter_map(|(e, c, cond, sp, s)| {
+            cond.source_of(ConditionKind::Grabbed)
+                .map(|g| (e, c.id, g, sp.0, s.is_dead()))
+        })
+        .collect();
+    for (e, id, g, space, dead) in grabs {
+        let apart = match entity_of(world, g) {
+            Some(ge) => {
+                world.get::<Stamina>(ge).is_none_or(|s| !can_act(s))
+                    || world
+                        .get::<Space>(ge)
+                        .is_none_or(|gs| gs.0.distance(space) > 1)
+            }
+            None => true,
+        };
+        if apart || dead {
+            release(world, e, id, g);
+        }
+    }
+}
+
+/// Answer the open prompt: let the event pass, or take one of the offered
+/// triggered actions. The answer must be one the prompt offered.
+fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction>) -> Result<(), Refusal> {
+    let prompt = world
+        .resource::<Resolution>()
+        .prompt
+        .clone()
+        .ok_or(Refusal::NoPrompt)?;
+    if prompt.creature != id {
+        return Err(Refusal::NotAsked(Who::of(world, id)));
+    }
+    if let Some(c) = choice
+        && !prompt.options.contains(c)
+    {
+        return Err(Refusal::NotAnOption(c.ability.clone()));
+    }
+    world.resource_mut::<Resolution>().prompt = None;
+    let Some(choice) = choice else {
+        world.resource_mut::<CombatLog>().push(LogEntry::LetPass {
+            creature: id,
+            event: prompt.event.kind,
+        });
+        return Ok(());
+    };
+    let entity = entity_of(world, id).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+    if choice.ability == react::OPPORTUNITY_ATTACK {
+        let target = prompt.event.actor;
+        opportunity_attack(world, entity, id, target);
+        return Ok(());
+    }
+    let content = world.resource::<Content>().clone();
+    let ability = content
+        .ability(&choice.ability)
+        .cloned()
+        .ok_or_else(|| Refusal::UnknownAbility(choice.ability.clone()))?;
+    if ability.action == ActionType::TriggeredAction
+        && let Some(mut b) = world.get_mut::<TurnBudget>(entity)
+    {
+        b.triggered = false;
+    }
+    world.resource_mut::<CombatLog>().push(LogEntry::Triggered {
+        creature: id,
+        event: prompt.event.kind,
+    });
+    pay(world, entity, id, &ability, 0);
+    let space = world.get::<Space>(entity).map(|s| s.0);
+    let area = match (ability.distance, space) {
+        (Distance::Aura(_) | Distance::Burst(_), Some(space)) => {
+            let map = world.resource::<Battlefield>().0.clone();
+            let creatures = occupants(world);
+            place_area(
+                &map,
+                &creatures,
+                space,
+                ability.distance,
+                &Placement::OnSelf,
+            )
+            .ok()
+            .map(|(a, _)| a)
+        }
+        _ => None,
+    };
+    begin_roll(
+        world,
+        PendingRoll {
+            user: id,
+            ability: ability.id.clone(),
+            targets: choice.targets.clone(),
+            area,
+            source: None,
+            surges: 0,
+            potency_surges: Vec::new(),
+            tier: None,
+            extra: Vec::new(),
+        },
+    );
     Ok(())
 }
 
 /// An opportunity attack: the enemy uses its triggered action for a melee
 /// free strike (RULES.md "Movement"). Free strikes deal the creature's free
 /// strike damage; a hero adds the higher of Might and Agility.
-fn opportunity_attack(world: &mut World, attacker: CreatureId, target: CreatureId) {
-    let (Some(ae), Some(te)) = (entity_of(world, attacker), entity_of(world, target)) else {
+fn opportunity_attack(world: &mut World, ae: Entity, attacker: CreatureId, target: CreatureId) {
+    let Some(te) = entity_of(world, target) else {
         return;
     };
     if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
@@ -352,18 +825,35 @@ fn opportunity_attack(world: &mut World, attacker: CreatureId, target: CreatureI
             ability: "free_strike".into(),
             name: "Opportunity Attack".into(),
         });
-    deal_damage(world, te, target, damage, DamageType::Untyped);
+    deal_damage(
+        world,
+        te,
+        target,
+        damage,
+        DamageType::Untyped,
+        Some(attacker),
+    );
     bleed(world, ae);
 }
 
 /// Apply damage through immunity and weakness; log it, and log death.
-fn deal_damage(world: &mut World, entity: Entity, id: CreatureId, amount: i32, t: DamageType) {
+fn deal_damage(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    amount: i32,
+    t: DamageType,
+    by: Option<CreatureId>,
+) {
     let traits = world
         .get::<DamageTraits>(entity)
         .cloned()
         .unwrap_or_default();
     let taken = traits.apply(amount, t);
     if taken > 0 {
+        if let Some(by) = by {
+            world.resource_mut::<Resolution>().damage.push((by, id));
+        }
         trigger_resource(
             world,
             entity,
@@ -463,6 +953,8 @@ struct AbilityUse<'a> {
     ability: &'a str,
     targets: &'a [CreatureId],
     surges: u32,
+    /// Targets whose potency is raised by 1, for 2 surges each.
+    potency_surges: &'a [CreatureId],
     /// Heroic resource spent on "Spend X" entries.
     spend: u32,
     tier: Option<crate::power_roll::Tier>,
@@ -482,6 +974,7 @@ fn use_ability(
         spend,
         tier: chosen_tier,
         placement,
+        potency_surges,
     } = u;
     let content = world.resource::<Content>().clone();
     let ability: Ability = content
@@ -501,11 +994,11 @@ fn use_ability(
             "a strike names its targets (UseAbility)"
         }));
     }
-    let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(id))?;
+    let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     // The action first: "main action already used" outranks target problems.
     let mut budget = *world
         .get::<TurnBudget>(entity)
-        .ok_or(Refusal::NoSuchCreature(id))?;
+        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     spend_action(&mut budget, &user.conditions, ability.action)?;
     // Cost.
     let heroic = world.get::<Heroic>(entity).cloned();
@@ -553,12 +1046,31 @@ fn use_ability(
     } else {
         Vec::new()
     };
+    // Seed 000 "Surges": up to 3 for damage; 2 per target for +1 potency.
     let has_surges = heroic.as_ref().map_or(0, |h| h.surges);
-    if surges > has_surges {
+    let wanted = surges + 2 * potency_surges.len() as u32;
+    if wanted > has_surges {
         return Err(Refusal::NotEnoughSurges {
-            wanted: surges,
+            wanted,
             has: has_surges,
         });
+    }
+    if surges > 3 {
+        return Err(Refusal::BadSurges(
+            "at most 3 surges on extra damage".into(),
+        ));
+    }
+    for (i, t) in potency_surges.iter().enumerate() {
+        if potency_surges[..i].contains(t) {
+            return Err(Refusal::BadSurges(
+                "a potency can be raised by 1 only".into(),
+            ));
+        }
+        if placement.is_none() && !target_ids.contains(t) {
+            return Err(Refusal::BadSurges(format!(
+                "{t} is not a target of the ability"
+            )));
+        }
     }
     let map = world.resource::<Battlefield>().0.clone();
     // An area: its targets are every eligible creature it reaches.
@@ -599,20 +1111,22 @@ fn use_ability(
             .push(LogEntry::AreaPlaced {
                 creature: id,
                 squares: area.reached.clone(),
-                targets: ids,
+                targets: ids.clone(),
             });
-        resolve_roll(
+        begin_roll(
             world,
-            entity,
-            &user,
-            &ability,
-            &targets,
-            surges,
-            chosen_tier,
-            source,
-            &extra,
+            PendingRoll {
+                user: id,
+                ability: ability.id.clone(),
+                targets: ids,
+                area: Some(area),
+                source: Some(source),
+                surges,
+                potency_surges: potency_surges.to_vec(),
+                tier: chosen_tier,
+                extra,
+            },
         );
-        after_ability(world, entity, &ability);
         return Ok(());
     }
     // Targets.
@@ -626,13 +1140,13 @@ fn use_ability(
     }
     let mut targets = Vec::new();
     for &t in target_ids {
-        let te = entity_of(world, t).ok_or(Refusal::NoSuchCreature(t))?;
+        let te = entity_of(world, t).ok_or(Refusal::NoSuchCreature(Who::id(t)))?;
         if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
-            return Err(Refusal::Dead(t));
+            return Err(Refusal::Dead(Who::of(world, t)));
         }
-        let ts = snapshot(world, te).ok_or(Refusal::NoSuchCreature(t))?;
+        let ts = snapshot(world, te).ok_or(Refusal::NoSuchCreature(Who::id(t)))?;
         if !target_allowed(&ability.target.kinds, &user, &ts) {
-            return Err(Refusal::WrongTarget(t));
+            return Err(Refusal::WrongTarget(Who::of(world, t)));
         }
         let reach = match ability.distance {
             Distance::Myself => 0,
@@ -641,32 +1155,176 @@ fn use_ability(
         let distance = user.space.distance(ts.space);
         if t != id && distance > reach {
             return Err(Refusal::OutOfRange {
-                target: t,
+                target: Who::of(world, t),
                 distance,
                 reach,
             });
         }
         if t != id && !line_of_effect(&map, user.space, ts.space) {
-            return Err(Refusal::NoLineOfEffect(t));
+            return Err(Refusal::NoLineOfEffect(Who::of(world, t)));
+        }
+        if t != id
+            && ts.side != user.side
+            && distance > 1
+            && world.get::<Stance>(te).is_some_and(|s| s.hidden)
+        {
+            return Err(Refusal::HiddenTarget(Who::of(world, t)));
         }
         targets.push(ts);
     }
     // Committed from here on: spend the action and pay.
     *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
     pay(world, entity, id, &ability, spend);
+    begin_roll(
+        world,
+        PendingRoll {
+            user: id,
+            ability: ability.id.clone(),
+            targets: targets.iter().map(|t| t.id).collect(),
+            area: None,
+            source: None,
+            surges,
+            potency_surges: potency_surges.to_vec(),
+            tier: chosen_tier,
+            extra,
+        },
+    );
+    Ok(())
+}
+
+/// An ability roll waiting to be made: the user, the ability, and the
+/// choices made when it was started. Targets are checked again when it is
+/// rolled, since triggered actions may have moved or felled them.
+#[derive(Clone, Debug)]
+pub struct PendingRoll {
+    pub user: CreatureId,
+    pub ability: String,
+    pub targets: Vec<CreatureId>,
+    /// An area ability's placed area: its targets are whoever it reaches at
+    /// the roll.
+    pub area: Option<crate::map::area::Area>,
+    /// Where forced movement is measured from (the user, if none).
+    pub source: Option<Footprint>,
+    pub surges: u32,
+    /// Targets whose potency is raised by 1 for 2 surges each.
+    pub potency_surges: Vec<CreatureId>,
+    pub tier: Option<crate::power_roll::Tier>,
+    pub extra: Vec<crate::ability::Effect>,
+}
+
+/// An ability has been started: queue its roll and what follows, then the
+/// triggers that fire before the roll (seed 002: "starts an ability"
+/// reactions "resolve before the triggering ability's roll"): a creature
+/// starts an ability; each target is targeted, for itself and its allies.
+fn begin_roll(world: &mut World, roll: PendingRoll) {
+    let (user, targets) = (roll.user, roll.targets.clone());
+    {
+        let mut res = world.resource_mut::<Resolution>();
+        res.push(Resume::After {
+            creature: user,
+            ability: roll.ability.clone(),
+        });
+        res.push(Resume::Roll(Box::new(roll)));
+    }
+    // Pushed last-asked first.
+    for &t in targets.iter().rev() {
+        if t == user {
+            continue;
+        }
+        for kind in [TriggerEvent::AllyTargeted, TriggerEvent::SelfTargeted] {
+            react::offer(
+                world,
+                Event {
+                    kind,
+                    actor: user,
+                    subject: Some(t),
+                },
+            );
+        }
+    }
+    react::offer(
+        world,
+        Event {
+            kind: TriggerEvent::CreatureStartsAbility,
+            actor: user,
+            subject: None,
+        },
+    );
+}
+
+/// Make a waiting roll: the user must still be standing; strike targets
+/// must still be alive, in reach and in line of effect; an area affects
+/// whoever it reaches now.
+pub(super) fn run_roll(world: &mut World, r: PendingRoll) {
+    let Some(entity) = entity_of(world, r.user) else {
+        return;
+    };
+    if world.get::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
+        return;
+    }
+    let content = world.resource::<Content>().clone();
+    let Some(ability) = content.ability(&r.ability).cloned() else {
+        return;
+    };
+    let Some(user) = snapshot(world, entity) else {
+        return;
+    };
+    let map = world.resource::<Battlefield>().0.clone();
+    let creatures = occupants(world);
+    let mut targets = Vec::new();
+    let candidates: Vec<CreatureId> = match &r.area {
+        Some(area) => area.creatures(&creatures).iter().map(|o| o.id).collect(),
+        None => r.targets.clone(),
+    };
+    for t in candidates {
+        let Some(te) = entity_of(world, t) else {
+            continue;
+        };
+        if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+            continue;
+        }
+        let Some(ts) = snapshot(world, te) else {
+            continue;
+        };
+        if r.area.is_some() {
+            if !target_allowed(&ability.target.kinds, &user, &ts) {
+                continue;
+            }
+        } else if t != r.user {
+            let reach = ability.distance.reach();
+            if user.space.distance(ts.space) > reach || !line_of_effect(&map, user.space, ts.space)
+            {
+                world
+                    .resource_mut::<CombatLog>()
+                    .push(LogEntry::TargetLost {
+                        creature: r.user,
+                        target: t,
+                    });
+                continue;
+            }
+        }
+        targets.push(ts);
+    }
+    if r.area.is_some()
+        && let Some(max) = ability.target.count
+    {
+        targets.truncate(max as usize);
+    }
+    let source = r.source.unwrap_or(user.space);
     resolve_roll(
         world,
         entity,
         &user,
         &ability,
         &targets,
-        surges,
-        chosen_tier,
-        user.space,
-        &extra,
+        Choices {
+            surges: r.surges,
+            potency_surges: &r.potency_surges,
+            tier: r.tier,
+        },
+        source,
+        &r.extra,
     );
-    after_ability(world, entity, &ability);
-    Ok(())
 }
 
 /// Pay an ability's cost (and any resource spent on "Spend X") and log its use.
@@ -764,14 +1422,31 @@ fn resolve_roll(
     user: &Snapshot,
     ability: &Ability,
     targets: &[Snapshot],
-    surges: u32,
-    chosen_tier: Option<crate::power_roll::Tier>,
+    choices: Choices,
     source: Footprint,
     extra: &[crate::ability::Effect],
 ) {
+    let Choices {
+        surges,
+        potency_surges,
+        tier: chosen_tier,
+    } = choices;
     let id = user.id;
     let map = world.resource::<Battlefield>().0.clone();
+    let always: Vec<crate::ability::Effect> = ability
+        .effect
+        .as_ref()
+        .map(|e| e.effects.clone())
+        .unwrap_or_default();
     let Some(power_roll) = ability.power_roll.clone() else {
+        // No roll: the effect entry applies to each target as written.
+        let mut effects = always;
+        effects.extend_from_slice(extra);
+        for target in targets {
+            apply_outcome(
+                world, entity, user, ability, target, &effects, 0, source, &mut 0,
+            );
+        }
         return;
     };
     // One roll for all targets (seed 000 "Roll Against Multiple Creatures").
@@ -851,6 +1526,26 @@ fn resolve_roll(
         if surprised_side(world) == Some(target.side) {
             edges += 1;
         }
+        // RULES.md "Flanking": "High ground gives an edge" (the user stands
+        // higher than the target).
+        if target.id != user.id && map.elevation(user.space) > map.elevation(target.space) {
+            edges += 1;
+        }
+        // Our rulings: a defending target imposes banes; a hidden user gains
+        // an edge against enemies.
+        if target.id != user.id
+            && world
+                .get::<Stance>(target.entity)
+                .is_some_and(|s| s.defending)
+        {
+            banes += world
+                .resource::<super::flow::ActiveRuleset>()
+                .0
+                .defend_banes;
+        }
+        if target.side != user.side && world.get::<Stance>(entity).is_some_and(|s| s.hidden) {
+            edges += 1;
+        }
         let result = resolve_for_target(&spec, naturals, edges, banes);
         let tier = match chosen_tier {
             Some(t) if t < result.tier => t,
@@ -873,70 +1568,120 @@ fn resolve_roll(
                 .resource_mut::<CombatLog>()
                 .push(LogEntry::CriticalHit { creature: id });
         }
-        let potency_bonus = 0;
+        // Seed 000 "Surges": 2 surges raise the potency by 1 for one target.
+        let potency_bonus = if potency_surges.contains(&target.id) {
+            if let Some(mut h) = world.get_mut::<Heroic>(entity) {
+                h.surges = h.surges.saturating_sub(2);
+            }
+            1
+        } else {
+            0
+        };
         let mut effects = power_roll.tier(tier).effects.clone();
+        effects.extend(always.iter().cloned());
         effects.extend_from_slice(extra);
-        let mut outcome = evaluate(&effects, &user.chars, &target.chars, potency_bonus);
-        // Damage of one type is one instance (immunity applies once).
-        let mut merged: Vec<(i32, DamageType)> = Vec::new();
-        for (amount, t) in outcome.damage.drain(..) {
-            match merged.iter_mut().find(|(_, mt)| *mt == t) {
-                Some(m) => m.0 += amount,
-                None => merged.push((amount, t)),
-            }
-        }
-        outcome.damage = merged;
-        // Damage, with surges on the first damaged target (seed 000 "Surges":
-        // each surge deals extra damage equal to the highest characteristic).
-        for (i, (amount, t)) in outcome.damage.iter().enumerate() {
-            let mut amount = *amount;
-            if i == 0 && surges_left > 0 {
-                amount += surges_left.min(3) as i32 * user.chars.highest();
-                let mut h = world.get_mut::<Heroic>(entity).expect("checked surges");
-                h.surges -= surges_left.min(3);
-                surges_left = 0;
-            }
-            deal_damage(world, target.entity, target.id, amount, *t);
-        }
-        // Effects happen after damage, in the order presented.
-        for f in outcome.forced.iter().filter(|f| f.applies) {
-            force_move(world, user, source, target, f.kind, f.distance, f.vertical);
-        }
-        for c in &outcome.conditions {
-            for &kind in &c.conditions {
-                if !c.applies {
-                    world
-                        .resource_mut::<CombatLog>()
-                        .push(LogEntry::ConditionResisted {
-                            target: target.id,
-                            condition: kind,
-                        });
-                    continue;
-                }
-                impose(
-                    world,
-                    target.entity,
-                    target.id,
-                    user.id,
-                    &ability.id,
-                    kind,
-                    c.duration,
-                );
-            }
-        }
+        let gain = apply_outcome(
+            world,
+            entity,
+            user,
+            ability,
+            target,
+            &effects,
+            potency_bonus,
+            source,
+            &mut surges_left,
+        );
         // Gains go to the user once, not once per target (seed 000 "Abilities
         // With Damage and Effects"): keep the best tier's.
-        let gain: u32 = outcome.surges + outcome.resources.iter().map(|(_, n)| n).sum::<u32>();
-        if best_gain.as_ref().is_none_or(|g| gain > g.total) {
-            best_gain = Some(Gains {
-                total: gain,
-                surges: outcome.surges,
-                resources: outcome.resources.clone(),
-            });
+        if best_gain.as_ref().is_none_or(|g| gain.total > g.total) {
+            best_gain = Some(gain);
         }
     }
     if let Some(g) = best_gain {
         gain_for_user(world, entity, id, g.surges, &g.resources);
+    }
+    // Using an ability on an enemy gives a hidden creature away.
+    if targets.iter().any(|t| t.side != user.side) {
+        reveal(world, entity, id);
+    }
+}
+
+/// What a command chose about an ability's roll.
+struct Choices<'a> {
+    surges: u32,
+    potency_surges: &'a [CreatureId],
+    tier: Option<crate::power_roll::Tier>,
+}
+
+/// Apply one target's effects: damage (with surges spent on the first
+/// target that takes damage), then forced movement and conditions in the
+/// order presented. Returns what the user gains from it.
+#[allow(clippy::too_many_arguments)]
+fn apply_outcome(
+    world: &mut World,
+    entity: Entity,
+    user: &Snapshot,
+    ability: &Ability,
+    target: &Snapshot,
+    effects: &[crate::ability::Effect],
+    potency_bonus: i32,
+    source: Footprint,
+    surges_left: &mut u32,
+) -> Gains {
+    let mut outcome = evaluate(effects, &user.chars, &target.chars, potency_bonus);
+    // Damage of one type is one instance (immunity applies once).
+    let mut merged: Vec<(i32, DamageType)> = Vec::new();
+    for (amount, t) in outcome.damage.drain(..) {
+        match merged.iter_mut().find(|(_, mt)| *mt == t) {
+            Some(m) => m.0 += amount,
+            None => merged.push((amount, t)),
+        }
+    }
+    outcome.damage = merged;
+    // Seed 000 "Surges": each surge deals extra damage equal to the highest
+    // characteristic, to one creature targeted.
+    for (i, (amount, t)) in outcome.damage.iter().enumerate() {
+        let mut amount = *amount;
+        if i == 0 && *surges_left > 0 {
+            let n = (*surges_left).min(3);
+            amount += n as i32 * user.chars.highest();
+            if let Some(mut h) = world.get_mut::<Heroic>(entity) {
+                h.surges = h.surges.saturating_sub(n);
+            }
+            *surges_left = 0;
+        }
+        deal_damage(world, target.entity, target.id, amount, *t, Some(user.id));
+    }
+    // Effects happen after damage, in the order presented.
+    for f in outcome.forced.iter().filter(|f| f.applies) {
+        force_move(world, user, source, target, f.kind, f.distance, f.vertical);
+    }
+    for c in &outcome.conditions {
+        for &kind in &c.conditions {
+            if !c.applies {
+                world
+                    .resource_mut::<CombatLog>()
+                    .push(LogEntry::ConditionResisted {
+                        target: target.id,
+                        condition: kind,
+                    });
+                continue;
+            }
+            impose(
+                world,
+                target.entity,
+                target.id,
+                user.id,
+                &ability.id,
+                kind,
+                c.duration,
+            );
+        }
+    }
+    Gains {
+        total: outcome.surges + outcome.resources.iter().map(|(_, n)| n).sum::<u32>(),
+        surges: outcome.surges,
+        resources: outcome.resources,
     }
 }
 
@@ -1010,6 +1755,33 @@ fn impose(
     if world.get::<Stamina>(entity).is_none_or(|s| s.is_dead()) {
         return;
     }
+    if kind == ConditionKind::Grabbed && source != id {
+        // Seed 000 "Grabbed": "A creature can grab only creatures of their
+        // size or smaller. If a creature's Might score is 2 or higher, they
+        // can grab any creature larger than them with a size equal to or less
+        // than their Might score." "Unless otherwise indicated, a creature can
+        // grab only one creature at a time": grabbing another lets go of the first.
+        let Some(se) = entity_of(world, source) else {
+            return;
+        };
+        let size = |e: Entity| world.get::<Space>(e).map_or(1, |s| s.0.size);
+        let might = world.get::<Characteristics>(se).map_or(0, |c| c.might);
+        let (theirs, mine) = (size(entity), size(se));
+        if theirs > mine && !(might >= 2 && theirs as i32 <= might) {
+            world
+                .resource_mut::<CombatLog>()
+                .push(LogEntry::ConditionResisted {
+                    target: id,
+                    condition: kind,
+                });
+            return;
+        }
+        for (other, oe) in grabbed_by(world, source) {
+            if other != id {
+                release(world, oe, other, source);
+            }
+        }
+    }
     let Some(mut conditions) = world.get_mut::<Conditions>(entity) else {
         return;
     };
@@ -1076,6 +1848,7 @@ fn force_move(
     if let Some(mut s) = world.get_mut::<Space>(target.entity) {
         s.0.pos = result.end;
     }
+    check_grabs(world);
     for p in &result.broken {
         world.resource_mut::<Battlefield>().0.set_object(*p, None);
     }
@@ -1095,9 +1868,16 @@ fn force_move(
                     other: Some(other),
                     damage,
                 });
-                deal_damage(world, target.entity, target.id, damage, DamageType::Untyped);
+                deal_damage(
+                    world,
+                    target.entity,
+                    target.id,
+                    damage,
+                    DamageType::Untyped,
+                    None,
+                );
                 if let Some(oe) = entity_of(world, other) {
-                    deal_damage(world, oe, other, damage, DamageType::Untyped);
+                    deal_damage(world, oe, other, damage, DamageType::Untyped, None);
                 }
             }
             ForcedEvent::CollidedWithObstacle { damage, .. }
@@ -1107,7 +1887,14 @@ fn force_move(
                     other: None,
                     damage,
                 });
-                deal_damage(world, target.entity, target.id, damage, DamageType::Untyped);
+                deal_damage(
+                    world,
+                    target.entity,
+                    target.id,
+                    damage,
+                    DamageType::Untyped,
+                    None,
+                );
             }
             ForcedEvent::Fell { depth, damage, .. } => {
                 world.resource_mut::<CombatLog>().push(LogEntry::Fell {
@@ -1115,7 +1902,14 @@ fn force_move(
                     depth,
                     damage,
                 });
-                deal_damage(world, target.entity, target.id, damage, DamageType::Untyped);
+                deal_damage(
+                    world,
+                    target.entity,
+                    target.id,
+                    damage,
+                    DamageType::Untyped,
+                    None,
+                );
                 impose(
                     world,
                     target.entity,
@@ -1163,23 +1957,23 @@ fn free_strike(
     id: CreatureId,
     target: CreatureId,
 ) -> Result<(), Refusal> {
-    let te = entity_of(world, target).ok_or(Refusal::NoSuchCreature(target))?;
+    let te = entity_of(world, target).ok_or(Refusal::NoSuchCreature(Who::id(target)))?;
     if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
-        return Err(Refusal::Dead(target));
+        return Err(Refusal::Dead(Who::of(world, target)));
     }
     if target == id {
-        return Err(Refusal::WrongTarget(target));
+        return Err(Refusal::WrongTarget(Who::of(world, target)));
     }
     let (Some(us), Some(ts)) = (
         world.get::<Space>(entity).map(|s| s.0),
         world.get::<Space>(te).map(|s| s.0),
     ) else {
-        return Err(Refusal::NoSuchCreature(target));
+        return Err(Refusal::NoSuchCreature(Who::id(target)));
     };
     let distance = us.distance(ts);
     if distance > 1 {
         return Err(Refusal::OutOfRange {
-            target,
+            target: Who::of(world, target),
             distance,
             reach: 1,
         });
@@ -1193,7 +1987,8 @@ fn free_strike(
             ability: "free_strike".into(),
             name: "Free Strike".into(),
         });
-    deal_damage(world, te, target, damage, DamageType::Untyped);
+    deal_damage(world, te, target, damage, DamageType::Untyped, Some(id));
+    reveal(world, entity, id);
     bleed(world, entity);
     Ok(())
 }
@@ -1235,7 +2030,7 @@ fn catch_breath(world: &mut World, entity: Entity, id: CreatureId) -> Result<(),
     let stamina = world
         .get::<Stamina>(entity)
         .cloned()
-        .ok_or(Refusal::NoSuchCreature(id))?;
+        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     if world.get::<Heroic>(entity).is_none() {
         return Err(Refusal::CannotCatchBreath("only heroes have recoveries"));
     }
@@ -1408,7 +2203,14 @@ fn ally_healed(world: &mut World, healed: Entity) {
 }
 
 /// What follows any ability: bleeding, if the action makes it.
-fn after_ability(world: &mut World, entity: Entity, ability: &Ability) {
+pub(super) fn after_ability(world: &mut World, id: CreatureId, ability: &str) {
+    let Some(entity) = entity_of(world, id) else {
+        return;
+    };
+    let content = world.resource::<Content>().clone();
+    let Some(ability) = content.ability(ability) else {
+        return;
+    };
     let characteristics = ability
         .power_roll
         .as_ref()
@@ -1417,6 +2219,24 @@ fn after_ability(world: &mut World, entity: Entity, ability: &Ability) {
     if action_bleeds(ability.action, &characteristics) {
         bleed(world, entity);
     }
+}
+
+/// Seed 000 "Straight Lines": "move the creature one square at a time in a
+/// single direction without ever bending back in a direction opposite to
+/// where they've already moved."
+pub(super) fn is_straight(path: &[Pos]) -> bool {
+    let mut dir = (0, 0);
+    for w in path.windows(2) {
+        let (dx, dy) = (w[1].x - w[0].x, w[1].y - w[0].y);
+        if dx * dir.0 < 0 || dy * dir.1 < 0 {
+            return false;
+        }
+        dir = (
+            if dx != 0 { dx } else { dir.0 },
+            if dy != 0 { dy } else { dir.1 },
+        );
+    }
+    true
 }
 
 /// RULES.md "Charge" (main action): "move up to your speed in a straight line
@@ -1437,23 +2257,14 @@ fn charge(
         .get::<TurnBudget>(entity)
         .ok_or(Refusal::NoTurnInProgress)?;
     spend_action(&mut budget, &conditions, ActionType::MainAction)?;
-    let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(id))?;
-    // A straight line: no step reverses the direction of an earlier one.
-    let mut dir = (0, 0);
-    for w in path.windows(2) {
-        let (dx, dy) = (w[1].x - w[0].x, w[1].y - w[0].y);
-        if dx * dir.0 < 0 || dy * dir.1 < 0 {
-            return Err(Refusal::BadPath("a charge moves in a straight line".into()));
-        }
-        dir = (
-            if dx != 0 { dx } else { dir.0 },
-            if dy != 0 { dy } else { dir.1 },
-        );
+    let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+    if !is_straight(path) {
+        return Err(Refusal::BadPath("a charge moves in a straight line".into()));
     }
     let creatures = occupants(world);
     let map = world.resource::<Battlefield>().0.clone();
     let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
-    let limits = movement_limits(&conditions, speed);
+    let limits = movement_limits(&conditions, speed_with_grab(world, entity, speed));
     let mover = Mover {
         id,
         space: user.space,
@@ -1483,10 +2294,10 @@ fn charge(
         _ => {}
     }
     let end = Footprint::new(*path.last().unwrap_or(&user.space.pos), user.space.size);
-    let te = entity_of(world, target).ok_or(Refusal::NoSuchCreature(target))?;
-    let ts = snapshot(world, te).ok_or(Refusal::NoSuchCreature(target))?;
+    let te = entity_of(world, target).ok_or(Refusal::NoSuchCreature(Who::id(target)))?;
+    let ts = snapshot(world, te).ok_or(Refusal::NoSuchCreature(Who::id(target)))?;
     if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
-        return Err(Refusal::Dead(target));
+        return Err(Refusal::Dead(Who::of(world, target)));
     }
     let reach = match ability {
         None => 1,
@@ -1507,7 +2318,7 @@ fn charge(
                 ));
             }
             if !target_allowed(&ab.target.kinds, &user, &ts) {
-                return Err(Refusal::WrongTarget(target));
+                return Err(Refusal::WrongTarget(Who::of(world, target)));
             }
             match ab.distance {
                 Distance::Melee(r) | Distance::MeleeOrRanged(r, _) => r,
@@ -1518,17 +2329,41 @@ fn charge(
     let distance = end.distance(ts.space);
     if distance > reach || target == id {
         return Err(Refusal::OutOfRange {
-            target,
+            target: Who::of(world, target),
             distance,
             reach,
         });
     }
-    // Committed: move (without spending the move action), then attack with the main action.
+    // Committed: move (without spending the move action), then attack with
+    // the main action once the move is over.
     walk(world, entity, id, path, false, false)?;
+    let mut res = world.resource_mut::<Resolution>();
+    let steps = res.stack.pop();
+    res.push(Resume::FollowUp {
+        creature: id,
+        target,
+        ability: ability.map(str::to_string),
+    });
+    res.stack.extend(steps);
+    Ok(())
+}
+
+/// The attack that ends a charge. If the target is out of reach by now (a
+/// triggered action moved someone), the charge ends without it, and the main
+/// action is spent all the same.
+pub(super) fn charge_attack(
+    world: &mut World,
+    id: CreatureId,
+    target: CreatureId,
+    ability: Option<&str>,
+) {
+    let Some(entity) = entity_of(world, id) else {
+        return;
+    };
     if world.get::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
-        return Ok(());
+        return;
     }
-    match ability {
+    let result = match ability {
         None => free_strike(world, entity, id, target),
         Some(a) => use_ability(
             world,
@@ -1541,7 +2376,19 @@ fn charge(
                 spend: 0,
                 tier: None,
                 placement: None,
+                potency_surges: &[],
             },
         ),
+    };
+    if result.is_err() {
+        if let Some(mut b) = world.get_mut::<TurnBudget>(entity) {
+            b.main = false;
+        }
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::TargetLost {
+                creature: id,
+                target,
+            });
     }
 }

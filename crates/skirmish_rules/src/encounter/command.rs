@@ -31,6 +31,9 @@ pub enum Command {
         /// Surges to spend on extra damage against the first target.
         #[serde(default)]
         surges: u32,
+        /// Targets whose potency rises by 1, for 2 surges each.
+        #[serde(default)]
+        potency_surges: Vec<CreatureId>,
         /// Heroic resource to spend on the ability's "Spend X" entries.
         #[serde(default)]
         spend: u32,
@@ -47,6 +50,8 @@ pub enum Command {
         placement: Placement,
         #[serde(default)]
         surges: u32,
+        #[serde(default)]
+        potency_surges: Vec<CreatureId>,
         #[serde(default)]
         spend: u32,
         #[serde(default)]
@@ -78,8 +83,30 @@ pub enum Command {
     EscapeGrab {
         creature: CreatureId,
     },
+    /// Defend (main action): until the start of the creature's next turn,
+    /// ability rolls against it take a bane (see the README's rulings).
+    Defend {
+        creature: CreatureId,
+    },
+    /// Hide (maneuver): with cover or out of line of effect from every
+    /// enemy, become hidden (see the README's rulings).
+    Hide {
+        creature: CreatureId,
+    },
+    /// Instead of picking one of its creatures to act, a side lets the
+    /// other side pick first (RULES.md "Turns"; seed 001 "Delay").
+    Delay {
+        creature: CreatureId,
+    },
     EndTurn {
         creature: CreatureId,
+    },
+    /// Answer a triggered-action prompt: one of its options, or `None` to let
+    /// the event pass.
+    Answer {
+        creature: CreatureId,
+        #[serde(default)]
+        reaction: Option<super::react::Reaction>,
     },
 }
 
@@ -91,6 +118,7 @@ impl Command {
             ability: ability.to_string(),
             targets,
             surges: 0,
+            potency_surges: Vec::new(),
             spend: 0,
             tier: None,
         }
@@ -108,6 +136,10 @@ impl Command {
             | Command::StandUp { creature }
             | Command::CatchBreath { creature }
             | Command::EscapeGrab { creature }
+            | Command::Defend { creature }
+            | Command::Hide { creature }
+            | Command::Delay { creature }
+            | Command::Answer { creature, .. }
             | Command::EndTurn { creature } => *creature,
         }
     }
@@ -136,17 +168,17 @@ pub enum Refusal {
     #[error("the encounter is over")]
     Over,
     #[error("no creature {0}")]
-    NoSuchCreature(CreatureId),
+    NoSuchCreature(Who),
     #[error("it is not {0}'s turn")]
-    NotTheirTurn(CreatureId),
+    NotTheirTurn(Who),
     #[error("a creature is already taking its turn")]
     TurnInProgress,
     #[error("no creature is taking a turn: start one first")]
     NoTurnInProgress,
     #[error("{0} has already acted this round")]
-    AlreadyActed(CreatureId),
+    AlreadyActed(Who),
     #[error("{0} is dead")]
-    Dead(CreatureId),
+    Dead(Who),
     #[error("the main action is already used")]
     MainActionUsed,
     #[error("the maneuver is already used")]
@@ -177,14 +209,14 @@ pub enum Refusal {
     NotEnoughSurges { wanted: u32, has: u32 },
     #[error("{target} is out of range ({distance} squares, reach {reach})")]
     OutOfRange {
-        target: CreatureId,
+        target: Who,
         distance: u32,
         reach: u32,
     },
     #[error("no line of effect to {0}")]
-    NoLineOfEffect(CreatureId),
+    NoLineOfEffect(Who),
     #[error("{0} is not a valid target for this ability")]
-    WrongTarget(CreatureId),
+    WrongTarget(Who),
     #[error("too many targets: at most {0}")]
     TooManyTargets(u32),
     #[error("no targets")]
@@ -205,4 +237,56 @@ pub enum Refusal {
     CannotCatchBreath(&'static str),
     #[error("this kind of ability is not supported yet: {0}")]
     Unsupported(String),
+    #[error("{0}")]
+    BadSurges(String),
+    #[error("no triggered action is waiting for an answer")]
+    NoPrompt,
+    #[error("{0} was not asked")]
+    NotAsked(Who),
+    #[error("`{0}` is not one of the prompt's options")]
+    NotAnOption(String),
+    #[error("waiting for {0} to answer a triggered-action prompt")]
+    AwaitingAnswer(Who),
+    #[error("{0} is hidden: only an adjacent creature can target it")]
+    HiddenTarget(Who),
+    #[error("can't hide: {0}")]
+    CannotHide(&'static str),
+    #[error("can't delay: {0}")]
+    CannotDelay(&'static str),
+}
+
+/// A creature named in a refusal: its name, or its id when it has none.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Who {
+    pub id: CreatureId,
+    pub name: String,
+}
+
+impl Who {
+    /// An unnamed creature (one that does not exist).
+    pub fn id(id: CreatureId) -> Who {
+        Who {
+            id,
+            name: String::new(),
+        }
+    }
+
+    /// A creature of the encounter, by name.
+    pub fn of(world: &bevy_ecs::world::World, id: CreatureId) -> Who {
+        let name = super::act::entity_of(world, id)
+            .and_then(|e| world.get::<super::components::Creature>(e))
+            .map(|c| c.name.clone())
+            .unwrap_or_default();
+        Who { id, name }
+    }
+}
+
+impl std::fmt::Display for Who {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.name.is_empty() {
+            write!(f, "creature {}", self.id)
+        } else {
+            f.write_str(&self.name)
+        }
+    }
 }

@@ -83,3 +83,14 @@ impl Default for TurnBudget {
         }
     }
 }
+
+/// What a creature's basic actions left it doing (see the README's rulings).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stance {
+    /// Took the Defend main action: rolls against it take banes until the
+    /// start of its next turn.
+    pub defending: bool,
+    /// Hidden: strikes from creatures not adjacent to it can't target it; its
+    /// next ability roll against an enemy gains an edge.
+    pub hidden: bool,
+}

@@ -83,6 +83,8 @@ pub enum Phase {
     AwaitingTurn,
     /// A creature is taking its turn.
     Acting,
+    /// Resolution waits on a triggered-action prompt.
+    Reacting,
     Over,
 }
 
@@ -102,6 +104,7 @@ impl Default for ActiveRuleset {
             max_surges_per_damage: 3,
             max_squad_size: 8,
             basic_abilities: Vec::new(),
+            defend_banes: 2,
         })
     }
 }
@@ -123,6 +126,9 @@ pub struct Flow {
     pub outcome: Option<Side>,
     /// Monsters or heroes wholly surprised in round 1.
     pub surprised: Option<Side>,
+    /// The side that delayed its pick, until the next turn starts.
+    #[serde(default)]
+    pub delayed: Option<Side>,
 }
 
 impl Default for Flow {
@@ -135,6 +141,7 @@ impl Default for Flow {
             acted: Vec::new(),
             outcome: None,
             surprised: None,
+            delayed: None,
         }
     }
 }
@@ -274,7 +281,7 @@ fn advance(
 /// (RULES.md "Heroic resources": 1d3 for most, a flat amount for some).
 fn start_of_turn(
     mut events: ResMut<TurnEvents>,
-    mut creatures: Query<(&Creature, &mut TurnBudget, Option<&mut Heroic>)>,
+    mut creatures: Query<(&Creature, &mut TurnBudget, &mut Stance, Option<&mut Heroic>)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
     content: Res<Content>,
@@ -282,10 +289,12 @@ fn start_of_turn(
     let Some(id) = events.started.take() else {
         return;
     };
-    for (c, mut budget, heroic) in &mut creatures {
+    for (c, mut budget, mut stance, heroic) in &mut creatures {
         if c.id != id {
             continue;
         }
+        // Defend lasts until the start of the creature's next turn.
+        stance.defending = false;
         let triggered = budget.triggered;
         *budget = TurnBudget {
             triggered,

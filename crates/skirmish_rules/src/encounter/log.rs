@@ -4,6 +4,7 @@
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::ability::TriggerEvent;
 use crate::conditions::ConditionKind;
 use crate::map::{Pos, Side};
 use crate::power_roll::Tier;
@@ -135,6 +136,65 @@ pub enum LogEntry {
     Victory {
         side: Side,
     },
+    /// A target is gone, out of reach or out of line of effect by the time
+    /// the ability rolls.
+    TargetLost {
+        creature: CreatureId,
+        target: CreatureId,
+    },
+    /// A creature takes a triggered action in answer to an event.
+    Triggered {
+        creature: CreatureId,
+        event: TriggerEvent,
+    },
+    /// A prompted creature lets the event pass.
+    LetPass {
+        creature: CreatureId,
+        event: TriggerEvent,
+    },
+    Delayed {
+        side: Side,
+    },
+    Hidden {
+        creature: CreatureId,
+    },
+    Revealed {
+        creature: CreatureId,
+    },
+    /// A grabbed creature is brought along by its grabber.
+    Dragged {
+        target: CreatureId,
+        by: CreatureId,
+        to: Pos,
+    },
+    /// A grab ends (released, escaped, or the two were separated).
+    Released {
+        target: CreatureId,
+    },
+    /// A minion of a squad dies as the squad's pool drops.
+    SquadLoss {
+        squad: u32,
+        pool_left: i32,
+    },
+    /// An aura's effect at the start or end of a turn.
+    AuraPulse {
+        creature: CreatureId,
+        ability: String,
+        name: String,
+    },
+}
+
+/// A trigger in a few words, for log lines and prompts.
+pub fn trigger_text(e: TriggerEvent) -> &'static str {
+    match e {
+        TriggerEvent::CreatureDealsDamage => "a creature deals damage",
+        TriggerEvent::AllyTargeted => "an ally is targeted",
+        TriggerEvent::SelfTargeted => "targeted",
+        TriggerEvent::CreatureMovesAdjacent => "a creature moves adjacent",
+        TriggerEvent::CreatureStartsAbility => "a creature starts an ability",
+        TriggerEvent::EnemyLeavesAdjacency => "an enemy leaves its reach",
+        TriggerEvent::SelfTakesDamage => "takes damage",
+    }
 }
 
 /// The whole log of an encounter.
@@ -154,6 +214,45 @@ impl LogEntry {
     pub fn line(&self, name: &dyn Fn(CreatureId) -> String) -> String {
         match self {
             LogEntry::RoundStarted { round } => format!("Round {round} begins."),
+            LogEntry::TargetLost { creature, target } => format!(
+                "{}'s ability finds no mark: {} is out of reach.",
+                name(*creature),
+                name(*target)
+            ),
+            LogEntry::Triggered { creature, event } => {
+                format!("{} reacts ({}).", name(*creature), trigger_text(*event))
+            }
+            LogEntry::LetPass { creature, event } => format!(
+                "{} lets it pass ({}).",
+                name(*creature),
+                trigger_text(*event)
+            ),
+            LogEntry::Delayed { side } => format!(
+                "The {} delay: the other side picks first.",
+                match side {
+                    Side::Heroes => "heroes",
+                    Side::Director => "Director's creatures",
+                }
+            ),
+            LogEntry::Hidden { creature } => format!("{} hides.", name(*creature)),
+            LogEntry::Revealed { creature } => format!("{} is no longer hidden.", name(*creature)),
+            LogEntry::Dragged { target, by, to } => {
+                format!("{} drags {} along to {to}.", name(*by), name(*target))
+            }
+            LogEntry::Released { target } => format!("{} is no longer grabbed.", name(*target)),
+            LogEntry::SquadLoss { squad, pool_left } => {
+                format!("A minion of squad {squad} falls ({pool_left} stamina left in the pool).")
+            }
+            LogEntry::AuraPulse {
+                creature,
+                name: ability,
+                ..
+            } => {
+                format!(
+                    "{}'s {ability} washes over its surroundings.",
+                    name(*creature)
+                )
+            }
             LogEntry::TurnStarted { name, .. } => format!("{name}'s turn."),
             LogEntry::TurnEnded { name, .. } => format!("{name} ends their turn."),
             LogEntry::Moved {

@@ -12,6 +12,7 @@ pub mod components;
 pub mod def;
 pub mod flow;
 pub mod log;
+pub mod react;
 pub mod replay;
 pub mod setup;
 
@@ -188,6 +189,15 @@ impl Encounter {
         self.flow().active
     }
 
+    /// The open triggered-action prompt, if resolution is waiting on one.
+    pub fn prompt(&self) -> Option<&react::Prompt> {
+        self.app
+            .world()
+            .resource::<react::Resolution>()
+            .prompt
+            .as_ref()
+    }
+
     pub fn malice(&self) -> u32 {
         self.app.world().resource::<Malice>().0
     }
@@ -212,6 +222,7 @@ impl Encounter {
             conditions: w.get::<Conditions>(e)?.clone(),
             heroic: w.get::<Heroic>(e).cloned(),
             budget: *w.get::<TurnBudget>(e)?,
+            stance: w.get::<Stance>(e).copied().unwrap_or_default(),
         })
     }
 
@@ -241,16 +252,40 @@ impl Encounter {
             return Vec::new();
         }
         let world = self.app.world_mut();
+        // An open prompt: its answers, letting it pass first.
+        if let Some(p) = &world.resource::<react::Resolution>().prompt {
+            let mut out = vec![Command::Answer {
+                creature: p.creature,
+                reaction: None,
+            }];
+            out.extend(p.options.iter().map(|r| Command::Answer {
+                creature: p.creature,
+                reaction: Some(r.clone()),
+            }));
+            return out;
+        }
         let Some(active) = flow.active else {
             let mut q = world.query::<(&Creature, &Stamina)>();
+            let waiting = |side: Side, c: &Creature, s: &Stamina| {
+                c.side == side && flow::can_act(s) && !flow.acted.contains(&c.id)
+            };
             let mut out: Vec<Command> = q
                 .iter(world)
-                .filter(|(c, s)| {
-                    c.side == flow.to_act && flow::can_act(s) && !flow.acted.contains(&c.id)
-                })
+                .filter(|(c, s)| waiting(flow.to_act, c, s))
                 .map(|(c, _)| Command::StartTurn { creature: c.id })
                 .collect();
             out.sort_by_key(|c| c.creature());
+            let other_waits = q
+                .iter(world)
+                .any(|(c, s)| waiting(flow.to_act.other(), c, s));
+            if let Some(first) = out.first()
+                && other_waits
+                && flow.delayed != Some(flow.to_act.other())
+            {
+                out.push(Command::Delay {
+                    creature: first.creature(),
+                });
+            }
             return out;
         };
         let mut out = Vec::new();
@@ -273,7 +308,7 @@ impl Encounter {
             .unwrap_or(crate::map::Footprint::single(Default::default()));
         let dazed_spent = cond.has(crate::conditions::ConditionKind::Dazed) && budget.dazed_done;
         let can_move = (budget.move_action || budget.main) && !dazed_spent;
-        let limits = movement_limits(&cond, mv.speed);
+        let limits = movement_limits(&cond, act::speed_with_grab(world, e, mv.speed));
         if can_move && limits.speed > 0 {
             let mover = Mover {
                 id: active,
@@ -292,6 +327,40 @@ impl Encounter {
                     });
                 }
             }
+            if limits.can_shift {
+                for to in space.pos.neighbours() {
+                    let shift = [space.pos, to];
+                    let shifter = Mover {
+                        speed: 1,
+                        extra_cost: 0,
+                        shifting: true,
+                        ..mover
+                    };
+                    if crate::map::movement::path_cost(&map, &creatures, &shifter, &shift)
+                        .is_some_and(|c| c <= 1)
+                    {
+                        out.push(Command::Shift {
+                            creature: active,
+                            to,
+                        });
+                    }
+                }
+            }
+        }
+        // Charges: a straight run ending next to an enemy (RULES.md "Charge").
+        if budget.main && !dazed_spent && limits.speed > 0 {
+            out.extend(charges(
+                &map,
+                &creatures,
+                Mover {
+                    id: active,
+                    space,
+                    side: me.side,
+                    speed: limits.speed,
+                    extra_cost: limits.extra_cost_per_square,
+                    shifting: false,
+                },
+            ));
         }
         let content = world.resource::<Content>().clone();
         let abilities = world.get::<Abilities>(e).cloned().unwrap_or_default();
@@ -325,6 +394,7 @@ impl Encounter {
                         ability: id.clone(),
                         placement,
                         surges: 0,
+                        potency_surges: Vec::new(),
                         spend: 0,
                         tier: None,
                     });
@@ -344,8 +414,14 @@ impl Encounter {
                     crate::ability::TargetKind::Object => false,
                 });
                 let alive = self_alive(world, o.id);
+                let hidden = o.side != me.side
+                    && space.distance(o.space) > 1
+                    && act::entity_of(world, o.id)
+                        .and_then(|e| world.get::<Stance>(e))
+                        .is_some_and(|s| s.hidden);
                 if kind_ok
                     && alive
+                    && !hidden
                     && (o.id == active
                         || (space.distance(o.space) <= reach
                             && line_of_effect(&map, space, o.space)))
@@ -355,6 +431,7 @@ impl Encounter {
                         ability: id.clone(),
                         targets: vec![o.id],
                         surges: 0,
+                        potency_surges: Vec::new(),
                         spend: 0,
                         tier: None,
                     });
@@ -371,6 +448,15 @@ impl Encounter {
                         target: o.id,
                     });
                 }
+            }
+        }
+        if budget.main && !dazed_spent {
+            out.push(Command::Defend { creature: active });
+        }
+        if maneuver_ok {
+            let stance = world.get::<Stance>(e).copied().unwrap_or_default();
+            if !stance.hidden && act::unseen(world, active, space, me.side) {
+                out.push(Command::Hide { creature: active });
             }
         }
         if maneuver_ok {
@@ -414,10 +500,49 @@ fn eligible(
     })
 }
 
+/// Charge commands: for each enemy, the shortest straight run (no
+/// difficult terrain) to a square adjacent to it, ending in a free strike.
+fn charges(
+    map: &crate::map::Map,
+    creatures: &[crate::map::Occupant],
+    mover: Mover,
+) -> Vec<Command> {
+    let mut out = Vec::new();
+    let reach = reachable(map, creatures, &mover);
+    for o in creatures.iter().filter(|o| o.side != mover.side) {
+        let mut best: Option<Vec<crate::map::Pos>> = None;
+        for (dest, _) in reach.destinations() {
+            let end = crate::map::Footprint::new(dest, mover.space.size);
+            if end.distance(o.space) != 1 {
+                continue;
+            }
+            let Some(path) = reach.path_to(dest) else {
+                continue;
+            };
+            let steps = path.len() as u32 - 1;
+            let straight = act::is_straight(&path);
+            let cost = crate::map::movement::path_cost(map, creatures, &mover, &path);
+            if straight && cost == Some(steps) && best.as_ref().is_none_or(|b| path.len() < b.len())
+            {
+                best = Some(path);
+            }
+        }
+        if let Some(path) = best {
+            out.push(Command::Charge {
+                creature: mover.id,
+                path,
+                target: o.id,
+                ability: None,
+            });
+        }
+    }
+    out
+}
+
 /// The placements of an area ability worth listing: each reaches at least
 /// one eligible creature. Candidates are built around those creatures (a
 /// cube covering them, a line or cone aimed at them, a sphere centred on
-/// them); walls are placed by hand and not enumerated.
+/// them, a wall in a straight run between the user and them).
 fn placements(
     map: &crate::map::Map,
     creatures: &[crate::map::Occupant],
@@ -477,6 +602,29 @@ fn placements(
                 });
             }
         }
+        Distance::Wall { squares, .. } => {
+            // A wall can't go in occupied squares, so it shuts creatures in
+            // or out rather than covering them. Listing every shape is too
+            // many: a straight wall across each side of each creature.
+            let n = squares as i32;
+            for t in &targets {
+                let c = t.space.pos;
+                let s = t.space.size as i32;
+                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    let base = c.offset(if dx > 0 { s } else { dx }, if dy > 0 { s } else { dy });
+                    let squares = (0..n)
+                        .map(|i| {
+                            if dx != 0 {
+                                base.offset(0, i - n / 2)
+                            } else {
+                                base.offset(i - n / 2, 0)
+                            }
+                        })
+                        .collect();
+                    candidates.push(P::Wall { squares });
+                }
+            }
+        }
         _ => {}
     }
     let mut seen = std::collections::HashSet::new();
@@ -485,9 +633,11 @@ fn placements(
         .into_iter()
         .filter(|p| {
             act::place_area(map, creatures, user, a.distance, p).is_ok_and(|(area, _)| {
-                area.creatures(creatures)
-                    .iter()
-                    .any(|o| eligible(&a.target.kinds, side, me, o))
+                matches!(p, P::Wall { .. })
+                    || area
+                        .creatures(creatures)
+                        .iter()
+                        .any(|o| eligible(&a.target.kinds, side, me, o))
             })
         })
         .collect()
@@ -510,6 +660,7 @@ pub struct CreatureView {
     pub conditions: Conditions,
     pub heroic: Option<Heroic>,
     pub budget: TurnBudget,
+    pub stance: Stance,
 }
 
 #[cfg(test)]

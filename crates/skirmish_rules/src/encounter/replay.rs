@@ -26,8 +26,8 @@ pub enum ReplayError {
     #[error("command {index} ({command:?}) was refused on replay: {refusal}")]
     Diverged {
         index: usize,
-        command: Command,
-        refusal: Refusal,
+        command: Box<Command>,
+        refusal: Box<Refusal>,
     },
     #[error("the replay file is not valid: {0}")]
     Parse(String),
@@ -50,8 +50,8 @@ impl Replay {
             e.apply(command.clone())
                 .map_err(|refusal| ReplayError::Diverged {
                     index,
-                    command: command.clone(),
-                    refusal,
+                    command: Box::new(command.clone()),
+                    refusal: Box::new(refusal),
                 })?;
         }
         Ok(e)

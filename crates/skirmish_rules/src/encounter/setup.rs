@@ -82,6 +82,7 @@ pub fn spawn_creatures(
                 trigger_round: 0,
             },
             TurnBudget::default(),
+            Stance::default(),
         ));
         next += 1;
     }
@@ -118,8 +119,24 @@ pub fn spawn_creatures(
             Abilities(with_basic(block.abilities.clone())),
             FreeStrike(block.free_strike),
             TurnBudget::default(),
+            Stance::default(),
         ));
         next += 1;
     }
+    let mut index = CreatureIndex::default();
+    let mut q = world.query::<(Entity, &Creature)>();
+    for (e, c) in q.iter(world) {
+        let i = c.id.0 as usize;
+        if index.0.len() <= i {
+            index.0.resize(i + 1, None);
+        }
+        index.0[i] = Some(e);
+    }
+    world.insert_resource(index);
     Ok(())
 }
+
+/// Each creature's entity by id (creatures are never despawned: the dead stay
+/// for the log and the summary).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct CreatureIndex(pub Vec<Option<Entity>>);

@@ -135,10 +135,10 @@ fn sides_alternate_and_the_last_side_finishes_back_to_back() {
         3,
     );
     let (a, m1, m2) = (CreatureId(1), CreatureId(2), CreatureId(3));
-    assert_eq!(
-        e.apply(Command::StartTurn { creature: m1 }),
-        Err(Refusal::NotTheirTurn(m1))
-    );
+    // Refusals name creatures by name.
+    let refused = e.apply(Command::StartTurn { creature: m1 }).unwrap_err();
+    assert!(matches!(&refused, Refusal::NotTheirTurn(w) if w.id == m1));
+    assert_eq!(refused.to_string(), "it is not Bandit's turn");
     start(&mut e, a);
     assert_eq!(e.phase(), Phase::Acting);
     assert_eq!(
@@ -151,10 +151,10 @@ fn sides_alternate_and_the_last_side_finishes_back_to_back() {
     e.apply(Command::EndTurn { creature: m2 }).unwrap();
     // The heroes have no one left: the Director's other creature goes next.
     assert_eq!(e.flow().to_act, Side::Director);
-    assert_eq!(
+    assert!(matches!(
         e.apply(Command::StartTurn { creature: m2 }),
-        Err(Refusal::AlreadyActed(m2))
-    );
+        Err(Refusal::AlreadyActed(w)) if w.id == m2
+    ));
     start(&mut e, m1);
     e.apply(Command::EndTurn { creature: m1 }).unwrap();
     // A new round, led by the side that went first.
@@ -346,6 +346,7 @@ fn choosing_a_lower_tier() {
         ability: "brutal_slam".into(),
         targets: vec![CreatureId(2)],
         surges: 0,
+        potency_surges: Vec::new(),
         spend: 0,
         tier: Some(crate::power_roll::Tier::One),
     })
@@ -411,10 +412,10 @@ fn range_and_line_of_effect_refusals() {
         crate::map::Footprint::single(Pos::new(7, 3)),
     );
     assert!(!sees, "the test map must hide the target");
-    assert_eq!(
+    assert!(matches!(
         e.apply(hammer(hidden)),
-        Err(Refusal::NoLineOfEffect(hidden))
-    );
+        Err(Refusal::NoLineOfEffect(w)) if w.id == hidden
+    ));
     assert!(e.legal_actions().iter().all(|c| match c {
         Command::UseAbility { targets, .. } => !targets.contains(&hidden),
         _ => true,
@@ -456,6 +457,9 @@ fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
         }
         e.apply(cmd.clone())
             .map_err(|r| format!("legal {cmd:?} refused: {r}"))?;
+        // A move paused by a prompt may stand in a square it is passing
+        // through (RULES.md "Movement": creatures can't *end* a move there).
+        let paused = e.prompt().is_some();
         let all = e.creatures();
         for a in &all {
             if a.stamina.current > a.stamina.max || a.stamina.temporary < 0 {
@@ -465,7 +469,11 @@ fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
                 continue;
             }
             for b in &all {
-                if a.id < b.id && !b.stamina.is_dead() && a.space.overlaps(b.space) {
+                if !paused && a.id < b.id && !b.stamina.is_dead() && a.space.overlaps(b.space) {
+                    if std::env::var("DEBUG_SEED").is_ok() {
+                        let lines = crate::scenario::log_lines(&mut e);
+                        eprintln!("{:#?}\n{cmd:?}", &lines[lines.len().saturating_sub(25)..]);
+                    }
                     return Err(format!("{} and {} share a square", a.name, b.name));
                 }
             }
@@ -487,6 +495,10 @@ fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
 // Issue #4 point 3: every command legal_actions() lists is accepted.
 #[test]
 fn two_thousand_random_games_end_and_keep_the_invariants() {
+    if let Ok(s) = std::env::var("DEBUG_SEED") {
+        let db = Arc::new(content());
+        panic!("{:?}", play_random_game(&db, s.parse().unwrap()));
+    }
     let db = Arc::new(content());
     let mut failures = Vec::new();
     for seed in 0..2000u64 {
@@ -737,6 +749,7 @@ fn area_abilities_hit_every_enemy_they_reach() {
         ability: "test_burst".into(),
         placement: command::Placement::OnSelf,
         surges: 0,
+        potency_surges: Vec::new(),
         spend: 0,
         tier: None,
     };
@@ -887,6 +900,7 @@ fn gains_go_to_the_user_once() {
         ability: "rally_burst".into(),
         placement: command::Placement::OnSelf,
         surges: 0,
+        potency_surges: Vec::new(),
         spend: 0,
         tier: None,
     })
@@ -905,6 +919,14 @@ fn the_triggered_action_returns_each_round() {
     e.apply(Command::Move {
         creature: FURY,
         path: vec![Pos::new(5, 3), Pos::new(5, 4), Pos::new(5, 5)],
+    })
+    .unwrap();
+    e.apply(Command::Answer {
+        creature: bandit,
+        reaction: Some(react::Reaction {
+            ability: react::OPPORTUNITY_ATTACK.into(),
+            targets: vec![FURY],
+        }),
     })
     .unwrap();
     assert!(!e.creature(bandit).unwrap().budget.triggered);
@@ -954,6 +976,7 @@ fn spending_heroic_resource_on_spend_entries() {
         ability: "smite".into(),
         targets: vec![CreatureId(2)],
         surges: 0,
+        potency_surges: Vec::new(),
         spend,
         tier: None,
     };

@@ -226,6 +226,10 @@ pub struct Cell {
     /// A wall raised by an ability (seed 000 "Wall"): blocks movement and line of effect.
     #[serde(default)]
     pub raised_wall: bool,
+    /// Height above the ground in squares (RULES.md "Flanking": high ground
+    /// gives an edge).
+    #[serde(default)]
+    pub elevation: u8,
 }
 
 impl Cell {
@@ -429,6 +433,7 @@ impl Tile {
             Tile::Object(material, size) => (Terrain::Floor, Some(MapObject { material, size })),
         };
         Cell {
+            elevation: 0,
             terrain,
             object,
             raised_wall: false,
@@ -488,6 +493,14 @@ pub enum MapError {
         row: usize,
         col: usize,
     },
+    #[error("height `{symbol}` at row {row}, column {col} is not a digit 0-9 or `.`")]
+    BadHeight {
+        symbol: char,
+        row: usize,
+        col: usize,
+    },
+    #[error("the heights have {got} rows but the map has {want}")]
+    HeightRows { got: usize, want: usize },
     #[error("{0}")]
     Tiled(String),
 }
@@ -505,11 +518,68 @@ pub struct MapDef {
     #[serde(default)]
     pub legend: BTreeMap<char, Tile>,
     pub rows: Vec<String>,
+    /// Optional heights, one digit per square (`.` is 0), same shape as `rows`:
+    /// raised squares give high ground.
+    #[serde(default)]
+    pub heights: Vec<String>,
 }
 
 impl MapDef {
     pub fn build(&self) -> Result<Map, MapError> {
-        Map::from_ascii(&self.rows, &self.legend)
+        let mut map = Map::from_ascii(&self.rows, &self.legend)?;
+        map.set_heights(&self.heights)?;
+        Ok(map)
+    }
+}
+
+impl Map {
+    /// Apply a heights block (see [`MapDef::heights`]); empty means flat.
+    pub fn set_heights(&mut self, rows: &[String]) -> Result<(), MapError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        if rows.len() != self.height as usize {
+            return Err(MapError::HeightRows {
+                got: rows.len(),
+                want: self.height as usize,
+            });
+        }
+        for (y, row) in rows.iter().enumerate() {
+            let len = row.chars().count() as i32;
+            if len != self.width {
+                return Err(MapError::RaggedRow {
+                    row: y + 1,
+                    len,
+                    width: self.width,
+                });
+            }
+            for (x, ch) in row.chars().enumerate() {
+                let h = match ch {
+                    '.' => 0,
+                    d if d.is_ascii_digit() => d as u8 - b'0',
+                    symbol => {
+                        return Err(MapError::BadHeight {
+                            symbol,
+                            row: y + 1,
+                            col: x + 1,
+                        });
+                    }
+                };
+                let p = Pos::new(x as i32, y as i32);
+                let mut c = self.cell(p);
+                c.elevation = h;
+                self.set(p, c);
+            }
+        }
+        Ok(())
+    }
+
+    /// The highest elevation under a footprint.
+    pub fn elevation(&self, fp: Footprint) -> u8 {
+        fp.squares()
+            .map(|q| self.cell(q).elevation)
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -518,6 +588,16 @@ impl MapDef {
 pub enum Side {
     Heroes,
     Director,
+}
+
+impl Side {
+    /// The opposing side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Heroes => Side::Director,
+            Side::Director => Side::Heroes,
+        }
+    }
 }
 
 /// A creature on the map, as the spatial functions see it.

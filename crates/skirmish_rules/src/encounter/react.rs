@@ -1,0 +1,358 @@
+//! Triggered actions (RULES.md "Turns" and "Movement", seed 000 "Trigger").
+//!
+//! Things that happen in an encounter are typed [`Event`]s: a creature
+//! leaves an enemy's reach, moves adjacent to another, starts an ability,
+//! targets someone, deals damage. When a creature could answer an event with
+//! a triggered action, resolution stops at that point with a [`Prompt`]; the
+//! rest of the work waits on the [`Resolution`] stack until the prompted
+//! creature answers with [`Command::Answer`](super::Command::Answer), by a
+//! person or by an AI. Events that fire before something (a move's next
+//! step, an ability's roll) pause before it; damage events pause after the
+//! action that dealt the damage.
+
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::act::{self, PendingRoll, entity_of, surprised_side};
+use super::components::*;
+use super::flow::can_act;
+use crate::ability::{ActionType, Cost, Distance, TargetKind, TriggerEvent};
+use crate::conditions::{Conditions, action_limits};
+use crate::content::Content;
+use crate::map::{Footprint, Pos, line_of_effect};
+use crate::stats::{CreatureId, Stamina};
+
+/// The id a prompt uses for the opportunity attack every creature has
+/// (RULES.md "Movement": "that enemy may use a triggered action to make a
+/// melee free strike").
+pub const OPPORTUNITY_ATTACK: &str = "opportunity_attack";
+
+/// Something happened that a triggered action may answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    pub kind: TriggerEvent,
+    /// The creature that did it: the mover, the ability's user, the damager.
+    pub actor: CreatureId,
+    /// The creature it was done to: the one targeted or damaged.
+    pub subject: Option<CreatureId>,
+}
+
+/// One answer a prompted creature may give.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Reaction {
+    /// A triggered ability's id, or [`OPPORTUNITY_ATTACK`].
+    pub ability: String,
+    /// Its targets (empty for an aura or burst around the reactor).
+    pub targets: Vec<CreatureId>,
+}
+
+/// A question to one creature: use a triggered action now, or let it pass.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prompt {
+    /// Who is asked.
+    pub creature: CreatureId,
+    pub event: Event,
+    /// What it may do; answering with none of them lets the event pass.
+    pub options: Vec<Reaction>,
+}
+
+/// Work that waits while a prompt is open, last in first out.
+#[derive(Clone, Debug)]
+pub(super) enum Resume {
+    /// Walk the rest of a path (its first square is where the mover stands).
+    /// `asked`: the first step's opportunity attacks were already offered.
+    Walk {
+        creature: CreatureId,
+        path: Vec<Pos>,
+        shift: bool,
+        asked: bool,
+    },
+    /// Roll an ability and resolve it on its targets.
+    Roll(Box<PendingRoll>),
+    /// After an ability: bleeding.
+    After {
+        creature: CreatureId,
+        ability: String,
+    },
+    /// The attack that ends a charge.
+    FollowUp {
+        creature: CreatureId,
+        target: CreatureId,
+        ability: Option<String>,
+    },
+    /// Ask these creatures, in order, about an event.
+    Ask {
+        event: Event,
+        reactors: Vec<CreatureId>,
+    },
+}
+
+/// The open prompt and the work waiting for it.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Resolution {
+    pub prompt: Option<Prompt>,
+    pub(super) stack: Vec<Resume>,
+    /// Damage dealt since the last check: (by, to).
+    pub(super) damage: Vec<(CreatureId, CreatureId)>,
+}
+
+impl Resolution {
+    pub(super) fn push(&mut self, r: Resume) {
+        self.stack.push(r);
+    }
+
+    /// Drop everything waiting (the acting creature fell).
+    pub(super) fn clear(&mut self) {
+        self.stack.clear();
+        self.prompt = None;
+        self.damage.clear();
+    }
+}
+
+/// Run waiting work until it is done or a prompt opens.
+pub(super) fn run(world: &mut World) {
+    loop {
+        if world.resource::<Resolution>().prompt.is_some() {
+            return;
+        }
+        let damage = std::mem::take(&mut world.resource_mut::<Resolution>().damage);
+        if !damage.is_empty() {
+            // Pushed in reverse so the first damage is asked about first.
+            for (by, to) in damage.into_iter().rev() {
+                for kind in [
+                    TriggerEvent::SelfTakesDamage,
+                    TriggerEvent::CreatureDealsDamage,
+                ] {
+                    offer(
+                        world,
+                        Event {
+                            kind,
+                            actor: by,
+                            subject: Some(to),
+                        },
+                    );
+                }
+            }
+            continue;
+        }
+        let Some(item) = world.resource_mut::<Resolution>().stack.pop() else {
+            return;
+        };
+        match item {
+            Resume::Walk {
+                creature,
+                path,
+                shift,
+                asked,
+            } => act::walk_steps(world, creature, path, shift, asked),
+            Resume::Roll(r) => act::run_roll(world, *r),
+            Resume::After { creature, ability } => act::after_ability(world, creature, &ability),
+            Resume::FollowUp {
+                creature,
+                target,
+                ability,
+            } => act::charge_attack(world, creature, target, ability.as_deref()),
+            Resume::Ask {
+                event,
+                mut reactors,
+            } => {
+                while !reactors.is_empty() {
+                    let r = reactors.remove(0);
+                    let options = options_for(world, r, &event);
+                    if !options.is_empty() {
+                        let mut res = world.resource_mut::<Resolution>();
+                        res.push(Resume::Ask { event, reactors });
+                        res.prompt = Some(Prompt {
+                            creature: r,
+                            event,
+                            options,
+                        });
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Queue a prompt for every creature that could answer `event` now, in id
+/// order. Returns whether anyone could.
+pub(super) fn offer(world: &mut World, event: Event) -> bool {
+    let mut ids: Vec<CreatureId> = {
+        let mut q = world.query::<&Creature>();
+        q.iter(world).map(|c| c.id).collect()
+    };
+    ids.sort();
+    offer_to(world, event, ids)
+}
+
+/// Queue a prompt for those of `reactors` that could answer `event` now.
+pub(super) fn offer_to(world: &mut World, event: Event, reactors: Vec<CreatureId>) -> bool {
+    let reactors: Vec<CreatureId> = reactors
+        .into_iter()
+        .filter(|&r| !options_for(world, r, &event).is_empty())
+        .collect();
+    if reactors.is_empty() {
+        return false;
+    }
+    world
+        .resource_mut::<Resolution>()
+        .push(Resume::Ask { event, reactors });
+    true
+}
+
+/// Whether a creature can take a triggered action at all now: alive, not
+/// dazed (seed 000 "Dazed": "can't use triggered actions, free triggered
+/// actions"), not surprised (RULES.md "Turns").
+fn may_react(world: &World, e: Entity) -> bool {
+    let (Some(c), Some(s), Some(cond)) = (
+        world.get::<Creature>(e),
+        world.get::<Stamina>(e),
+        world.get::<Conditions>(e),
+    ) else {
+        return false;
+    };
+    can_act(s) && action_limits(cond).triggered_allowed && surprised_side(world) != Some(c.side)
+}
+
+fn alive(world: &World, e: Entity) -> bool {
+    world.get::<Stamina>(e).is_some_and(|s| !s.is_dead())
+}
+
+/// What `reactor` could do about `event` now.
+pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event) -> Vec<Reaction> {
+    let mut out = Vec::new();
+    let Some(re) = entity_of(world, reactor) else {
+        return out;
+    };
+    let Some(ae) = entity_of(world, event.actor) else {
+        return out;
+    };
+    let subject = match event.subject {
+        Some(s) => match entity_of(world, s) {
+            Some(se) if alive(world, se) => Some((s, se)),
+            _ => return out,
+        },
+        None => None,
+    };
+    if !may_react(world, re) || !alive(world, ae) {
+        return out;
+    }
+    let (Some(me), Some(my_space), Some(budget), Some(actor)) = (
+        world.get::<Creature>(re).cloned(),
+        world.get::<Space>(re).map(|s| s.0),
+        world.get::<TurnBudget>(re).copied(),
+        world.get::<Creature>(ae).cloned(),
+    ) else {
+        return out;
+    };
+    let actor_space = world.get::<Space>(ae).map(|s| s.0).unwrap_or(my_space);
+    if event.kind == TriggerEvent::EnemyLeavesAdjacency
+        && budget.triggered
+        && actor.side != me.side
+        && reactor != event.actor
+    {
+        out.push(Reaction {
+            ability: OPPORTUNITY_ATTACK.into(),
+            targets: vec![event.actor],
+        });
+    }
+    let content = world.resource::<Content>().0.clone();
+    let abilities = world.get::<Abilities>(re).cloned().unwrap_or_default();
+    let heroic = world.get::<Heroic>(re).map(|h| h.amount).unwrap_or(0);
+    let malice = world.resource::<super::Malice>().0;
+    let map = world.resource::<act::Battlefield>().0.clone();
+    for id in &abilities.0 {
+        let Some(a) = content.ability(id) else {
+            continue;
+        };
+        if a.trigger.as_ref().map(|t| t.on) != Some(event.kind) {
+            continue;
+        }
+        match a.action {
+            ActionType::TriggeredAction if !budget.triggered => continue,
+            ActionType::TriggeredAction | ActionType::FreeTriggeredAction => {}
+            _ => continue,
+        }
+        let affordable = match a.cost {
+            Cost::Heroic(n) => heroic >= n,
+            Cost::Malice(n) => malice >= n,
+            Cost::Free | Cost::Signature => true,
+        };
+        if !affordable {
+            continue;
+        }
+        let reach = match a.distance {
+            Distance::Myself => 1,
+            d => d.reach().max(1),
+        };
+        let within = |fp: Footprint| my_space.distance(fp) <= reach;
+        let related = match event.kind {
+            TriggerEvent::SelfTargeted | TriggerEvent::SelfTakesDamage => {
+                subject.is_some_and(|(s, _)| s == reactor)
+            }
+            TriggerEvent::AllyTargeted => subject.is_some_and(|(s, se)| {
+                s != reactor
+                    && world.get::<Creature>(se).is_some_and(|c| c.side == me.side)
+                    && world.get::<Space>(se).is_some_and(|sp| within(sp.0))
+            }),
+            TriggerEvent::CreatureStartsAbility => event.actor != reactor && within(actor_space),
+            TriggerEvent::CreatureDealsDamage => subject.is_some_and(|(s, se)| {
+                s == reactor || world.get::<Space>(se).is_some_and(|sp| within(sp.0))
+            }),
+            TriggerEvent::EnemyLeavesAdjacency => actor.side != me.side,
+            TriggerEvent::CreatureMovesAdjacent => event.actor != reactor,
+        };
+        if !related {
+            continue;
+        }
+        if a.distance.is_area() {
+            if matches!(a.distance, Distance::Aura(_) | Distance::Burst(_)) {
+                out.push(Reaction {
+                    ability: id.clone(),
+                    targets: Vec::new(),
+                });
+            }
+            continue;
+        }
+        let mut candidates = vec![event.actor];
+        if let Some((s, _)) = subject {
+            candidates.push(s);
+        }
+        candidates.push(reactor);
+        candidates.dedup();
+        let mut seen = Vec::new();
+        for c in candidates {
+            if seen.contains(&c) {
+                continue;
+            }
+            seen.push(c);
+            let Some(ce) = entity_of(world, c) else {
+                continue;
+            };
+            let (Some(cc), Some(cs)) = (
+                world.get::<Creature>(ce),
+                world.get::<Space>(ce).map(|s| s.0),
+            ) else {
+                continue;
+            };
+            let kind_ok = a.target.kinds.iter().any(|k| match k {
+                TargetKind::Creature => c != reactor,
+                TargetKind::Enemy => cc.side != me.side,
+                TargetKind::Ally => cc.side == me.side && c != reactor,
+                TargetKind::Myself => c == reactor,
+                TargetKind::Object => false,
+            });
+            let in_reach = c == reactor
+                || (my_space.distance(cs) <= a.distance.reach()
+                    && line_of_effect(&map, my_space, cs));
+            if kind_ok && in_reach && alive(world, ce) {
+                out.push(Reaction {
+                    ability: id.clone(),
+                    targets: vec![c],
+                });
+            }
+        }
+    }
+    out
+}
