@@ -522,10 +522,12 @@ pub(super) fn walk_steps(
         let side = world.get::<Creature>(entity).map(|c| c.side);
         let first_already_asked = i == 0 && asked;
         if !shift && !first_already_asked {
+            let held: Vec<CreatureId> = grabbed_by(world, id).iter().map(|g| g.0).collect();
             let leaving: Vec<CreatureId> = others
                 .iter()
                 .filter(|o| {
                     o.id != id
+                        && !held.contains(&o.id)
                         && Some(o.side) != side
                         && from.distance(o.space) == 1
                         && to.distance(o.space) > 1
@@ -1310,6 +1312,10 @@ pub(super) fn run_roll(world: &mut World, r: PendingRoll) {
     {
         targets.truncate(max as usize);
     }
+    // Nobody left to roll against (a strike whose targets were all lost).
+    if targets.is_empty() && r.area.is_none() {
+        return;
+    }
     let source = r.source.unwrap_or(user.space);
     resolve_roll(
         world,
@@ -2086,17 +2092,42 @@ fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), 
         naturals,
         characteristic,
     });
-    if result.tier >= crate::power_roll::Tier::Two {
-        world
-            .get_mut::<Conditions>(entity)
-            .expect("checked")
-            .remove_from_source(ConditionKind::Grabbed, grabber);
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::TierResult {
+            target: id,
+            total: result.total,
+            tier: result.tier,
+            edges: 0,
+            banes: 0,
+            critical: false,
+        });
+    // Our ruling, after the published Escape Grab: on tier 2 the grabber may
+    // make a free strike against the escaping creature before it gets free;
+    // on tier 3 it simply escapes.
+    if result.tier == crate::power_roll::Tier::Two
+        && let Some(ge) = entity_of(world, grabber)
+        && world.get::<Stamina>(ge).is_some_and(can_act)
+    {
+        let damage = free_strike_damage(world, ge);
         world
             .resource_mut::<CombatLog>()
-            .push(LogEntry::ConditionEnded {
-                target: id,
-                condition: ConditionKind::Grabbed,
+            .push(LogEntry::AbilityUsed {
+                creature: grabber,
+                ability: "free_strike".into(),
+                name: "Free Strike".into(),
             });
+        deal_damage(
+            world,
+            entity,
+            id,
+            damage,
+            DamageType::Untyped,
+            Some(grabber),
+        );
+    }
+    if result.tier >= crate::power_roll::Tier::Two {
+        release(world, entity, id, grabber);
     }
     bleed(world, entity);
     Ok(())

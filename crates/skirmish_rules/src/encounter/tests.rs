@@ -6,6 +6,8 @@ use super::*;
 use crate::conditions::ConditionKind;
 use crate::map::Pos;
 
+mod triggers;
+
 fn content() -> ContentDb {
     ContentDb::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")).unwrap()
 }
