@@ -659,6 +659,26 @@ impl Loader {
                 .unwrap_or_default();
             let fp = Footprint::new(Pos::new(m.at.0, m.at.1), size);
             place(self, true, i, format!("monster `{name}`"), fp);
+            // RULES.md "Minions": "Up to 8 minions form a squad".
+            if let (Some(squad), Some(b)) = (m.squad, &block) {
+                if b.organization != types::Organization::Minion {
+                    let msg = format!("monster `{name}` is in squad {squad} but is not a minion");
+                    self.report_at(id, true, i, msg);
+                }
+                let members = e.monsters[..=i]
+                    .iter()
+                    .filter(|o| o.squad == Some(squad))
+                    .count() as u32;
+                let cap = self
+                    .db
+                    .rulesets
+                    .get(&e.ruleset)
+                    .map_or(8, |r| r.max_squad_size);
+                if members == cap + 1 {
+                    let msg = format!("squad {squad} has more than {cap} minions");
+                    self.report_at(id, true, i, msg);
+                }
+            }
         }
     }
 

@@ -56,15 +56,27 @@ fn handle_command(world: &mut World) {
     // A creature that falls during its own turn (an opportunity attack, a
     // collision) has its turn ended, and what it was doing with it.
     if let Some(active) = world.resource::<Flow>().active {
-        let fallen = entity_of(world, active)
-            .and_then(|e| world.get::<Stamina>(e))
-            .is_none_or(|s| !can_act(s));
-        if fallen {
+        let standing = |world: &World, id: CreatureId| {
+            entity_of(world, id)
+                .and_then(|e| world.get::<Stamina>(e))
+                .is_some_and(can_act)
+        };
+        if !standing(world, active) {
             world.resource_mut::<Resolution>().clear();
-            let mut flow = world.resource_mut::<Flow>();
-            flow.active = None;
-            flow.acted.push(active);
-            world.resource_mut::<TurnEvents>().ended = Some(active);
+            // A squad's turn goes on while any of its minions stands.
+            let next = world
+                .resource::<Flow>()
+                .squad
+                .iter()
+                .copied()
+                .find(|&m| standing(world, m));
+            match next {
+                Some(m) => world.resource_mut::<Flow>().active = Some(m),
+                None => {
+                    let done = world.resource_mut::<Flow>().finish_turn();
+                    world.resource_mut::<TurnEvents>().ended = done;
+                }
+            }
         }
     }
     // A turn started clears a delay; an open prompt is its own phase.
@@ -133,17 +145,19 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
         _ => {}
     }
     let flow = world.resource::<Flow>();
-    match flow.active {
-        None => return Err(Refusal::NoTurnInProgress),
-        Some(a) if a != id => return Err(Refusal::NotTheirTurn(Who::of(world, id))),
-        _ => {}
+    if flow.active.is_none() {
+        return Err(Refusal::NoTurnInProgress);
+    }
+    if !flow.is_acting(id) {
+        return Err(Refusal::NotTheirTurn(Who::of(world, id)));
+    }
+    if world.get::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
+        return Err(Refusal::Dead(Who::of(world, id)));
     }
     match cmd {
         Command::EndTurn { .. } => {
-            let mut flow = world.resource_mut::<Flow>();
-            flow.active = None;
-            flow.acted.push(id);
-            world.resource_mut::<TurnEvents>().ended = Some(id);
+            let done = world.resource_mut::<Flow>().finish_turn();
+            world.resource_mut::<TurnEvents>().ended = done;
             Ok(())
         }
         Command::Move { path, .. } => walk(world, entity, id, path, false, true),
@@ -341,8 +355,29 @@ fn start_turn(
     if !world.get::<Stamina>(entity).is_some_and(can_act) {
         return Err(Refusal::Dead(Who::of(world, id)));
     }
-    world.resource_mut::<Flow>().active = Some(id);
-    world.resource_mut::<TurnEvents>().started = Some(id);
+    // RULES.md "Minions": a squad "takes one turn together".
+    let squad = squad_of(world, entity);
+    let members: Vec<CreatureId> = match squad {
+        Some(n) => {
+            let mut q = world.query::<(&Creature, &SquadMember, &Stamina)>();
+            let mut m: Vec<CreatureId> = q
+                .iter(world)
+                .filter(|(c, sm, s)| sm.0 == n && can_act(s) && !flow.acted.contains(&c.id))
+                .map(|(c, _, _)| c.id)
+                .collect();
+            m.sort();
+            m
+        }
+        None => Vec::new(),
+    };
+    let mut f = world.resource_mut::<Flow>();
+    f.active = Some(id);
+    f.squad = members.clone();
+    world.resource_mut::<TurnEvents>().started = if members.is_empty() {
+        vec![id]
+    } else {
+        members
+    };
     world.resource_mut::<NextState<Phase>>().set(Phase::Acting);
     Ok(())
 }
@@ -862,6 +897,16 @@ fn deal_damage(
             crate::content::ResourceTrigger::FirstDamageTakenEachRound,
         );
     }
+    if let Some(left) = squad_loss(world, entity, taken) {
+        world.resource_mut::<CombatLog>().push(LogEntry::Damage {
+            target: id,
+            amount: taken,
+            damage_type: t,
+            stamina_left: left,
+        });
+        squad_deaths(world, entity);
+        return;
+    }
     let Some(mut stamina) = world.get_mut::<Stamina>(entity) else {
         return;
     };
@@ -885,6 +930,66 @@ fn deal_damage(
             Health::Dying => log.push(LogEntry::Dying { creature: id, name }),
             _ => {}
         }
+    }
+}
+
+/// A creature's squad, if it is a minion in one.
+pub(super) fn squad_of(world: &World, entity: Entity) -> Option<u32> {
+    world.get::<SquadMember>(entity).map(|s| s.0)
+}
+
+/// Stamina a minion loses comes off its squad's pool (RULES.md "Minions").
+/// Returns what is left of the pool, or `None` for a creature not in a squad.
+fn squad_loss(world: &mut World, entity: Entity, amount: i32) -> Option<i32> {
+    let n = squad_of(world, entity)?;
+    let mut squads = world.resource_mut::<Squads>();
+    let p = squads.0.get_mut(&n)?;
+    p.pool = (p.pool - amount.max(0)).max(0);
+    Some(p.pool)
+}
+
+/// RULES.md "Minions": "each time the pool loses a minion's stamina, one
+/// minion dies": the one that was hit first, then those nearest to it.
+fn squad_deaths(world: &mut World, hit: Entity) {
+    let Some(n) = squad_of(world, hit) else {
+        return;
+    };
+    let Some(p) = world.resource::<Squads>().0.get(&n).copied() else {
+        return;
+    };
+    let hit_space = world.get::<Space>(hit).map(|s| s.0);
+    let mut q = world.query::<(Entity, &Creature, &SquadMember, &Stamina, &Space)>();
+    let all: Vec<(Entity, CreatureId, String, bool, u32)> = q
+        .iter(world)
+        .filter(|(_, _, m, _, _)| m.0 == n)
+        .map(|(e, c, _, s, sp)| {
+            let d = hit_space.map_or(0, |h| h.distance(sp.0));
+            (e, c.id, c.name.clone(), s.is_dead(), d)
+        })
+        .collect();
+    let dead = all.iter().filter(|m| m.3).count();
+    let lost = if p.pool <= 0 {
+        all.len()
+    } else {
+        ((p.max - p.pool) / p.per_minion.max(1)) as usize
+    };
+    let mut living: Vec<&(Entity, CreatureId, String, bool, u32)> =
+        all.iter().filter(|m| !m.3).collect();
+    living.sort_by_key(|m| (m.0 != hit, m.4, m.1));
+    for (e, id, name, _, _) in living.into_iter().take(lost.saturating_sub(dead)) {
+        if let Some(mut s) = world.get_mut::<Stamina>(*e) {
+            let all = s.current + s.temporary;
+            s.take_damage(all.max(1));
+        }
+        let mut log = world.resource_mut::<CombatLog>();
+        log.push(LogEntry::Died {
+            creature: *id,
+            name: name.clone(),
+        });
+        log.push(LogEntry::SquadLoss {
+            squad: n,
+            pool_left: p.pool,
+        });
     }
 }
 
@@ -2162,6 +2267,15 @@ fn bleed(world: &mut World, entity: Entity) {
         None => return,
     };
     let loss = world.resource_mut::<Dice>().roll(6) as i32 + level as i32;
+    if let Some(left) = squad_loss(world, entity, loss) {
+        world.resource_mut::<CombatLog>().push(LogEntry::Bled {
+            creature: id,
+            amount: loss,
+            stamina_left: left,
+        });
+        squad_deaths(world, entity);
+        return;
+    }
     let mut s = world.get_mut::<Stamina>(entity).expect("checked");
     let before = s.health();
     s.lose(loss);

@@ -94,3 +94,21 @@ pub struct Stance {
     /// next ability roll against an enemy gains an edge.
     pub hidden: bool,
 }
+
+/// A minion's squad number (RULES.md "Minions").
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SquadMember(pub u32);
+
+/// A squad's shared stamina (RULES.md "Minions": "shares one stamina pool;
+/// each time the pool loses a minion's stamina, one minion dies").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SquadPool {
+    pub pool: i32,
+    pub max: i32,
+    /// One minion's stamina.
+    pub per_minion: i32,
+}
+
+/// Every squad's pool, by squad number.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Squads(pub std::collections::BTreeMap<u32, SquadPool>);

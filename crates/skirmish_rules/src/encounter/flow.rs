@@ -26,6 +26,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Malice>()
         .init_resource::<ActiveRuleset>()
         .init_resource::<TurnEvents>()
+        .init_resource::<Squads>()
         .init_schedule(EncounterStep)
         // A step is a handful of small, ordered systems: the multi-threaded
         // executor (which Bevy's `multi_threaded` feature makes the default
@@ -129,6 +130,39 @@ pub struct Flow {
     /// The side that delayed its pick, until the next turn starts.
     #[serde(default)]
     pub delayed: Option<Side>,
+    /// A minion squad taking its turn together: every member (RULES.md
+    /// "Minions": a squad "takes one turn together").
+    #[serde(default)]
+    pub squad: Vec<CreatureId>,
+}
+
+impl Flow {
+    /// Whether `id` is taking the current turn (alone or with its squad).
+    pub fn is_acting(&self, id: CreatureId) -> bool {
+        self.active == Some(id) || self.squad.contains(&id)
+    }
+
+    /// Everyone taking the current turn.
+    pub fn acting(&self) -> Vec<CreatureId> {
+        if !self.squad.is_empty() {
+            self.squad.clone()
+        } else {
+            self.active.into_iter().collect()
+        }
+    }
+
+    /// End the current turn: everyone taking it has acted.
+    pub fn finish_turn(&mut self) -> Vec<CreatureId> {
+        let done = self.acting();
+        for &id in &done {
+            if !self.acted.contains(&id) {
+                self.acted.push(id);
+            }
+        }
+        self.active = None;
+        self.squad.clear();
+        done
+    }
 }
 
 impl Default for Flow {
@@ -142,6 +176,7 @@ impl Default for Flow {
             outcome: None,
             surprised: None,
             delayed: None,
+            squad: Vec::new(),
         }
     }
 }
@@ -149,8 +184,8 @@ impl Default for Flow {
 /// Turn boundaries the command stage asks the later stages to handle.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct TurnEvents {
-    pub ended: Option<CreatureId>,
-    pub started: Option<CreatureId>,
+    pub ended: Vec<CreatureId>,
+    pub started: Vec<CreatureId>,
 }
 
 /// A creature that can still take turns: anyone not dead. (RULES.md
@@ -168,14 +203,13 @@ fn end_of_turn(
     mut log: ResMut<CombatLog>,
     ruleset: Res<ActiveRuleset>,
 ) {
-    let Some(id) = events.ended.take() else {
-        return;
-    };
+    let ended = std::mem::take(&mut events.ended);
     let save_target = ruleset.0.save_target;
     for (c, mut conditions) in &mut creatures {
-        if c.id != id {
+        if !ended.contains(&c.id) {
             continue;
         }
+        let id = c.id;
         for kind in conditions.end_of_turn() {
             log.push(LogEntry::ConditionEnded {
                 target: id,
@@ -286,13 +320,12 @@ fn start_of_turn(
     mut log: ResMut<CombatLog>,
     content: Res<Content>,
 ) {
-    let Some(id) = events.started.take() else {
-        return;
-    };
+    let started = std::mem::take(&mut events.started);
     for (c, mut budget, mut stance, heroic) in &mut creatures {
-        if c.id != id {
+        if !started.contains(&c.id) {
             continue;
         }
+        let id = c.id;
         // Defend lasts until the start of the creature's next turn.
         stance.defending = false;
         let triggered = budget.triggered;

@@ -189,6 +189,11 @@ impl Encounter {
         self.flow().active
     }
 
+    /// A minion squad's shared stamina pool.
+    pub fn squad(&self, n: u32) -> Option<SquadPool> {
+        self.app.world().resource::<Squads>().0.get(&n).copied()
+    }
+
     /// The open triggered-action prompt, if resolution is waiting on one.
     pub fn prompt(&self) -> Option<&react::Prompt> {
         self.app
@@ -223,6 +228,7 @@ impl Encounter {
             heroic: w.get::<Heroic>(e).cloned(),
             budget: *w.get::<TurnBudget>(e)?,
             stance: w.get::<Stance>(e).copied().unwrap_or_default(),
+            squad: w.get::<SquadMember>(e).map(|m| m.0),
         })
     }
 
@@ -288,199 +294,212 @@ impl Encounter {
             }
             return out;
         };
+        // Everyone taking the turn (a minion squad acts together).
         let mut out = Vec::new();
-        let Some(e) = act::entity_of(world, active) else {
-            return out;
+        for member in flow.acting() {
+            if self_alive(world, member) {
+                out.extend(creature_actions(world, member));
+            }
+        }
+        out.push(Command::EndTurn { creature: active });
+        out
+    }
+}
+
+/// What one creature taking the current turn can do now: its moves and
+/// shifts, charges, its abilities against each valid target or placement,
+/// and the basic actions.
+fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
+    let mut out = Vec::new();
+    let Some(e) = act::entity_of(world, active) else {
+        return out;
+    };
+    let creatures = act::occupants(world);
+    let map = world.resource::<Battlefield>().0.clone();
+    let (Some(me), Some(cond), Some(mv), Some(budget)) = (
+        world.get::<Creature>(e).cloned(),
+        world.get::<Conditions>(e).cloned(),
+        world.get::<Movement>(e).copied(),
+        world.get::<TurnBudget>(e).copied(),
+    ) else {
+        return out;
+    };
+    let space = world
+        .get::<Space>(e)
+        .map(|s| s.0)
+        .unwrap_or(crate::map::Footprint::single(Default::default()));
+    let dazed_spent = cond.has(crate::conditions::ConditionKind::Dazed) && budget.dazed_done;
+    let can_move = (budget.move_action || budget.main) && !dazed_spent;
+    let limits = movement_limits(&cond, act::speed_with_grab(world, e, mv.speed));
+    if can_move && limits.speed > 0 {
+        let mover = Mover {
+            id: active,
+            space,
+            side: me.side,
+            speed: limits.speed,
+            extra_cost: limits.extra_cost_per_square,
+            shifting: false,
         };
-        let creatures = act::occupants(world);
-        let map = world.resource::<Battlefield>().0.clone();
-        let (Some(me), Some(cond), Some(mv), Some(budget)) = (
-            world.get::<Creature>(e).cloned(),
-            world.get::<Conditions>(e).cloned(),
-            world.get::<Movement>(e).copied(),
-            world.get::<TurnBudget>(e).copied(),
-        ) else {
-            return out;
-        };
-        let space = world
-            .get::<Space>(e)
-            .map(|s| s.0)
-            .unwrap_or(crate::map::Footprint::single(Default::default()));
-        let dazed_spent = cond.has(crate::conditions::ConditionKind::Dazed) && budget.dazed_done;
-        let can_move = (budget.move_action || budget.main) && !dazed_spent;
-        let limits = movement_limits(&cond, act::speed_with_grab(world, e, mv.speed));
-        if can_move && limits.speed > 0 {
-            let mover = Mover {
+        let reach = reachable(&map, &creatures, &mover);
+        for (dest, _) in reach.destinations() {
+            if let Some(path) = reach.path_to(dest) {
+                out.push(Command::Move {
+                    creature: active,
+                    path,
+                });
+            }
+        }
+        if limits.can_shift {
+            for to in space.pos.neighbours() {
+                let shift = [space.pos, to];
+                let shifter = Mover {
+                    speed: 1,
+                    extra_cost: 0,
+                    shifting: true,
+                    ..mover
+                };
+                if crate::map::movement::path_cost(&map, &creatures, &shifter, &shift)
+                    .is_some_and(|c| c <= 1)
+                {
+                    out.push(Command::Shift {
+                        creature: active,
+                        to,
+                    });
+                }
+            }
+        }
+    }
+    // Charges: a straight run ending next to an enemy (RULES.md "Charge").
+    if budget.main && !dazed_spent && limits.speed > 0 {
+        out.extend(charges(
+            &map,
+            &creatures,
+            Mover {
                 id: active,
                 space,
                 side: me.side,
                 speed: limits.speed,
                 extra_cost: limits.extra_cost_per_square,
                 shifting: false,
-            };
-            let reach = reachable(&map, &creatures, &mover);
-            for (dest, _) in reach.destinations() {
-                if let Some(path) = reach.path_to(dest) {
-                    out.push(Command::Move {
-                        creature: active,
-                        path,
-                    });
-                }
-            }
-            if limits.can_shift {
-                for to in space.pos.neighbours() {
-                    let shift = [space.pos, to];
-                    let shifter = Mover {
-                        speed: 1,
-                        extra_cost: 0,
-                        shifting: true,
-                        ..mover
-                    };
-                    if crate::map::movement::path_cost(&map, &creatures, &shifter, &shift)
-                        .is_some_and(|c| c <= 1)
-                    {
-                        out.push(Command::Shift {
-                            creature: active,
-                            to,
-                        });
-                    }
-                }
-            }
-        }
-        // Charges: a straight run ending next to an enemy (RULES.md "Charge").
-        if budget.main && !dazed_spent && limits.speed > 0 {
-            out.extend(charges(
-                &map,
-                &creatures,
-                Mover {
-                    id: active,
-                    space,
-                    side: me.side,
-                    speed: limits.speed,
-                    extra_cost: limits.extra_cost_per_square,
-                    shifting: false,
-                },
-            ));
-        }
-        let content = world.resource::<Content>().clone();
-        let abilities = world.get::<Abilities>(e).cloned().unwrap_or_default();
-        let heroic = world.get::<Heroic>(e).cloned();
-        let malice = world.resource::<Malice>().0;
-        for id in &abilities.0 {
-            let Some(a) = content.ability(id) else {
-                continue;
-            };
-            if dazed_spent {
-                continue;
-            }
-            let action_ok = match a.action {
-                ActionType::MainAction => budget.main,
-                ActionType::Maneuver => budget.maneuver || budget.main,
-                ActionType::MoveAction => budget.move_action || budget.main,
-                _ => false,
-            };
-            let cost_ok = match a.cost {
-                crate::ability::Cost::Heroic(n) => heroic.as_ref().is_some_and(|h| h.amount >= n),
-                crate::ability::Cost::Malice(n) => malice >= n,
-                _ => true,
-            };
-            if !action_ok || !cost_ok {
-                continue;
-            }
-            if a.distance.is_area() {
-                for placement in placements(&map, &creatures, space, a, me.side, active) {
-                    out.push(Command::UseAreaAbility {
-                        creature: active,
-                        ability: id.clone(),
-                        placement,
-                        surges: 0,
-                        potency_surges: Vec::new(),
-                        spend: 0,
-                        tier: None,
-                    });
-                }
-                continue;
-            }
-            let reach = match a.distance {
-                Distance::Myself => 0,
-                d => d.reach(),
-            };
-            for o in &creatures {
-                let kind_ok = a.target.kinds.iter().any(|k| match k {
-                    crate::ability::TargetKind::Creature => o.id != active,
-                    crate::ability::TargetKind::Enemy => o.side != me.side,
-                    crate::ability::TargetKind::Ally => o.side == me.side && o.id != active,
-                    crate::ability::TargetKind::Myself => o.id == active,
-                    crate::ability::TargetKind::Object => false,
-                });
-                let alive = self_alive(world, o.id);
-                let hidden = o.side != me.side
-                    && space.distance(o.space) > 1
-                    && act::entity_of(world, o.id)
-                        .and_then(|e| world.get::<Stance>(e))
-                        .is_some_and(|s| s.hidden);
-                if kind_ok
-                    && alive
-                    && !hidden
-                    && (o.id == active
-                        || (space.distance(o.space) <= reach
-                            && line_of_effect(&map, space, o.space)))
-                {
-                    out.push(Command::UseAbility {
-                        creature: active,
-                        ability: id.clone(),
-                        targets: vec![o.id],
-                        surges: 0,
-                        potency_surges: Vec::new(),
-                        spend: 0,
-                        tier: None,
-                    });
-                }
-            }
-        }
-        // The basic actions every creature has.
-        let maneuver_ok = (budget.maneuver || budget.main) && !dazed_spent;
-        if budget.main && !dazed_spent {
-            for o in &creatures {
-                if o.side != me.side && space.distance(o.space) == 1 {
-                    out.push(Command::FreeStrike {
-                        creature: active,
-                        target: o.id,
-                    });
-                }
-            }
-        }
-        if budget.main && !dazed_spent {
-            out.push(Command::Defend { creature: active });
-        }
-        if maneuver_ok {
-            let stance = world.get::<Stance>(e).copied().unwrap_or_default();
-            if !stance.hidden && act::unseen(world, active, space, me.side) {
-                out.push(Command::Hide { creature: active });
-            }
-        }
-        if maneuver_ok {
-            use crate::conditions::ConditionKind as K;
-            if cond.has(K::Prone) && !cond.has(K::Restrained) && !cond.has(K::CantStand) {
-                out.push(Command::StandUp { creature: active });
-            }
-            if cond.has(K::Grabbed) {
-                out.push(Command::EscapeGrab { creature: active });
-            }
-            let stamina = world.get::<Stamina>(e).cloned();
-            let hero = world.get::<Heroic>(e).is_some();
-            if let Some(s) = stamina
-                && hero
-                && s.recoveries > 0
-                && s.current < s.max
-                && s.health() != crate::stats::Health::Dying
-            {
-                out.push(Command::CatchBreath { creature: active });
-            }
-        }
-        out.push(Command::EndTurn { creature: active });
-        out
+            },
+        ));
     }
+    let content = world.resource::<Content>().clone();
+    let abilities = world.get::<Abilities>(e).cloned().unwrap_or_default();
+    let heroic = world.get::<Heroic>(e).cloned();
+    let malice = world.resource::<Malice>().0;
+    for id in &abilities.0 {
+        let Some(a) = content.ability(id) else {
+            continue;
+        };
+        if dazed_spent {
+            continue;
+        }
+        let action_ok = match a.action {
+            ActionType::MainAction => budget.main,
+            ActionType::Maneuver => budget.maneuver || budget.main,
+            ActionType::MoveAction => budget.move_action || budget.main,
+            _ => false,
+        };
+        let cost_ok = match a.cost {
+            crate::ability::Cost::Heroic(n) => heroic.as_ref().is_some_and(|h| h.amount >= n),
+            crate::ability::Cost::Malice(n) => malice >= n,
+            _ => true,
+        };
+        if !action_ok || !cost_ok {
+            continue;
+        }
+        if a.distance.is_area() {
+            for placement in placements(&map, &creatures, space, a, me.side, active) {
+                out.push(Command::UseAreaAbility {
+                    creature: active,
+                    ability: id.clone(),
+                    placement,
+                    surges: 0,
+                    potency_surges: Vec::new(),
+                    spend: 0,
+                    tier: None,
+                });
+            }
+            continue;
+        }
+        let reach = match a.distance {
+            Distance::Myself => 0,
+            d => d.reach(),
+        };
+        for o in &creatures {
+            let kind_ok = a.target.kinds.iter().any(|k| match k {
+                crate::ability::TargetKind::Creature => o.id != active,
+                crate::ability::TargetKind::Enemy => o.side != me.side,
+                crate::ability::TargetKind::Ally => o.side == me.side && o.id != active,
+                crate::ability::TargetKind::Myself => o.id == active,
+                crate::ability::TargetKind::Object => false,
+            });
+            let alive = self_alive(world, o.id);
+            let hidden = o.side != me.side
+                && space.distance(o.space) > 1
+                && act::entity_of(world, o.id)
+                    .and_then(|e| world.get::<Stance>(e))
+                    .is_some_and(|s| s.hidden);
+            if kind_ok
+                && alive
+                && !hidden
+                && (o.id == active
+                    || (space.distance(o.space) <= reach && line_of_effect(&map, space, o.space)))
+            {
+                out.push(Command::UseAbility {
+                    creature: active,
+                    ability: id.clone(),
+                    targets: vec![o.id],
+                    surges: 0,
+                    potency_surges: Vec::new(),
+                    spend: 0,
+                    tier: None,
+                });
+            }
+        }
+    }
+    // The basic actions every creature has.
+    let maneuver_ok = (budget.maneuver || budget.main) && !dazed_spent;
+    if budget.main && !dazed_spent {
+        for o in &creatures {
+            if o.side != me.side && space.distance(o.space) == 1 {
+                out.push(Command::FreeStrike {
+                    creature: active,
+                    target: o.id,
+                });
+            }
+        }
+    }
+    if budget.main && !dazed_spent {
+        out.push(Command::Defend { creature: active });
+    }
+    if maneuver_ok {
+        let stance = world.get::<Stance>(e).copied().unwrap_or_default();
+        if !stance.hidden && act::unseen(world, active, space, me.side) {
+            out.push(Command::Hide { creature: active });
+        }
+    }
+    if maneuver_ok {
+        use crate::conditions::ConditionKind as K;
+        if cond.has(K::Prone) && !cond.has(K::Restrained) && !cond.has(K::CantStand) {
+            out.push(Command::StandUp { creature: active });
+        }
+        if cond.has(K::Grabbed) {
+            out.push(Command::EscapeGrab { creature: active });
+        }
+        let stamina = world.get::<Stamina>(e).cloned();
+        let hero = world.get::<Heroic>(e).is_some();
+        if let Some(s) = stamina
+            && hero
+            && s.recoveries > 0
+            && s.current < s.max
+            && s.health() != crate::stats::Health::Dying
+        {
+            out.push(Command::CatchBreath { creature: active });
+        }
+    }
+    out
 }
 
 /// Whether an area ability may affect this creature (seed 000 "Target").
@@ -661,6 +680,8 @@ pub struct CreatureView {
     pub heroic: Option<Heroic>,
     pub budget: TurnBudget,
     pub stance: Stance,
+    /// The minion squad it belongs to (see [`Encounter::squad`]).
+    pub squad: Option<u32>,
 }
 
 #[cfg(test)]

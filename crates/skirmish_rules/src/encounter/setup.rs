@@ -96,7 +96,7 @@ pub fn spawn_creatures(
             (None, Some(inline)) => inline.clone(),
             (None, None) => return Err(invalid("a monster entry names no stat block".into())),
         };
-        world.spawn((
+        let entity = world.spawn((
             Creature {
                 id: CreatureId(next),
                 name: m.name.clone().unwrap_or_else(|| block.name.clone()),
@@ -121,6 +121,18 @@ pub fn spawn_creatures(
             TurnBudget::default(),
             Stance::default(),
         ));
+        let entity = entity.id();
+        if let Some(n) = m.squad {
+            world.entity_mut(entity).insert(SquadMember(n));
+            let mut squads = world.get_resource_or_insert_with(Squads::default);
+            let p = squads.0.entry(n).or_insert(SquadPool {
+                pool: 0,
+                max: 0,
+                per_minion: block.stamina,
+            });
+            p.pool += block.stamina;
+            p.max += block.stamina;
+        }
         next += 1;
     }
     let mut index = CreatureIndex::default();

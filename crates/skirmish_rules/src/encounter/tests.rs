@@ -6,6 +6,7 @@ use super::*;
 use crate::conditions::ConditionKind;
 use crate::map::Pos;
 
+mod squads;
 mod triggers;
 
 fn content() -> ContentDb {
@@ -429,7 +430,13 @@ fn range_and_line_of_effect_refusals() {
 /// the end, checking the invariants after every command.
 fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
     use rand::{Rng, SeedableRng};
-    let mut e = Encounter::new(db.clone(), "first_blood", seed).map_err(|e| e.to_string())?;
+    // Every fourth game has a minion squad on the Director's side.
+    let id = if seed % 4 == 3 {
+        "lackeys"
+    } else {
+        "first_blood"
+    };
+    let mut e = Encounter::new(db.clone(), id, seed).map_err(|e| e.to_string())?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..5000 {
         if e.outcome().is_some() {
@@ -497,11 +504,20 @@ fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
 // Issue #4 point 3: every command legal_actions() lists is accepted.
 #[test]
 fn two_thousand_random_games_end_and_keep_the_invariants() {
+    let mut db = content();
+    let mut lackeys = db.encounters["first_blood"].clone();
+    lackeys.id = "lackeys".into();
+    for (i, at) in [(16, 3), (16, 5), (17, 4), (15, 4)].into_iter().enumerate() {
+        lackeys.monsters.push(MonsterDef {
+            squad: Some(1 + i as u32 / 2),
+            ..monster("bandit_lackey", at)
+        });
+    }
+    db.encounters.insert("lackeys".into(), lackeys);
+    let db = Arc::new(db);
     if let Ok(s) = std::env::var("DEBUG_SEED") {
-        let db = Arc::new(content());
         panic!("{:?}", play_random_game(&db, s.parse().unwrap()));
     }
-    let db = Arc::new(content());
     let mut failures = Vec::new();
     for seed in 0..2000u64 {
         let outcome =
