@@ -39,6 +39,9 @@ pub enum Place {
         id: String,
         #[serde(default)]
         name: Option<String>,
+        /// A minion squad number (RULES.md "Minions").
+        #[serde(default)]
+        squad: Option<u32>,
     },
     /// A monster written inline with its numbers and abilities.
     Inline(Monster),
@@ -214,12 +217,12 @@ impl Scenario {
                         });
                         out.push('.');
                     }
-                    Some(Place::Monster { id, name }) => {
+                    Some(Place::Monster { id, name, squad }) => {
                         monsters.push(MonsterDef {
                             monster: Some(id.clone()),
                             inline: None,
                             name: name.clone(),
-                            squad: None,
+                            squad: *squad,
                             at,
                         });
                         out.push('.');

@@ -296,6 +296,44 @@ pub struct Ability {
     pub effect: Option<TierLine>,
     #[serde(default)]
     pub spend: Vec<Spend>,
+    /// For an aura: what it does while it lasts (seed 000 "Aura": it
+    /// "moves with you for the duration of the ability that created it").
+    #[serde(default)]
+    pub aura: Option<AuraSpec>,
+}
+
+/// When a lasting aura acts on the creatures it reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AuraTiming {
+    /// On each eligible creature that starts its turn in the aura.
+    StartOfTurnInside,
+    /// On each eligible creature that ends its turn in the aura.
+    EndOfTurnInside,
+    /// On everyone eligible in it, at the start of the user's turn.
+    UserTurnStart,
+    /// On everyone eligible in it, at the end of the user's turn.
+    UserTurnEnd,
+    /// On an eligible creature that moves into it (once per move).
+    Enters,
+}
+
+/// How long an aura lasts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AuraLasts {
+    /// Until the end of the user's next turn.
+    UntilEndOfNextTurn,
+    /// Until the encounter ends (or the user falls).
+    #[default]
+    EndOfEncounter,
+}
+
+/// A lasting aura: when it acts, its effect in tier notation, how long it lasts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuraSpec {
+    pub when: AuraTiming,
+    pub effect: TierLine,
+    #[serde(default)]
+    pub lasts: AuraLasts,
 }
 
 impl Ability {
@@ -322,6 +360,9 @@ impl Ability {
             if let Some(e) = &mut s.effects {
                 out.push((format!("spend entry {}", i + 1), e));
             }
+        }
+        if let Some(a) = &mut self.aura {
+            out.push(("aura effect".into(), &mut a.effect));
         }
         out
     }

@@ -358,6 +358,15 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
             format!("distance `{}` has a size of 0", a.distance),
         ));
     }
+    if a.aura.is_some() && !matches!(a.distance, Distance::Aura(_)) {
+        p.push((
+            "aura",
+            format!(
+                "only an Aura distance can last; this one is `{}`",
+                a.distance
+            ),
+        ));
+    }
     if a.target.kinds.is_empty() {
         p.push((
             "target",

@@ -151,7 +151,9 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
     if !flow.is_acting(id) {
         return Err(Refusal::NotTheirTurn(Who::of(world, id)));
     }
-    if world.get::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
+    if world.get::<Stamina>(entity).is_none_or(|s| !can_act(s))
+        && !matches!(cmd, Command::EndTurn { .. })
+    {
         return Err(Refusal::Dead(Who::of(world, id)));
     }
     match cmd {
@@ -591,6 +593,7 @@ pub(super) fn walk_steps(
         world.get_mut::<Space>(entity).expect("checked").0.pos = path[i + 1];
         walked.push(path[i + 1]);
         drag_grabbed(world, id, path[i]);
+        super::aura::entered(world, entity, from, to);
         let arriving: Vec<CreatureId> = others
             .iter()
             .filter(|o| o.id != id && from.distance(o.space) > 1 && to.distance(o.space) == 1)
@@ -807,6 +810,7 @@ fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction>) -> Resul
         event: prompt.event.kind,
     });
     pay(world, entity, id, &ability, 0);
+    super::aura::start(world, entity, &ability);
     let space = world.get::<Space>(entity).map(|s| s.0);
     let area = match (ability.distance, space) {
         (Distance::Aura(_) | Distance::Burst(_), Some(space)) => {
@@ -995,17 +999,17 @@ fn squad_deaths(world: &mut World, hit: Entity) {
 
 /// Everything about a creature that resolving an ability reads.
 #[derive(Clone, Debug)]
-struct Snapshot {
-    entity: Entity,
-    id: CreatureId,
-    side: Side,
-    space: Footprint,
-    chars: Characteristics,
-    conditions: Conditions,
-    stability: u32,
+pub(super) struct Snapshot {
+    pub entity: Entity,
+    pub id: CreatureId,
+    pub side: Side,
+    pub space: Footprint,
+    pub chars: Characteristics,
+    pub conditions: Conditions,
+    pub stability: u32,
 }
 
-fn snapshot(world: &mut World, entity: Entity) -> Option<Snapshot> {
+pub(super) fn snapshot(world: &mut World, entity: Entity) -> Option<Snapshot> {
     Some(Snapshot {
         entity,
         id: world.get::<Creature>(entity)?.id,
@@ -1018,7 +1022,7 @@ fn snapshot(world: &mut World, entity: Entity) -> Option<Snapshot> {
 }
 
 /// Whether a target of `kind` is allowed (seed 000 "Target").
-fn target_allowed(kinds: &[TargetKind], user: &Snapshot, target: &Snapshot) -> bool {
+pub(super) fn target_allowed(kinds: &[TargetKind], user: &Snapshot, target: &Snapshot) -> bool {
     kinds.iter().any(|k| match k {
         TargetKind::Creature => target.id != user.id,
         TargetKind::Enemy => target.side != user.side,
@@ -1212,6 +1216,7 @@ fn use_ability(
         }
         *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
         pay(world, entity, id, &ability, spend);
+        super::aura::start(world, entity, &ability);
         let ids: Vec<CreatureId> = targets.iter().map(|t| t.id).collect();
         world
             .resource_mut::<CombatLog>()
@@ -1728,7 +1733,7 @@ struct Choices<'a> {
 /// target that takes damage), then forced movement and conditions in the
 /// order presented. Returns what the user gains from it.
 #[allow(clippy::too_many_arguments)]
-fn apply_outcome(
+pub(super) fn apply_outcome(
     world: &mut World,
     entity: Entity,
     user: &Snapshot,
@@ -1797,7 +1802,7 @@ fn apply_outcome(
 }
 
 /// What one target's tier gives the user.
-struct Gains {
+pub(super) struct Gains {
     total: u32,
     surges: u32,
     resources: Vec<(String, u32)>,

@@ -112,3 +112,17 @@ pub struct SquadPool {
 /// Every squad's pool, by squad number.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Squads(pub std::collections::BTreeMap<u32, SquadPool>);
+
+/// A lasting aura on its user (seed 000 "Aura").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveAura {
+    pub ability: String,
+    pub radius: u32,
+    pub when: crate::ability::AuraTiming,
+    /// Ends of the user's turns left before it ends (`None`: lasts the encounter).
+    pub turn_ends_left: Option<u32>,
+}
+
+/// The auras a creature carries.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Auras(pub Vec<ActiveAura>);

@@ -196,7 +196,7 @@ pub fn can_act(stamina: &Stamina) -> bool {
 
 /// End of the creature's turn: EoT conditions end, then a save for each
 /// save-ends condition (seed 000 "Ending Effects").
-fn end_of_turn(
+pub(super) fn end_of_turn(
     mut events: ResMut<TurnEvents>,
     mut creatures: Query<(&Creature, &mut Conditions)>,
     mut dice: ResMut<Dice>,
@@ -313,7 +313,7 @@ fn advance(
 
 /// Start of a turn: the budget resets and heroes gain their resource
 /// (RULES.md "Heroic resources": 1d3 for most, a flat amount for some).
-fn start_of_turn(
+pub(super) fn start_of_turn(
     mut events: ResMut<TurnEvents>,
     mut creatures: Query<(&Creature, &mut TurnBudget, &mut Stance, Option<&mut Heroic>)>,
     mut dice: ResMut<Dice>,

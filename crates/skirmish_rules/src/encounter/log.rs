@@ -176,6 +176,11 @@ pub enum LogEntry {
         squad: u32,
         pool_left: i32,
     },
+    /// A lasting aura runs out (`ability` is its name).
+    AuraEnded {
+        creature: CreatureId,
+        ability: String,
+    },
     /// An aura's effect at the start or end of a turn.
     AuraPulse {
         creature: CreatureId,
@@ -242,6 +247,9 @@ impl LogEntry {
             LogEntry::Released { target } => format!("{} is no longer grabbed.", name(*target)),
             LogEntry::SquadLoss { squad, pool_left } => {
                 format!("A minion of squad {squad} falls ({pool_left} stamina left in the pool).")
+            }
+            LogEntry::AuraEnded { creature, ability } => {
+                format!("{}'s {ability} fades.", name(*creature))
             }
             LogEntry::AuraPulse {
                 creature,

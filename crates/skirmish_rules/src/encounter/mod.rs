@@ -7,6 +7,7 @@
 //! turns, advance the turn order, start turns and check for victory.
 
 pub mod act;
+pub mod aura;
 pub mod command;
 pub mod components;
 pub mod def;
@@ -40,7 +41,7 @@ use crate::stats::{CreatureId, Stamina};
 use components::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((flow::plugin, act::plugin));
+    app.add_plugins((flow::plugin, act::plugin, aura::plugin));
 }
 
 /// A running encounter: owns a headless app with the rules plugin.
@@ -229,6 +230,7 @@ impl Encounter {
             budget: *w.get::<TurnBudget>(e)?,
             stance: w.get::<Stance>(e).copied().unwrap_or_default(),
             squad: w.get::<SquadMember>(e).map(|m| m.0),
+            auras: w.get::<Auras>(e).cloned().unwrap_or_default().0,
         })
     }
 
@@ -682,6 +684,8 @@ pub struct CreatureView {
     pub stance: Stance,
     /// The minion squad it belongs to (see [`Encounter::squad`]).
     pub squad: Option<u32>,
+    /// The lasting auras it carries.
+    pub auras: Vec<ActiveAura>,
 }
 
 #[cfg(test)]

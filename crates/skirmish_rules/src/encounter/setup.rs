@@ -83,6 +83,7 @@ pub fn spawn_creatures(
             },
             TurnBudget::default(),
             Stance::default(),
+            Auras::default(),
         ));
         next += 1;
     }
@@ -120,6 +121,7 @@ pub fn spawn_creatures(
             FreeStrike(block.free_strike),
             TurnBudget::default(),
             Stance::default(),
+            Auras::default(),
         ));
         let entity = entity.id();
         if let Some(n) = m.squad {

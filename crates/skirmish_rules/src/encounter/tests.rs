@@ -6,6 +6,7 @@ use super::*;
 use crate::conditions::ConditionKind;
 use crate::map::Pos;
 
+mod auras;
 mod squads;
 mod triggers;
 

@@ -10,7 +10,7 @@ const BANDIT: CreatureId = CreatureId(2);
 
 /// A content database with an open 10 x 6 map called "open" and these
 /// extra abilities (RON text, tier lines parsed).
-fn db_with(abilities: &[&str]) -> ContentDb {
+pub(super) fn db_with(abilities: &[&str]) -> ContentDb {
     let mut db = content();
     db.maps.insert(
         "open".into(),
@@ -37,11 +37,11 @@ fn db_with(abilities: &[&str]) -> ContentDb {
     db
 }
 
-fn open(db: ContentDb, heroes: Vec<HeroDef>, monsters: Vec<MonsterDef>) -> Encounter {
+pub(super) fn open(db: ContentDb, heroes: Vec<HeroDef>, monsters: Vec<MonsterDef>) -> Encounter {
     custom(db, "open", heroes, monsters, FirstSide::Heroes, 1)
 }
 
-fn with(mut h: HeroDef, abilities: &[&str]) -> HeroDef {
+pub(super) fn with(mut h: HeroDef, abilities: &[&str]) -> HeroDef {
     h.abilities = abilities.iter().map(|a| a.to_string()).collect();
     h
 }
@@ -50,7 +50,7 @@ fn at(e: &mut Encounter, id: CreatureId) -> Pos {
     e.creature(id).unwrap().space.pos
 }
 
-fn stamina(e: &mut Encounter, id: CreatureId) -> i32 {
+pub(super) fn stamina(e: &mut Encounter, id: CreatureId) -> i32 {
     e.creature(id).unwrap().stamina.current
 }
 
@@ -73,7 +73,7 @@ fn pass(e: &mut Encounter, who: CreatureId) {
     .unwrap();
 }
 
-fn walk(e: &mut Encounter, who: CreatureId, path: &[(i32, i32)]) {
+pub(super) fn walk(e: &mut Encounter, who: CreatureId, path: &[(i32, i32)]) {
     e.apply(Command::Move {
         creature: who,
         path: path.iter().map(|&(x, y)| Pos::new(x, y)).collect(),

@@ -1,0 +1,227 @@
+//! Lasting auras (seed 000 "Aura": an aura "always originates from you and
+//! moves with you for the duration of the ability that created it. A
+//! creature or object must be within X squares of you to be targeted").
+//!
+//! An aura ability with an `aura` entry leaves an [`ActiveAura`] on its user
+//! when used. The systems here make it act when its ability says: on
+//! creatures starting or ending their turns in it, on everyone in it at the
+//! start or end of the user's turn, or on a creature moving into it.
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+
+use super::act::{self, Battlefield, apply_outcome, entity_of, snapshot, target_allowed};
+use super::components::*;
+use super::flow::{Step, TurnEvents, can_act, end_of_turn, start_of_turn};
+use super::log::{CombatLog, LogEntry};
+use super::react::Resolution;
+use crate::ability::{Ability, AuraLasts, AuraTiming, Distance};
+use crate::content::Content;
+use crate::map::{Footprint, line_of_effect};
+use crate::stats::{CreatureId, Stamina};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        super::flow::EncounterStep,
+        (
+            at_turn_end.in_set(Step::EndOfTurn).before(end_of_turn),
+            at_turn_start
+                .in_set(Step::StartOfTurn)
+                .before(start_of_turn),
+        ),
+    );
+}
+
+/// A creature used an ability: if it is a lasting aura, it now carries it
+/// (using it again replaces the old one).
+pub(super) fn start(world: &mut World, entity: Entity, ability: &Ability) {
+    let (Some(spec), Distance::Aura(radius)) = (&ability.aura, ability.distance) else {
+        return;
+    };
+    let own_turn = world
+        .get::<Creature>(entity)
+        .is_some_and(|c| world.resource::<super::Flow>().is_acting(c.id));
+    let aura = ActiveAura {
+        ability: ability.id.clone(),
+        radius,
+        when: spec.when,
+        turn_ends_left: match spec.lasts {
+            AuraLasts::EndOfEncounter => None,
+            AuraLasts::UntilEndOfNextTurn => Some(if own_turn { 2 } else { 1 }),
+        },
+    };
+    if let Some(mut a) = world.get_mut::<Auras>(entity) {
+        a.0.retain(|x| x.ability != ability.id);
+        a.0.push(aura);
+    }
+}
+
+/// Whether an aura around `owner` reaches `fp`: within its radius and in
+/// line of effect of its user (it doesn't pass through walls).
+fn reaches(map: &crate::map::Map, owner: Footprint, radius: u32, fp: Footprint) -> bool {
+    owner.distance(fp) <= radius && line_of_effect(map, owner, fp)
+}
+
+/// Every living carrier of a lasting aura, with its auras.
+fn carriers(world: &mut World) -> Vec<(Entity, CreatureId, Footprint, Vec<ActiveAura>)> {
+    let mut q = world.query::<(Entity, &Creature, &Space, &Stamina, &Auras)>();
+    q.iter(world)
+        .filter(|(_, _, _, s, a)| can_act(s) && !a.0.is_empty())
+        .map(|(e, c, sp, _, a)| (e, c.id, sp.0, a.0.clone()))
+        .collect()
+}
+
+/// Every living creature's id and space.
+fn everyone(world: &mut World) -> Vec<(CreatureId, Footprint)> {
+    act::occupants(world)
+        .into_iter()
+        .map(|o| (o.id, o.space))
+        .collect()
+}
+
+/// The aura acts on `targets` (those of them it may affect).
+fn pulse(world: &mut World, owner: Entity, aura: &ActiveAura, targets: &[CreatureId]) {
+    let content = world.resource::<Content>().clone();
+    let Some(ability) = content.ability(&aura.ability).cloned() else {
+        return;
+    };
+    let Some(spec) = ability.aura.clone() else {
+        return;
+    };
+    let Some(user) = snapshot(world, owner) else {
+        return;
+    };
+    let mut logged = false;
+    for &t in targets {
+        let Some(te) = entity_of(world, t) else {
+            continue;
+        };
+        if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+            continue;
+        }
+        let Some(ts) = snapshot(world, te) else {
+            continue;
+        };
+        if !target_allowed(&ability.target.kinds, &user, &ts) {
+            continue;
+        }
+        if !logged {
+            logged = true;
+            world.resource_mut::<CombatLog>().push(LogEntry::AuraPulse {
+                creature: user.id,
+                ability: ability.id.clone(),
+                name: ability.name.clone(),
+            });
+        }
+        // An aura acting is not an action: its damage triggers nothing.
+        let before = world.resource::<Resolution>().damage.len();
+        apply_outcome(
+            world,
+            owner,
+            &user,
+            &ability,
+            &ts,
+            &spec.effect.effects,
+            0,
+            user.space,
+            &mut 0,
+        );
+        world.resource_mut::<Resolution>().damage.truncate(before);
+    }
+}
+
+/// Auras whose timing is `inside` act on `who` if it is in them; auras of
+/// `who` itself whose timing is `own` act on everyone in them.
+fn turn_boundary(world: &mut World, who: &[CreatureId], inside: AuraTiming, own: AuraTiming) {
+    if who.is_empty() {
+        return;
+    }
+    let map = world.resource::<Battlefield>().0.clone();
+    for (owner, owner_id, space, auras) in carriers(world) {
+        for aura in auras {
+            let all = everyone(world);
+            let hit: Vec<CreatureId> = if aura.when == own && who.contains(&owner_id) {
+                all.iter()
+                    .filter(|(_, fp)| reaches(&map, space, aura.radius, *fp))
+                    .map(|(id, _)| *id)
+                    .collect()
+            } else if aura.when == inside {
+                all.iter()
+                    .filter(|(id, fp)| who.contains(id) && reaches(&map, space, aura.radius, *fp))
+                    .map(|(id, _)| *id)
+                    .collect()
+            } else {
+                continue;
+            };
+            pulse(world, owner, &aura, &hit);
+        }
+    }
+}
+
+fn at_turn_start(world: &mut World) {
+    let started = world.resource::<TurnEvents>().started.clone();
+    turn_boundary(
+        world,
+        &started,
+        AuraTiming::StartOfTurnInside,
+        AuraTiming::UserTurnStart,
+    );
+}
+
+/// End of a turn: auras act, then those of the creatures ending their turn
+/// count down (an aura "until the end of your next turn" ends).
+fn at_turn_end(world: &mut World) {
+    let ended = world.resource::<TurnEvents>().ended.clone();
+    turn_boundary(
+        world,
+        &ended,
+        AuraTiming::EndOfTurnInside,
+        AuraTiming::UserTurnEnd,
+    );
+    for id in ended {
+        let Some(e) = entity_of(world, id) else {
+            continue;
+        };
+        let mut gone = Vec::new();
+        if let Some(mut auras) = world.get_mut::<Auras>(e) {
+            for a in auras.0.iter_mut() {
+                if let Some(n) = a.turn_ends_left.as_mut() {
+                    *n = n.saturating_sub(1);
+                    if *n == 0 {
+                        gone.push(a.ability.clone());
+                    }
+                }
+            }
+            auras.0.retain(|a| a.turn_ends_left != Some(0));
+        }
+        let content = world.resource::<Content>().clone();
+        for ability in gone {
+            let name = content
+                .ability(&ability)
+                .map_or(ability.clone(), |a| a.name.clone());
+            world.resource_mut::<CombatLog>().push(LogEntry::AuraEnded {
+                creature: id,
+                ability: name,
+            });
+        }
+    }
+}
+
+/// A creature stepped from `from` to `to`: auras with the `Enters` timing
+/// that now reach it and did not before act on it.
+pub(super) fn entered(world: &mut World, mover: Entity, from: Footprint, to: Footprint) {
+    let Some(id) = world.get::<Creature>(mover).map(|c| c.id) else {
+        return;
+    };
+    let map = world.resource::<Battlefield>().0.clone();
+    for (owner, owner_id, space, auras) in carriers(world) {
+        if owner_id == id {
+            continue;
+        }
+        for aura in auras.iter().filter(|a| a.when == AuraTiming::Enters) {
+            if reaches(&map, space, aura.radius, to) && !reaches(&map, space, aura.radius, from) {
+                pulse(world, owner, aura, &[id]);
+            }
+        }
+    }
+}

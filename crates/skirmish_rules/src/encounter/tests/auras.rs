@@ -1,0 +1,98 @@
+//! Lasting auras (seed 000 "Aura": it "always originates from you and moves
+//! with you for the duration of the ability that created it").
+
+use super::triggers::{db_with, open, stamina, walk, with};
+use super::*;
+
+const GRIM: &str = r#"(id: "grim_aura", name: "Grim Aura", keywords: [Area, Magic],
+    action: Maneuver, distance: Aura(1), target: (kinds: [Enemy]),
+    aura: Some((when: StartOfTurnInside, effect: "2 damage")))"#;
+
+const THORNS: &str = r#"(id: "thorns", name: "Thorns", keywords: [Area, Magic],
+    action: Maneuver, distance: Aura(2), target: (kinds: [Enemy]),
+    aura: Some((when: Enters, effect: "1 damage; slowed (EoT)", lasts: UntilEndOfNextTurn)))"#;
+
+const BANDIT: CreatureId = CreatureId(2);
+
+fn use_aura(e: &mut Encounter, id: &str) {
+    e.apply(Command::UseAreaAbility {
+        creature: FURY,
+        ability: id.into(),
+        placement: command::Placement::OnSelf,
+        surges: 0,
+        potency_surges: Vec::new(),
+        spend: 0,
+        tier: None,
+    })
+    .unwrap();
+}
+
+#[test]
+fn an_aura_acts_on_enemies_starting_their_turn_in_it_and_moves_with_its_user() {
+    let mut e = open(
+        db_with(&[GRIM]),
+        vec![with(hero("fury", "Korva", (2, 2)), &["grim_aura"])],
+        vec![monster("bandit", (3, 2))],
+    );
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    use_aura(&mut e, "grim_aura");
+    assert_eq!(e.creature(FURY).unwrap().auras.len(), 1);
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, BANDIT);
+    assert_eq!(
+        stamina(&mut e, BANDIT),
+        18,
+        "2 damage at the start of its turn"
+    );
+    e.apply(Command::EndTurn { creature: BANDIT }).unwrap();
+    // The fury walks off (letting the bandit's opportunity attack pass):
+    // the aura goes with it, out of the bandit's reach.
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    walk(&mut e, FURY, &[(2, 2), (1, 2), (0, 2)]);
+    e.apply(Command::Answer {
+        creature: BANDIT,
+        reaction: None,
+    })
+    .unwrap();
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, BANDIT);
+    assert_eq!(stamina(&mut e, BANDIT), 18, "out of the aura now");
+    // It lasts the encounter.
+    assert_eq!(e.creature(FURY).unwrap().auras.len(), 1);
+}
+
+#[test]
+fn an_aura_can_act_on_creatures_moving_into_it_and_run_out() {
+    let mut e = open(
+        db_with(&[THORNS]),
+        vec![with(hero("fury", "Korva", (1, 1)), &["thorns"])],
+        vec![monster("bandit", (6, 1))],
+    );
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    use_aura(&mut e, "thorns");
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, BANDIT);
+    walk(&mut e, BANDIT, &[(6, 1), (5, 1), (4, 1), (3, 1)]);
+    assert_eq!(stamina(&mut e, BANDIT), 19);
+    assert!(
+        e.creature(BANDIT)
+            .unwrap()
+            .conditions
+            .has(ConditionKind::Slowed)
+    );
+    e.apply(Command::EndTurn { creature: BANDIT }).unwrap();
+    // "Until the end of your next turn": gone when the fury's next turn ends.
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    assert_eq!(e.creature(FURY).unwrap().auras.len(), 1);
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    assert!(e.creature(FURY).unwrap().auras.is_empty());
+    assert!(
+        crate::scenario::log_lines(&mut e)
+            .iter()
+            .any(|l| l == "Korva's Thorns fades.")
+    );
+}
