@@ -894,6 +894,7 @@ fn deal_damage(
     if taken > 0 {
         if let Some(by) = by {
             world.resource_mut::<Resolution>().damage.push((by, id));
+            ally_hits_marked(world, by, entity);
         }
         trigger_resource(
             world,
@@ -908,7 +909,7 @@ fn deal_damage(
             damage_type: t,
             stamina_left: left,
         });
-        squad_deaths(world, entity);
+        squad_deaths(world, entity, by);
         return;
     }
     let Some(mut stamina) = world.get_mut::<Stamina>(entity) else {
@@ -935,6 +936,40 @@ fn deal_damage(
             _ => {}
         }
     }
+    if before != after && matches!(after, Health::Dead | Health::Dying) {
+        downed(world, entity, by);
+    }
+}
+
+/// A creature was reduced to 0 stamina: the dramatic-moment trigger for
+/// heroes near it, and the downed-an-enemy trigger for the hero who did it.
+fn downed(world: &mut World, entity: Entity, by: Option<CreatureId>) {
+    if let Some(space) = world.get::<Space>(entity).map(|s| s.0) {
+        dramatic_moment(world, space);
+    }
+    let side = world.get::<Creature>(entity).map(|c| c.side);
+    if let Some(be) = by.and_then(|b| entity_of(world, b))
+        && world
+            .get::<Creature>(be)
+            .is_some_and(|c| Some(c.side) != side)
+    {
+        trigger_resource(world, be, crate::content::ResourceTrigger::EnemyDowned);
+    }
+}
+
+/// An ally of a hero dealt damage to a creature that hero has marked.
+fn ally_hits_marked(world: &mut World, by: CreatureId, target: Entity) {
+    use crate::content::ResourceTrigger as T;
+    let Some(side) = entity_of(world, by).and_then(|e| world.get::<Creature>(e).map(|c| c.side))
+    else {
+        return;
+    };
+    for (he, hid, _) in heroes_with(world, T::AllyHitsMarked) {
+        let ally = hid != by && world.get::<Creature>(he).is_some_and(|c| c.side == side);
+        if ally && marked_by(world, target, hid) {
+            trigger_resource(world, he, T::AllyHitsMarked);
+        }
+    }
 }
 
 /// A creature's squad, if it is a minion in one.
@@ -954,7 +989,7 @@ fn squad_loss(world: &mut World, entity: Entity, amount: i32) -> Option<i32> {
 
 /// RULES.md "Minions": "each time the pool loses a minion's stamina, one
 /// minion dies": the one that was hit first, then those nearest to it.
-fn squad_deaths(world: &mut World, hit: Entity) {
+fn squad_deaths(world: &mut World, hit: Entity, by: Option<CreatureId>) {
     let Some(n) = squad_of(world, hit) else {
         return;
     };
@@ -994,6 +1029,7 @@ fn squad_deaths(world: &mut World, hit: Entity) {
             squad: n,
             pool_left: p.pool,
         });
+        downed(world, *e, by);
     }
 }
 
@@ -1218,6 +1254,13 @@ fn use_ability(
         pay(world, entity, id, &ability, spend);
         super::aura::start(world, entity, &ability);
         let ids: Vec<CreatureId> = targets.iter().map(|t| t.id).collect();
+        if ids.len() >= 2 {
+            trigger_resource(
+                world,
+                entity,
+                crate::content::ResourceTrigger::AreaHitsSeveral,
+            );
+        }
         world
             .resource_mut::<CombatLog>()
             .push(LogEntry::AreaPlaced {
@@ -1474,6 +1517,71 @@ fn pay(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability, spe
             ability: ability.id.clone(),
             name: ability.name.clone(),
         });
+    ability_used_triggers(world, entity, ability);
+}
+
+/// Whether `hero` has marked `target`: any condition on it comes from the hero
+/// (a censor's judgment, a tactician's mark, modelled as their effects).
+fn marked_by(world: &World, target: Entity, hero: CreatureId) -> bool {
+    world
+        .get::<Conditions>(target)
+        .is_some_and(|c| c.list.iter().any(|a| a.source == Some(hero)))
+}
+
+/// Heroes of `side`'s opponents, with their entity, id and space.
+fn heroes_with(
+    world: &mut World,
+    trigger: crate::content::ResourceTrigger,
+) -> Vec<(Entity, CreatureId, Footprint)> {
+    let mut q = world.query::<(Entity, &Creature, &Space, &Heroic, &Stamina)>();
+    q.iter(world)
+        .filter(|(_, _, _, h, s)| h.trigger == trigger && !s.is_dead())
+        .map(|(e, c, sp, _, _)| (e, c.id, sp.0))
+        .collect()
+}
+
+/// Class resource triggers that fire when a creature uses an ability
+/// (RULES.md "Heroic resources": each class's own trigger, from its class file).
+fn ability_used_triggers(world: &mut World, user: Entity, ability: &Ability) {
+    use crate::content::ResourceTrigger as T;
+    let (Some(side), Some(space)) = (
+        world.get::<Creature>(user).map(|c| c.side),
+        world.get::<Space>(user).map(|s| s.0),
+    ) else {
+        return;
+    };
+    // An enemy the hero has marked uses an ability.
+    for (he, hid, _) in heroes_with(world, T::MarkedEnemyActs) {
+        if world.get::<Creature>(he).is_some_and(|c| c.side != side) && marked_by(world, user, hid)
+        {
+            trigger_resource(world, he, T::MarkedEnemyActs);
+        }
+    }
+    // An enemy in the hero's aura uses a main action.
+    if ability.action == ActionType::MainAction {
+        let map = world.resource::<Battlefield>().0.clone();
+        for (he, _, hspace) in heroes_with(world, T::EnemyInAuraActs) {
+            let inside = world.get::<Auras>(he).is_some_and(|a| {
+                a.0.iter().any(|a| {
+                    hspace.distance(space) <= a.radius && line_of_effect(&map, hspace, space)
+                })
+            });
+            if inside && world.get::<Creature>(he).is_some_and(|c| c.side != side) {
+                trigger_resource(world, he, T::EnemyInAuraActs);
+            }
+        }
+    }
+}
+
+/// A creature within 10 squares of a hero scored a critical hit or was
+/// reduced to 0 stamina: the "dramatic moment" trigger.
+fn dramatic_moment(world: &mut World, at: Footprint) {
+    use crate::content::ResourceTrigger as T;
+    for (he, _, hspace) in heroes_with(world, T::DramaticMoment) {
+        if hspace.distance(at) <= 10 {
+            trigger_resource(world, he, T::DramaticMoment);
+        }
+    }
 }
 
 /// Where an area lands, and the space its forced movement is measured from.
@@ -1679,6 +1787,7 @@ fn resolve_roll(
             });
         if result.critical && !critical_logged {
             critical_logged = true;
+            dramatic_moment(world, user.space);
             world.get_mut::<TurnBudget>(entity).expect("checked").main = true;
             world
                 .resource_mut::<CombatLog>()
@@ -1765,6 +1874,7 @@ pub(super) fn apply_outcome(
                 h.surges = h.surges.saturating_sub(n);
             }
             *surges_left = 0;
+            trigger_resource(world, entity, crate::content::ResourceTrigger::SurgeSpent);
         }
         deal_damage(world, target.entity, target.id, amount, *t, Some(user.id));
     }
@@ -1975,6 +2085,11 @@ fn force_move(
                 target: target.id,
                 path: result.path.clone(),
             });
+        trigger_resource(
+            world,
+            user.entity,
+            crate::content::ResourceTrigger::ForceMoves,
+        );
     }
     for e in &result.events {
         match *e {
@@ -2278,7 +2393,7 @@ fn bleed(world: &mut World, entity: Entity) {
             amount: loss,
             stamina_left: left,
         });
-        squad_deaths(world, entity);
+        squad_deaths(world, entity, None);
         return;
     }
     let mut s = world.get_mut::<Stamina>(entity).expect("checked");

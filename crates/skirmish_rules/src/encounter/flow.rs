@@ -281,7 +281,10 @@ fn advance(
     if flow.round > 0 && waiting(other, &flow) {
         flow.to_act = other;
     } else if flow.round == 0 || !waiting(flow.to_act, &flow) {
-        // A new round.
+        // The round ends; a new one begins.
+        if flow.round > 0 {
+            log.push(LogEntry::RoundEnded { round: flow.round });
+        }
         flow.round += 1;
         flow.acted.clear();
         flow.to_act = flow.first;

@@ -16,6 +16,9 @@ pub enum LogEntry {
     RoundStarted {
         round: u32,
     },
+    RoundEnded {
+        round: u32,
+    },
     TurnStarted {
         creature: CreatureId,
         name: String,
@@ -219,6 +222,7 @@ impl LogEntry {
     pub fn line(&self, name: &dyn Fn(CreatureId) -> String) -> String {
         match self {
             LogEntry::RoundStarted { round } => format!("Round {round} begins."),
+            LogEntry::RoundEnded { round } => format!("Round {round} ends."),
             LogEntry::TargetLost { creature, target } => format!(
                 "{}'s ability finds no mark: {} is out of reach.",
                 name(*creature),

@@ -7,6 +7,7 @@ use crate::conditions::ConditionKind;
 use crate::map::Pos;
 
 mod auras;
+mod resource_triggers;
 mod squads;
 mod triggers;
 
