@@ -8,6 +8,7 @@
 //! Each module is a plugin function, added by [`RulesPlugin`].
 
 pub mod ability;
+pub mod ai;
 pub mod conditions;
 pub mod content;
 pub mod dice;
@@ -15,6 +16,7 @@ pub mod encounter;
 pub mod map;
 pub mod power_roll;
 pub mod scenario;
+pub mod sim;
 pub mod stats;
 
 use bevy_app::{App, Plugin};

@@ -107,6 +107,20 @@ pub struct ContentDb {
     pub maps: BTreeMap<String, LoadedMap>,
     pub encounters: BTreeMap<String, EncounterDef>,
     pub origins: BTreeMap<(Kind, String), Origin>,
+    /// The tactical AI's weights (`ai/tactical.ron`; defaults if absent).
+    pub tactical: crate::ai::score::Weights,
+}
+
+/// The tactical AI's weights when no `ai/tactical.ron` is given.
+pub fn default_tactical() -> crate::ai::score::Weights {
+    crate::ai::score::Weights {
+        focus_fire: 2.0,
+        hazard: 1.5,
+        flank: 2.0,
+        protect_wounded: 1.5,
+        plan: 0.8,
+        ..crate::ai::score::Weights::greedy()
+    }
 }
 
 /// A map from `assets/maps/`, built and ready.
@@ -218,6 +232,22 @@ impl ContentDb {
                 for file in files_with(&root.join(kind.folder()), "tmx") {
                     loader.load_tmx(&file);
                 }
+            }
+        }
+        let tactical = root.join("ai/tactical.ron");
+        loader.db.tactical = default_tactical();
+        if tactical.is_file() {
+            match std::fs::read_to_string(&tactical) {
+                Ok(src) => match parse_ron(&tactical, &src) {
+                    Ok(w) => loader.db.tactical = w,
+                    Err(e) => loader.errors.push(e),
+                },
+                Err(e) => loader.errors.push(ContentError {
+                    file: tactical.clone(),
+                    line: 1,
+                    column: 1,
+                    message: format!("can't read: {e}"),
+                }),
             }
         }
         loader.validate();

@@ -106,19 +106,32 @@ pub fn entity_of(world: &World, id: CreatureId) -> Option<Entity> {
 }
 
 /// Every creature still on the map, for the spatial functions.
-pub fn occupants(world: &mut World) -> Vec<Occupant> {
+pub fn occupants(world: &World) -> Vec<Occupant> {
     let surprised = surprised_side(world);
-    let mut q = world.query::<(&Creature, &Space, &Stamina, &Conditions, &TurnBudget)>();
-    q.iter(world)
-        .filter(|(_, _, s, _, _)| !s.is_dead())
-        .map(|(c, sp, s, cond, b)| Occupant {
-            id: c.id,
-            space: sp.0,
-            side: c.side,
-            can_react: can_act(s)
-                && b.triggered
-                && action_limits(cond).triggered_allowed
-                && surprised != Some(c.side),
+    let Some(index) = world.get_resource::<super::setup::CreatureIndex>() else {
+        return Vec::new();
+    };
+    index
+        .0
+        .iter()
+        .flatten()
+        .filter_map(|&e| {
+            let (c, sp, s, cond, b) = (
+                world.get::<Creature>(e)?,
+                world.get::<Space>(e)?,
+                world.get::<Stamina>(e)?,
+                world.get::<Conditions>(e)?,
+                world.get::<TurnBudget>(e)?,
+            );
+            (!s.is_dead()).then(|| Occupant {
+                id: c.id,
+                space: sp.0,
+                side: c.side,
+                can_react: can_act(s)
+                    && b.triggered
+                    && action_limits(cond).triggered_allowed
+                    && surprised != Some(c.side),
+            })
         })
         .collect()
 }
@@ -1045,7 +1058,7 @@ pub(super) struct Snapshot {
     pub stability: u32,
 }
 
-pub(super) fn snapshot(world: &mut World, entity: Entity) -> Option<Snapshot> {
+pub(super) fn snapshot(world: &World, entity: Entity) -> Option<Snapshot> {
     Some(Snapshot {
         entity,
         id: world.get::<Creature>(entity)?.id,
@@ -1690,86 +1703,21 @@ fn resolve_roll(
         ..Default::default()
     };
     let creatures = occupants(world);
-    let facts = AbilityFacts {
-        strike: ability.is_strike(),
-        melee: ability.has(Keyword::Melee) || matches!(ability.distance, Distance::Melee(_)),
-        ranged: ability.has(Keyword::Ranged) || matches!(ability.distance, Distance::Ranged(_)),
-        targets: targets.iter().map(|t| t.id).collect(),
-    };
-    let deals_damage = [
-        &power_roll.tiers.0,
-        &power_roll.tiers.1,
-        &power_roll.tiers.2,
-    ]
-    .iter()
-    .any(|t| {
-        t.effects
-            .iter()
-            .any(|e| matches!(e, crate::ability::Effect::Damage { .. }))
-    });
+    let (facts, deals_damage) = ability_facts(ability, targets);
     let mut critical_logged = false;
     let mut best_gain: Option<Gains> = None;
     let mut surges_left = surges;
     for target in targets {
-        let taunter_seen = user
-            .conditions
-            .source_of(ConditionKind::Taunted)
-            .and_then(|t| creatures.iter().find(|o| o.id == t))
-            .is_some_and(|o| line_of_effect(&map, user.space, o.space));
-        let around = Surroundings {
-            enemy_adjacent_to_attacker: creatures
-                .iter()
-                .any(|o| o.side != user.side && o.space.distance(user.space) == 1),
-            line_of_effect_to_taunter: taunter_seen,
-        };
-        let mods = roll_modifiers(
-            Party {
-                id: user.id,
-                conditions: &user.conditions,
-            },
-            Party {
-                id: target.id,
-                conditions: &target.conditions,
-            },
+        let (edges, banes) = edges_and_banes(
+            world,
+            entity,
+            user,
+            target,
             &facts,
-            around,
+            &creatures,
+            &map,
+            deals_damage,
         );
-        let mut edges = mods.edge_count();
-        let mut banes = mods.bane_count();
-        if facts.melee && facts.strike && flanked(user, target, &creatures) {
-            edges += 1;
-        }
-        if deals_damage
-            && target.id != user.id
-            && sight(&map, user.space, target.space) == Sight::Cover
-        {
-            banes += 1;
-        }
-        // RULES.md "Turns": rolls against surprised creatures gain an edge
-        // until the end of round 1.
-        if surprised_side(world) == Some(target.side) {
-            edges += 1;
-        }
-        // RULES.md "Flanking": "High ground gives an edge" (the user stands
-        // higher than the target).
-        if target.id != user.id && map.elevation(user.space) > map.elevation(target.space) {
-            edges += 1;
-        }
-        // Our rulings: a defending target imposes banes; a hidden user gains
-        // an edge against enemies.
-        if target.id != user.id
-            && world
-                .get::<Stance>(target.entity)
-                .is_some_and(|s| s.defending)
-        {
-            banes += world
-                .resource::<super::flow::ActiveRuleset>()
-                .0
-                .defend_banes;
-        }
-        if target.side != user.side && world.get::<Stance>(entity).is_some_and(|s| s.hidden) {
-            edges += 1;
-        }
         let result = resolve_for_target(&spec, naturals, edges, banes);
         let tier = match chosen_tier {
             Some(t) if t < result.tier => t,
@@ -1829,6 +1777,99 @@ fn resolve_roll(
     if targets.iter().any(|t| t.side != user.side) {
         reveal(world, entity, id);
     }
+}
+
+/// What an ability is, for the edge and bane rules, and whether any of its
+/// tiers deals damage (cover only matters then).
+pub(super) fn ability_facts(ability: &Ability, targets: &[Snapshot]) -> (AbilityFacts, bool) {
+    let facts = AbilityFacts {
+        strike: ability.is_strike(),
+        melee: ability.has(Keyword::Melee) || matches!(ability.distance, Distance::Melee(_)),
+        ranged: ability.has(Keyword::Ranged) || matches!(ability.distance, Distance::Ranged(_)),
+        targets: targets.iter().map(|t| t.id).collect(),
+    };
+    let deals_damage = ability.power_roll.as_ref().is_some_and(|p| {
+        [&p.tiers.0, &p.tiers.1, &p.tiers.2].iter().any(|t| {
+            t.effects
+                .iter()
+                .any(|e| matches!(e, crate::ability::Effect::Damage { .. }))
+        })
+    });
+    (facts, deals_damage)
+}
+
+/// The edges and banes on one target of a roll: conditions (RULES.md "Edges
+/// and banes", seed 000 "Conditions"), flanking, cover, surprise, high
+/// ground, and our Defend and Hide rulings.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn edges_and_banes(
+    world: &World,
+    entity: Entity,
+    user: &Snapshot,
+    target: &Snapshot,
+    facts: &AbilityFacts,
+    creatures: &[Occupant],
+    map: &Map,
+    deals_damage: bool,
+) -> (u32, u32) {
+    let taunter_seen = user
+        .conditions
+        .source_of(ConditionKind::Taunted)
+        .and_then(|t| creatures.iter().find(|o| o.id == t))
+        .is_some_and(|o| line_of_effect(map, user.space, o.space));
+    let around = Surroundings {
+        enemy_adjacent_to_attacker: creatures
+            .iter()
+            .any(|o| o.side != user.side && o.space.distance(user.space) == 1),
+        line_of_effect_to_taunter: taunter_seen,
+    };
+    let mods = roll_modifiers(
+        Party {
+            id: user.id,
+            conditions: &user.conditions,
+        },
+        Party {
+            id: target.id,
+            conditions: &target.conditions,
+        },
+        facts,
+        around,
+    );
+    let mut edges = mods.edge_count();
+    let mut banes = mods.bane_count();
+    if facts.melee && facts.strike && flanked(user, target, creatures) {
+        edges += 1;
+    }
+    if deals_damage && target.id != user.id && sight(map, user.space, target.space) == Sight::Cover
+    {
+        banes += 1;
+    }
+    // RULES.md "Turns": rolls against surprised creatures gain an edge
+    // until the end of round 1.
+    if surprised_side(world) == Some(target.side) {
+        edges += 1;
+    }
+    // RULES.md "Flanking": "High ground gives an edge" (the user stands
+    // higher than the target).
+    if target.id != user.id && map.elevation(user.space) > map.elevation(target.space) {
+        edges += 1;
+    }
+    // Our rulings: a defending target imposes banes; a hidden user gains
+    // an edge against enemies.
+    if target.id != user.id
+        && world
+            .get::<Stance>(target.entity)
+            .is_some_and(|s| s.defending)
+    {
+        banes += world
+            .resource::<super::flow::ActiveRuleset>()
+            .0
+            .defend_banes;
+    }
+    if target.side != user.side && world.get::<Stance>(entity).is_some_and(|s| s.hidden) {
+        edges += 1;
+    }
+    (edges, banes)
 }
 
 /// What a command chose about an ability's roll.
@@ -2168,7 +2209,7 @@ fn spend(world: &mut World, entity: Entity, action: ActionType) -> Result<(), Re
 
 /// The damage of a creature's free strike: its free strike value, plus the
 /// higher of Might and Agility for a hero.
-fn free_strike_damage(world: &World, entity: Entity) -> i32 {
+pub(super) fn free_strike_damage(world: &World, entity: Entity) -> i32 {
     let chars = world
         .get::<Characteristics>(entity)
         .copied()

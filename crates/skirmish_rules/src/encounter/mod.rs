@@ -13,9 +13,11 @@ pub mod components;
 pub mod def;
 pub mod flow;
 pub mod log;
+pub mod preview;
 pub mod react;
 pub mod replay;
 pub mod setup;
+pub mod snapshot;
 
 use std::sync::Arc;
 
@@ -209,16 +211,16 @@ impl Encounter {
     }
 
     /// A creature's name (for log lines).
-    pub fn name(&mut self, id: CreatureId) -> String {
+    pub fn name(&self, id: CreatureId) -> String {
         self.creature(id)
             .map(|c| c.name)
             .unwrap_or_else(|| id.to_string())
     }
 
     /// Read one creature's components.
-    pub fn creature(&mut self, id: CreatureId) -> Option<CreatureView> {
-        let e = act::entity_of(self.app.world_mut(), id)?;
+    pub fn creature(&self, id: CreatureId) -> Option<CreatureView> {
         let w = self.app.world();
+        let e = act::entity_of(w, id)?;
         Some(CreatureView {
             id,
             name: w.get::<Creature>(e)?.name.clone(),
@@ -231,18 +233,54 @@ impl Encounter {
             stance: w.get::<Stance>(e).copied().unwrap_or_default(),
             squad: w.get::<SquadMember>(e).map(|m| m.0),
             auras: w.get::<Auras>(e).cloned().unwrap_or_default().0,
+            movement: *w.get::<Movement>(e)?,
+            abilities: w.get::<Abilities>(e).cloned().unwrap_or_default().0,
+            characteristics: *w.get::<crate::stats::Characteristics>(e)?,
+            kind: w.get::<Creature>(e)?.kind.clone(),
+            level: w.get::<Creature>(e)?.level,
         })
     }
 
     /// Every creature, in id order.
-    pub fn creatures(&mut self) -> Vec<CreatureView> {
-        let mut ids: Vec<CreatureId> = {
-            let world = self.app.world_mut();
-            let mut q = world.query::<&Creature>();
-            q.iter(world).map(|c| c.id).collect()
-        };
-        ids.sort();
-        ids.into_iter().filter_map(|id| self.creature(id)).collect()
+    pub fn creatures(&self) -> Vec<CreatureView> {
+        self.ids()
+            .into_iter()
+            .filter_map(|id| self.creature(id))
+            .collect()
+    }
+
+    /// Every creature's id, in order.
+    pub fn ids(&self) -> Vec<CreatureId> {
+        self.app
+            .world()
+            .resource::<setup::CreatureIndex>()
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.is_some())
+            .map(|(i, _)| CreatureId(i as u32))
+            .collect()
+    }
+
+    /// Every living creature as the map functions see it.
+    pub fn occupants(&self) -> Vec<crate::map::Occupant> {
+        act::occupants(self.world())
+    }
+
+    /// The battlefield as it is now (raised walls and broken objects included).
+    pub fn map(&self) -> &crate::map::Map {
+        &self.app.world().resource::<Battlefield>().0
+    }
+
+    /// The content the encounter was built from.
+    pub fn content(&self) -> &Arc<ContentDb> {
+        &self.app.world().resource::<Content>().0
+    }
+
+    /// Give the dice a new seed (for a search's private copy, so that it
+    /// never sees the real dice to come).
+    pub fn reseed_dice(&mut self, seed: u64) {
+        *self.app.world_mut().resource_mut::<Dice>() = Dice::seeded(seed);
     }
 
     /// Mutable access to the dice, to script forced values.
@@ -686,6 +724,13 @@ pub struct CreatureView {
     pub squad: Option<u32>,
     /// The lasting auras it carries.
     pub auras: Vec<ActiveAura>,
+    /// Speed and stability.
+    pub movement: Movement,
+    /// The ids of its abilities.
+    pub abilities: Vec<String>,
+    pub characteristics: crate::stats::Characteristics,
+    pub kind: CreatureKind,
+    pub level: u32,
 }
 
 #[cfg(test)]

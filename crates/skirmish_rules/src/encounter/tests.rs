@@ -7,7 +7,9 @@ use crate::conditions::ConditionKind;
 use crate::map::Pos;
 
 mod auras;
+mod previews;
 mod resource_triggers;
+mod snapshots;
 mod squads;
 mod triggers;
 
@@ -116,7 +118,7 @@ fn slam(e: &mut Encounter, target: CreatureId) -> Result<Vec<LogEntry>, Refusal>
 // Issue #4 point 1: creatures spawn as entities with their components.
 #[test]
 fn setup_spawns_creatures_and_starts_round_one() {
-    let mut e = Encounter::new(Arc::new(content()), "first_blood", 1).unwrap();
+    let e = Encounter::new(Arc::new(content()), "first_blood", 1).unwrap();
     let all = e.creatures();
     assert_eq!(all.len(), 5);
     assert_eq!(all[0].name, "Korva");

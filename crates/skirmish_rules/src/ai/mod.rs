@@ -1,0 +1,66 @@
+//! AI opponents: a [`Brain`] looks at an encounter and its legal actions and
+//! chooses one, whether that is whose turn to start, what the acting
+//! creature does, or how to answer a triggered-action prompt.
+//!
+//! Shipped brains: [`random`], [`greedy`], [`tactical`] and [`search`]; see
+//! `docs/ai.md` for writing a new one.
+
+pub mod greedy;
+pub mod random;
+pub mod score;
+pub mod search;
+pub mod tactical;
+
+use crate::encounter::{Command, Encounter};
+
+/// Something that plays one side of an encounter.
+pub trait Brain {
+    /// A short name for reports and errors.
+    fn name(&self) -> String;
+
+    /// Choose one of `legal`, which is never empty: the encounter's legal
+    /// actions right now (a creature to start, the acting creature's
+    /// actions, or the answers to an open prompt). Returning a command not in
+    /// `legal` is a bug the simulator reports; it ends that creature's turn.
+    fn choose(&mut self, encounter: &Encounter, legal: &[Command]) -> Command;
+}
+
+/// The names [`by_name`] knows.
+pub const BRAINS: [&str; 4] = ["random", "greedy", "tactical", "search"];
+
+/// Why a brain could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum BrainError {
+    #[error("no brain called `{0}` (known: random, greedy, tactical, search)")]
+    Unknown(String),
+    #[error("{0}")]
+    Weights(String),
+}
+
+/// Make a shipped brain by name, seeded for its own choices. `tactical`
+/// reads its weights from `content`'s `ai/tactical.ron` (defaults if absent).
+pub fn by_name(
+    name: &str,
+    seed: u64,
+    content: &crate::content::ContentDb,
+) -> Result<Box<dyn Brain>, BrainError> {
+    Ok(match name {
+        "random" => Box::new(random::Random::new(seed)),
+        "greedy" => Box::new(greedy::Greedy::default()),
+        "tactical" => Box::new(tactical::Tactical::new(content.tactical.clone())),
+        "search" => Box::new(search::Search::new(seed, search::Budget::default())),
+        other => return Err(BrainError::Unknown(other.to_string())),
+    })
+}
+
+/// The index of the highest score, the first on ties.
+pub(crate) fn best<T>(items: &[T], mut score: impl FnMut(&T) -> f64) -> usize {
+    let mut best = (0, f64::NEG_INFINITY);
+    for (i, it) in items.iter().enumerate() {
+        let s = score(it);
+        if s > best.1 {
+            best = (i, s);
+        }
+    }
+    best.0
+}

@@ -1,0 +1,30 @@
+//! The baseline: uniform over the legal actions.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::Brain;
+use crate::encounter::{Command, Encounter};
+
+/// Picks uniformly among the legal actions, from its own seeded generator.
+pub struct Random {
+    rng: ChaCha8Rng,
+}
+
+impl Random {
+    pub fn new(seed: u64) -> Random {
+        Random {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Brain for Random {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn choose(&mut self, _: &Encounter, legal: &[Command]) -> Command {
+        legal[self.rng.random_range(0..legal.len())].clone()
+    }
+}

@@ -1,0 +1,504 @@
+//! Utility scoring shared by the greedy and tactical brains: each legal
+//! command gets a number from the engine's own forecasts (exact tier
+//! chances, damage after immunities, conditions past potency) and a few
+//! positional terms, weighted by [`Weights`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::ability::{ActionType, Cost, Distance};
+use crate::encounter::preview::Preview;
+use crate::encounter::{Command, CreatureView, Encounter};
+use crate::map::movement::{Mover, opportunity_attacks};
+use crate::map::{Footprint, Occupant, Pos, Side};
+use crate::stats::CreatureId;
+
+/// How much each consideration counts. The tactical brain reads these from
+/// `assets/ai/tactical.ron`; the greedy brain uses [`Weights::greedy`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Weights {
+    /// Per point of expected damage to an enemy.
+    pub damage: f64,
+    /// Per unit of chance to drop an enemy.
+    pub kill: f64,
+    /// Focus fire: damage to an enemy counts (1 + this x the share of its
+    /// stamina already lost) times.
+    pub focus_fire: f64,
+    /// Per point of expected damage to an ally (subtracted).
+    pub friendly_fire: f64,
+    /// Per condition likely to take hold on an enemy.
+    pub condition: f64,
+    /// Per square of forced movement on an enemy.
+    pub forced: f64,
+    /// Per point of expected damage from where forced movement leaves an
+    /// enemy: pits, hazards, walls and other creatures.
+    pub hazard: f64,
+    /// Per point of heroic resource spent (subtracted).
+    pub resource_cost: f64,
+    /// Per point of Malice spent (subtracted).
+    pub malice_cost: f64,
+    /// Per square closer to the enemy it means to fight.
+    pub approach: f64,
+    /// Per point of damage from opportunity attacks a move would provoke.
+    pub provoke: f64,
+    /// A ranged creature ending next to an enemy (subtracted).
+    pub ranged_adjacent: f64,
+    /// Ending a move on the far side of an enemy from an ally (flanking).
+    pub flank: f64,
+    /// Ending a move next to a wounded ally that an enemy threatens.
+    pub protect_wounded: f64,
+    /// Per point of stamina regained.
+    pub heal: f64,
+    /// How much a move is worth for the best attack it makes possible.
+    pub plan: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::greedy()
+    }
+}
+
+impl Weights {
+    /// One step ahead on expected value: damage, kills, the weakest enemy
+    /// first, areas that hit several, no needless opportunity attacks,
+    /// ranged creatures out of reach.
+    pub fn greedy() -> Weights {
+        Weights {
+            damage: 1.0,
+            kill: 6.0,
+            focus_fire: 1.0,
+            friendly_fire: 1.5,
+            condition: 1.5,
+            forced: 0.1,
+            hazard: 0.0,
+            resource_cost: 0.6,
+            malice_cost: 0.3,
+            approach: 0.5,
+            provoke: 1.0,
+            ranged_adjacent: 3.0,
+            flank: 0.0,
+            protect_wounded: 0.0,
+            heal: 0.6,
+            plan: 0.0,
+        }
+    }
+}
+
+/// Whose side a brain plays: the side of whoever the legal actions are for.
+pub fn acting_side(e: &Encounter, legal: &[Command]) -> Option<Side> {
+    legal
+        .first()
+        .and_then(|c| e.creature(c.creature()))
+        .map(|c| c.side)
+}
+
+/// What a creature can reach with its best damaging main-action ability,
+/// and whether that is a ranged attack.
+pub fn attack_reach(e: &Encounter, c: &CreatureView) -> (u32, bool) {
+    let mut best = (1, false);
+    for id in &c.abilities {
+        let Some(a) = e.content().ability(id) else {
+            continue;
+        };
+        if a.action != ActionType::MainAction || a.power_roll.is_none() {
+            continue;
+        }
+        let (reach, ranged) = match a.distance {
+            Distance::Ranged(r) => (r, true),
+            Distance::MeleeOrRanged(_, r) => (r, false),
+            Distance::Melee(r) => (r, false),
+            d if d.is_area() => (d.reach().max(1), d.reach() > 1),
+            _ => continue,
+        };
+        if reach > best.0 {
+            best = (reach, ranged);
+        }
+    }
+    best
+}
+
+/// The scorer: a view of the fight from one side's point of view.
+pub struct Scorer<'a> {
+    pub e: &'a Encounter,
+    pub w: &'a Weights,
+    pub side: Side,
+    pub all: Vec<CreatureView>,
+    pub occupants: Vec<Occupant>,
+    /// Walking distances from each enemy, worked out when first needed.
+    walk: std::cell::RefCell<std::collections::HashMap<CreatureId, crate::map::movement::Reach>>,
+}
+
+impl<'a> Scorer<'a> {
+    pub fn new(e: &'a Encounter, w: &'a Weights, side: Side) -> Scorer<'a> {
+        Scorer {
+            e,
+            w,
+            side,
+            all: e.creatures(),
+            occupants: e.occupants(),
+            walk: Default::default(),
+        }
+    }
+
+    /// Squares of walking from `to` (a creature) to `at`, around walls and
+    /// pits (creatures ignored); straight distance if there is no way.
+    fn walking(&self, to: &CreatureView, at: Footprint) -> u32 {
+        let mut cache = self.walk.borrow_mut();
+        let reach = cache.entry(to.id).or_insert_with(|| {
+            crate::map::movement::reachable(
+                self.e.map(),
+                &[],
+                &Mover {
+                    id: to.id,
+                    space: crate::map::Footprint::single(to.space.pos),
+                    side: to.side,
+                    speed: 60,
+                    extra_cost: 0,
+                    shifting: false,
+                },
+            )
+        });
+        // The cost to `at` from next to the creature: one less.
+        reach
+            .cost_to(at.pos)
+            .map_or(at.distance(to.space), |c| c.max(at.distance(to.space)))
+    }
+
+    fn get(&self, id: CreatureId) -> Option<&CreatureView> {
+        self.all.iter().find(|c| c.id == id)
+    }
+
+    fn enemies(&self) -> impl Iterator<Item = &CreatureView> {
+        self.all
+            .iter()
+            .filter(move |c| c.side != self.side && !c.stamina.is_dead())
+    }
+
+    /// The enemy `c` means to fight: the weakest, counting distance.
+    pub fn focus(&self, c: &CreatureView, at: Footprint) -> Option<&CreatureView> {
+        self.enemies()
+            .min_by_key(|o| {
+                let left = o.stamina.current + o.stamina.temporary;
+                (left + 3 * at.distance(o.space) as i32, o.id)
+            })
+            .filter(|_| !c.stamina.is_dead())
+    }
+
+    /// The value of a forecast for this side.
+    pub fn preview_value(&self, p: &Preview) -> f64 {
+        let w = self.w;
+        let mut v = 0.0;
+        for t in &p.targets {
+            let Some(tc) = self.get(t.target) else {
+                continue;
+            };
+            let left = (tc.stamina.current + tc.stamina.temporary).max(1) as f64;
+            let capped: f64 = (0..3)
+                .map(|i| t.chances[i] * (t.tiers[i].damage as f64).min(left))
+                .sum();
+            if tc.side == self.side {
+                v -= w.friendly_fire * capped;
+                continue;
+            }
+            let lost = 1.0 - tc.stamina.current as f64 / tc.stamina.max.max(1) as f64;
+            v += w.damage * capped * (1.0 + w.focus_fire * lost.max(0.0));
+            v += w.kill * t.kill_chance;
+            for i in 0..3 {
+                let tier = &t.tiers[i];
+                v += t.chances[i] * w.condition * tier.conditions.len() as f64;
+                if let Some((_, d)) = tier.forced {
+                    v += t.chances[i] * w.forced * d as f64;
+                }
+            }
+            if w.hazard > 0.0 {
+                v += w.hazard * self.hazard_damage(p, t.target);
+            }
+        }
+        v
+    }
+
+    /// Expected damage from pits, walls and collisions where the forecast's
+    /// forced movement would leave `target` (through the battlefield's own
+    /// forced-movement function).
+    fn hazard_damage(&self, p: &Preview, target: CreatureId) -> f64 {
+        let Some(t) = p.targets.iter().find(|t| t.target == target) else {
+            return 0.0;
+        };
+        let Some(tc) = self.get(target) else {
+            return 0.0;
+        };
+        let Some(user) = self.e.active_creature().and_then(|a| self.get(a)) else {
+            return 0.0;
+        };
+        let mut total = 0.0;
+        for i in 0..3 {
+            let Some((kind, distance)) = t.tiers[i].forced else {
+                continue;
+            };
+            let aim = (kind == crate::ability::ForcedKind::Slide).then(|| {
+                let (dx, dy) = (
+                    tc.space.pos.x - user.space.pos.x,
+                    tc.space.pos.y - user.space.pos.y,
+                );
+                tc.space.pos.offset(dx.signum() * 8, dy.signum() * 8)
+            });
+            let r = crate::map::forced::resolve(
+                self.e.map(),
+                &self.occupants,
+                &crate::map::forced::Force {
+                    kind,
+                    distance,
+                    vertical: false,
+                    target,
+                    target_space: tc.space,
+                    stability: tc.movement.stability,
+                    source: user.space,
+                    aim,
+                },
+            );
+            let dmg: i32 = r
+                .events
+                .iter()
+                .map(|e| match *e {
+                    crate::map::forced::ForcedEvent::CollidedWithCreature { damage, .. }
+                    | crate::map::forced::ForcedEvent::CollidedWithObstacle { damage, .. }
+                    | crate::map::forced::ForcedEvent::BrokeThrough { damage, .. }
+                    | crate::map::forced::ForcedEvent::Fell { damage, .. } => damage,
+                })
+                .sum();
+            total += t.chances[i] * dmg as f64;
+        }
+        total
+    }
+
+    /// How good it is for `c` to stand at `at`.
+    pub fn position(&self, c: &CreatureView, at: Footprint) -> f64 {
+        let w = self.w;
+        let (reach, ranged) = attack_reach(self.e, c);
+        let mut v = 0.0;
+        if let Some(f) = self.focus(c, at) {
+            let d = at.distance(f.space);
+            // A hidden enemy can only be struck from next to it.
+            let (reach, ranged) = if f.stance.hidden {
+                (1, false)
+            } else {
+                (reach, ranged)
+            };
+            let want = if ranged { reach.min(5) } else { 1 };
+            // Beyond reach, how far there is to walk is what counts.
+            let d_walk = if d > want { self.walking(f, at) } else { d };
+            v -= w.approach * d_walk.abs_diff(want) as f64;
+            // Within reach counts only with line of effect to strike through.
+            if d <= reach && crate::map::line_of_effect(self.e.map(), at, f.space) {
+                v += w.approach * 4.0;
+            }
+        }
+        let adjacent_enemies: Vec<&CreatureView> = self
+            .enemies()
+            .filter(|o| o.space.distance(at) == 1)
+            .collect();
+        if ranged && !adjacent_enemies.is_empty() {
+            v -= w.ranged_adjacent;
+        }
+        if w.flank > 0.0 {
+            for o in &adjacent_enemies {
+                let (ox, oy) = o.space.centre();
+                let (mx, my) = at.centre();
+                let flanked = self.all.iter().any(|a| {
+                    a.side == self.side
+                        && a.id != c.id
+                        && !a.stamina.is_dead()
+                        && a.space.distance(o.space) == 1
+                        && {
+                            let (ax, ay) = a.space.centre();
+                            let (d1, d2) = ((mx - ox, my - oy), (ax - ox, ay - oy));
+                            let dot = d1.0 * d2.0 + d1.1 * d2.1;
+                            let n = (d1.0.hypot(d1.1)) * (d2.0.hypot(d2.1));
+                            n > 0.0 && dot / n <= -0.99
+                        }
+                });
+                if flanked {
+                    v += w.flank;
+                }
+            }
+        }
+        if w.protect_wounded > 0.0 {
+            for a in self.all.iter().filter(|a| {
+                a.side == self.side
+                    && a.id != c.id
+                    && !a.stamina.is_dead()
+                    && a.stamina.current * 2 <= a.stamina.max
+            }) {
+                let threatened = self.enemies().any(|o| o.space.distance(a.space) <= 2);
+                if threatened && a.space.distance(at) == 1 {
+                    v += w.protect_wounded;
+                }
+            }
+        }
+        v
+    }
+
+    /// Damage from the opportunity attacks a path would provoke.
+    fn provoked(&self, c: &CreatureView, path: &[Pos]) -> f64 {
+        let mover = Mover {
+            id: c.id,
+            space: c.space,
+            side: c.side,
+            speed: 99,
+            extra_cost: 0,
+            shifting: false,
+        };
+        opportunity_attacks(&self.occupants, &mover, path).len() as f64 * 3.0
+    }
+
+    /// The best attack `c` could make from `at` next (for planning moves).
+    fn best_attack_from(&self, c: &CreatureView, at: Pos) -> f64 {
+        let mut best: f64 = 0.0;
+        for id in &c.abilities {
+            let Some(a) = self.e.content().ability(id) else {
+                continue;
+            };
+            if a.action != ActionType::MainAction || a.distance.is_area() || a.power_roll.is_none()
+            {
+                continue;
+            }
+            for o in self.enemies() {
+                let cmd = Command::use_ability(c.id, id, vec![o.id]);
+                if let Some(p) = self.e.preview_from(&cmd, Some(at)) {
+                    best = best.max(self.preview_value(&p) - self.cost(a.cost));
+                }
+            }
+        }
+        best
+    }
+
+    fn cost(&self, cost: Cost) -> f64 {
+        match cost {
+            Cost::Heroic(n) => self.w.resource_cost * n as f64,
+            Cost::Malice(n) => self.w.malice_cost * n as f64,
+            _ => 0.0,
+        }
+    }
+
+    /// The value of doing `cmd` now, against doing nothing (0).
+    pub fn score(&self, cmd: &Command) -> f64 {
+        let w = self.w;
+        let Some(c) = self.get(cmd.creature()) else {
+            return 0.0;
+        };
+        match cmd {
+            Command::StartTurn { .. } => {
+                let near = self
+                    .enemies()
+                    .map(|o| o.space.distance(c.space))
+                    .min()
+                    .unwrap_or(0);
+                let (reach, _) = attack_reach(self.e, c);
+                -(near as f64) + if near <= reach { 10.0 } else { 0.0 }
+            }
+            Command::UseAbility { ability, spend, .. }
+            | Command::UseAreaAbility { ability, spend, .. } => {
+                let Some(a) = self.e.content().ability(ability) else {
+                    return 0.0;
+                };
+                let Some(p) = self.e.preview(cmd) else {
+                    return 0.0;
+                };
+                self.preview_value(&p) - self.cost(a.cost) - w.resource_cost * *spend as f64
+            }
+            Command::FreeStrike { .. } => self
+                .e
+                .preview(cmd)
+                .map_or(0.0, |p| self.preview_value(&p) * 0.9),
+            Command::Charge { path, .. } => {
+                let end = Footprint::new(*path.last().unwrap_or(&c.space.pos), c.space.size);
+                self.e.preview(cmd).map_or(0.0, |p| self.preview_value(&p)) + self.position(c, end)
+                    - self.position(c, c.space)
+                    - w.provoke * self.provoked(c, path)
+            }
+            Command::Move { path, .. } => {
+                let end = Footprint::new(*path.last().unwrap_or(&c.space.pos), c.space.size);
+                let mut v = self.position(c, end)
+                    - self.position(c, c.space)
+                    - w.provoke * self.provoked(c, path);
+                if w.plan > 0.0 && c.budget.main {
+                    v += w.plan
+                        * (self.best_attack_from(c, end.pos)
+                            - self.best_attack_from(c, c.space.pos));
+                }
+                v
+            }
+            Command::Shift { to, .. } => {
+                let end = Footprint::new(*to, c.space.size);
+                self.position(c, end) - self.position(c, c.space) - 0.1
+            }
+            Command::CatchBreath { .. } => {
+                let missing = (c.stamina.max - c.stamina.current) as f64;
+                let heal = (c.stamina.max / 3) as f64;
+                if missing >= heal { w.heal * heal } else { -1.0 }
+            }
+            Command::StandUp { .. } => 4.0,
+            Command::EscapeGrab { .. } => 2.5,
+            Command::Defend { .. } => {
+                let threatened = self
+                    .enemies()
+                    .filter(|o| o.space.distance(c.space) <= 1)
+                    .count();
+                if threatened > 0 && c.stamina.current * 2 <= c.stamina.max {
+                    1.5 * threatened as f64
+                } else {
+                    -1.0
+                }
+            }
+            Command::Hide { .. } => 0.5,
+            Command::Delay { .. } => -5.0,
+            Command::EndTurn { .. } => 0.0,
+            Command::Answer { reaction: None, .. } => 0.0,
+            Command::Answer {
+                reaction: Some(r), ..
+            } => {
+                if r.ability == crate::encounter::react::OPPORTUNITY_ATTACK {
+                    let t = r.targets.first().copied().unwrap_or(c.id);
+                    let strike = Command::FreeStrike {
+                        creature: c.id,
+                        target: t,
+                    };
+                    return self
+                        .e
+                        .preview(&strike)
+                        .map_or(0.0, |p| self.preview_value(&p));
+                }
+                let as_use = Command::use_ability(c.id, &r.ability, r.targets.clone());
+                let cost = self
+                    .e
+                    .content()
+                    .ability(&r.ability)
+                    .map_or(0.0, |a| self.cost(a.cost));
+                self.e
+                    .preview(&as_use)
+                    .map_or(0.5, |p| self.preview_value(&p).max(0.5))
+                    - cost
+            }
+        }
+    }
+}
+
+/// Choose the highest-scoring legal command for the side acting.
+pub fn choose(e: &Encounter, legal: &[Command], w: &Weights) -> Command {
+    let Some(side) = acting_side(e, legal) else {
+        return legal[0].clone();
+    };
+    let scorer = Scorer::new(e, w, side);
+    let scores: Vec<f64> = legal.iter().map(|c| scorer.score(c)).collect();
+    let i = super::best(&scores, |s| *s);
+    // Ending the turn is the baseline; prefer it to anything worth no more.
+    if let Some(end) = legal
+        .iter()
+        .position(|c| matches!(c, Command::EndTurn { .. }))
+        && scores[i] <= scores[end] + 1e-9
+    {
+        return legal[end].clone();
+    }
+    legal[i].clone()
+}

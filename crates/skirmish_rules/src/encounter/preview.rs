@@ -1,0 +1,308 @@
+//! What an ability would do, before it is used: for each target, the edges
+//! and banes, the exact chance of each tier on 2d10 (RULES.md "Edges and
+//! banes"), and each tier's damage after immunity and weakness, conditions
+//! that would stick past potency, and forced movement. The AI weighs
+//! commands with it; the client shows it in tooltips. Nothing is rolled and
+//! nothing changes.
+
+use serde::{Deserialize, Serialize};
+
+use super::Encounter;
+use super::act::{self, Battlefield, edges_and_banes, entity_of, occupants, snapshot};
+use super::command::Command;
+use super::components::*;
+use crate::ability::{ActionType, ForcedKind, evaluate};
+use crate::conditions::ConditionKind;
+use crate::content::Content;
+use crate::map::line_of_effect;
+use crate::power_roll::{RollSpec, tier_probabilities};
+use crate::stats::{CreatureId, DamageTraits, DamageType, Stamina};
+
+/// One tier's outcome on one target.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TierOutcome {
+    /// Damage after the target's immunities and weaknesses.
+    pub damage: i32,
+    /// Conditions that would take hold (potency already checked).
+    pub conditions: Vec<ConditionKind>,
+    /// Conditions the target would resist.
+    pub resisted: Vec<ConditionKind>,
+    pub forced: Option<(ForcedKind, u32)>,
+}
+
+/// One target's forecast.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TargetPreview {
+    pub target: CreatureId,
+    pub edges: u32,
+    pub banes: u32,
+    /// The chance of tier 1, 2 and 3 (1.0 in total; no roll: tier 1 certain).
+    pub chances: [f64; 3],
+    pub tiers: [TierOutcome; 3],
+    /// Damage on average over the tiers.
+    pub expected_damage: f64,
+    /// The chance that the damage takes the target to 0 or below.
+    pub kill_chance: f64,
+}
+
+/// A forecast for one command (see [`Encounter::preview`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Preview {
+    pub ability: String,
+    pub targets: Vec<TargetPreview>,
+}
+
+impl Preview {
+    pub fn expected_damage(&self) -> f64 {
+        self.targets.iter().map(|t| t.expected_damage).sum()
+    }
+}
+
+impl Encounter {
+    /// Forecast a `UseAbility`, `UseAreaAbility`, `FreeStrike` or `Charge`
+    /// command as things stand (a charge as if from its last square). `None`
+    /// for other commands or ones that name nothing usable.
+    pub fn preview(&self, cmd: &Command) -> Option<Preview> {
+        self.preview_from(cmd, None)
+    }
+
+    /// [`preview`](Encounter::preview) as if the user stood at `from` (to
+    /// weigh a move by what could be done after it).
+    pub fn preview_from(&self, cmd: &Command, from: Option<crate::map::Pos>) -> Option<Preview> {
+        let world = self.world();
+        let (user_id, ability_id, targets, placement, at) = match cmd {
+            Command::UseAbility {
+                creature,
+                ability,
+                targets,
+                ..
+            } => (*creature, ability.clone(), targets.clone(), None, None),
+            Command::UseAreaAbility {
+                creature,
+                ability,
+                placement,
+                ..
+            } => (
+                *creature,
+                ability.clone(),
+                Vec::new(),
+                Some(placement.clone()),
+                None,
+            ),
+            Command::FreeStrike { creature, target } => {
+                return free_strike_preview(world, *creature, *target, None);
+            }
+            Command::Charge {
+                creature,
+                target,
+                ability: None,
+                path,
+            } => return free_strike_preview(world, *creature, *target, path.last().copied()),
+            Command::Charge {
+                creature,
+                target,
+                ability: Some(a),
+                path,
+            } => (
+                *creature,
+                a.clone(),
+                vec![*target],
+                None,
+                path.last().copied(),
+            ),
+            _ => return None,
+        };
+        let content = world.resource::<Content>().clone();
+        let ability = content.ability(&ability_id)?.clone();
+        let entity = entity_of(world, user_id)?;
+        let mut user = snapshot(world, entity)?;
+        if let Some(p) = at.or(from) {
+            user.space.pos = p;
+        }
+        let map = world.resource::<Battlefield>().0.clone();
+        let creatures = occupants(world);
+        let target_ids: Vec<CreatureId> = match &placement {
+            Some(p) => {
+                let (area, _) =
+                    act::place_area(&map, &creatures, user.space, ability.distance, p).ok()?;
+                let mut ids: Vec<CreatureId> = Vec::new();
+                for o in area.creatures(&creatures) {
+                    let te = entity_of(world, o.id)?;
+                    let ts = snapshot(world, te)?;
+                    if act::target_allowed(&ability.target.kinds, &user, &ts) {
+                        ids.push(o.id);
+                    }
+                }
+                if let Some(max) = ability.target.count {
+                    ids.truncate(max as usize);
+                }
+                ids
+            }
+            None => targets,
+        };
+        let mut snaps = Vec::new();
+        for t in &target_ids {
+            let te = entity_of(world, *t)?;
+            snaps.push(snapshot(world, te)?);
+        }
+        let (facts, deals_damage) = act::ability_facts(&ability, &snaps);
+        let characteristic = ability.power_roll.as_ref().map_or(0, |p| {
+            user.chars.best_of(&p.characteristics).map_or(0, |(_, v)| v)
+        });
+        let spec = RollSpec {
+            characteristic,
+            main_action_ability: ability.action == ActionType::MainAction,
+            ..Default::default()
+        };
+        let always: Vec<crate::ability::Effect> = ability
+            .effect
+            .as_ref()
+            .map(|e| e.effects.clone())
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for ts in &snaps {
+            if placement.is_none()
+                && ts.id != user.id
+                && (user.space.distance(ts.space) > ability.distance.reach()
+                    || !line_of_effect(&map, user.space, ts.space))
+            {
+                continue;
+            }
+            let (edges, banes) = edges_and_banes(
+                world,
+                entity,
+                &user,
+                ts,
+                &facts,
+                &creatures,
+                &map,
+                deals_damage,
+            );
+            let chances = match &ability.power_roll {
+                Some(_) => tier_probabilities(&RollSpec {
+                    edges,
+                    banes,
+                    ..spec.clone()
+                }),
+                None => [1.0, 0.0, 0.0],
+            };
+            let traits = world
+                .get::<DamageTraits>(ts.entity)
+                .cloned()
+                .unwrap_or_default();
+            let tiers = [
+                crate::power_roll::Tier::One,
+                crate::power_roll::Tier::Two,
+                crate::power_roll::Tier::Three,
+            ]
+            .map(|tier| {
+                let mut effects = match &ability.power_roll {
+                    Some(p) => p.tier(tier).effects.clone(),
+                    None => Vec::new(),
+                };
+                effects.extend(always.iter().cloned());
+                let o = evaluate(&effects, &user.chars, &ts.chars, 0);
+                let mut merged: Vec<(i32, DamageType)> = Vec::new();
+                for (a, t) in o.damage {
+                    match merged.iter_mut().find(|(_, mt)| *mt == t) {
+                        Some(m) => m.0 += a,
+                        None => merged.push((a, t)),
+                    }
+                }
+                TierOutcome {
+                    damage: merged.iter().map(|(a, t)| traits.apply(*a, *t)).sum(),
+                    conditions: o
+                        .conditions
+                        .iter()
+                        .filter(|c| c.applies)
+                        .flat_map(|c| c.conditions.clone())
+                        .collect(),
+                    resisted: o
+                        .conditions
+                        .iter()
+                        .filter(|c| !c.applies)
+                        .flat_map(|c| c.conditions.clone())
+                        .collect(),
+                    forced: o
+                        .forced
+                        .iter()
+                        .find(|f| f.applies)
+                        .map(|f| (f.kind, f.distance)),
+                }
+            });
+            out.push(target_preview(
+                world, ts.entity, ts.id, edges, banes, chances, tiers,
+            ));
+        }
+        Some(Preview {
+            ability: ability.id,
+            targets: out,
+        })
+    }
+}
+
+fn target_preview(
+    world: &bevy_ecs::world::World,
+    entity: bevy_ecs::entity::Entity,
+    id: CreatureId,
+    edges: u32,
+    banes: u32,
+    chances: [f64; 3],
+    tiers: [TierOutcome; 3],
+) -> TargetPreview {
+    let left = world
+        .get::<Stamina>(entity)
+        .map_or(0, |s| s.current + s.temporary);
+    // A minion dies when its squad's pool loses a minion's worth.
+    let left = match world.get::<SquadMember>(entity) {
+        Some(m) => world.resource::<Squads>().0.get(&m.0).map_or(left, |p| {
+            let m = p.per_minion.max(1);
+            m - (p.max - p.pool) % m
+        }),
+        None => left,
+    };
+    let expected_damage = (0..3).map(|i| chances[i] * tiers[i].damage as f64).sum();
+    let kill_chance = (0..3)
+        .filter(|&i| tiers[i].damage >= left && left > 0)
+        .map(|i| chances[i])
+        .sum();
+    TargetPreview {
+        target: id,
+        edges,
+        banes,
+        chances,
+        tiers,
+        expected_damage,
+        kill_chance,
+    }
+}
+
+/// A free strike's forecast: its damage is certain (no roll).
+fn free_strike_preview(
+    world: &bevy_ecs::world::World,
+    user: CreatureId,
+    target: CreatureId,
+    _from: Option<crate::map::Pos>,
+) -> Option<Preview> {
+    let ue = entity_of(world, user)?;
+    let te = entity_of(world, target)?;
+    let damage = act::free_strike_damage(world, ue);
+    let traits = world.get::<DamageTraits>(te).cloned().unwrap_or_default();
+    let outcome = TierOutcome {
+        damage: traits.apply(damage, DamageType::Untyped),
+        ..Default::default()
+    };
+    let tiers = [outcome.clone(), outcome.clone(), outcome];
+    Some(Preview {
+        ability: "free_strike".into(),
+        targets: vec![target_preview(
+            world,
+            te,
+            target,
+            0,
+            0,
+            [1.0, 0.0, 0.0],
+            tiers,
+        )],
+    })
+}

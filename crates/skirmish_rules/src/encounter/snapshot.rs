@@ -1,0 +1,124 @@
+//! Cheap snapshots of an encounter, for search: everything that changes in
+//! a fight (each creature's changing components and the encounter's
+//! resources), copied out and written back. Creatures are never spawned or
+//! despawned after setup, so a snapshot is a fixed list.
+
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+
+use super::act::{Battlefield, PendingCommand};
+use super::components::*;
+use super::flow::{Flow, Malice, Phase, TurnEvents};
+use super::log::CombatLog;
+use super::react::Resolution;
+use super::setup::CreatureIndex;
+use super::{Encounter, replay};
+use crate::conditions::Conditions;
+use crate::dice::Dice;
+use crate::stats::Stamina;
+
+/// One creature's changing components.
+#[derive(Clone, Debug)]
+struct CreatureState {
+    entity: Entity,
+    space: Space,
+    stamina: Stamina,
+    conditions: Conditions,
+    heroic: Option<Heroic>,
+    budget: TurnBudget,
+    stance: Stance,
+    auras: Auras,
+}
+
+/// An encounter's state at one moment (see [`Encounter::snapshot`]).
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    creatures: Vec<CreatureState>,
+    flow: Flow,
+    malice: Malice,
+    dice: Dice,
+    map: crate::map::Map,
+    log_len: usize,
+    squads: Squads,
+    resolution: Resolution,
+    phase: Phase,
+    commands: usize,
+}
+
+impl Encounter {
+    /// Copy out the state, to [`restore`](Encounter::restore) later. Restoring
+    /// rewinds the log and the replay to this point too.
+    pub fn snapshot(&self) -> Snapshot {
+        let w = self.app.world();
+        let creatures = w
+            .resource::<CreatureIndex>()
+            .0
+            .iter()
+            .flatten()
+            .filter_map(|&e| {
+                Some(CreatureState {
+                    entity: e,
+                    space: *w.get::<Space>(e)?,
+                    stamina: w.get::<Stamina>(e)?.clone(),
+                    conditions: w.get::<Conditions>(e)?.clone(),
+                    heroic: w.get::<Heroic>(e).cloned(),
+                    budget: *w.get::<TurnBudget>(e)?,
+                    stance: *w.get::<Stance>(e)?,
+                    auras: w.get::<Auras>(e)?.clone(),
+                })
+            })
+            .collect();
+        Snapshot {
+            creatures,
+            flow: w.resource::<Flow>().clone(),
+            malice: *w.resource::<Malice>(),
+            dice: w.resource::<Dice>().clone(),
+            map: w.resource::<Battlefield>().0.clone(),
+            log_len: w.resource::<CombatLog>().entries.len(),
+            squads: w.resource::<Squads>().clone(),
+            resolution: w.resource::<Resolution>().clone(),
+            phase: *w.resource::<State<Phase>>().get(),
+            commands: self.record.commands.len(),
+        }
+    }
+
+    /// Put the encounter back as it was when `s` was taken (a snapshot of
+    /// this encounter, taken at or before now).
+    pub fn restore(&mut self, s: &Snapshot) {
+        let w = self.app.world_mut();
+        for c in &s.creatures {
+            let Ok(mut e) = w.get_entity_mut(c.entity) else {
+                continue;
+            };
+            e.insert((
+                c.space,
+                c.stamina.clone(),
+                c.conditions.clone(),
+                c.budget,
+                c.stance,
+                c.auras.clone(),
+            ));
+            if let Some(h) = &c.heroic {
+                e.insert(h.clone());
+            }
+        }
+        *w.resource_mut::<Flow>() = s.flow.clone();
+        *w.resource_mut::<Malice>() = s.malice;
+        *w.resource_mut::<Dice>() = s.dice.clone();
+        w.resource_mut::<Battlefield>().0 = s.map.clone();
+        w.resource_mut::<CombatLog>().entries.truncate(s.log_len);
+        *w.resource_mut::<Squads>() = s.squads.clone();
+        *w.resource_mut::<Resolution>() = s.resolution.clone();
+        *w.resource_mut::<TurnEvents>() = TurnEvents::default();
+        *w.resource_mut::<PendingCommand>() = PendingCommand::default();
+        w.insert_resource(State::new(s.phase));
+        w.resource_mut::<NextState<Phase>>().reset();
+        self.record.commands.truncate(s.commands);
+    }
+
+    /// A copy of the encounter with its own app, made by replaying this one's
+    /// commands (slower than a snapshot; for handing a fight to another thread).
+    pub fn fork(&self) -> Result<Encounter, replay::ReplayError> {
+        self.record.play(self.content().clone())
+    }
+}

@@ -1,0 +1,399 @@
+//! Headless batch simulation: many seeded games between two brains, and the
+//! numbers a designer balances with (issue #6).
+
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+use crate::ai::{self, Brain};
+use crate::content::ContentDb;
+use crate::encounter::{Command, Encounter, LogEntry};
+use crate::map::Side;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    pub encounter: String,
+    pub heroes: String,
+    pub monsters: String,
+    pub games: u32,
+    pub seed: u64,
+    pub jobs: usize,
+    pub replay_dir: Option<PathBuf>,
+    /// Commands after which a game is called off as a draw.
+    pub max_commands: u32,
+}
+
+impl SimConfig {
+    pub fn new(encounter: &str, heroes: &str, monsters: &str, games: u32, seed: u64) -> Self {
+        SimConfig {
+            encounter: encounter.into(),
+            heroes: heroes.into(),
+            monsters: monsters.into(),
+            games,
+            seed,
+            jobs: 1,
+            replay_dir: None,
+            max_commands: 20_000,
+        }
+    }
+}
+
+/// One game's result.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GameResult {
+    pub seed: u64,
+    pub winner: Option<Side>,
+    pub rounds: u32,
+    /// Per creature (by name): damage dealt and taken.
+    pub dealt: BTreeMap<String, i64>,
+    pub taken: BTreeMap<String, i64>,
+    /// Ability uses by ability name.
+    pub abilities: BTreeMap<String, u32>,
+    pub resource_spent: u32,
+    /// Brain mistakes: illegal commands and panics, each with what to reproduce it.
+    pub errors: Vec<String>,
+}
+
+/// A share with its 95% confidence interval (Wilson score interval).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rate {
+    pub rate: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Rate {
+    pub fn wilson(successes: u32, n: u32) -> Rate {
+        if n == 0 {
+            return Rate {
+                rate: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let (k, n) = (successes as f64, n as f64);
+        let z = 1.959_963_984_540_054_f64;
+        let p = k / n;
+        let denom = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denom;
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+        Rate {
+            rate: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+}
+
+/// Per-creature totals over all games.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct CreatureTotals {
+    pub dealt_per_game: f64,
+    pub taken_per_game: f64,
+}
+
+/// The report of a batch.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Report {
+    pub encounter: String,
+    pub heroes: String,
+    pub monsters: String,
+    pub games: u32,
+    pub seed: u64,
+    pub heroes_won: u32,
+    pub director_won: u32,
+    pub draws: u32,
+    pub heroes_rate: Rate,
+    pub director_rate: Rate,
+    pub rounds_mean: f64,
+    pub rounds_min: u32,
+    pub rounds_max: u32,
+    pub creatures: BTreeMap<String, CreatureTotals>,
+    pub abilities: BTreeMap<String, u32>,
+    pub resource_spent_per_game: f64,
+    pub errors: Vec<String>,
+}
+
+/// Play one game. A brain that returns a command that is not legal is
+/// reported and that creature's turn ends (or the prompt is let pass); a
+/// brain that panics is reported with the seed that reproduces it, and the
+/// game stops there.
+pub fn play_game(
+    db: &Arc<ContentDb>,
+    cfg: &SimConfig,
+    seed: u64,
+) -> Result<(GameResult, Encounter), String> {
+    let mut e = Encounter::new(db.clone(), &cfg.encounter, seed).map_err(|e| e.to_string())?;
+    let mut heroes = ai::by_name(&cfg.heroes, seed ^ 0x4845_524f, db).map_err(|e| e.to_string())?;
+    let mut monsters =
+        ai::by_name(&cfg.monsters, seed ^ 0x4d4f_4e53, db).map_err(|e| e.to_string())?;
+    let mut errors = Vec::new();
+    let mut n = 0;
+    while e.outcome().is_none() && n < cfg.max_commands {
+        n += 1;
+        let legal = e.legal_actions();
+        if legal.is_empty() {
+            break;
+        }
+        let side = e
+            .creature(legal[0].creature())
+            .map_or(Side::Heroes, |c| c.side);
+        let brain: &mut Box<dyn Brain> = match side {
+            Side::Heroes => &mut heroes,
+            Side::Director => &mut monsters,
+        };
+        let chosen = catch_unwind(AssertUnwindSafe(|| brain.choose(&e, &legal)));
+        let cmd = match chosen {
+            Ok(cmd) => cmd,
+            Err(p) => {
+                let why = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                errors.push(format!(
+                    "brain `{}` panicked (reproduce with --seed {seed} --games 1): {why}",
+                    brain.name()
+                ));
+                break;
+            }
+        };
+        let cmd = if legal.contains(&cmd) {
+            cmd
+        } else {
+            errors.push(format!(
+                "brain `{}` chose an illegal command at seed {seed}: {cmd:?}",
+                brain.name()
+            ));
+            fallback(&e, &legal)
+        };
+        if let Err(r) = e.apply(cmd.clone()) {
+            errors.push(format!(
+                "the engine refused a legal command at seed {seed}: {cmd:?}: {r}"
+            ));
+            break;
+        }
+    }
+    let result = tally(&e, seed, errors);
+    if let Some(dir) = &cfg.replay_dir {
+        let _ = std::fs::create_dir_all(dir);
+        let path = dir.join(format!("{}-{seed}.ron", cfg.encounter));
+        std::fs::write(&path, e.replay().to_ron())
+            .map_err(|err| format!("{}: {err}", path.display()))?;
+    }
+    Ok((result, e))
+}
+
+/// What happens instead of an illegal command: let a prompt pass, end the
+/// acting creature's turn, or start the first creature that may.
+fn fallback(e: &Encounter, legal: &[Command]) -> Command {
+    legal
+        .iter()
+        .find(|c| {
+            matches!(c, Command::Answer { reaction: None, .. })
+                || matches!(c, Command::EndTurn { .. })
+        })
+        .cloned()
+        .unwrap_or_else(|| {
+            let _ = e;
+            legal[0].clone()
+        })
+}
+
+/// Read a finished game's log for its numbers.
+fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult {
+    let mut r = GameResult {
+        seed,
+        winner: e.outcome(),
+        rounds: e.flow().round,
+        dealt: BTreeMap::new(),
+        taken: BTreeMap::new(),
+        abilities: BTreeMap::new(),
+        resource_spent: 0,
+        errors,
+    };
+    let names: BTreeMap<_, _> = e.creatures().into_iter().map(|c| (c.id, c.name)).collect();
+    for c in names.values() {
+        r.dealt.insert(c.clone(), 0);
+        r.taken.insert(c.clone(), 0);
+    }
+    let mut actor = None;
+    for entry in e.log() {
+        match entry {
+            LogEntry::TurnStarted { creature, .. } => actor = Some(*creature),
+            LogEntry::AbilityUsed { creature, name, .. } => {
+                actor = Some(*creature);
+                *r.abilities.entry(name.clone()).or_default() += 1;
+            }
+            LogEntry::Damage { target, amount, .. } => {
+                if let Some(a) = actor.and_then(|a| names.get(&a)) {
+                    *r.dealt.entry(a.clone()).or_default() += *amount as i64;
+                }
+                if let Some(t) = names.get(target) {
+                    *r.taken.entry(t.clone()).or_default() += *amount as i64;
+                }
+            }
+            LogEntry::ResourceSpent { amount, .. } => r.resource_spent += amount,
+            _ => {}
+        }
+    }
+    r
+}
+
+/// Run a batch: games with seeds `seed`, `seed + 1`, ..., spread over
+/// `jobs` threads (each game is independent, so the report is the same for
+/// any number of jobs). `progress` is called after each game.
+pub fn simulate(
+    db: Arc<ContentDb>,
+    cfg: &SimConfig,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Report, String> {
+    // Fail early on a bad encounter or brain name.
+    Encounter::new(db.clone(), &cfg.encounter, cfg.seed).map_err(|e| e.to_string())?;
+    for b in [&cfg.heroes, &cfg.monsters] {
+        ai::by_name(b, 0, &db).map_err(|e| e.to_string())?;
+    }
+    let total = cfg.games as usize;
+    let done = AtomicUsize::new(0);
+    let jobs = cfg.jobs.max(1);
+    let mut results: Vec<GameResult> = Vec::with_capacity(total);
+    let outcomes: Vec<Vec<Result<GameResult, String>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|j| {
+                let (db, done) = (db.clone(), &done);
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    for i in (j..total).step_by(jobs) {
+                        let seed = cfg.seed.wrapping_add(i as u64);
+                        let r = catch_unwind(AssertUnwindSafe(|| play_game(&db, cfg, seed)))
+                            .unwrap_or_else(|_| Err(format!("the engine panicked at seed {seed}")))
+                            .map(|(g, _)| g);
+                        out.push(r);
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut errors = Vec::new();
+    for r in outcomes.into_iter().flatten() {
+        match r {
+            Ok(g) => results.push(g),
+            Err(e) => errors.push(e),
+        }
+    }
+    results.sort_by_key(|g| g.seed);
+    Ok(report(cfg, &results, errors))
+}
+
+fn report(cfg: &SimConfig, games: &[GameResult], mut errors: Vec<String>) -> Report {
+    let n = games.len() as u32;
+    let heroes_won = games
+        .iter()
+        .filter(|g| g.winner == Some(Side::Heroes))
+        .count() as u32;
+    let director_won = games
+        .iter()
+        .filter(|g| g.winner == Some(Side::Director))
+        .count() as u32;
+    let mut creatures: BTreeMap<String, CreatureTotals> = BTreeMap::new();
+    let mut abilities = BTreeMap::new();
+    for g in games {
+        for (c, d) in &g.dealt {
+            creatures.entry(c.clone()).or_default().dealt_per_game += *d as f64;
+        }
+        for (c, d) in &g.taken {
+            creatures.entry(c.clone()).or_default().taken_per_game += *d as f64;
+        }
+        for (a, k) in &g.abilities {
+            *abilities.entry(a.clone()).or_insert(0) += k;
+        }
+        errors.extend(g.errors.iter().cloned());
+    }
+    let per = |x: f64| if n == 0 { 0.0 } else { x / n as f64 };
+    for c in creatures.values_mut() {
+        c.dealt_per_game = per(c.dealt_per_game);
+        c.taken_per_game = per(c.taken_per_game);
+    }
+    Report {
+        encounter: cfg.encounter.clone(),
+        heroes: cfg.heroes.clone(),
+        monsters: cfg.monsters.clone(),
+        games: n,
+        seed: cfg.seed,
+        heroes_won,
+        director_won,
+        draws: n - heroes_won - director_won,
+        heroes_rate: Rate::wilson(heroes_won, n),
+        director_rate: Rate::wilson(director_won, n),
+        rounds_mean: per(games.iter().map(|g| g.rounds as f64).sum()),
+        rounds_min: games.iter().map(|g| g.rounds).min().unwrap_or(0),
+        rounds_max: games.iter().map(|g| g.rounds).max().unwrap_or(0),
+        creatures,
+        abilities,
+        resource_spent_per_game: per(games.iter().map(|g| g.resource_spent as f64).sum()),
+        errors,
+    }
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pct = |r: Rate| {
+            format!(
+                "{:5.1}%  (95% CI {:.1}% to {:.1}%)",
+                100.0 * r.rate,
+                100.0 * r.low,
+                100.0 * r.high
+            )
+        };
+        writeln!(
+            f,
+            "{}: heroes `{}` against monsters `{}`, {} games from seed {}",
+            self.encounter, self.heroes, self.monsters, self.games, self.seed
+        )?;
+        writeln!(f, "  heroes win    {}", pct(self.heroes_rate))?;
+        writeln!(f, "  director wins {}", pct(self.director_rate))?;
+        if self.draws > 0 {
+            writeln!(f, "  unfinished    {}", self.draws)?;
+        }
+        writeln!(
+            f,
+            "  rounds        {:.1} on average ({} to {})",
+            self.rounds_mean, self.rounds_min, self.rounds_max
+        )?;
+        writeln!(
+            f,
+            "  heroic resource spent {:.1} a game",
+            self.resource_spent_per_game
+        )?;
+        writeln!(f, "  per creature, a game:   dealt   taken")?;
+        for (name, c) in &self.creatures {
+            writeln!(
+                f,
+                "    {name:<20} {:7.1} {:7.1}",
+                c.dealt_per_game, c.taken_per_game
+            )?;
+        }
+        writeln!(f, "  ability uses:")?;
+        for (name, k) in &self.abilities {
+            writeln!(f, "    {name:<24} {k}")?;
+        }
+        if !self.errors.is_empty() {
+            writeln!(f, "  {} problems:", self.errors.len())?;
+            for e in self.errors.iter().take(20) {
+                writeln!(f, "    {e}")?;
+            }
+        }
+        Ok(())
+    }
+}
