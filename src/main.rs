@@ -3,6 +3,7 @@
 mod check;
 mod client;
 mod scenario;
+mod sim;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,6 +41,10 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         assets: Option<PathBuf>,
     },
+    /// Play many seeded games between two brains, headless, and report win
+    /// rates, rounds, damage, ability use and resource spent. Exits 1 if a
+    /// brain made a mistake (illegal command, panic), 2 on bad input.
+    Sim(sim::SimArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +57,10 @@ fn main() -> ExitCode {
             json,
             assets,
         }) => scenario::run(&files, json, &assets.unwrap_or_else(default_assets)),
+        Some(Command::Sim(args)) => {
+            let assets = args.assets.clone().unwrap_or_else(default_assets);
+            sim::run(args, &assets)
+        }
         None => client::run(cli.client),
     }
 }

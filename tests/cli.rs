@@ -155,3 +155,69 @@ fn scenario_command_passes_fails_and_prints_json() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("broken.ron:1:"));
 }
+
+// Issue #6 point 3: `skirmish sim --encounter FILE --heroes BRAIN --monsters
+// BRAIN --games N --seed S [--jobs J]`, with `--json` for machines and
+// `--replay-dir DIR` keeping the replays.
+#[test]
+fn sim_reports_win_rates_as_text_and_json_and_keeps_replays() {
+    let dir = scratch("sim");
+    let out = skirmish()
+        .args([
+            "sim",
+            "--encounter",
+            "assets/encounters/first_blood.ron",
+            "--heroes",
+            "greedy",
+            "--monsters",
+            "random",
+            "--games",
+            "6",
+            "--seed",
+            "5",
+            "--jobs",
+            "2",
+            "--json",
+            "--replay-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["games"], 6);
+    assert_eq!(v["heroes"], "greedy");
+    let rate = v["heroes_rate"]["rate"].as_f64().unwrap();
+    let (low, high) = (
+        v["heroes_rate"]["low"].as_f64().unwrap(),
+        v["heroes_rate"]["high"].as_f64().unwrap(),
+    );
+    assert!(low <= rate && rate <= high);
+    assert!(v["creatures"]["Korva"]["dealt_per_game"].as_f64().unwrap() > 0.0);
+    assert!(v["abilities"].as_object().unwrap().len() > 1);
+    let kept = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(kept, 6);
+    // The text report says the same in words.
+    let text = skirmish()
+        .args(["sim", "--encounter", "first_blood", "--games", "3"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("heroes win") && text.contains("95% CI"),
+        "{text}"
+    );
+    // An unknown brain is a clear error, exit 2.
+    let bad = skirmish()
+        .args(["sim", "--encounter", "first_blood", "--heroes", "clever"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no brain called `clever`"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

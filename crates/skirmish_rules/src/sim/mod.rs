@@ -128,13 +128,31 @@ pub fn play_game(
     cfg: &SimConfig,
     seed: u64,
 ) -> Result<(GameResult, Encounter), String> {
-    let mut e = Encounter::new(db.clone(), &cfg.encounter, seed).map_err(|e| e.to_string())?;
-    let mut heroes = ai::by_name(&cfg.heroes, seed ^ 0x4845_524f, db).map_err(|e| e.to_string())?;
-    let mut monsters =
-        ai::by_name(&cfg.monsters, seed ^ 0x4d4f_4e53, db).map_err(|e| e.to_string())?;
+    let heroes = ai::by_name(&cfg.heroes, seed ^ 0x4845_524f, db).map_err(|e| e.to_string())?;
+    let monsters = ai::by_name(&cfg.monsters, seed ^ 0x4d4f_4e53, db).map_err(|e| e.to_string())?;
+    let (result, e) = play_with(db, &cfg.encounter, seed, heroes, monsters, cfg.max_commands)?;
+    if let Some(dir) = &cfg.replay_dir {
+        let _ = std::fs::create_dir_all(dir);
+        let path = dir.join(format!("{}-{seed}.ron", cfg.encounter));
+        std::fs::write(&path, e.replay().to_ron())
+            .map_err(|err| format!("{}: {err}", path.display()))?;
+    }
+    Ok((result, e))
+}
+
+/// Play one game between two given brains (see [`play_game`]).
+pub fn play_with(
+    db: &Arc<ContentDb>,
+    encounter: &str,
+    seed: u64,
+    mut heroes: Box<dyn Brain>,
+    mut monsters: Box<dyn Brain>,
+    max_commands: u32,
+) -> Result<(GameResult, Encounter), String> {
+    let mut e = Encounter::new(db.clone(), encounter, seed).map_err(|e| e.to_string())?;
     let mut errors = Vec::new();
     let mut n = 0;
-    while e.outcome().is_none() && n < cfg.max_commands {
+    while e.outcome().is_none() && n < max_commands {
         n += 1;
         let legal = e.legal_actions();
         if legal.is_empty() {
@@ -179,14 +197,7 @@ pub fn play_game(
             break;
         }
     }
-    let result = tally(&e, seed, errors);
-    if let Some(dir) = &cfg.replay_dir {
-        let _ = std::fs::create_dir_all(dir);
-        let path = dir.join(format!("{}-{seed}.ron", cfg.encounter));
-        std::fs::write(&path, e.replay().to_ron())
-            .map_err(|err| format!("{}: {err}", path.display()))?;
-    }
-    Ok((result, e))
+    Ok((tally(&e, seed, errors), e))
 }
 
 /// What happens instead of an illegal command: let a prompt pass, end the
@@ -397,3 +408,6 @@ impl std::fmt::Display for Report {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;

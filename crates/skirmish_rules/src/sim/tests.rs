@@ -1,0 +1,140 @@
+use std::path::Path;
+
+use super::*;
+use crate::ai::by_name;
+
+fn db() -> Arc<ContentDb> {
+    Arc::new(ContentDb::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")).unwrap())
+}
+
+/// A brain that always answers with a command no encounter accepts.
+struct Liar;
+
+impl Brain for Liar {
+    fn name(&self) -> String {
+        "liar".into()
+    }
+
+    fn choose(&mut self, _: &Encounter, legal: &[Command]) -> Command {
+        Command::EndTurn {
+            creature: crate::stats::CreatureId(legal[0].creature().0 + 100),
+        }
+    }
+}
+
+/// A brain that panics on its third decision.
+struct Fragile(u32);
+
+impl Brain for Fragile {
+    fn name(&self) -> String {
+        "fragile".into()
+    }
+
+    fn choose(&mut self, _: &Encounter, legal: &[Command]) -> Command {
+        self.0 += 1;
+        assert!(self.0 < 3, "lost its nerve");
+        legal[0].clone()
+    }
+}
+
+// Issue #6 point 6: "a brain that returns an illegal command gets a clear
+// error naming the brain and the command, and the game goes on with that
+// creature's turn ended".
+#[test]
+fn an_illegal_command_is_reported_and_the_game_goes_on() {
+    let db = db();
+    let greedy = by_name("greedy", 1, &db).unwrap();
+    let (g, e) = play_with(&db, "first_blood", 7, Box::new(Liar), greedy, 20_000).unwrap();
+    assert!(e.outcome().is_some(), "the game still ends");
+    assert_eq!(
+        g.winner,
+        Some(Side::Director),
+        "the heroes only ever end turns"
+    );
+    assert!(!g.errors.is_empty());
+    assert!(
+        g.errors[0].starts_with("brain `liar` chose an illegal command at seed 7: EndTurn"),
+        "{}",
+        g.errors[0]
+    );
+}
+
+// "a brain that panics is caught and reported with the seed that reproduces it".
+#[test]
+fn a_panicking_brain_is_caught_and_reported_with_its_seed() {
+    let db = db();
+    let random = by_name("random", 1, &db).unwrap();
+    let (g, _) = play_with(&db, "first_blood", 11, Box::new(Fragile(0)), random, 20_000).unwrap();
+    assert_eq!(g.winner, None);
+    assert_eq!(g.errors.len(), 1);
+    assert!(
+        g.errors[0].contains(
+            "brain `fragile` panicked (reproduce with --seed 11 --games 1): lost its nerve"
+        ),
+        "{}",
+        g.errors[0]
+    );
+}
+
+// The same seeds give the same report whatever the number of threads.
+#[test]
+fn reports_do_not_depend_on_the_number_of_jobs() {
+    let db = db();
+    let mut cfg = SimConfig::new("first_blood", "greedy", "random", 12, 100);
+    let one = simulate(db.clone(), &cfg, &|_, _| {}).unwrap();
+    cfg.jobs = 3;
+    let three = simulate(db, &cfg, &|_, _| {}).unwrap();
+    assert_eq!(
+        serde_json::to_string(&one).unwrap(),
+        serde_json::to_string(&three).unwrap()
+    );
+    assert_eq!(one.games, 12);
+    assert_eq!(one.heroes_won + one.director_won + one.draws, 12);
+}
+
+// Wilson score interval for 95%: 50 of 100 gives 40.4% to 59.6%.
+#[test]
+fn win_rates_come_with_a_95_percent_interval() {
+    let r = Rate::wilson(50, 100);
+    assert!(
+        (r.low - 0.4038).abs() < 1e-3 && (r.high - 0.5962).abs() < 1e-3,
+        "{r:?}"
+    );
+    let all = Rate::wilson(20, 20);
+    assert_eq!(all.high, 1.0);
+    assert!(all.low > 0.83 && all.low < 0.84, "{all:?}");
+}
+
+// Issue #6 point 1: every brain plays legal commands only, and answers
+// prompts; each brain plays a few seeded games on both sides.
+#[test]
+fn every_shipped_brain_plays_whole_games_without_mistakes() {
+    let db = db();
+    for brain in crate::ai::BRAINS {
+        for (heroes, monsters) in [(brain, "greedy"), ("greedy", brain)] {
+            let mut cfg = SimConfig::new("first_blood", heroes, monsters, 2, 3);
+            cfg.max_commands = 4000;
+            let r = simulate(db.clone(), &cfg, &|_, _| {}).unwrap();
+            assert!(r.errors.is_empty(), "{brain}: {:?}", r.errors);
+            assert_eq!(r.draws, 0, "{heroes} v {monsters}: every game ends");
+        }
+    }
+}
+
+// Replays written by the simulator play back to the same end.
+#[test]
+fn kept_replays_play_back_to_the_same_result() {
+    let db = db();
+    let dir = std::env::temp_dir().join(format!("skirmish-replays-{}", std::process::id()));
+    let mut cfg = SimConfig::new("first_blood", "greedy", "tactical", 2, 40);
+    cfg.replay_dir = Some(dir.clone());
+    let (g, e) = play_game(&db, &cfg, 41).unwrap();
+    let text = std::fs::read_to_string(dir.join("first_blood-41.ron")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let again = crate::encounter::replay::Replay::from_ron(&text)
+        .unwrap()
+        .play(db)
+        .unwrap();
+    assert_eq!(again.log(), e.log());
+    assert_eq!(again.outcome(), g.winner);
+}

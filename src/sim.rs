@@ -1,0 +1,120 @@
+//! `skirmish sim`: many seeded games between two brains, headless, with a
+//! report of win rates (with 95% confidence intervals), rounds, damage per
+//! creature, ability use and heroic resource spent.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use skirmish_rules::content::{ContentDb, read_ron};
+use skirmish_rules::encounter::def::EncounterDef;
+use skirmish_rules::sim::{SimConfig, simulate};
+
+/// The options of `skirmish sim`.
+#[derive(clap::Args, Debug)]
+pub struct SimArgs {
+    /// An encounter file (RON), or the id of one under assets/encounters.
+    #[arg(long, value_name = "FILE")]
+    pub encounter: String,
+    /// The heroes' brain: random, greedy, tactical or search.
+    #[arg(long, default_value = "greedy", value_name = "BRAIN")]
+    pub heroes: String,
+    /// The monsters' brain.
+    #[arg(long, default_value = "greedy", value_name = "BRAIN")]
+    pub monsters: String,
+    /// How many games.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub games: u32,
+    /// The first game's seed; game i uses seed + i.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+    /// Threads to play on (the report is the same for any number).
+    #[arg(long, default_value_t = 1, value_name = "J")]
+    pub jobs: usize,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Keep each game's replay file here (RON; `skirmish replay FILE` plays one).
+    #[arg(long, value_name = "DIR")]
+    pub replay_dir: Option<PathBuf>,
+    /// The content folder (default: assets).
+    #[arg(long, value_name = "DIR")]
+    pub assets: Option<PathBuf>,
+}
+
+pub fn run(args: SimArgs, assets: &Path) -> ExitCode {
+    let mut db = match ContentDb::load(assets) {
+        Ok(c) => c,
+        Err(errors) => {
+            for e in &errors.0 {
+                eprintln!("error: {e}");
+            }
+            return ExitCode::from(2);
+        }
+    };
+    // A file: load it (its id may name a shipped encounter or a new one).
+    let encounter = if Path::new(&args.encounter).is_file() {
+        match read_ron::<EncounterDef>(Path::new(&args.encounter)) {
+            Ok((def, _)) => {
+                let id = def.id.clone();
+                db.encounters.insert(id.clone(), def);
+                id
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        args.encounter.clone()
+    };
+    let mut cfg = SimConfig::new(
+        &encounter,
+        &args.heroes,
+        &args.monsters,
+        args.games,
+        args.seed,
+    );
+    cfg.jobs = args.jobs.max(1);
+    cfg.replay_dir = args.replay_dir.clone();
+    let show = std::io::stderr().is_terminal() && !args.json;
+    let progress = |done: usize, total: usize| {
+        if show {
+            let width = 30;
+            let filled = done * width / total.max(1);
+            eprint!(
+                "\r[{}{}] {done}/{total} games",
+                "#".repeat(filled),
+                ".".repeat(width - filled)
+            );
+            let _ = std::io::stderr().flush();
+        }
+    };
+    let report = match simulate(Arc::new(db), &cfg, &progress) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if show {
+        eprintln!();
+    }
+    if args.json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        print!("{report}");
+    }
+    if report.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
