@@ -730,14 +730,27 @@ pub(super) fn speed_with_grab(world: &mut World, entity: Entity, speed: u32) -> 
 }
 
 /// The living creatures `grabber` has grabbed.
-fn grabbed_by(world: &mut World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
-    let mut q = world.query::<(Entity, &Creature, &Conditions, &Stamina)>();
-    q.iter(world)
-        .filter(|(_, _, cond, s)| {
-            !s.is_dead() && cond.source_of(ConditionKind::Grabbed) == Some(grabber)
+fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
+    all_creatures(world)
+        .filter_map(|e| {
+            let (c, cond, s) = (
+                world.get::<Creature>(e)?,
+                world.get::<Conditions>(e)?,
+                world.get::<Stamina>(e)?,
+            );
+            (!s.is_dead() && cond.source_of(ConditionKind::Grabbed) == Some(grabber))
+                .then_some((c.id, e))
         })
-        .map(|(e, c, _, _)| (c.id, e))
         .collect()
+}
+
+/// Every creature's entity, in id order (no query state to build: the
+/// engine's hot paths call this many times a command).
+pub(super) fn all_creatures(world: &World) -> impl Iterator<Item = Entity> + '_ {
+    world
+        .get_resource::<super::setup::CreatureIndex>()
+        .into_iter()
+        .flat_map(|i| i.0.iter().flatten().copied())
 }
 
 /// End a grab.
@@ -754,12 +767,18 @@ fn release(world: &mut World, entity: Entity, id: CreatureId, grabber: CreatureI
 /// grabbing them is force moved so that both creatures are not adjacent to
 /// each other, that creature is no longer grabbed." Also when either falls.
 fn check_grabs(world: &mut World) {
-    let mut q = world.query::<(Entity, &Creature, &Conditions, &Space, &Stamina)>();
-    let grabs: Vec<(Entity, CreatureId, CreatureId, Footprint, bool)> = q
-        .iter(world)
-        .filter_map(|(e, c, cond, sp, s)| {
-            cond.source_of(ConditionKind::Grabbed)
-                .map(|g| (e, c.id, g, sp.0, s.is_dead()))
+    let grabs: Vec<(Entity, CreatureId, CreatureId, Footprint, bool)> = all_creatures(world)
+        .filter_map(|e| {
+            let g = world
+                .get::<Conditions>(e)?
+                .source_of(ConditionKind::Grabbed)?;
+            Some((
+                e,
+                world.get::<Creature>(e)?.id,
+                g,
+                world.get::<Space>(e)?.0,
+                world.get::<Stamina>(e)?.is_dead(),
+            ))
         })
         .collect();
     for (e, id, g, space, dead) in grabs {
@@ -1543,13 +1562,17 @@ fn marked_by(world: &World, target: Entity, hero: CreatureId) -> bool {
 
 /// Heroes of `side`'s opponents, with their entity, id and space.
 fn heroes_with(
-    world: &mut World,
+    world: &World,
     trigger: crate::content::ResourceTrigger,
 ) -> Vec<(Entity, CreatureId, Footprint)> {
-    let mut q = world.query::<(Entity, &Creature, &Space, &Heroic, &Stamina)>();
-    q.iter(world)
-        .filter(|(_, _, _, h, s)| h.trigger == trigger && !s.is_dead())
-        .map(|(e, c, sp, _, _)| (e, c.id, sp.0))
+    all_creatures(world)
+        .filter_map(|e| {
+            let h = world.get::<Heroic>(e)?;
+            let alive = !world.get::<Stamina>(e)?.is_dead();
+            (h.trigger == trigger && alive)
+                .then(|| Some((e, world.get::<Creature>(e)?.id, world.get::<Space>(e)?.0)))
+                .flatten()
+        })
         .collect()
 }
 

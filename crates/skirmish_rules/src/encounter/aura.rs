@@ -63,11 +63,20 @@ fn reaches(map: &crate::map::Map, owner: Footprint, radius: u32, fp: Footprint) 
 }
 
 /// Every living carrier of a lasting aura, with its auras.
-fn carriers(world: &mut World) -> Vec<(Entity, CreatureId, Footprint, Vec<ActiveAura>)> {
-    let mut q = world.query::<(Entity, &Creature, &Space, &Stamina, &Auras)>();
-    q.iter(world)
-        .filter(|(_, _, _, s, a)| can_act(s) && !a.0.is_empty())
-        .map(|(e, c, sp, _, a)| (e, c.id, sp.0, a.0.clone()))
+fn carriers(world: &World) -> Vec<(Entity, CreatureId, Footprint, Vec<ActiveAura>)> {
+    act::all_creatures(world)
+        .filter_map(|e| {
+            let a = world.get::<Auras>(e)?;
+            if a.0.is_empty() || !can_act(world.get::<Stamina>(e)?) {
+                return None;
+            }
+            Some((
+                e,
+                world.get::<Creature>(e)?.id,
+                world.get::<Space>(e)?.0,
+                a.0.clone(),
+            ))
+        })
         .collect()
 }
 

@@ -371,16 +371,18 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
     let dazed_spent = cond.has(crate::conditions::ConditionKind::Dazed) && budget.dazed_done;
     let can_move = (budget.move_action || budget.main) && !dazed_spent;
     let limits = movement_limits(&cond, act::speed_with_grab(world, e, mv.speed));
-    if can_move && limits.speed > 0 {
-        let mover = Mover {
-            id: active,
-            space,
-            side: me.side,
-            speed: limits.speed,
-            extra_cost: limits.extra_cost_per_square,
-            shifting: false,
-        };
-        let reach = reachable(&map, &creatures, &mover);
+    let mover = Mover {
+        id: active,
+        space,
+        side: me.side,
+        speed: limits.speed,
+        extra_cost: limits.extra_cost_per_square,
+        shifting: false,
+    };
+    // One search of the squares in reach serves moves and charges.
+    let reach = (limits.speed > 0 && (can_move || budget.main))
+        .then(|| reachable(&map, &creatures, &mover));
+    if let (true, Some(reach)) = (can_move, &reach) {
         for (dest, _) in reach.destinations() {
             if let Some(path) = reach.path_to(dest) {
                 out.push(Command::Move {
@@ -410,19 +412,8 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
         }
     }
     // Charges: a straight run ending next to an enemy (RULES.md "Charge").
-    if budget.main && !dazed_spent && limits.speed > 0 {
-        out.extend(charges(
-            &map,
-            &creatures,
-            Mover {
-                id: active,
-                space,
-                side: me.side,
-                speed: limits.speed,
-                extra_cost: limits.extra_cost_per_square,
-                shifting: false,
-            },
-        ));
+    if let (true, Some(reach)) = (budget.main && !dazed_spent, &reach) {
+        out.extend(charges(&map, &creatures, mover, reach));
     }
     let content = world.resource::<Content>().clone();
     let abilities = world.get::<Abilities>(e).cloned().unwrap_or_default();
@@ -565,9 +556,9 @@ fn charges(
     map: &crate::map::Map,
     creatures: &[crate::map::Occupant],
     mover: Mover,
+    reach: &crate::map::movement::Reach,
 ) -> Vec<Command> {
     let mut out = Vec::new();
-    let reach = reachable(map, creatures, &mover);
     for o in creatures.iter().filter(|o| o.side != mover.side) {
         let mut best: Option<Vec<crate::map::Pos>> = None;
         for (dest, _) in reach.destinations() {

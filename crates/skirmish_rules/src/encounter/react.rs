@@ -178,11 +178,9 @@ pub(super) fn run(world: &mut World) {
 /// Queue a prompt for every creature that could answer `event` now, in id
 /// order. Returns whether anyone could.
 pub(super) fn offer(world: &mut World, event: Event) -> bool {
-    let mut ids: Vec<CreatureId> = {
-        let mut q = world.query::<&Creature>();
-        q.iter(world).map(|c| c.id).collect()
-    };
-    ids.sort();
+    let ids: Vec<CreatureId> = act::all_creatures(world)
+        .filter_map(|e| world.get::<Creature>(e).map(|c| c.id))
+        .collect();
     offer_to(world, event, ids)
 }
 

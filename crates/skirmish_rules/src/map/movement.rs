@@ -65,8 +65,9 @@ impl Reach {
 
     /// The cheapest path from the start to `p`, both ends included.
     pub fn path_to(&self, p: Pos) -> Option<Vec<Pos>> {
-        self.cost_to(p)?;
-        let mut path = vec![p];
+        let cost = self.cost_to(p)?;
+        let mut path = Vec::with_capacity(cost as usize + 1);
+        path.push(p);
         let mut i = self.idx(p)?;
         while self.parent[i] != NONE {
             i = self.parent[i] as usize;

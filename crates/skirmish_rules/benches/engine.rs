@@ -1,0 +1,173 @@
+//! Speed of whole encounters and of the AI (issue #6 point 5). Run:
+//! `cargo bench -p skirmish_rules --bench engine`.
+//!
+//! The fight: 4 heroes against 6 monsters on an open 20 x 20 map with a few
+//! walls, built here so content changes don't move the figures.
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use skirmish_rules::ai::by_name;
+use skirmish_rules::content::{ContentDb, LoadedMap};
+use skirmish_rules::encounter::Encounter;
+use skirmish_rules::encounter::def::{EncounterDef, FirstSide, HeroDef, MonsterDef};
+use skirmish_rules::sim::play_with;
+
+fn content() -> Arc<ContentDb> {
+    let mut db =
+        ContentDb::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets")).expect("content");
+    let mut rows = vec![".".repeat(20); 20];
+    for (y, x) in [
+        (6, 6),
+        (6, 7),
+        (6, 12),
+        (6, 13),
+        (13, 6),
+        (13, 7),
+        (13, 12),
+        (13, 13),
+    ] {
+        rows[y].replace_range(x..x + 1, "#");
+    }
+    let rows: Vec<String> = rows;
+    db.maps.insert(
+        "bench20".into(),
+        LoadedMap {
+            id: "bench20".into(),
+            name: "Bench".into(),
+            description: String::new(),
+            map: skirmish_rules::map::Map::from_ascii(&rows, &Default::default()).unwrap(),
+        },
+    );
+    let hero = |class: &str, name: &str, x: i32| HeroDef {
+        class: class.into(),
+        name: name.into(),
+        level: 1,
+        victories: 0,
+        characteristics: None,
+        abilities: vec![],
+        at: (x, 2),
+    };
+    let monster = |id: &str, x: i32, y: i32| MonsterDef {
+        monster: Some(id.into()),
+        inline: None,
+        name: None,
+        squad: None,
+        at: (x, y),
+    };
+    db.encounters.insert(
+        "bench".into(),
+        EncounterDef {
+            id: "bench".into(),
+            name: "Bench".into(),
+            briefing: String::new(),
+            ruleset: "power_roll".into(),
+            map: "bench20".into(),
+            heroes: vec![
+                hero("fury", "Fury A", 7),
+                hero("conduit", "Conduit A", 9),
+                hero("fury", "Fury B", 11),
+                hero("conduit", "Conduit B", 13),
+            ],
+            monsters: vec![
+                monster("bandit", 5, 17),
+                monster("bandit", 8, 17),
+                monster("bandit", 11, 17),
+                monster("bandit", 14, 17),
+                monster("bandit_archer", 7, 19),
+                monster("bandit_archer", 12, 19),
+            ],
+            first: FirstSide::Roll,
+        },
+    );
+    Arc::new(db)
+}
+
+/// An encounter some way into the fight (greedy against greedy), stopped
+/// where a creature is acting with its main action and a strike to hand.
+fn midfight(db: &Arc<ContentDb>, commands: usize) -> Encounter {
+    let mut e = Encounter::new(db.clone(), "bench", 9).unwrap();
+    let mut g = by_name("greedy", 0, db).unwrap();
+    for n in 0.. {
+        let legal = e.legal_actions();
+        if legal.is_empty() {
+            break;
+        }
+        let ready = e.prompt().is_none()
+            && legal
+                .iter()
+                .any(|c| matches!(c, skirmish_rules::encounter::Command::UseAbility { .. }));
+        if n >= commands && ready {
+            break;
+        }
+        let c = g.choose(&e, &legal);
+        e.apply(c).unwrap();
+    }
+    e
+}
+
+fn games(c: &mut Criterion) {
+    let db = content();
+    let mut seed = 0u64;
+    c.bench_function("random v random game, 4 heroes v 6 monsters, 20x20", |b| {
+        b.iter(|| {
+            seed += 1;
+            let h = by_name("random", seed, &db).unwrap();
+            let m = by_name("random", !seed, &db).unwrap();
+            black_box(
+                play_with(&db, "bench", seed, h, m, 100_000)
+                    .unwrap()
+                    .0
+                    .rounds,
+            )
+        })
+    });
+    c.bench_function("greedy v greedy game, 4 heroes v 6 monsters, 20x20", |b| {
+        b.iter(|| {
+            seed += 1;
+            let h = by_name("greedy", seed, &db).unwrap();
+            let m = by_name("greedy", !seed, &db).unwrap();
+            black_box(
+                play_with(&db, "bench", seed, h, m, 100_000)
+                    .unwrap()
+                    .0
+                    .rounds,
+            )
+        })
+    });
+}
+
+fn decisions(c: &mut Criterion) {
+    let db = content();
+    let mut e = midfight(&db, 40);
+    let legal = e.legal_actions();
+    for (name, brain) in [
+        ("greedy", "greedy"),
+        ("tactical", "tactical"),
+        ("search (default budget)", "search"),
+    ] {
+        let mut b_ = by_name(brain, 1, &db).unwrap();
+        c.bench_function(&format!("{name} decision mid-fight"), |b| {
+            b.iter(|| black_box(b_.choose(&e, &legal)))
+        });
+    }
+    c.bench_function("legal actions mid-fight", |b| {
+        let mut e = midfight(&db, 40);
+        b.iter(|| black_box(e.legal_actions().len()))
+    });
+    c.bench_function("snapshot and restore", |b| {
+        let mut e = midfight(&db, 40);
+        b.iter(|| {
+            let s = e.snapshot();
+            e.restore(black_box(&s));
+        })
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = games, decisions
+}
+criterion_main!(benches);
