@@ -5,6 +5,7 @@
 //! Shipped brains: [`random`], [`greedy`], [`tactical`] and [`search`]; see
 //! `docs/ai.md` for writing a new one.
 
+pub mod bully;
 pub mod greedy;
 pub mod random;
 pub mod score;
@@ -63,4 +64,35 @@ pub(crate) fn best<T>(items: &[T], mut score: impl FnMut(&T) -> f64) -> usize {
         }
     }
     best.0
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::*;
+
+    // docs/ai.md's worked example is this crate's `bully.rs`, word for word,
+    // and it plays whole games without mistakes.
+    #[test]
+    fn the_documented_example_brain_compiles_and_plays() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let doc = std::fs::read_to_string(root.join("../../docs/ai.md")).unwrap();
+        let code = std::fs::read_to_string(root.join("src/ai/bully.rs")).unwrap();
+        assert!(doc.contains(&code), "docs/ai.md and ai/bully.rs differ");
+        let db = Arc::new(crate::content::ContentDb::load(root.join("../../assets")).unwrap());
+        let greedy = by_name("greedy", 1, &db).unwrap();
+        let (g, _) = crate::sim::play_with(
+            &db,
+            "first_blood",
+            3,
+            Box::new(bully::Bully),
+            greedy,
+            20_000,
+        )
+        .unwrap();
+        assert!(g.errors.is_empty(), "{:?}", g.errors);
+        assert!(g.winner.is_some());
+    }
 }
