@@ -29,12 +29,69 @@ use crate::stats::{Characteristics, CreatureId, DamageTraits, DamageType, Health
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PendingCommand>()
         .init_resource::<Resolution>()
-        .add_systems(EncounterStep, handle_command.in_set(Step::Command));
+        .init_resource::<RaisedWalls>()
+        .add_systems(
+            EncounterStep,
+            (
+                handle_command.in_set(Step::Command),
+                walls_crumble
+                    .in_set(Step::EndOfTurn)
+                    .before(super::flow::end_of_turn),
+            ),
+        );
 }
 
 /// The map the encounter is fought on.
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct Battlefield(pub Map);
+
+/// A wall an ability raised, and how long it has left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaisedWall {
+    pub squares: Vec<Pos>,
+    pub owner: CreatureId,
+    /// Ends of the owner's turns before it crumbles.
+    pub turn_ends_left: u32,
+}
+
+/// The walls abilities have raised.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct RaisedWalls(pub Vec<RaisedWall>);
+
+/// End of a turn: the walls of the creatures ending it count down, and
+/// crumble at zero.
+fn walls_crumble(world: &mut World) {
+    let ended = world.resource::<TurnEvents>().ended.clone();
+    if ended.is_empty() || world.resource::<RaisedWalls>().0.is_empty() {
+        return;
+    }
+    let mut gone = Vec::new();
+    world.resource_mut::<RaisedWalls>().0.retain_mut(|w| {
+        if ended.contains(&w.owner) {
+            w.turn_ends_left = w.turn_ends_left.saturating_sub(1);
+        }
+        if w.turn_ends_left == 0 {
+            gone.push(w.clone());
+            false
+        } else {
+            true
+        }
+    });
+    for w in gone {
+        for &p in &w.squares {
+            world
+                .resource_mut::<Battlefield>()
+                .0
+                .set_raised_wall(p, false);
+        }
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::WallCrumbled {
+                creature: w.owner,
+                squares: w.squares,
+            });
+    }
+}
 
 /// The command waiting to be carried out, and the answer to the last one.
 #[derive(Resource, Clone, Debug, Default)]
@@ -1265,6 +1322,20 @@ fn use_ability(
                     .0
                     .set_raised_wall(p, true);
             }
+            // Our ruling: a raised wall stands until the end of its maker's
+            // next turn (so no fight is walled shut for good).
+            let own_turn = world.resource::<Flow>().is_acting(id);
+            world.resource_mut::<RaisedWalls>().0.push(RaisedWall {
+                squares: area.covered.clone(),
+                owner: id,
+                turn_ends_left: if own_turn { 2 } else { 1 },
+            });
+            world
+                .resource_mut::<CombatLog>()
+                .push(LogEntry::WallRaised {
+                    creature: id,
+                    squares: area.covered.clone(),
+                });
             return Ok(());
         }
         let mut targets = Vec::new();

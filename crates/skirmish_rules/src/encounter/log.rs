@@ -179,6 +179,16 @@ pub enum LogEntry {
         squad: u32,
         pool_left: i32,
     },
+    /// An ability raised a wall.
+    WallRaised {
+        creature: CreatureId,
+        squares: Vec<Pos>,
+    },
+    /// A raised wall crumbles away.
+    WallCrumbled {
+        creature: CreatureId,
+        squares: Vec<Pos>,
+    },
     /// A lasting aura runs out (`ability` is its name).
     AuraEnded {
         creature: CreatureId,
@@ -251,6 +261,14 @@ impl LogEntry {
             LogEntry::Released { target } => format!("{} is no longer grabbed.", name(*target)),
             LogEntry::SquadLoss { squad, pool_left } => {
                 format!("A minion of squad {squad} falls ({pool_left} stamina left in the pool).")
+            }
+            LogEntry::WallRaised { creature, squares } => format!(
+                "{} raises a wall of {} squares.",
+                name(*creature),
+                squares.len()
+            ),
+            LogEntry::WallCrumbled { creature, .. } => {
+                format!("{}'s wall crumbles.", name(*creature))
             }
             LogEntry::AuraEnded { creature, ability } => {
                 format!("{}'s {ability} fades.", name(*creature))

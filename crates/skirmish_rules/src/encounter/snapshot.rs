@@ -38,6 +38,7 @@ pub struct Snapshot {
     malice: Malice,
     dice: Dice,
     map: crate::map::Map,
+    walls: super::act::RaisedWalls,
     log_len: usize,
     squads: Squads,
     resolution: Resolution,
@@ -74,6 +75,7 @@ impl Encounter {
             malice: *w.resource::<Malice>(),
             dice: w.resource::<Dice>().clone(),
             map: w.resource::<Battlefield>().0.clone(),
+            walls: w.resource::<super::act::RaisedWalls>().clone(),
             log_len: w.resource::<CombatLog>().entries.len(),
             squads: w.resource::<Squads>().clone(),
             resolution: w.resource::<Resolution>().clone(),
@@ -106,6 +108,7 @@ impl Encounter {
         *w.resource_mut::<Malice>() = s.malice;
         *w.resource_mut::<Dice>() = s.dice.clone();
         w.resource_mut::<Battlefield>().0 = s.map.clone();
+        *w.resource_mut::<super::act::RaisedWalls>() = s.walls.clone();
         w.resource_mut::<CombatLog>().entries.truncate(s.log_len);
         *w.resource_mut::<Squads>() = s.squads.clone();
         *w.resource_mut::<Resolution>() = s.resolution.clone();

@@ -138,3 +138,20 @@ fn kept_replays_play_back_to_the_same_result() {
     assert_eq!(again.log(), e.log());
     assert_eq!(again.outcome(), g.winner);
 }
+
+// Issue #7 point 5: "a test runs every encounter to the end with `random`
+// brains on fixed seeds".
+#[test]
+fn every_shipped_encounter_runs_to_the_end_with_random_brains() {
+    let db = db();
+    assert!(db.encounters.len() >= 8);
+    for id in db.encounters.keys() {
+        for seed in [1, 2] {
+            let h = by_name("random", seed, &db).unwrap();
+            let m = by_name("random", seed + 100, &db).unwrap();
+            let (g, _) = play_with(&db, id, seed, h, m, 200_000).unwrap();
+            assert!(g.winner.is_some(), "{id} seed {seed} did not end");
+            assert!(g.errors.is_empty(), "{id}: {:?}", g.errors);
+        }
+    }
+}

@@ -752,4 +752,20 @@ fn legal_actions_include_charges_and_walls() {
     };
     let map = e.world().resource::<Battlefield>().0.clone();
     assert!(squares.iter().all(|&p| map.cell(p).raised_wall));
+    // Our ruling: it stands until the end of the conduit's next turn.
+    e.apply(Command::EndTurn { creature: conduit }).unwrap();
+    if e.prompt().is_none() && e.active_creature().is_none() {
+        start(&mut e, BANDIT);
+        e.apply(Command::EndTurn { creature: BANDIT }).unwrap();
+    }
+    assert!(e.map().cell(squares[0]).raised_wall, "still up");
+    e.dice_mut().force([1]);
+    start(&mut e, conduit);
+    e.apply(Command::EndTurn { creature: conduit }).unwrap();
+    assert!(squares.iter().all(|&p| !e.map().cell(p).raised_wall));
+    assert!(
+        crate::scenario::log_lines(&mut e)
+            .iter()
+            .any(|l| l == "Aldous's wall crumbles.")
+    );
 }
