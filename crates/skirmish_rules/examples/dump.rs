@@ -1,4 +1,5 @@
-//! Play one game between two brains and print its log:
+//! Play one game between two brains and print the end of its log, where
+//! everyone stands, and how the brain to move scores its options:
 //! `cargo run --release -p skirmish_rules --example dump -- first_blood greedy greedy SEED [LINES]`.
 
 use std::sync::Arc;
@@ -49,17 +50,6 @@ fn main() {
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         for (s, c) in scored.iter().take(8) {
             println!("{s:8.2} {c}");
-        }
-        if let Some(a) = e.active_creature().and_then(|a| e.creature(a)) {
-            for (x, y) in [(10, 2), (12, 4), (11, 3), (13, 4), (10, 6)] {
-                let fp =
-                    skirmish_rules::map::Footprint::single(skirmish_rules::map::Pos::new(x, y));
-                println!(
-                    "pos ({x},{y}) {:.2} focus {:?}",
-                    scorer.position(&a, fp),
-                    scorer.focus(&a, fp).map(|f| f.name.clone())
-                );
-            }
         }
     }
 }

@@ -15,14 +15,27 @@ fn main() {
     let encounters: Vec<String> = if args.len() > 2 {
         args[2..].to_vec()
     } else {
-        vec!["keep_breach".into(), "temple_rite".into(), "bridge_crossing".into()]
+        vec![
+            "keep_breach".into(),
+            "temple_rite".into(),
+            "bridge_crossing".into(),
+        ]
     };
     let db = Arc::new(
         ContentDb::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets")).expect("content"),
     );
     println!("| encounter | pairing | games | stronger's wins | 95% CI |");
     println!("|---|---|---|---|---|");
-    for (a, b) in [("greedy", "random"), ("tactical", "greedy"), ("search", "tactical")] {
+    // LADDER_ONLY=search runs just the pairings with that brain.
+    let only = std::env::var("LADDER_ONLY").ok();
+    for (a, b) in [
+        ("greedy", "random"),
+        ("tactical", "greedy"),
+        ("search", "tactical"),
+    ] {
+        if only.as_deref().is_some_and(|o| o != a && o != b) {
+            continue;
+        }
         for enc in &encounters {
             let run = |h: &str, m: &str, seed: u64| {
                 let mut cfg = SimConfig::new(enc, h, m, games, seed);

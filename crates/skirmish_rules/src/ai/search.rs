@@ -15,6 +15,10 @@ use crate::encounter::snapshot::Snapshot;
 use crate::encounter::{Command, Encounter};
 use crate::map::Side;
 
+/// How much the tactical scorer's value of a command counts beside its
+/// rollouts' average.
+const PRIOR: f64 = 1.0;
+
 /// How much thinking a decision gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -128,6 +132,9 @@ impl Brain for Search {
         {
             candidates.push(end.clone());
         }
+        // The scorer's opinion stays in the sum as a prior (progressive
+        // bias): rollouts refine it rather than replace it.
+        let prior: Vec<f64> = candidates.iter().map(|c| scorer.score(c)).collect();
         let (budget, rollout) = (self.budget, self.rollout.clone());
         let seeds: Vec<u64> = (0..budget.iterations).map(|_| self.rng.random()).collect();
         let Some(copy) = self.sync(view) else {
@@ -143,7 +150,9 @@ impl Brain for Search {
             } else {
                 let ln = (n as f64).ln();
                 super::best(&(0..candidates.len()).collect::<Vec<_>>(), |&i| {
-                    total[i] / visits[i] as f64 + 10.0 * (2.0 * ln / visits[i] as f64).sqrt()
+                    total[i] / visits[i] as f64
+                        + PRIOR * prior[i]
+                        + 10.0 * (2.0 * ln / visits[i] as f64).sqrt()
                 })
             };
             copy.restore(&root);
@@ -170,7 +179,7 @@ impl Brain for Search {
             if visits[i] == 0 {
                 f64::NEG_INFINITY
             } else {
-                total[i] / visits[i] as f64
+                total[i] / visits[i] as f64 + PRIOR * prior[i]
             }
         });
         candidates[i].clone()

@@ -306,14 +306,8 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
 /// straight back to a side that has just delayed, and the other side must
 /// have someone left to act.
 fn delay(world: &mut World, entity: Entity, id: CreatureId, phase: Phase) -> Result<(), Refusal> {
-    let flow = world.resource::<Flow>().clone();
-    if phase != Phase::AwaitingTurn || flow.active.is_some() {
-        return Err(Refusal::TurnInProgress);
-    }
-    let side = world.get::<Creature>(entity).map(|c| c.side);
-    if side != Some(flow.to_act) {
-        return Err(Refusal::NotTheirTurn(Who::of(world, id)));
-    }
+    let flow = side_to_pick(world, entity, id, phase)?;
+    let side = Some(flow.to_act);
     let other = flow.to_act.other();
     if flow.delayed == Some(other) {
         return Err(Refusal::CannotDelay("the other side has just delayed"));
@@ -407,12 +401,13 @@ fn reveal(world: &mut World, entity: Entity, id: CreatureId) {
     }
 }
 
-fn start_turn(
-    world: &mut World,
+/// The turn order, if it is `id`'s side's pick now and no turn is under way.
+fn side_to_pick(
+    world: &World,
     entity: Entity,
     id: CreatureId,
     phase: Phase,
-) -> Result<(), Refusal> {
+) -> Result<Flow, Refusal> {
     let flow = world.resource::<Flow>().clone();
     if phase != Phase::AwaitingTurn || flow.active.is_some() {
         return Err(Refusal::TurnInProgress);
@@ -421,6 +416,16 @@ fn start_turn(
     if side != Some(flow.to_act) {
         return Err(Refusal::NotTheirTurn(Who::of(world, id)));
     }
+    Ok(flow)
+}
+
+fn start_turn(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    phase: Phase,
+) -> Result<(), Refusal> {
+    let flow = side_to_pick(world, entity, id, phase)?;
     if flow.acted.contains(&id) {
         return Err(Refusal::AlreadyActed(Who::of(world, id)));
     }
@@ -1134,6 +1139,15 @@ pub(super) struct Snapshot {
     pub stability: u32,
 }
 
+/// A living creature's snapshot, by id.
+pub(super) fn living_snapshot(world: &World, id: CreatureId) -> Option<Snapshot> {
+    let e = entity_of(world, id)?;
+    if world.get::<Stamina>(e).is_none_or(|s| s.is_dead()) {
+        return None;
+    }
+    snapshot(world, e)
+}
+
 pub(super) fn snapshot(world: &World, entity: Entity) -> Option<Snapshot> {
     Some(Snapshot {
         entity,
@@ -1535,13 +1549,7 @@ pub(super) fn run_roll(world: &mut World, r: PendingRoll) {
         None => r.targets.clone(),
     };
     for t in candidates {
-        let Some(te) = entity_of(world, t) else {
-            continue;
-        };
-        if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
-            continue;
-        }
-        let Some(ts) = snapshot(world, te) else {
+        let Some(ts) = living_snapshot(world, t) else {
             continue;
         };
         if r.area.is_some() {

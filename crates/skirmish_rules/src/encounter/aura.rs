@@ -102,13 +102,7 @@ fn pulse(world: &mut World, owner: Entity, aura: &ActiveAura, targets: &[Creatur
     };
     let mut logged = false;
     for &t in targets {
-        let Some(te) = entity_of(world, t) else {
-            continue;
-        };
-        if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
-            continue;
-        }
-        let Some(ts) = snapshot(world, te) else {
+        let Some(ts) = act::living_snapshot(world, t) else {
             continue;
         };
         if !target_allowed(&ability.target.kinds, &user, &ts) {
