@@ -435,14 +435,7 @@ mod tests {
     }
 
     proptest! {
-        // A fixed seed: CI runs the same cases every time (a failure is
-        // reproducible, never a flake); more cases make up for it.
-        #![proptest_config(ProptestConfig {
-            cases: 1024,
-            rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed),
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        })]
+        #![proptest_config(crate::map::fixed_proptest())]
         // Issue #3 point 7: forced movement never ends inside a wall or another creature.
         #[test]
         fn never_ends_inside(walls in proptest::collection::vec(0u8..8, 100), d in 1u32..8, kind in 0u8..3, tx in 1i32..9, ty in 1i32..9, sx in 0i32..10, sy in 0i32..10, vertical: bool) {

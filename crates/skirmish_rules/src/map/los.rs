@@ -390,14 +390,7 @@ mod tests {
     }
 
     proptest! {
-        // A fixed seed: CI runs the same cases every time (a failure is
-        // reproducible, never a flake); more cases make up for it.
-        #![proptest_config(ProptestConfig {
-            cases: 1024,
-            rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed),
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        })]
+        #![proptest_config(crate::map::fixed_proptest())]
         // Issue #3 point 7: line of effect between two single squares is symmetric.
         #[test]
         fn symmetric(m in arb_map(), a in (0i32..8, 0i32..8), b in (0i32..8, 0i32..8)) {

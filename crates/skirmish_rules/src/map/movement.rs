@@ -478,14 +478,7 @@ mod tests {
     }
 
     proptest! {
-        // A fixed seed: CI runs the same cases every time (a failure is
-        // reproducible, never a flake); more cases make up for it.
-        #![proptest_config(ProptestConfig {
-            cases: 1024,
-            rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed),
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        })]
+        #![proptest_config(crate::map::fixed_proptest())]
         // Issue #3 point 7: a path never costs more than the speed it was found for.
         #[test]
         fn paths_within_speed(walls in proptest::collection::vec(0u8..10, 100), speed in 1u32..8) {
