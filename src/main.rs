@@ -45,6 +45,14 @@ enum Command {
     /// rates, rounds, damage, ability use and resource spent. Exits 1 if a
     /// brain made a mistake (illegal command, panic), 2 on bad input.
     Sim(sim::SimArgs),
+    /// Play a replay file (written by `skirmish sim --replay-dir`) back in
+    /// the window, at the demo pace (Space pauses, N steps, +/- speed).
+    Replay {
+        /// The replay file (RON: encounter, seed and commands).
+        file: PathBuf,
+        #[command(flatten)]
+        client: client::ClientOptions,
+    },
 }
 
 fn main() -> ExitCode {
@@ -61,6 +69,7 @@ fn main() -> ExitCode {
             let assets = args.assets.clone().unwrap_or_else(default_assets);
             sim::run(args, &assets)
         }
+        Some(Command::Replay { file, client }) => client::replay(&file, client),
         None => client::run(cli.client),
     }
 }

@@ -15,22 +15,26 @@ fn vulkan_icd_present() -> bool {
     std::fs::read_dir("/usr/share/vulkan/icd.d").is_ok_and(|mut d| d.next().is_some())
 }
 
-#[test]
-fn screenshot_under_xvfb_is_not_blank() {
+fn stack_present() -> bool {
     if !have("xvfb-run") || !vulkan_icd_present() {
         eprintln!(
             "SKIPPED: needs xvfb-run and a Vulkan driver (apt-get install xvfb mesa-vulkan-drivers libxkbcommon-x11-0)"
         );
-        return;
+        return false;
     }
-    let path = std::env::temp_dir().join(format!("skirmish-shot-{}.png", std::process::id()));
+    true
+}
+
+/// Run the client under Xvfb with `args`, save a screenshot, return the PNG.
+fn shoot(name: &str, args: &[&str]) -> Vec<u8> {
+    let path = std::env::temp_dir().join(format!("skirmish-{name}-{}.png", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1600x900x24"])
         .arg(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
         .arg("--screenshot")
         .arg(&path)
-        .args(["--after-frames", "10"])
         .env("WGPU_BACKEND", "vulkan")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -41,6 +45,62 @@ fn screenshot_under_xvfb_is_not_blank() {
         String::from_utf8_lossy(&out.stderr)
     );
     let bytes = std::fs::read(&path).expect("a screenshot was written");
+    let _ = std::fs::remove_file(&path);
+    bytes
+}
+
+#[test]
+fn an_aimed_area_ability_draws_its_template() {
+    if !stack_present() {
+        return;
+    }
+    // Hot-seat, so the monsters' captain is the player's to aim: his burst
+    // around him is drawn in orange.
+    let bytes = shoot(
+        "template",
+        &[
+            "--mode",
+            "hotseat",
+            "--advance",
+            "4",
+            "--aim",
+            "drive_them_back",
+            "--after-frames",
+            "10",
+        ],
+    );
+    let orange = count_pixels(&bytes, |r, g, b| r > 150 && r > g + 60 && g > b + 30);
+    assert!(
+        orange > 2_000,
+        "no template on screen: {orange} orange pixels"
+    );
+    // Without an aim there is none.
+    let bytes = shoot(
+        "no-template",
+        &["--mode", "hotseat", "--after-frames", "10"],
+    );
+    let orange = count_pixels(&bytes, |r, g, b| r > 150 && r > g + 60 && g > b + 30);
+    assert!(orange < 500, "{orange} orange pixels with nothing aimed");
+}
+
+fn count_pixels(bytes: &[u8], f: impl Fn(i32, i32, i32) -> bool) -> usize {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    buf[..info.buffer_size()]
+        .chunks(channels)
+        .filter(|p| f(p[0] as i32, p[1] as i32, p[2] as i32))
+        .count()
+}
+
+#[test]
+fn screenshot_under_xvfb_is_not_blank() {
+    if !stack_present() {
+        return;
+    }
+    let bytes = shoot("plain", &["--after-frames", "10"]);
     let img = image_stats(&bytes);
     assert_eq!((img.width, img.height), (1280, 720));
     assert!(

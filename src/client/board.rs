@@ -4,8 +4,10 @@ use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy_ecs_tilemap::prelude::*;
-use skirmish_rules::content::Content;
-use skirmish_rules::map::{Cell, Map, Material, Terrain};
+use skirmish_rules::map::{Cell, Map, Material, Pos, Terrain};
+
+use super::game::Game;
+use super::view::BoardGeometry;
 
 /// Pixels per tile in the tileset.
 pub const TILE_PX: u32 = 64;
@@ -27,12 +29,21 @@ pub enum TileArt {
 
 const TILE_COUNT: u32 = 10;
 
-/// The map shown until encounters choose theirs.
-pub const DEFAULT_MAP: &str = "ruined_hall";
-
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_board);
+    app.init_resource::<BoardGeometry>()
+        .add_systems(Startup, make_tileset)
+        .add_systems(
+            Update,
+            (spawn_board, update_tiles)
+                .chain()
+                .in_set(BoardSet)
+                .after(super::game::GameSet),
+        );
 }
+
+/// Building the board (and its geometry) comes before the tokens on it.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BoardSet;
 
 /// The art for a square of the map.
 pub fn art_for(cell: Cell) -> TileArt {
@@ -57,32 +68,73 @@ pub fn art_for(cell: Cell) -> TileArt {
     }
 }
 
-fn spawn_board(mut commands: Commands, mut images: ResMut<Assets<Image>>, content: Res<Content>) {
-    let texture = images.add(tileset_image());
-    let fallback = Map::new(12, 8);
-    let map = content
-        .maps
-        .get(DEFAULT_MAP)
-        .or_else(|| content.maps.values().next())
-        .map_or(&fallback, |m| &m.map);
-    let rows = map.height as u32;
-    let cols = map.width as u32;
-    let size = TilemapSize { x: cols, y: rows };
-    let board = commands.spawn((Name::new("Board"),)).id();
+#[derive(Resource)]
+struct Tileset(Handle<Image>);
+
+/// The board of the current game, and what it was built from.
+#[derive(Component)]
+struct Board {
+    generation: u64,
+    version: u64,
+}
+
+fn make_tileset(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
+    commands.insert_resource(Tileset(images.add(tileset_image())));
+}
+
+fn tile_pos(map: &Map, p: Pos) -> TilePos {
+    // Row 0 is the top of the map; tile y grows upward.
+    TilePos {
+        x: p.x as u32,
+        y: map.height as u32 - 1 - p.y as u32,
+    }
+}
+
+/// Build the tilemap for a new game (and drop the old one).
+fn spawn_board(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    tileset: Res<Tileset>,
+    boards: Query<(Entity, &Board)>,
+    mut geometry: ResMut<BoardGeometry>,
+) {
+    if boards.iter().any(|(_, b)| b.generation == game.generation) {
+        return;
+    }
+    for (e, _) in &boards {
+        commands.entity(e).despawn();
+    }
+    let map = game.encounter.map();
+    *geometry = BoardGeometry {
+        width: map.width,
+        height: map.height,
+    };
+    let size = TilemapSize {
+        x: map.width as u32,
+        y: map.height as u32,
+    };
+    let board = commands
+        .spawn((
+            Name::new("Board"),
+            Board {
+                generation: game.generation,
+                version: game.version,
+            },
+        ))
+        .id();
     let mut storage = TileStorage::empty(size);
     for p in map.squares() {
-        // Row 0 is the top of the map; tile y grows upward.
-        let pos = TilePos {
-            x: p.x as u32,
-            y: rows - 1 - p.y as u32,
-        };
+        let pos = tile_pos(map, p);
         let tile = commands
-            .spawn(TileBundle {
-                position: pos,
-                tilemap_id: TilemapId(board),
-                texture_index: TileTextureIndex(art_for(map.cell(p)) as u32),
-                ..default()
-            })
+            .spawn((
+                TileBundle {
+                    position: pos,
+                    tilemap_id: TilemapId(board),
+                    texture_index: TileTextureIndex(art_for(map.cell(p)) as u32),
+                    ..default()
+                },
+                ChildOf(board),
+            ))
             .id();
         storage.set(&pos, tile);
     }
@@ -95,21 +147,36 @@ fn spawn_board(mut commands: Commands, mut images: ResMut<Assets<Image>>, conten
         map_type: TilemapType::Square,
         size,
         storage,
-        texture: TilemapTexture::Single(texture),
+        texture: TilemapTexture::Single(tileset.0.clone()),
         tile_size,
         anchor: TilemapAnchor::Center,
         ..default()
     });
-    commands.spawn((
-        Name::new("Camera"),
-        Camera2d,
-        // Shifted up so the title bar does not cover the top of the board.
-        Transform::from_xyz(0.0, 60.0, 0.0),
-        Projection::Orthographic(OrthographicProjection {
-            scale: 1.35,
-            ..OrthographicProjection::default_2d()
-        }),
-    ));
+}
+
+/// Raised walls and broken objects change the map: redraw those squares.
+fn update_tiles(
+    game: NonSend<Game>,
+    mut boards: Query<(&mut Board, &TileStorage)>,
+    mut tiles: Query<&mut TileTextureIndex>,
+) {
+    for (mut board, storage) in &mut boards {
+        if board.generation != game.generation || board.version == game.version {
+            continue;
+        }
+        board.version = game.version;
+        let map = game.encounter.map();
+        for p in map.squares() {
+            if let Some(e) = storage.get(&tile_pos(map, p))
+                && let Ok(mut t) = tiles.get_mut(e)
+            {
+                let want = art_for(map.cell(p)) as u32;
+                if t.0 != want {
+                    t.0 = want;
+                }
+            }
+        }
+    }
 }
 
 /// A small deterministic hash for texture noise.

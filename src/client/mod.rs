@@ -1,33 +1,91 @@
-//! The game client: a Bevy window on the headless rules engine.
+//! The game client: a Bevy window on the headless rules engine. Every click
+//! becomes an engine command; no rule is decided here.
+
+// Bevy systems take their world access as parameters and queries as types:
+// long lists and nested types are the norm (the bevy_new_2d template allows
+// both lints for the same reason).
+#![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 mod board;
+mod camera;
+mod floating;
+mod game;
 mod hud;
+mod input;
+mod intent;
+mod overlay;
+mod picker;
 mod screenshot;
+mod tokens;
+mod view;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
+use bevy::window::{MonitorSelection, WindowMode, WindowResolution};
 use bevy_ecs_tilemap::TilemapPlugin;
 use skirmish_rules::RulesPlugin;
 use skirmish_rules::content::{Content, ContentDb};
+use skirmish_rules::encounter::replay::Replay;
+use skirmish_rules::map::Pos;
+
+pub use game::Mode;
+
+/// The encounter `cargo run --release` opens with: the best first fight.
+pub const DEFAULT_ENCOUNTER: &str = "keep_breach";
 
 /// Options of the window, shared by `skirmish` and `skirmish play`.
-#[derive(clap::Args, Resource, Debug, Clone, Default)]
+#[derive(clap::Args, Resource, Debug, Clone)]
 pub struct ClientOptions {
+    /// The encounter to open (an id from assets/encounters).
+    #[arg(long, value_name = "ID", default_value = DEFAULT_ENCOUNTER)]
+    pub encounter: String,
+    /// Who plays: solo (you lead the heroes), hotseat, or demo (AI v AI).
+    #[arg(long, value_enum, default_value_t = Mode::Solo)]
+    pub mode: Mode,
+    /// The encounter's seed (the same seed and moves replay the same fight).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The brain that plays the AI side(s): random, greedy, tactical, search.
+    #[arg(long, value_name = "BRAIN", default_value = "tactical")]
+    pub ai: String,
+    /// Seconds between AI actions in demo mode (+/- keys change it).
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.9)]
+    pub pace: f32,
+    /// Scale all text and panels (Ctrl +/- in the window).
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
+    pub ui_scale: f32,
+    /// Open full-screen (F11 toggles).
+    #[arg(long)]
+    pub fullscreen: bool,
+    /// Window width and height in pixels.
+    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// The content folder.
+    #[arg(long, value_name = "DIR")]
+    pub assets: Option<PathBuf>,
     /// Save a screenshot of the window to PATH and exit.
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
     /// With --screenshot: how many frames to draw first.
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub after_frames: u32,
-    /// The content folder.
-    #[arg(long, value_name = "DIR")]
-    pub assets: Option<PathBuf>,
-    /// Window width and height in pixels.
-    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
-    pub size: (u32, u32),
+    /// Before showing the fight, let the AI play at least N commands for
+    /// both sides, stopping after one with a roll (for screenshots and docs).
+    #[arg(long, value_name = "N")]
+    pub advance: Option<u32>,
+    /// With --advance: go on until it is the player's turn and this ability
+    /// can be used, then aim it.
+    #[arg(long, value_name = "ABILITY")]
+    pub aim: Option<String>,
+    /// Where the cursor is taken to be when there is no pointer (X,Y).
+    #[arg(long, value_name = "X,Y", value_parser = parse_pos)]
+    pub hover: Option<Pos>,
+    /// A replay file to play back (see `skirmish replay`).
+    #[arg(skip)]
+    pub replay: Option<Replay>,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -45,11 +103,45 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
     Ok((w, h))
 }
 
+fn parse_pos(s: &str) -> Result<Pos, String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("`{s}` is not X,Y"))?;
+    Ok(Pos {
+        x: x.trim().parse().map_err(|_| format!("bad x in `{s}`"))?,
+        y: y.trim().parse().map_err(|_| format!("bad y in `{s}`"))?,
+    })
+}
+
+/// Play a replay file back in the window (`skirmish replay FILE`).
+pub fn replay(file: &std::path::Path, mut options: ClientOptions) -> ExitCode {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: can't read {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    match Replay::from_ron(&text) {
+        Ok(r) => {
+            options.encounter = r.encounter.clone();
+            options.seed = r.seed;
+            options.mode = Mode::Replay;
+            options.replay = Some(r);
+            run(options)
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", file.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// Run the client until the window closes.
 pub fn run(options: ClientOptions) -> ExitCode {
     let assets = options.assets.clone().unwrap_or_else(crate::default_assets);
     let content = match ContentDb::load(&assets) {
-        Ok(db) => db,
+        Ok(db) => Arc::new(db),
         Err(errors) => {
             for e in &errors.0 {
                 eprintln!("error: {e}");
@@ -57,6 +149,48 @@ pub fn run(options: ClientOptions) -> ExitCode {
             eprintln!("the content has errors; fix them or run `skirmish check`");
             return ExitCode::from(2);
         }
+    };
+    let icons = match tokens::TokenIcons::load(&assets) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if !content.encounters.contains_key(&options.encounter) {
+        let known: Vec<&String> = content.encounters.keys().collect();
+        eprintln!(
+            "error: no encounter `{}` (known: {})",
+            options.encounter,
+            known
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    if let Err(e) = skirmish_rules::ai::by_name(&options.ai, 0, &content) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let setup = game::Setup {
+        encounter: options.encounter.clone(),
+        mode: options.mode,
+        seed: options.seed,
+        brain: options.ai.clone(),
+        replay: options.replay.clone(),
+    };
+    let mut the_game = match game::Game::new(content.clone(), &setup, 1) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let last = match options.advance {
+        Some(n) => game::advance(&mut the_game, n, options.aim.as_deref()),
+        None => None,
     };
     let mut app = App::new();
     let (w, h) = options.size;
@@ -66,6 +200,11 @@ pub fn run(options: ClientOptions) -> ExitCode {
                 primary_window: Some(Window {
                     title: "Skirmish".into(),
                     resolution: WindowResolution::new(w, h),
+                    mode: if options.fullscreen {
+                        WindowMode::BorderlessFullscreen(MonitorSelection::Current)
+                    } else {
+                        WindowMode::Windowed
+                    },
                     ..default()
                 }),
                 ..default()
@@ -75,11 +214,43 @@ pub fn run(options: ClientOptions) -> ExitCode {
                 ..default()
             }),
     )
-    .add_plugins((TilemapPlugin, RulesPlugin))
-    .insert_resource(Content(std::sync::Arc::new(content)))
-    .insert_resource(ClearColor(Color::srgb(0.06, 0.06, 0.08)))
-    .insert_resource(options)
-    .add_plugins((board::plugin, hud::plugin, screenshot::plugin));
+    .add_plugins((TilemapPlugin, RulesPlugin));
+    // The shipped font (with the symbols the board uses) replaces the
+    // built-in one everywhere.
+    if let Ok(bytes) = std::fs::read(assets.join("fonts/DejaVuSans.ttf")) {
+        let mut fonts = app.world_mut().resource_mut::<Assets<Font>>();
+        let _ = fonts.insert(AssetId::default(), Font::from_bytes(bytes));
+    }
+    app.insert_resource(Content(content))
+        .insert_resource(ClearColor(Color::srgb(0.05, 0.05, 0.07)))
+        .insert_resource(camera::UserScale(options.ui_scale.clamp(0.5, 3.0)))
+        .insert_resource(icons)
+        .insert_resource(game::Pace {
+            delay: options.pace.clamp(0.05, 10.0),
+            ..default()
+        })
+        .insert_resource(setup)
+        .insert_non_send(the_game)
+        .add_plugins((
+            game::plugin,
+            board::plugin,
+            tokens::plugin,
+            overlay::plugin,
+            input::plugin,
+            camera::plugin,
+            floating::plugin,
+            hud::plugin,
+            picker::plugin,
+            screenshot::plugin,
+        ));
+    if let Some(aim) = &options.aim {
+        app.world_mut().resource_mut::<game::Selection>().aim = intent::Aim::Ability(aim.clone());
+    }
+    app.insert_resource(input::ForcedHover(options.hover));
+    if let Some(applied) = last {
+        app.world_mut().write_message(applied);
+    }
+    app.insert_resource(options);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

@@ -59,6 +59,31 @@ impl Preview {
 }
 
 impl Encounter {
+    /// Where an area ability would land if placed so: the squares it covers
+    /// and those its effect reaches (for drawing the template), or why it
+    /// can't go there. `placement`'s creature is the user.
+    pub fn area_of(
+        &self,
+        creature: CreatureId,
+        ability: &str,
+        placement: &super::command::Placement,
+    ) -> Result<crate::map::area::Area, super::Refusal> {
+        let world = self.world();
+        let content = world.resource::<Content>().clone();
+        let ab = content
+            .ability(ability)
+            .ok_or_else(|| super::Refusal::UnknownAbility(ability.to_string()))?;
+        let user = entity_of(world, creature)
+            .and_then(|e| world.get::<Space>(e))
+            .map(|s| s.0)
+            .ok_or(super::Refusal::NoSuchCreature(super::command::Who {
+                id: creature,
+                name: creature.to_string(),
+            }))?;
+        let map = &world.resource::<Battlefield>().0;
+        act::place_area(map, &occupants(world), user, ab.distance, placement).map(|(a, _)| a)
+    }
+
     /// Forecast a `UseAbility`, `UseAreaAbility`, `FreeStrike` or `Charge`
     /// command as things stand (a charge as if from its last square). `None`
     /// for other commands or ones that name nothing usable.

@@ -1,0 +1,473 @@
+//! Floating text: what each roll did, rising over the creatures it hit.
+//! [`floats_for`] turns the log entries of one command into floats (tested
+//! headless); the systems below spawn them over tokens and let them rise.
+
+use bevy::prelude::*;
+use skirmish_rules::encounter::LogEntry;
+use skirmish_rules::stats::{CreatureId, DamageType};
+
+use super::game::Applied;
+use super::tokens::TokenIndex;
+use super::view::{BoardGeometry, Palette};
+
+/// Where a float appears.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatAt {
+    Creature(CreatureId),
+}
+
+/// How a float looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatStyle {
+    /// A tier result, with or without damage.
+    Tier,
+    /// A critical hit: larger and gold.
+    Critical,
+    /// Damage outside a tier (collisions, falls, auras, bleeding).
+    Damage,
+    /// A condition taking hold.
+    Condition,
+    /// A condition resisted, ending, or a save.
+    Quiet,
+    /// Stamina regained, resources gained.
+    Good,
+    /// A creature falls.
+    Defeat,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Float {
+    pub at: FloatAt,
+    pub text: String,
+    pub style: FloatStyle,
+}
+
+fn damage_text(amount: i32, t: DamageType) -> String {
+    match t {
+        DamageType::Untyped => format!("{amount}"),
+        t => format!("{amount} {}", format!("{t:?}").to_lowercase()),
+    }
+}
+
+/// The floats for one command's log entries: a tier result and the damage
+/// that follows it on the same target make one line ("Tier 2 · 8 holy").
+pub fn floats_for(entries: &[LogEntry]) -> Vec<Float> {
+    let mut out: Vec<Float> = Vec::new();
+    // The index in `out` of each target's latest tier float, to join damage to.
+    let mut open_tier: Vec<(CreatureId, usize)> = Vec::new();
+    let on = |id: CreatureId| FloatAt::Creature(id);
+    for e in entries {
+        let float = match e {
+            LogEntry::TierResult {
+                target,
+                tier,
+                critical,
+                ..
+            } => {
+                let n = *tier as u8;
+                let (text, style) = if *critical {
+                    (format!("CRITICAL · Tier {n}"), FloatStyle::Critical)
+                } else {
+                    (format!("Tier {n}"), FloatStyle::Tier)
+                };
+                open_tier.retain(|(t, _)| t != target);
+                open_tier.push((*target, out.len()));
+                Float {
+                    at: on(*target),
+                    text,
+                    style,
+                }
+            }
+            LogEntry::Damage {
+                target,
+                amount,
+                damage_type,
+                ..
+            } => {
+                if let Some(i) = open_tier
+                    .iter()
+                    .position(|(t, _)| t == target)
+                    .map(|k| open_tier.remove(k).1)
+                {
+                    out[i].text =
+                        format!("{} · {}", out[i].text, damage_text(*amount, *damage_type));
+                    continue;
+                }
+                Float {
+                    at: on(*target),
+                    text: format!("-{}", damage_text(*amount, *damage_type)),
+                    style: FloatStyle::Damage,
+                }
+            }
+            LogEntry::ConditionGained {
+                target, condition, ..
+            } => Float {
+                at: on(*target),
+                text: condition.to_string().to_lowercase(),
+                style: FloatStyle::Condition,
+            },
+            LogEntry::ConditionResisted { target, condition } => Float {
+                at: on(*target),
+                text: format!("resisted {}", condition.to_string().to_lowercase()),
+                style: FloatStyle::Quiet,
+            },
+            LogEntry::ConditionEnded { target, condition } => Float {
+                at: on(*target),
+                text: format!("{} ends", condition.to_string().to_lowercase()),
+                style: FloatStyle::Quiet,
+            },
+            LogEntry::Saved {
+                creature,
+                roll,
+                success,
+                ..
+            } => Float {
+                at: on(*creature),
+                text: format!("save {roll}: {}", if *success { "made" } else { "failed" }),
+                style: FloatStyle::Quiet,
+            },
+            LogEntry::Collision { target, damage, .. } => Float {
+                at: on(*target),
+                text: format!("collision -{damage}"),
+                style: FloatStyle::Damage,
+            },
+            LogEntry::Fell { target, damage, .. } => Float {
+                at: on(*target),
+                text: format!("fell -{damage}"),
+                style: FloatStyle::Damage,
+            },
+            LogEntry::Bled {
+                creature, amount, ..
+            } => Float {
+                at: on(*creature),
+                text: format!("bleeding -{amount}"),
+                style: FloatStyle::Damage,
+            },
+            LogEntry::Healed {
+                creature, amount, ..
+            } => Float {
+                at: on(*creature),
+                text: format!("+{amount} stamina"),
+                style: FloatStyle::Good,
+            },
+            LogEntry::ResourceGained {
+                creature,
+                resource,
+                amount,
+                ..
+            } => Float {
+                at: on(*creature),
+                text: format!("+{amount} {resource}"),
+                style: FloatStyle::Good,
+            },
+            LogEntry::SurgesGained {
+                creature, amount, ..
+            } => Float {
+                at: on(*creature),
+                text: format!("+{amount} surge{}", if *amount == 1 { "" } else { "s" }),
+                style: FloatStyle::Good,
+            },
+            LogEntry::CriticalHit { creature } => Float {
+                at: on(*creature),
+                text: "CRITICAL HIT · extra main action".into(),
+                style: FloatStyle::Critical,
+            },
+            LogEntry::Died { creature, .. } => Float {
+                at: on(*creature),
+                text: "defeated".into(),
+                style: FloatStyle::Defeat,
+            },
+            LogEntry::Dying { creature, .. } => Float {
+                at: on(*creature),
+                text: "dying".into(),
+                style: FloatStyle::Defeat,
+            },
+            LogEntry::TargetLost { target, .. } => Float {
+                at: on(*target),
+                text: "out of reach".into(),
+                style: FloatStyle::Quiet,
+            },
+            LogEntry::Triggered { creature, .. } => Float {
+                at: on(*creature),
+                text: "reacts!".into(),
+                style: FloatStyle::Condition,
+            },
+            LogEntry::Hidden { creature } => Float {
+                at: on(*creature),
+                text: "hidden".into(),
+                style: FloatStyle::Quiet,
+            },
+            LogEntry::Revealed { creature } => Float {
+                at: on(*creature),
+                text: "revealed".into(),
+                style: FloatStyle::Quiet,
+            },
+            _ => continue,
+        };
+        out.push(float);
+    }
+    out
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (spawn_floats, rise).chain().after(super::tokens::TokenSet),
+    );
+}
+
+/// A float on screen: rises and fades over its lifetime.
+#[derive(Component)]
+pub struct Floating {
+    age: f32,
+    life: f32,
+    start: Vec2,
+    rise: f32,
+}
+
+fn spawn_floats(
+    mut commands: Commands,
+    mut applied: MessageReader<Applied>,
+    tokens: Res<TokenIndex>,
+    geometry: Res<BoardGeometry>,
+    positions: Query<&Transform, Without<Floating>>,
+    camera: Query<&Projection, With<Camera2d>>,
+) {
+    // Floats keep their size on screen whatever the zoom.
+    let zoom = camera
+        .iter()
+        .find_map(|p| match p {
+            Projection::Orthographic(o) => Some(o.scale),
+            _ => None,
+        })
+        .unwrap_or(1.0)
+        .clamp(0.6, 3.0);
+    for batch in applied.read() {
+        let floats = floats_for(&batch.entries);
+        // Stack several floats on one creature so they don't overlap.
+        let mut stacked: Vec<(FloatAt, u32)> = Vec::new();
+        for f in floats {
+            let base = match f.at {
+                FloatAt::Creature(id) => tokens
+                    .home(id)
+                    .map(|p| geometry.centre(p.0, p.1))
+                    .or_else(|| {
+                        tokens
+                            .entity(id)
+                            .and_then(|e| positions.get(e).ok())
+                            .map(|t| t.translation.truncate())
+                    }),
+            };
+            let Some(base) = base else { continue };
+            let n = match stacked.iter_mut().find(|(a, _)| *a == f.at) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    stacked.push((f.at, 0));
+                    0
+                }
+            };
+            let (size, color) = match f.style {
+                FloatStyle::Critical => (36.0, Palette::GOLD),
+                FloatStyle::Tier => (30.0, Color::WHITE),
+                FloatStyle::Damage => (28.0, Palette::DAMAGE),
+                FloatStyle::Condition => (26.0, Palette::CONDITION),
+                FloatStyle::Quiet => (22.0, Palette::QUIET),
+                FloatStyle::Good => (22.0, Palette::GOOD),
+                FloatStyle::Defeat => (30.0, Palette::DAMAGE),
+            };
+            let start = base + Vec2::new(0.0, 36.0 + n as f32 * (size + 6.0) * zoom);
+            commands.spawn((
+                Name::new("Float"),
+                Floating {
+                    age: -(n as f32) * 0.2,
+                    life: 3.0,
+                    start,
+                    rise: 40.0 * zoom,
+                },
+                Text2d::new(f.text),
+                TextFont {
+                    font_size: FontSize::Px(size * zoom),
+                    ..default()
+                },
+                TextColor(color),
+                TextLayout::justify(Justify::Center),
+                Transform::from_translation(start.extend(50.0)),
+                Visibility::Hidden,
+                bevy::sprite::Text2dShadow {
+                    offset: Vec2::new(2.0, -2.0),
+                    color: Color::BLACK,
+                },
+            ));
+        }
+    }
+}
+
+fn rise(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut floats: Query<(
+        Entity,
+        &mut Floating,
+        &mut Transform,
+        &mut TextColor,
+        &mut Visibility,
+    )>,
+) {
+    for (e, mut f, mut t, mut color, mut vis) in &mut floats {
+        f.age += time.delta_secs();
+        if f.age < 0.0 {
+            continue;
+        }
+        *vis = Visibility::Visible;
+        let k = f.age / f.life;
+        if k >= 1.0 {
+            commands.entity(e).despawn();
+            continue;
+        }
+        t.translation.y = f.start.y + f.rise * k;
+        let alpha = if k < 0.7 { 1.0 } else { 1.0 - (k - 0.7) / 0.3 };
+        color.0.set_alpha(alpha);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use skirmish_rules::conditions::ConditionKind;
+    use skirmish_rules::power_roll::Tier;
+
+    use super::*;
+
+    const A: CreatureId = CreatureId(1);
+    const B: CreatureId = CreatureId(2);
+
+    fn tier(target: CreatureId, tier: Tier, critical: bool) -> LogEntry {
+        LogEntry::TierResult {
+            target,
+            total: 14,
+            tier,
+            edges: 0,
+            banes: 0,
+            critical,
+        }
+    }
+
+    fn damage(target: CreatureId, amount: i32, damage_type: DamageType) -> LogEntry {
+        LogEntry::Damage {
+            target,
+            amount,
+            damage_type,
+            stamina_left: 3,
+        }
+    }
+
+    #[test]
+    fn a_tier_and_its_damage_make_one_line_per_target() {
+        let floats = floats_for(&[
+            tier(A, Tier::Two, false),
+            tier(B, Tier::One, false),
+            damage(A, 8, DamageType::Holy),
+            damage(B, 3, DamageType::Untyped),
+            LogEntry::ConditionGained {
+                target: A,
+                condition: ConditionKind::Prone,
+                duration: "EoT".into(),
+            },
+        ]);
+        assert_eq!(
+            floats,
+            vec![
+                Float {
+                    at: FloatAt::Creature(A),
+                    text: "Tier 2 · 8 holy".into(),
+                    style: FloatStyle::Tier
+                },
+                Float {
+                    at: FloatAt::Creature(B),
+                    text: "Tier 1 · 3".into(),
+                    style: FloatStyle::Tier
+                },
+                Float {
+                    at: FloatAt::Creature(A),
+                    text: "prone".into(),
+                    style: FloatStyle::Condition
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn critical_hits_stand_out_and_later_damage_floats_alone() {
+        let floats = floats_for(&[
+            tier(A, Tier::Three, true),
+            damage(A, 12, DamageType::Untyped),
+            // A collision after the tier's damage: its own float.
+            LogEntry::Collision {
+                target: A,
+                other: None,
+                damage: 2,
+            },
+            damage(A, 2, DamageType::Untyped),
+        ]);
+        assert_eq!(floats[0].text, "CRITICAL · Tier 3 · 12");
+        assert_eq!(floats[0].style, FloatStyle::Critical);
+        assert_eq!(floats[1].text, "collision -2");
+        assert_eq!(floats[2].text, "-2");
+        assert_eq!(floats[2].style, FloatStyle::Damage);
+    }
+
+    #[test]
+    fn resisted_and_ended_conditions_are_quiet() {
+        let floats = floats_for(&[
+            LogEntry::ConditionResisted {
+                target: B,
+                condition: ConditionKind::Slowed,
+            },
+            LogEntry::ConditionEnded {
+                target: B,
+                condition: ConditionKind::Dazed,
+            },
+            LogEntry::RoundStarted { round: 2 },
+        ]);
+        assert_eq!(floats.len(), 2);
+        assert_eq!(floats[0].text, "resisted slowed");
+        assert_eq!(floats[1].text, "dazed ends");
+        assert!(floats.iter().all(|f| f.style == FloatStyle::Quiet));
+    }
+
+    #[test]
+    fn a_real_fight_floats_every_tier_result() {
+        use std::path::Path;
+        use std::sync::Arc;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+        let db = Arc::new(skirmish_rules::content::ContentDb::load(&root).unwrap());
+        let (_, e) = skirmish_rules::sim::play_with(
+            &db,
+            "keep_breach",
+            5,
+            skirmish_rules::ai::by_name("greedy", 1, &db).unwrap(),
+            skirmish_rules::ai::by_name("greedy", 2, &db).unwrap(),
+            20_000,
+        )
+        .unwrap();
+        let log = e.log();
+        let floats = floats_for(log);
+        let tiers = log
+            .iter()
+            .filter(|e| matches!(e, LogEntry::TierResult { .. }))
+            .count();
+        assert!(tiers > 0);
+        assert_eq!(
+            floats
+                .iter()
+                .filter(
+                    |f| matches!(f.style, FloatStyle::Tier | FloatStyle::Critical)
+                        && f.text.contains("Tier")
+                )
+                .count(),
+            tiers
+        );
+    }
+}

@@ -1,0 +1,366 @@
+//! The fight on screen: one headless [`Encounter`] driven by the player's
+//! clicks and by the AI brains, through the same commands.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use skirmish_rules::ai::{self, Brain};
+use skirmish_rules::content::{Content, ContentDb};
+use skirmish_rules::encounter::replay::Replay;
+use skirmish_rules::encounter::{Command, Encounter, LogEntry, Refusal};
+use skirmish_rules::map::Side;
+
+use super::intent::Aim;
+
+/// Who plays which side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Mode {
+    /// The player's heroes against AI monsters.
+    #[default]
+    Solo,
+    /// Both sides played by people at one screen.
+    Hotseat,
+    /// AI against AI, paced for a room to follow.
+    Demo,
+    /// A replay file played back.
+    Replay,
+}
+
+impl Mode {
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::Solo => "Solo",
+            Mode::Hotseat => "Hot-seat",
+            Mode::Demo => "Demo",
+            Mode::Replay => "Replay",
+        }
+    }
+}
+
+/// What the next game is: chosen on the command line or in the picker.
+#[derive(Resource, Clone, Debug)]
+pub struct Setup {
+    pub encounter: String,
+    pub mode: Mode,
+    pub seed: u64,
+    /// The brain that plays the AI sides.
+    pub brain: String,
+    /// A replay to play back instead (mode Replay).
+    pub replay: Option<Replay>,
+}
+
+/// The running game. Not `Send` (the engine owns a Bevy app and the brains
+/// are trait objects), so it lives on the main thread.
+pub struct Game {
+    pub encounter: Encounter,
+    pub mode: Mode,
+    /// Bumped on every new game: the board and tokens rebuild on a change.
+    pub generation: u64,
+    /// Bumped on every accepted command.
+    pub version: u64,
+    /// The legal actions now (cached: listing them costs a little).
+    pub legal: Vec<Command>,
+    brains: [Option<Box<dyn Brain>>; 2],
+    /// Replay commands still to play.
+    script: VecDeque<Command>,
+    /// The last refusal, shown to the player for a while.
+    pub notice: Option<String>,
+}
+
+/// One accepted command and the log entries it produced: the board, the
+/// floating text and the log panel follow these.
+#[derive(Message, Clone, Debug)]
+pub struct Applied {
+    pub entries: Vec<LogEntry>,
+}
+
+/// The pace of AI moves: for demos, pause, step and speed keys.
+#[derive(Resource, Debug)]
+pub struct Pace {
+    pub paused: bool,
+    /// Seconds between AI commands.
+    pub delay: f32,
+    pub timer: f32,
+    /// Play one command while paused.
+    pub step: bool,
+}
+
+impl Default for Pace {
+    fn default() -> Self {
+        Pace {
+            paused: false,
+            delay: 0.9,
+            timer: 0.0,
+            step: false,
+        }
+    }
+}
+
+/// The player's selection: what is aimed, the square under the cursor,
+/// and a command waiting for surge or resource choices.
+#[derive(Resource, Debug, Default)]
+pub struct Selection {
+    pub aim: Aim,
+    pub hover: Option<skirmish_rules::map::Pos>,
+    /// Shift held: prefer shifting to moving.
+    pub shift: bool,
+    /// A chosen command that asks about surges or heroic resource first.
+    pub pending: Option<Pending>,
+    /// The creature whose details the player looks at (defaults to the actor).
+    pub inspect: Option<skirmish_rules::stats::CreatureId>,
+}
+
+/// A command waiting for the player's spend choices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    pub command: Command,
+    pub surges: u32,
+    pub max_surges: u32,
+    pub spend: u32,
+    pub max_spend: u32,
+}
+
+fn side_index(side: Side) -> usize {
+    match side {
+        Side::Heroes => 0,
+        Side::Director => 1,
+    }
+}
+
+impl Game {
+    /// A new game as `setup` says.
+    pub fn new(content: Arc<ContentDb>, setup: &Setup, generation: u64) -> Result<Game, String> {
+        let (id, seed, script) = match &setup.replay {
+            Some(r) => (
+                r.encounter.clone(),
+                r.seed,
+                r.commands.iter().cloned().collect(),
+            ),
+            None => (setup.encounter.clone(), setup.seed, VecDeque::new()),
+        };
+        let encounter = Encounter::new(content.clone(), &id, seed).map_err(|e| e.to_string())?;
+        let brain =
+            |n: u64| ai::by_name(&setup.brain, seed ^ n, &content).map_err(|e| e.to_string());
+        let brains = match setup.mode {
+            Mode::Solo => [None, Some(brain(2)?)],
+            Mode::Hotseat | Mode::Replay => [None, None],
+            Mode::Demo => [Some(brain(1)?), Some(brain(2)?)],
+        };
+        let mut g = Game {
+            encounter,
+            mode: setup.mode,
+            generation,
+            version: 0,
+            legal: Vec::new(),
+            brains,
+            script,
+            notice: None,
+        };
+        g.legal = g.encounter.legal_actions();
+        Ok(g)
+    }
+
+    /// The side whose choice it is now (the creature named by the legal
+    /// actions: a side picking who acts, the actor, or a prompted creature).
+    pub fn deciding_side(&self) -> Option<Side> {
+        let first = self.legal.first()?;
+        self.encounter.creature(first.creature()).map(|c| c.side)
+    }
+
+    /// Whether a person decides for `side` now.
+    pub fn human(&self, side: Side) -> bool {
+        self.mode != Mode::Replay && self.brains[side_index(side)].is_none()
+    }
+
+    /// Whether the player may act now (it is a person's choice).
+    pub fn players_turn(&self) -> bool {
+        self.deciding_side().is_some_and(|s| self.human(s))
+    }
+
+    /// Carry out a command; on success the board follows via [`Applied`].
+    pub fn apply(
+        &mut self,
+        command: Command,
+        out: &mut MessageWriter<Applied>,
+    ) -> Result<(), Refusal> {
+        match self.encounter.apply(command.clone()) {
+            Ok(entries) => {
+                self.version += 1;
+                self.legal = self.encounter.legal_actions();
+                self.notice = None;
+                out.write(Applied { entries });
+                Ok(())
+            }
+            Err(r) => {
+                self.notice = Some(format!("Can't do that: {r}"));
+                Err(r)
+            }
+        }
+    }
+
+    /// The next AI or replay command, if it is theirs to choose.
+    fn next_automatic(&mut self) -> Option<Command> {
+        if self.legal.is_empty() {
+            return None;
+        }
+        if self.mode == Mode::Replay {
+            return self.script.pop_front();
+        }
+        let side = self.deciding_side()?;
+        let brain = self.brains[side_index(side)].as_mut()?;
+        let chosen = brain.choose(&self.encounter, &self.legal);
+        if self.legal.contains(&chosen) {
+            Some(chosen)
+        } else {
+            // A brain's mistake must not stop the game: end the turn or let
+            // the prompt pass, as the simulator does.
+            warn!(
+                "brain `{}` chose an illegal command: {chosen:?}",
+                brain.name()
+            );
+            self.legal
+                .iter()
+                .find(|c| {
+                    matches!(
+                        c,
+                        Command::EndTurn { .. } | Command::Answer { reaction: None, .. }
+                    )
+                })
+                .or(self.legal.first())
+                .cloned()
+        }
+    }
+
+    /// Whether the game is waiting on a brain or a replay (not a person).
+    pub fn automatic_now(&self) -> bool {
+        if self.encounter.outcome().is_some() {
+            return false;
+        }
+        if self.mode == Mode::Replay {
+            return !self.script.is_empty();
+        }
+        self.deciding_side().is_some_and(|s| !self.human(s))
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<Applied>()
+        .init_resource::<Pace>()
+        .init_resource::<Selection>()
+        .add_message::<Restart>()
+        .add_systems(Update, (restart, drive).chain().in_set(GameSet));
+}
+
+/// The systems that change the game: everything that draws it runs after.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GameSet;
+
+/// Start a new game from [`Setup`].
+#[derive(Message, Clone, Debug, Default)]
+pub struct Restart;
+
+fn restart(
+    mut asked: MessageReader<Restart>,
+    mut game: NonSendMut<Game>,
+    content: Res<Content>,
+    setup: Res<Setup>,
+    mut selection: ResMut<Selection>,
+    mut pace: ResMut<Pace>,
+) {
+    if asked.read().count() == 0 {
+        return;
+    }
+    let generation = game.generation + 1;
+    match Game::new(content.0.clone(), &setup, generation) {
+        Ok(g) => {
+            *game = g;
+            *selection = Selection::default();
+            pace.timer = 0.0;
+        }
+        Err(e) => game.notice = Some(format!("Can't start `{}`: {e}", setup.encounter)),
+    }
+}
+
+/// Let the AI (or the replay) play its commands at a pace a room can follow.
+fn drive(
+    mut game: NonSendMut<Game>,
+    time: Res<Time>,
+    mut pace: ResMut<Pace>,
+    mut out: MessageWriter<Applied>,
+) {
+    if !game.automatic_now() {
+        pace.timer = 0.0;
+        return;
+    }
+    let solo = game.mode == Mode::Solo;
+    if pace.paused && !pace.step && !solo {
+        return;
+    }
+    pace.timer += time.delta_secs();
+    // Picking who acts is quick; actions wait so they can be followed.
+    let picking = game
+        .legal
+        .first()
+        .is_some_and(|c| matches!(c, Command::StartTurn { .. }));
+    let wait = if picking {
+        0.25
+    } else if solo {
+        0.7
+    } else {
+        pace.delay
+    };
+    if pace.timer < wait && !pace.step {
+        return;
+    }
+    pace.timer = 0.0;
+    pace.step = false;
+    if let Some(cmd) = game.next_automatic() {
+        let _ = game.apply(cmd, &mut out);
+    }
+}
+
+/// Let the AI play ahead before the window shows the fight (for docs and
+/// screenshots): at least `n` commands, then on until one that rolls, or
+/// with `aim`, until a person's creature is acting and can use that ability.
+/// Returns the last command's [`Applied`] so its floating text shows.
+pub fn advance(game: &mut Game, n: u32, aim: Option<&str>) -> Option<Applied> {
+    let content = game.encounter.content().clone();
+    let mut stand_in = ai::by_name("tactical", 99, &content).ok()?;
+    let mut last = None;
+    for i in 0..5_000u32 {
+        if game.encounter.outcome().is_some() || game.legal.is_empty() {
+            break;
+        }
+        if i >= n {
+            let done = match aim {
+                Some(a) => {
+                    game.players_turn()
+                        && game.encounter.prompt().is_none()
+                        && game.legal.iter().any(|c| super::intent::uses_ability(c, a))
+                }
+                None => last.as_ref().is_some_and(|l: &Applied| {
+                    l.entries
+                        .iter()
+                        .any(|e| matches!(e, LogEntry::TierResult { .. }))
+                }),
+            };
+            if done {
+                break;
+            }
+        }
+        let cmd = match game.next_automatic() {
+            Some(c) => c,
+            None => stand_in.choose(&game.encounter, &game.legal),
+        };
+        match game.encounter.apply(cmd) {
+            Ok(entries) => {
+                game.version += 1;
+                game.legal = game.encounter.legal_actions();
+                last = Some(Applied { entries });
+            }
+            Err(_) => break,
+        }
+    }
+    last
+}

@@ -1,0 +1,311 @@
+//! Mouse and keys: the square under the cursor, clicks that become engine
+//! commands (through [`intent`](super::intent)), and the keys of the bar,
+//! the demo pace and the window.
+
+use bevy::input::mouse::AccumulatedMouseMotion;
+use bevy::prelude::*;
+use bevy::window::{MonitorSelection, PrimaryWindow, WindowMode};
+use skirmish_rules::ability::Cost;
+use skirmish_rules::encounter::Command;
+
+use super::game::{Applied, Game, Pace, Pending, Restart, Selection};
+use super::intent::{self, Aim, SlotAction};
+use super::view::BoardGeometry;
+
+/// Input runs before the systems that draw what it changed.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct InputSet;
+
+/// A UI panel the board's clicks and wheel must not go through.
+#[derive(Component, Default)]
+pub struct BlocksBoard;
+
+/// The square taken to be under the cursor when there is no pointer
+/// (`--hover`, for screenshots).
+#[derive(Resource, Default)]
+pub struct ForcedHover(pub Option<skirmish_rules::map::Pos>);
+
+/// Whether the pointer is over a panel.
+#[derive(Resource, Default)]
+pub struct PointerOverUi(pub bool);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PointerOverUi>()
+        .configure_sets(Update, InputSet.after(super::game::GameSet))
+        .add_systems(
+            Update,
+            (over_ui, hover, click, keys).chain().in_set(InputSet),
+        );
+}
+
+fn over_ui(panels: Query<&Interaction, With<BlocksBoard>>, mut over: ResMut<PointerOverUi>) {
+    over.0 = panels.iter().any(|i| *i != Interaction::None);
+}
+
+fn hover(
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform)>,
+    geometry: Res<BoardGeometry>,
+    over: Res<PointerOverUi>,
+    keys: Res<ButtonInput<KeyCode>>,
+    forced: Option<Res<ForcedHover>>,
+    mut selection: ResMut<Selection>,
+) {
+    let (camera, at) = *camera;
+    let square = match window.cursor_position() {
+        Some(c) => Some(c)
+            .filter(|_| !over.0)
+            .and_then(|c| camera.viewport_to_world_2d(at, c).ok())
+            .and_then(|w| geometry.square_at(w)),
+        None => forced.and_then(|f| f.0),
+    };
+    if selection.hover != square {
+        selection.hover = square;
+    }
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    if selection.shift != shift {
+        selection.shift = shift;
+    }
+}
+
+/// Ask about surges and heroic resource before an ability goes, when there
+/// is a choice to make; otherwise `None` (use it as it is).
+pub fn spend_choice(game: &Game, cmd: &Command) -> Option<Pending> {
+    let (creature, ability) = match cmd {
+        Command::UseAbility {
+            creature, ability, ..
+        }
+        | Command::UseAreaAbility {
+            creature, ability, ..
+        } => (*creature, ability),
+        _ => return None,
+    };
+    let view = game.encounter.creature(creature)?;
+    let heroic = view.heroic.as_ref()?;
+    let ab = game.encounter.content().ability(ability)?;
+    let cost = match ab.cost {
+        Cost::Heroic(n) => n,
+        _ => 0,
+    };
+    let max_surges = if ab.power_roll.is_some() {
+        heroic.surges.min(3)
+    } else {
+        0
+    };
+    let max_spend = if ab.spend.is_empty() {
+        0
+    } else {
+        heroic.amount.saturating_sub(cost)
+    };
+    (max_surges > 0 || max_spend > 0).then(|| Pending {
+        command: cmd.clone(),
+        surges: 0,
+        max_surges,
+        spend: 0,
+        max_spend,
+    })
+}
+
+/// The pending command with the chosen surges and spend filled in.
+pub fn with_choices(p: &Pending) -> Command {
+    let mut cmd = p.command.clone();
+    if let Command::UseAbility { surges, spend, .. }
+    | Command::UseAreaAbility { surges, spend, .. } = &mut cmd
+    {
+        *surges = p.surges;
+        *spend = p.spend;
+    }
+    cmd
+}
+
+/// Carry out what the player chose: straight away, or after the spend prompt.
+pub fn choose(
+    game: &mut Game,
+    selection: &mut Selection,
+    cmd: Command,
+    out: &mut MessageWriter<Applied>,
+) {
+    if let Some(p) = spend_choice(game, &cmd) {
+        selection.pending = Some(p);
+        return;
+    }
+    if game.apply(cmd, out).is_ok() {
+        selection.aim = Aim::Move;
+    }
+}
+
+fn click(
+    mouse: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    mut game: NonSendMut<Game>,
+    mut selection: ResMut<Selection>,
+    over: Res<PointerOverUi>,
+    mut out: MessageWriter<Applied>,
+    mut dragged: Local<f32>,
+) {
+    if mouse.pressed(MouseButton::Right) {
+        *dragged += motion.delta.length();
+    }
+    if mouse.just_released(MouseButton::Right) {
+        // A right click (not a drag) cancels the aim.
+        if *dragged < 6.0 {
+            selection.aim = Aim::Move;
+            selection.pending = None;
+        }
+        *dragged = 0.0;
+    }
+    if over.0 || !mouse.just_pressed(MouseButton::Left) || selection.pending.is_some() {
+        return;
+    }
+    let Some(square) = selection.hover else {
+        return;
+    };
+    let occupant = game
+        .encounter
+        .occupants()
+        .into_iter()
+        .find(|o| o.space.squares().any(|q| q == square))
+        .map(|o| o.id);
+    if !game.players_turn() {
+        selection.inspect = occupant;
+        return;
+    }
+    // Choosing who acts: click one of the side's creatures.
+    if game.encounter.active_creature().is_none() {
+        if let Some(id) = occupant {
+            let start = Command::StartTurn { creature: id };
+            if game.legal.contains(&start) {
+                let _ = game.apply(start, &mut out);
+                selection.aim = Aim::Move;
+                return;
+            }
+        }
+        selection.inspect = occupant;
+        return;
+    }
+    let Some(actor) = game.encounter.active_creature() else {
+        return;
+    };
+    match intent::command_at(
+        &game.legal,
+        actor,
+        &selection.aim,
+        square,
+        occupant,
+        selection.shift,
+    ) {
+        Some(cmd) => {
+            let mut sel = std::mem::take(&mut *selection);
+            choose(&mut game, &mut sel, cmd, &mut out);
+            *selection = sel;
+        }
+        None => selection.inspect = occupant,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut game: NonSendMut<Game>,
+    mut selection: ResMut<Selection>,
+    mut pace: ResMut<Pace>,
+    mut out: MessageWriter<Applied>,
+    mut restart: MessageWriter<Restart>,
+    mut window: Single<&mut Window, With<PrimaryWindow>>,
+    mut ui_scale: ResMut<super::camera::UserScale>,
+    mut picker: ResMut<super::picker::PickerOpen>,
+) {
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    if ctrl && keys.any_just_pressed([KeyCode::Equal, KeyCode::NumpadAdd]) {
+        ui_scale.0 = (ui_scale.0 + 0.1).min(2.5);
+        return;
+    }
+    if ctrl && keys.any_just_pressed([KeyCode::Minus, KeyCode::NumpadSubtract]) {
+        ui_scale.0 = (ui_scale.0 - 0.1).max(0.6);
+        return;
+    }
+    if keys.just_pressed(KeyCode::F11) {
+        window.mode = match window.mode {
+            WindowMode::Windowed => WindowMode::BorderlessFullscreen(MonitorSelection::Current),
+            _ => WindowMode::Windowed,
+        };
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        if selection.pending.is_some() || selection.aim != Aim::Move {
+            selection.pending = None;
+            selection.aim = Aim::Move;
+        } else {
+            picker.0 = !picker.0;
+        }
+    }
+    if picker.0 {
+        return;
+    }
+    // Demo pace.
+    if keys.just_pressed(KeyCode::Space) {
+        pace.paused = !pace.paused;
+    }
+    if keys.just_pressed(KeyCode::KeyN) {
+        pace.step = true;
+    }
+    if !ctrl && keys.any_just_pressed([KeyCode::Equal, KeyCode::NumpadAdd]) {
+        pace.delay = (pace.delay * 0.7).max(0.1);
+    }
+    if !ctrl && keys.any_just_pressed([KeyCode::Minus, KeyCode::NumpadSubtract]) {
+        pace.delay = (pace.delay / 0.7).min(4.0);
+    }
+    if keys.just_pressed(KeyCode::KeyR) && game.encounter.outcome().is_some() {
+        restart.write(Restart);
+    }
+    if !game.players_turn() {
+        return;
+    }
+    let Some(actor) = game.encounter.active_creature() else {
+        return;
+    };
+    if keys.any_just_pressed([KeyCode::KeyE, KeyCode::Enter]) && selection.pending.is_none() {
+        let _ = game.apply(Command::EndTurn { creature: actor }, &mut out);
+        selection.aim = Aim::Move;
+        return;
+    }
+    const DIGITS: [KeyCode; 9] = [
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+        KeyCode::Digit8,
+        KeyCode::Digit9,
+    ];
+    let Some(digit) = DIGITS.iter().position(|k| keys.just_pressed(*k)) else {
+        return;
+    };
+    let slots = intent::slots(&game.encounter, &game.legal, actor);
+    if let Some(slot) = intent::slot_for_key(&slots, digit + 1).cloned() {
+        activate(&mut game, &mut selection, slot.action, &mut out);
+    }
+}
+
+/// Choose a slot of the ability bar (by key or by click).
+pub fn activate(
+    game: &mut Game,
+    selection: &mut Selection,
+    action: SlotAction,
+    out: &mut MessageWriter<Applied>,
+) {
+    match action {
+        SlotAction::Aim(aim) => {
+            selection.pending = None;
+            // Choosing the aimed slot again drops it.
+            selection.aim = if selection.aim == aim { Aim::Move } else { aim };
+            // An area around the user needs no square: a second press or a
+            // click anywhere confirms it (see `command_at`).
+        }
+        SlotAction::Now(cmd) => {
+            let _ = game.apply(cmd, out);
+            selection.aim = Aim::Move;
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! What a click or a key means: the player's input turned into one of the
+//! engine's legal commands. No rule is decided here: every command comes
+//! from [`Encounter::legal_actions`], the client only picks among them.
+
+use std::collections::BTreeMap;
+
+use skirmish_rules::ability::{ActionType, Cost};
+use skirmish_rules::encounter::command::Placement;
+use skirmish_rules::encounter::{Command, Encounter};
+use skirmish_rules::map::movement::{Mover, opportunity_attacks, path_cost};
+use skirmish_rules::map::{Footprint, Pos};
+use skirmish_rules::stats::CreatureId;
+
+/// What the player is aiming, after choosing from the ability bar.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Aim {
+    /// Nothing chosen: clicks move the acting creature.
+    #[default]
+    Move,
+    /// An ability by id, waiting for a target or a placement.
+    Ability(String),
+    /// A melee free strike, waiting for a target.
+    FreeStrike,
+    /// A charge, waiting for a target.
+    Charge,
+}
+
+/// One slot of the ability bar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// What choosing it does.
+    pub action: SlotAction,
+    pub label: String,
+    /// Its cost in a few words ("Main", "Maneuver · 3 wrath", ...).
+    pub cost: String,
+    /// Whether there is any legal way to use it now.
+    pub usable: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SlotAction {
+    /// Aim it, then click a target or square.
+    Aim(Aim),
+    /// No choice needed: this command right away.
+    Now(Command),
+}
+
+/// The ability bar of `creature`: its abilities, then the basic actions.
+pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> Vec<Slot> {
+    let Some(view) = encounter.creature(creature) else {
+        return Vec::new();
+    };
+    let content = encounter.content();
+    let mut out = Vec::new();
+    for id in &view.abilities {
+        let Some(ab) = content.ability(id) else {
+            continue;
+        };
+        if ab.trigger.is_some() {
+            // Triggered abilities are offered by prompts, not the bar.
+            continue;
+        }
+        let usable = legal.iter().any(|c| uses_ability(c, id));
+        let mut cost = action_name(ab.action).to_string();
+        match ab.cost {
+            Cost::Heroic(n) => {
+                let what = view
+                    .heroic
+                    .as_ref()
+                    .map_or("resource".to_string(), |h| h.resource.clone());
+                cost = format!("{cost} · {n} {what}");
+            }
+            Cost::Malice(n) => cost = format!("{cost} · {n} Malice"),
+            Cost::Signature => cost = format!("{cost} · signature"),
+            Cost::Free => {}
+        }
+        out.push(Slot {
+            action: SlotAction::Aim(Aim::Ability(id.clone())),
+            label: ab.name.clone(),
+            cost,
+            usable,
+        });
+    }
+    let has = |f: &dyn Fn(&Command) -> bool| legal.iter().any(f);
+    out.push(Slot {
+        action: SlotAction::Aim(Aim::FreeStrike),
+        label: "Free Strike".into(),
+        cost: "Main".into(),
+        usable: has(&|c| matches!(c, Command::FreeStrike { .. })),
+    });
+    out.push(Slot {
+        action: SlotAction::Aim(Aim::Charge),
+        label: "Charge".into(),
+        cost: "Main".into(),
+        usable: has(&|c| matches!(c, Command::Charge { .. })),
+    });
+    let simple: [(&str, &str, fn(CreatureId) -> Command); 7] = [
+        ("Defend", "Main", |creature| Command::Defend { creature }),
+        ("Stand Up", "Maneuver", |creature| Command::StandUp {
+            creature,
+        }),
+        ("Catch Breath", "Maneuver", |creature| {
+            Command::CatchBreath { creature }
+        }),
+        ("Escape Grab", "Maneuver", |creature| Command::EscapeGrab {
+            creature,
+        }),
+        ("Hide", "Maneuver", |creature| Command::Hide { creature }),
+        ("Delay", "Turn", |creature| Command::Delay { creature }),
+        ("End Turn", "Turn", |creature| Command::EndTurn { creature }),
+    ];
+    for (label, cost, make) in simple {
+        let cmd = make(creature);
+        let usable = legal.contains(&cmd);
+        // Only the ones that apply now clutter the bar; End Turn always shows.
+        if usable || label == "End Turn" || label == "Defend" {
+            out.push(Slot {
+                action: SlotAction::Now(cmd),
+                label: label.into(),
+                cost: cost.into(),
+                usable,
+            });
+        }
+    }
+    out
+}
+
+/// An action type in a word or two.
+pub fn action_name(a: ActionType) -> &'static str {
+    match a {
+        ActionType::MainAction => "Main",
+        ActionType::Maneuver => "Maneuver",
+        ActionType::MoveAction => "Move",
+        ActionType::TriggeredAction => "Triggered",
+        ActionType::FreeTriggeredAction => "Free triggered",
+        ActionType::FreeManeuver => "Free maneuver",
+        ActionType::NoAction => "No action",
+    }
+}
+
+/// Whether `c` uses ability `id` (on targets, placed, or with a charge).
+pub fn uses_ability(c: &Command, id: &str) -> bool {
+    match c {
+        Command::UseAbility { ability, .. } | Command::UseAreaAbility { ability, .. } => {
+            ability == id
+        }
+        Command::Charge {
+            ability: Some(a), ..
+        } => a == id,
+        _ => false,
+    }
+}
+
+/// Where the cursor must be for an area placement: the square it is
+/// anchored on (`None`: wherever the cursor is, it goes on the user).
+pub fn anchor(p: &Placement) -> Option<Pos> {
+    match p {
+        Placement::OnSelf => None,
+        Placement::Cube { corner } => Some(*corner),
+        Placement::Line { aim, .. } => Some(*aim),
+        Placement::Wall { squares } => squares.first().copied(),
+        Placement::Cone { aim } => Some(*aim),
+        Placement::Sphere { centre } => Some(*centre),
+    }
+}
+
+/// The command a click on `square` means, if any: `who` is the creature
+/// standing there; `shift` prefers a shift to a move where both reach.
+pub fn command_at(
+    legal: &[Command],
+    actor: CreatureId,
+    aim: &Aim,
+    square: Pos,
+    who: Option<CreatureId>,
+    shift: bool,
+) -> Option<Command> {
+    let mine = || legal.iter().filter(move |c| c.creature() == actor);
+    match aim {
+        Aim::Move => {
+            let mv = mine()
+                .find(|c| matches!(c, Command::Move { path, .. } if path.last() == Some(&square)));
+            let sh = mine().find(|c| matches!(c, Command::Shift { to, .. } if *to == square));
+            if shift { sh.or(mv) } else { mv.or(sh) }.cloned()
+        }
+        Aim::FreeStrike => {
+            let t = who?;
+            mine()
+                .find(|c| matches!(c, Command::FreeStrike { target, .. } if *target == t))
+                .cloned()
+        }
+        Aim::Charge => {
+            let t = who?;
+            mine()
+                .find(
+                    |c| matches!(c, Command::Charge { target, ability: None, .. } if *target == t),
+                )
+                .cloned()
+        }
+        Aim::Ability(id) => {
+            // A targeted use naming the creature there first...
+            if let Some(t) = who
+                && let Some(c) = mine().find(|c| {
+                    matches!(c, Command::UseAbility { ability, targets, .. }
+                        if ability == id && targets.contains(&t))
+                })
+            {
+                return Some(c.clone());
+            }
+            // ...then a placement anchored on the square (or on the user).
+            mine()
+                .find(|c| {
+                    matches!(c, Command::UseAreaAbility { ability, placement, .. }
+                        if ability == id && anchor(placement).is_none_or(|a| a == square))
+                })
+                .cloned()
+        }
+    }
+}
+
+/// The squares to shade for the current aim: for moving, each reachable
+/// square with its path; for an ability, each square of a valid target or
+/// an anchor of a valid placement.
+pub fn destinations(legal: &[Command], actor: CreatureId) -> BTreeMap<Pos, Vec<Pos>> {
+    let mut out = BTreeMap::new();
+    for c in legal {
+        match c {
+            Command::Move { creature, path } if *creature == actor => {
+                if let Some(&end) = path.last() {
+                    out.insert(end, path.clone());
+                }
+            }
+            Command::Shift { creature, to } if *creature == actor => {
+                out.entry(*to).or_insert_with(|| vec![*to]);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The targets a targeted aim can be used on, and the anchor squares of its
+/// valid placements.
+pub fn aim_targets(legal: &[Command], actor: CreatureId, aim: &Aim) -> (Vec<CreatureId>, Vec<Pos>) {
+    let mut targets = Vec::new();
+    let mut squares = Vec::new();
+    for c in legal.iter().filter(|c| c.creature() == actor) {
+        match (aim, c) {
+            (Aim::FreeStrike, Command::FreeStrike { target, .. })
+            | (
+                Aim::Charge,
+                Command::Charge {
+                    target,
+                    ability: None,
+                    ..
+                },
+            ) => targets.push(*target),
+            (
+                Aim::Ability(id),
+                Command::UseAbility {
+                    ability,
+                    targets: t,
+                    ..
+                },
+            ) if ability == id => targets.extend(t.iter().copied()),
+            (
+                Aim::Ability(id),
+                Command::UseAreaAbility {
+                    ability, placement, ..
+                },
+            ) if ability == id => {
+                if let Some(a) = anchor(placement) {
+                    squares.push(a);
+                }
+            }
+            _ => {}
+        }
+    }
+    targets.sort();
+    targets.dedup();
+    squares.sort();
+    squares.dedup();
+    (targets, squares)
+}
+
+/// A move's cost in squares of movement, and the creatures whose
+/// opportunity attacks it would provoke (RULES.md "Movement").
+pub fn path_preview(
+    encounter: &Encounter,
+    actor: CreatureId,
+    path: &[Pos],
+) -> (u32, Vec<CreatureId>) {
+    let Some(view) = encounter.creature(actor) else {
+        return (0, Vec::new());
+    };
+    let occupants = encounter.occupants();
+    let prone = view
+        .conditions
+        .has(skirmish_rules::conditions::ConditionKind::Prone);
+    let mover = Mover {
+        id: actor,
+        space: Footprint::new(path[0], view.space.size),
+        side: view.side,
+        speed: view.movement.speed,
+        extra_cost: u32::from(prone),
+        shifting: path.len() == 1,
+    };
+    let cost = path_cost(encounter.map(), &occupants, &mover, path).unwrap_or(0);
+    let provoked = if path.len() == 1 {
+        Vec::new()
+    } else {
+        opportunity_attacks(&occupants, &mover, path)
+            .into_iter()
+            .map(|p| p.by)
+            .collect()
+    };
+    (cost, provoked)
+}
+
+/// The ability-bar slot for keys 1 to 9.
+pub fn slot_for_key(slots: &[Slot], digit: usize) -> Option<&Slot> {
+    digit.checked_sub(1).and_then(|i| slots.get(i))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use skirmish_rules::content::ContentDb;
+
+    use super::*;
+
+    fn started() -> (Encounter, CreatureId) {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+        let db = Arc::new(ContentDb::load(&root).unwrap());
+        let mut e = Encounter::new(db, "keep_breach", 7).unwrap();
+        let legal = e.legal_actions();
+        let start = legal
+            .iter()
+            .find(|c| matches!(c, Command::StartTurn { .. }))
+            .unwrap()
+            .clone();
+        let who = start.creature();
+        e.apply(start).unwrap();
+        (e, who)
+    }
+
+    #[test]
+    fn clicking_a_reachable_square_moves_along_the_engines_path() {
+        let (mut e, who) = started();
+        let legal = e.legal_actions();
+        let dests = destinations(&legal, who);
+        let (&square, path) = dests.iter().find(|(_, p)| p.len() > 2).unwrap();
+        let cmd = command_at(&legal, who, &Aim::Move, square, None, false).unwrap();
+        assert_eq!(
+            cmd,
+            Command::Move {
+                creature: who,
+                path: path.clone()
+            }
+        );
+        assert!(e.apply(cmd).is_ok());
+        assert_eq!(e.creature(who).unwrap().space.pos, square);
+    }
+
+    #[test]
+    fn clicking_where_nothing_can_go_means_nothing() {
+        let (mut e, who) = started();
+        let legal = e.legal_actions();
+        // A wall square is never a destination.
+        let wall = e
+            .map()
+            .squares()
+            .find(|&p| e.map().blocks(p.x, p.y))
+            .unwrap();
+        assert_eq!(command_at(&legal, who, &Aim::Move, wall, None, false), None);
+        // An ability with no target under the cursor does nothing.
+        let ab = e.creature(who).unwrap().abilities[0].clone();
+        assert_eq!(
+            command_at(&legal, who, &Aim::Ability(ab), wall, None, false),
+            None
+        );
+    }
+
+    #[test]
+    fn the_bar_lists_abilities_then_basic_actions_and_knows_what_is_usable() {
+        let (mut e, who) = started();
+        let legal = e.legal_actions();
+        let bar = slots(&e, &legal, who);
+        let view = e.creature(who).unwrap();
+        let first = e
+            .content()
+            .ability(&view.abilities[0])
+            .unwrap()
+            .name
+            .clone();
+        assert_eq!(bar[0].label, first);
+        let end = bar.iter().find(|s| s.label == "End Turn").unwrap();
+        assert!(end.usable);
+        assert_eq!(
+            end.action,
+            SlotAction::Now(Command::EndTurn { creature: who })
+        );
+        // Keys count from 1.
+        assert_eq!(slot_for_key(&bar, 1), bar.first());
+        assert_eq!(slot_for_key(&bar, 0), None);
+        // "Usable" means the engine lists a command for it.
+        for s in &bar {
+            if let SlotAction::Aim(Aim::Ability(id)) = &s.action {
+                assert_eq!(s.usable, legal.iter().any(|c| uses_ability(c, id)));
+            }
+        }
+    }
+
+    #[test]
+    fn an_aimed_ability_picks_the_command_naming_the_target_under_the_cursor() {
+        // Walk heroes and monsters toward each other with random legal play
+        // until someone has a target for an ability, then click it.
+        let (mut e, _) = started();
+        let mut rng = 0u64;
+        for _ in 0..400 {
+            let legal = e.legal_actions();
+            if legal.is_empty() {
+                break;
+            }
+            if let Some(Command::UseAbility {
+                creature,
+                ability,
+                targets,
+                ..
+            }) = legal
+                .iter()
+                .find(|c| matches!(c, Command::UseAbility { targets, .. } if targets.len() == 1))
+            {
+                let t = targets[0];
+                let at = e.creature(t).unwrap().space.pos;
+                let aim = Aim::Ability(ability.clone());
+                let cmd = command_at(&legal, *creature, &aim, at, Some(t), false).unwrap();
+                assert!(uses_ability(&cmd, ability));
+                assert!(
+                    matches!(&cmd, Command::UseAbility { targets, .. } if targets.contains(&t))
+                );
+                let (ts, _) = aim_targets(&legal, *creature, &aim);
+                assert!(ts.contains(&t));
+                return;
+            }
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pick = legal
+                .iter()
+                .filter(|c| {
+                    matches!(
+                        c,
+                        Command::Move { .. } | Command::StartTurn { .. } | Command::EndTurn { .. }
+                    )
+                })
+                .nth((rng >> 33) as usize % 3)
+                .cloned()
+                .unwrap_or_else(|| legal[0].clone());
+            let _ = e.apply(pick);
+        }
+        panic!("no one came within reach of a target");
+    }
+
+    #[test]
+    fn a_path_preview_counts_the_cost_and_the_opportunity_attacks() {
+        let (mut e, who) = started();
+        let legal = e.legal_actions();
+        for (_, path) in destinations(&legal, who) {
+            let (cost, provoked) = path_preview(&e, who, &path);
+            // Each step costs at least 1 (RULES.md "Movement").
+            assert!(cost as usize >= path.len() - 1);
+            // The engine's own list agrees about who would strike.
+            let view = e.creature(who).unwrap();
+            for by in provoked {
+                assert_ne!(e.creature(by).unwrap().side, view.side);
+            }
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! What the board shows about the player's choice: reachable squares with
+//! their cost, the hovered path and the opportunity attacks it provokes,
+//! an ability's distance and valid targets, and an area template under the
+//! cursor with the squares its effect can't reach drawn apart.
+
+use bevy::prelude::*;
+use skirmish_rules::encounter::Command;
+use skirmish_rules::map::Pos;
+
+use super::game::{Game, Selection};
+use super::intent::{self, Aim};
+use super::view::{BoardGeometry, Palette, SQUARE};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, draw.after(super::input::InputSet));
+}
+
+#[derive(Component)]
+struct Overlay;
+
+/// What the overlay was drawn for; redrawn when it changes.
+#[derive(Default, PartialEq)]
+struct Drawn {
+    key: (u64, u64, Aim, Option<Pos>, bool, bool),
+}
+
+fn square(
+    commands: &mut Commands,
+    g: &BoardGeometry,
+    p: Pos,
+    color: Color,
+    z: f32,
+    inset: f32,
+) -> Entity {
+    commands
+        .spawn((
+            Overlay,
+            Sprite::from_color(color, Vec2::splat(SQUARE - inset)),
+            Transform::from_translation(g.centre(p, 1).extend(z)),
+        ))
+        .id()
+}
+
+fn label(
+    commands: &mut Commands,
+    g: &BoardGeometry,
+    p: Pos,
+    text: String,
+    size: f32,
+    color: Color,
+) {
+    commands.spawn((
+        Overlay,
+        Text2d::new(text),
+        TextFont {
+            font_size: FontSize::Px(size),
+            ..default()
+        },
+        TextColor(color),
+        bevy::sprite::Text2dShadow::default(),
+        Transform::from_translation((g.centre(p, 1) + Vec2::new(-18.0, 18.0)).extend(8.0)),
+    ));
+}
+
+/// A square's outline, as four thin bars.
+fn outline(commands: &mut Commands, g: &BoardGeometry, p: Pos, size: u32, color: Color, z: f32) {
+    let c = g.centre(p, size);
+    let w = SQUARE * size as f32;
+    let t = 4.0;
+    for (off, dim) in [
+        (Vec2::new(0.0, w / 2.0 - t / 2.0), Vec2::new(w, t)),
+        (Vec2::new(0.0, -w / 2.0 + t / 2.0), Vec2::new(w, t)),
+        (Vec2::new(w / 2.0 - t / 2.0, 0.0), Vec2::new(t, w)),
+        (Vec2::new(-w / 2.0 + t / 2.0, 0.0), Vec2::new(t, w)),
+    ] {
+        commands.spawn((
+            Overlay,
+            Sprite::from_color(color, dim),
+            Transform::from_translation((c + off).extend(z)),
+        ));
+    }
+}
+
+fn draw(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    selection: Res<Selection>,
+    geometry: Res<BoardGeometry>,
+    old: Query<Entity, With<Overlay>>,
+    mut drawn: Local<Drawn>,
+) {
+    let key = (
+        game.generation,
+        game.version,
+        selection.aim.clone(),
+        selection.hover,
+        selection.shift,
+        selection.pending.is_some(),
+    );
+    if drawn.key == key {
+        return;
+    }
+    drawn.key = key;
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let g = *geometry;
+    if let Some(h) = selection.hover {
+        outline(
+            &mut commands,
+            &g,
+            h,
+            1,
+            Color::srgba(1.0, 1.0, 1.0, 0.55),
+            6.0,
+        );
+    }
+    if !game.players_turn() || game.encounter.prompt().is_some() {
+        return;
+    }
+    let Some(actor) = game.encounter.active_creature() else {
+        return;
+    };
+    let Some(view) = game.encounter.creature(actor) else {
+        return;
+    };
+    let legal = &game.legal;
+    let who_at = |p: Pos| {
+        game.encounter
+            .occupants()
+            .into_iter()
+            .find(|o| o.space.squares().any(|q| q == p))
+            .map(|o| o.id)
+    };
+    match &selection.aim {
+        Aim::Move => {
+            let dests = intent::destinations(legal, actor);
+            let path = selection.hover.and_then(|h| {
+                let cmd = intent::command_at(legal, actor, &Aim::Move, h, None, selection.shift)?;
+                match cmd {
+                    Command::Move { path, .. } => Some(path),
+                    Command::Shift { to, .. } => Some(vec![view.space.pos, to]),
+                    _ => None,
+                }
+            });
+            for (&p, route) in &dests {
+                square(
+                    &mut commands,
+                    &g,
+                    p,
+                    Color::srgba(0.25, 0.55, 1.0, 0.22),
+                    5.0,
+                    2.0,
+                );
+                let (cost, _) = intent::path_preview(&game.encounter, actor, route);
+                label(
+                    &mut commands,
+                    &g,
+                    p,
+                    cost.to_string(),
+                    15.0,
+                    Color::srgb(0.75, 0.88, 1.0),
+                );
+            }
+            if let Some(path) = path {
+                for p in path.iter().skip(1) {
+                    square(
+                        &mut commands,
+                        &g,
+                        *p,
+                        Color::srgba(0.4, 0.75, 1.0, 0.45),
+                        5.5,
+                        14.0,
+                    );
+                }
+                let (_, provoked) = intent::path_preview(&game.encounter, actor, &path);
+                for by in provoked {
+                    if let Some(c) = game.encounter.creature(by) {
+                        outline(
+                            &mut commands,
+                            &g,
+                            c.space.pos,
+                            c.space.size,
+                            Palette::DAMAGE,
+                            7.0,
+                        );
+                        label(
+                            &mut commands,
+                            &g,
+                            c.space.pos,
+                            "⚔ opportunity attack".into(),
+                            16.0,
+                            Palette::DAMAGE,
+                        );
+                    }
+                }
+            }
+        }
+        aim => {
+            // The ability's distance, faintly.
+            if let Aim::Ability(id) = aim
+                && let Some(ab) = game.encounter.content().ability(id)
+            {
+                let reach = ab.distance.reach();
+                if reach > 0 && reach < 30 {
+                    for p in game.encounter.map().squares() {
+                        if view.space.distance_to(p) <= reach
+                            && !view.space.squares().any(|q| q == p)
+                            && !game.encounter.map().blocks(p.x, p.y)
+                        {
+                            square(
+                                &mut commands,
+                                &g,
+                                p,
+                                Color::srgba(1.0, 0.85, 0.3, 0.08),
+                                4.5,
+                                0.0,
+                            );
+                        }
+                    }
+                }
+            }
+            let (targets, anchors) = intent::aim_targets(legal, actor, aim);
+            for t in targets {
+                if let Some(c) = game.encounter.creature(t) {
+                    outline(
+                        &mut commands,
+                        &g,
+                        c.space.pos,
+                        c.space.size,
+                        Color::srgb(1.0, 0.55, 0.2),
+                        7.0,
+                    );
+                }
+            }
+            for a in &anchors {
+                square(
+                    &mut commands,
+                    &g,
+                    *a,
+                    Color::srgba(1.0, 0.85, 0.3, 0.16),
+                    5.0,
+                    20.0,
+                );
+            }
+            // The template under the cursor (or around the user).
+            let hover = selection.hover.unwrap_or(view.space.pos);
+            let cmd = intent::command_at(legal, actor, aim, hover, who_at(hover), false);
+            if let Some(Command::UseAreaAbility {
+                ability, placement, ..
+            }) = cmd
+                && let Ok(area) = game.encounter.area_of(actor, &ability, &placement)
+            {
+                for p in &area.covered {
+                    if area.reaches(*p) {
+                        square(
+                            &mut commands,
+                            &g,
+                            *p,
+                            Color::srgba(1.0, 0.5, 0.1, 0.42),
+                            5.5,
+                            2.0,
+                        );
+                    } else {
+                        // Covered but out of the effect's reach: dark and crossed.
+                        square(
+                            &mut commands,
+                            &g,
+                            *p,
+                            Color::srgba(0.05, 0.05, 0.08, 0.55),
+                            5.5,
+                            2.0,
+                        );
+                        label(
+                            &mut commands,
+                            &g,
+                            *p,
+                            "✕".into(),
+                            18.0,
+                            Color::srgb(0.7, 0.7, 0.7),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

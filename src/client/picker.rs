@@ -1,0 +1,212 @@
+//! The encounter picker: every encounter under `assets/encounters/` with
+//! its briefing, and who plays (solo, hot-seat, demo). `Esc` opens it.
+
+use bevy::prelude::*;
+use skirmish_rules::content::Content;
+
+use super::game::{Mode, Restart, Setup};
+use super::hud::{BODY, HEADING, SMALL, text};
+use super::input::BlocksBoard;
+use super::view::Palette;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PickerOpen>()
+        .add_systems(Update, (draw, press).chain().after(super::input::InputSet));
+}
+
+/// Whether the picker is showing.
+#[derive(Resource, Default)]
+pub struct PickerOpen(pub bool);
+
+#[derive(Component)]
+struct Picker;
+
+#[derive(Component, Clone)]
+enum Pick {
+    Encounter(String),
+    Mode(Mode),
+    Start,
+    Close,
+}
+
+fn draw(
+    mut commands: Commands,
+    open: Res<PickerOpen>,
+    setup: Res<Setup>,
+    content: Res<Content>,
+    existing: Query<Entity, With<Picker>>,
+    mut drawn: Local<Option<(bool, String, Mode)>>,
+) {
+    let key = (open.0, setup.encounter.clone(), setup.mode);
+    if drawn.as_ref() == Some(&key) {
+        return;
+    }
+    *drawn = Some(key);
+    for e in &existing {
+        commands.entity(e).despawn();
+    }
+    if !open.0 {
+        return;
+    }
+    commands
+        .spawn((
+            Name::new("Encounter picker"),
+            Picker,
+            Node {
+                position_type: PositionType::Absolute,
+                top: px(0),
+                bottom: px(0),
+                left: px(0),
+                right: px(0),
+                justify_content: JustifyContent::Center,
+                align_items: AlignItems::Center,
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.7)),
+            Interaction::default(),
+            BlocksBoard,
+            GlobalZIndex(10),
+        ))
+        .with_children(|root| {
+            root.spawn((
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    padding: UiRect::all(px(24)),
+                    row_gap: px(8),
+                    border: UiRect::all(px(3)),
+                    border_radius: BorderRadius::all(px(10)),
+                    max_height: percent(92),
+                    overflow: Overflow::scroll_y(),
+                    width: px(900),
+                    ..default()
+                },
+                BackgroundColor(Color::srgba(0.05, 0.05, 0.08, 0.98)),
+                BorderColor::all(Palette::GOLD),
+            ))
+            .with_children(|c| {
+                c.spawn(text("CHOOSE AN ENCOUNTER", HEADING + 6.0, Palette::GOLD));
+                for (id, def) in &content.encounters {
+                    let chosen = *id == setup.encounter;
+                    c.spawn((
+                        Button,
+                        Pick::Encounter(id.clone()),
+                        Node {
+                            flex_direction: FlexDirection::Column,
+                            padding: UiRect::axes(px(12), px(6)),
+                            border: UiRect::all(px(2)),
+                            border_radius: BorderRadius::all(px(6)),
+                            ..default()
+                        },
+                        BackgroundColor(if chosen {
+                            Color::srgb(0.3, 0.24, 0.08)
+                        } else {
+                            Color::srgb(0.12, 0.13, 0.18)
+                        }),
+                        BorderColor::all(if chosen {
+                            Palette::GOLD
+                        } else {
+                            Palette::PANEL_EDGE
+                        }),
+                    ))
+                    .with_children(|b| {
+                        let sides = format!(
+                            "{} · {} heroes v {} monsters",
+                            def.map,
+                            def.heroes.len(),
+                            def.monsters.len()
+                        );
+                        b.spawn(text(format!("{} ({sides})", def.name), BODY, Palette::TEXT));
+                        if !def.briefing.is_empty() {
+                            b.spawn(text(def.briefing.clone(), SMALL, Palette::DIM));
+                        }
+                    });
+                }
+                c.spawn(Node {
+                    column_gap: px(10),
+                    margin: UiRect::top(px(10)),
+                    align_items: AlignItems::Center,
+                    ..default()
+                })
+                .with_children(|row| {
+                    row.spawn(text("Who plays:", BODY, Palette::TEXT));
+                    for (m, label) in [
+                        (Mode::Solo, "Solo (you lead the heroes)"),
+                        (Mode::Hotseat, "Hot-seat"),
+                        (Mode::Demo, "Demo (AI v AI)"),
+                    ] {
+                        let chosen = setup.mode == m;
+                        row.spawn((
+                            Button,
+                            Pick::Mode(m),
+                            Node {
+                                padding: UiRect::axes(px(12), px(6)),
+                                border: UiRect::all(px(2)),
+                                border_radius: BorderRadius::all(px(6)),
+                                ..default()
+                            },
+                            BackgroundColor(if chosen {
+                                Color::srgb(0.3, 0.24, 0.08)
+                            } else {
+                                Color::srgb(0.12, 0.13, 0.18)
+                            }),
+                            BorderColor::all(if chosen {
+                                Palette::GOLD
+                            } else {
+                                Palette::PANEL_EDGE
+                            }),
+                        ))
+                        .with_child(text(label, BODY, Palette::TEXT));
+                    }
+                });
+                c.spawn(Node {
+                    column_gap: px(10),
+                    margin: UiRect::top(px(10)),
+                    ..default()
+                })
+                .with_children(|row| {
+                    for (p, label) in [
+                        (Pick::Start, "Start the fight"),
+                        (Pick::Close, "Back [Esc]"),
+                    ] {
+                        row.spawn((
+                            Button,
+                            p,
+                            Node {
+                                padding: UiRect::axes(px(18), px(8)),
+                                border: UiRect::all(px(2)),
+                                border_radius: BorderRadius::all(px(6)),
+                                ..default()
+                            },
+                            BackgroundColor(Color::srgb(0.15, 0.4, 0.22)),
+                            BorderColor::all(Palette::PANEL_EDGE),
+                        ))
+                        .with_child(text(label, HEADING, Palette::TEXT));
+                    }
+                });
+            });
+        });
+}
+
+fn press(
+    pressed: Query<(&Interaction, &Pick), Changed<Interaction>>,
+    mut setup: ResMut<Setup>,
+    mut open: ResMut<PickerOpen>,
+    mut restart: MessageWriter<Restart>,
+) {
+    for (i, p) in &pressed {
+        if *i != Interaction::Pressed {
+            continue;
+        }
+        match p {
+            Pick::Encounter(id) => setup.encounter = id.clone(),
+            Pick::Mode(m) => setup.mode = *m,
+            Pick::Start => {
+                setup.replay = None;
+                setup.seed = setup.seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                restart.write(Restart);
+                open.0 = false;
+            }
+            Pick::Close => open.0 = false,
+        }
+    }
+}
