@@ -133,3 +133,70 @@ fn image_stats(bytes: &[u8]) -> Stats {
         distinct_colours: colours.len(),
     }
 }
+
+#[test]
+fn a_replay_from_the_simulator_plays_back_in_the_window() {
+    if !stack_present() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("skirmish-replays-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args([
+            "sim",
+            "--encounter",
+            "keep_breach",
+            "--games",
+            "1",
+            "--seed",
+            "4",
+        ])
+        .args(["--heroes", "greedy", "--monsters", "greedy", "--replay-dir"])
+        .arg(&dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .expect("a replay file")
+        .unwrap()
+        .path();
+    let shot = dir.join("shot.png");
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1600x900x24"])
+        .arg(env!("CARGO_BIN_EXE_skirmish"))
+        .arg("replay")
+        .arg(&file)
+        .args(["--pace", "0.05", "--after-frames", "40", "--screenshot"])
+        .arg(&shot)
+        .env("WGPU_BACKEND", "vulkan")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let img = image_stats(&std::fs::read(&shot).unwrap());
+    assert!(img.distinct_colours > 50);
+    // A broken replay file is an error, not a panic.
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "(encounter: \"keep_breach\", seed: oops)").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .arg("replay")
+        .arg(&bad)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.ron"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -336,6 +336,7 @@ fn rise(
 #[cfg(test)]
 mod tests {
     use skirmish_rules::conditions::ConditionKind;
+    use skirmish_rules::map::Pos;
     use skirmish_rules::power_roll::Tier;
 
     use super::*;
@@ -435,6 +436,54 @@ mod tests {
         assert_eq!(floats[0].text, "resisted slowed");
         assert_eq!(floats[1].text, "dazed ends");
         assert!(floats.iter().all(|f| f.style == FloatStyle::Quiet));
+    }
+
+    #[test]
+    fn applied_commands_spawn_floats_over_their_targets_headless() {
+        use crate::client::tokens::TokenIndex;
+        use crate::client::view::BoardGeometry;
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .add_message::<Applied>()
+            .init_resource::<TokenIndex>()
+            .insert_resource(BoardGeometry {
+                width: 10,
+                height: 10,
+            })
+            .add_systems(Update, (spawn_floats, rise).chain());
+        app.world_mut().write_message(Applied {
+            entries: vec![tier(A, Tier::Two, false), damage(A, 8, DamageType::Fire)],
+        });
+        app.update();
+        let mut q = app.world_mut().query::<(&Floating, &Text2d)>();
+        let texts: Vec<String> = q.iter(app.world()).map(|(_, t)| t.0.clone()).collect();
+        // No token for A in the index: nothing to float over.
+        assert!(texts.is_empty(), "{texts:?}");
+        // With A's token standing at (2, 3), the float appears above it.
+        app.world_mut().resource_mut::<TokenIndex>().place(
+            A,
+            Entity::PLACEHOLDER,
+            Pos { x: 2, y: 3 },
+            1,
+        );
+        app.world_mut().write_message(Applied {
+            entries: vec![tier(A, Tier::Two, false), damage(A, 8, DamageType::Fire)],
+        });
+        app.update();
+        let mut q = app.world_mut().query::<(&Floating, &Text2d, &Transform)>();
+        let floats: Vec<(String, Vec3)> = q
+            .iter(app.world())
+            .map(|(_, t, tf)| (t.0.clone(), tf.translation))
+            .collect();
+        assert_eq!(floats.len(), 1);
+        assert_eq!(floats[0].0, "Tier 2 · 8 fire");
+        let home = BoardGeometry {
+            width: 10,
+            height: 10,
+        }
+        .centre(Pos { x: 2, y: 3 }, 1);
+        assert_eq!(floats[0].1.x, home.x);
+        assert!(floats[0].1.y > home.y);
     }
 
     #[test]

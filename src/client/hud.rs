@@ -512,7 +512,6 @@ fn creature_card(e: &Encounter, id: CreatureId) -> Vec<String> {
     out
 }
 
-#[allow(clippy::too_many_arguments)]
 fn actor_panel(
     mut commands: Commands,
     game: NonSend<Game>,
@@ -986,7 +985,6 @@ fn scroll_log(
     body.0.y = (body.0.y - dy).max(0.0);
 }
 
-#[allow(clippy::type_complexity)]
 fn buttons(
     pressed: Query<(&Interaction, &UiAction), Changed<Interaction>>,
     mut game: NonSendMut<Game>,

@@ -203,7 +203,6 @@ fn click(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut game: NonSendMut<Game>,
@@ -307,5 +306,69 @@ pub fn activate(
             let _ = game.apply(cmd, out);
             selection.aim = Aim::Move;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use skirmish_rules::content::ContentDb;
+    use skirmish_rules::encounter::act::entity_of;
+    use skirmish_rules::encounter::components::Heroic;
+    use skirmish_rules::map::Side;
+
+    use super::*;
+    use crate::client::game::{Mode, Setup};
+
+    fn game() -> Game {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+        let db = Arc::new(ContentDb::load(&root).unwrap());
+        let setup = Setup {
+            encounter: "keep_breach".into(),
+            mode: Mode::Solo,
+            seed: 3,
+            brain: "greedy".into(),
+            replay: None,
+        };
+        Game::new(db, &setup, 1).unwrap()
+    }
+
+    #[test]
+    fn the_player_is_asked_about_surges_only_when_there_are_some() {
+        let mut g = game();
+        let hero = g
+            .encounter
+            .creatures()
+            .into_iter()
+            .find(|c| c.side == Side::Heroes && c.heroic.is_some())
+            .unwrap();
+        let ability = hero.abilities[0].clone();
+        let cmd = Command::use_ability(hero.id, &ability, vec![]);
+        // No surges and nothing to spend on: straight to the roll.
+        assert_eq!(spend_choice(&g, &cmd), None);
+        let e = entity_of(g.encounter.world(), hero.id).unwrap();
+        g.encounter.world_mut().get_mut::<Heroic>(e).unwrap().surges = 2;
+        let mut p = spend_choice(&g, &cmd).expect("surges to spend: ask");
+        assert_eq!((p.max_surges, p.surges), (2, 0));
+        p.surges = 2;
+        match with_choices(&p) {
+            Command::UseAbility { surges, .. } => assert_eq!(surges, 2),
+            other => panic!("{other:?}"),
+        }
+        // Moving is never asked about.
+        let mv = Command::EndTurn { creature: hero.id };
+        assert_eq!(spend_choice(&g, &mv), None);
+    }
+
+    #[test]
+    fn in_solo_the_monsters_are_the_ais_and_the_heroes_the_players() {
+        let g = game();
+        let side = g.deciding_side().unwrap();
+        assert_eq!(g.players_turn(), side == Side::Heroes);
+        assert!(g.human(Side::Heroes));
+        assert!(!g.human(Side::Director));
+        assert_eq!(g.automatic_now(), side == Side::Director);
     }
 }

@@ -57,6 +57,9 @@ pub struct ClientOptions {
     /// Scale all text and panels (Ctrl +/- in the window).
     #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
     pub ui_scale: f32,
+    /// Open with the encounter picker showing (Esc opens it in the window).
+    #[arg(long)]
+    pub menu: bool,
     /// Open full-screen (F11 toggles).
     #[arg(long)]
     pub fullscreen: bool,
@@ -247,6 +250,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
         app.world_mut().resource_mut::<game::Selection>().aim = intent::Aim::Ability(aim.clone());
     }
     app.insert_resource(input::ForcedHover(options.hover));
+    app.insert_resource(picker::PickerOpen(options.menu));
     if let Some(applied) = last {
         app.world_mut().write_message(applied);
     }

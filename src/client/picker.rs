@@ -10,8 +10,10 @@ use super::input::BlocksBoard;
 use super::view::Palette;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<PickerOpen>()
-        .add_systems(Update, (draw, press).chain().after(super::input::InputSet));
+    app.init_resource::<PickerOpen>().add_systems(
+        Update,
+        (draw, press, scroll).chain().after(super::input::InputSet),
+    );
 }
 
 /// Whether the picker is showing.
@@ -85,45 +87,9 @@ fn draw(
             ))
             .with_children(|c| {
                 c.spawn(text("CHOOSE AN ENCOUNTER", HEADING + 6.0, Palette::GOLD));
-                for (id, def) in &content.encounters {
-                    let chosen = *id == setup.encounter;
-                    c.spawn((
-                        Button,
-                        Pick::Encounter(id.clone()),
-                        Node {
-                            flex_direction: FlexDirection::Column,
-                            padding: UiRect::axes(px(12), px(6)),
-                            border: UiRect::all(px(2)),
-                            border_radius: BorderRadius::all(px(6)),
-                            ..default()
-                        },
-                        BackgroundColor(if chosen {
-                            Color::srgb(0.3, 0.24, 0.08)
-                        } else {
-                            Color::srgb(0.12, 0.13, 0.18)
-                        }),
-                        BorderColor::all(if chosen {
-                            Palette::GOLD
-                        } else {
-                            Palette::PANEL_EDGE
-                        }),
-                    ))
-                    .with_children(|b| {
-                        let sides = format!(
-                            "{} · {} heroes v {} monsters",
-                            def.map,
-                            def.heroes.len(),
-                            def.monsters.len()
-                        );
-                        b.spawn(text(format!("{} ({sides})", def.name), BODY, Palette::TEXT));
-                        if !def.briefing.is_empty() {
-                            b.spawn(text(def.briefing.clone(), SMALL, Palette::DIM));
-                        }
-                    });
-                }
                 c.spawn(Node {
                     column_gap: px(10),
-                    margin: UiRect::top(px(10)),
+                    margin: UiRect::top(px(4)),
                     align_items: AlignItems::Center,
                     ..default()
                 })
@@ -183,8 +149,79 @@ fn draw(
                         .with_child(text(label, HEADING, Palette::TEXT));
                     }
                 });
+                c.spawn((
+                    PickerList,
+                    Node {
+                        flex_direction: FlexDirection::Column,
+                        row_gap: px(8),
+                        margin: UiRect::top(px(10)),
+                        overflow: Overflow::scroll_y(),
+                        flex_shrink: 1.0,
+                        ..default()
+                    },
+                    ScrollPosition::default(),
+                ))
+                .with_children(|c| {
+                    for (id, def) in &content.encounters {
+                        let chosen = *id == setup.encounter;
+                        c.spawn((
+                            Button,
+                            Pick::Encounter(id.clone()),
+                            Node {
+                                flex_direction: FlexDirection::Column,
+                                padding: UiRect::axes(px(12), px(6)),
+                                border: UiRect::all(px(2)),
+                                border_radius: BorderRadius::all(px(6)),
+                                ..default()
+                            },
+                            BackgroundColor(if chosen {
+                                Color::srgb(0.3, 0.24, 0.08)
+                            } else {
+                                Color::srgb(0.12, 0.13, 0.18)
+                            }),
+                            BorderColor::all(if chosen {
+                                Palette::GOLD
+                            } else {
+                                Palette::PANEL_EDGE
+                            }),
+                        ))
+                        .with_children(|b| {
+                            let sides = format!(
+                                "{} · {} heroes v {} monsters",
+                                def.map,
+                                def.heroes.len(),
+                                def.monsters.len()
+                            );
+                            b.spawn(text(format!("{} ({sides})", def.name), BODY, Palette::TEXT));
+                            if !def.briefing.is_empty() {
+                                b.spawn(text(def.briefing.clone(), SMALL, Palette::DIM));
+                            }
+                        });
+                    }
+                });
             });
         });
+}
+
+/// The scrolling list of encounters.
+#[derive(Component)]
+struct PickerList;
+
+fn scroll(
+    open: Res<PickerOpen>,
+    wheel: Res<bevy::input::mouse::AccumulatedMouseScroll>,
+    mut list: Query<&mut ScrollPosition, With<PickerList>>,
+) {
+    if !open.0 || wheel.delta.y == 0.0 {
+        return;
+    }
+    let dy = match wheel.unit {
+        bevy::input::mouse::MouseScrollUnit::Line => wheel.delta.y * 40.0,
+        bevy::input::mouse::MouseScrollUnit::Pixel => wheel.delta.y,
+    };
+    for mut p in &mut list {
+        p.0.y = (p.0.y - dy).max(0.0);
+    }
 }
 
 fn press(

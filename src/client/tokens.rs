@@ -96,6 +96,11 @@ impl TokenIndex {
         self.tokens.get(&id).map(|t| t.0)
     }
 
+    /// Record a creature's token and where it stands.
+    pub fn place(&mut self, id: CreatureId, token: Entity, at: Pos, size: u32) {
+        self.tokens.insert(id, (token, at, size));
+    }
+
     /// The square a creature stands on, and its size.
     pub fn home(&self, id: CreatureId) -> Option<(Pos, u32)> {
         self.tokens.get(&id).map(|t| (t.1, t.2))
@@ -299,7 +304,7 @@ fn rebuild(
                 ));
             })
             .id();
-        index.tokens.insert(c.id, (e, c.space.pos, size));
+        index.place(c.id, e, c.space.pos, size);
     }
 }
 
@@ -356,7 +361,6 @@ fn follow_moves(
     }
 }
 
-#[allow(clippy::type_complexity)]
 fn sync(
     game: NonSend<Game>,
     mut index: ResMut<TokenIndex>,
