@@ -446,6 +446,16 @@ pub struct TierOutcome {
     pub surges: u32,
     pub resources: Vec<(String, u32)>,
     pub text: Vec<String>,
+    /// Stamina the target regains.
+    pub heal: u32,
+    /// Temporary stamina the target gains.
+    pub temporary: u32,
+    /// Surges the target gains.
+    pub grant_surges: u32,
+    /// Squares the target may shift.
+    pub shift: u32,
+    /// The target makes a free strike.
+    pub free_strike: bool,
 }
 
 impl TierOutcome {
@@ -515,6 +525,11 @@ pub fn evaluate(
                 out.resources.push((resource.clone(), *amount))
             }
             Effect::Text(t) => out.text.push(t.clone()),
+            Effect::Heal(n) => out.heal += n,
+            Effect::TemporaryStamina(n) => out.temporary = out.temporary.max(*n),
+            Effect::GrantSurges(n) => out.grant_surges += n,
+            Effect::Shift(n) => out.shift = out.shift.max(*n),
+            Effect::FreeStrike => out.free_strike = true,
         }
     }
     out

@@ -84,6 +84,19 @@ pub enum Effect {
     GainSurges(u32),
     /// `gain 1 wrath` (a heroic resource or malice, by name).
     GainResource { amount: u32, resource: String },
+    /// `regain 5 stamina`: the target regains stamina, up to its maximum.
+    Heal(u32),
+    /// `gain 5 temporary stamina`: the target has temporary stamina (the
+    /// higher of what it had and this; seed 000 "Temporary Stamina").
+    TemporaryStamina(u32),
+    /// `grant 1 surge`: the target gains surges (a hero's ally).
+    GrantSurges(u32),
+    /// `shift 2`: the target shifts up to that many squares, toward the
+    /// nearest enemy (the engine picks the square; README "Rulings").
+    Shift(u32),
+    /// `free strike`: the target makes a melee free strike against an
+    /// adjacent enemy, the one with the least stamina (README "Rulings").
+    FreeStrike,
     /// Anything else, kept as written.
     Text(String),
 }
@@ -271,6 +284,30 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
         parse_conditions(&mut c, None)?
     } else if first.eq_ignore_ascii_case("gain") {
         parse_gain(&mut c)?
+    } else if first.eq_ignore_ascii_case("regain") {
+        c.next();
+        let n = parse_number(&mut c, "how much stamina to regain")?;
+        if !c.eat("stamina") {
+            return Err(c.error("`stamina`"));
+        }
+        Effect::Heal(n)
+    } else if first.eq_ignore_ascii_case("grant") {
+        c.next();
+        let n = parse_number(&mut c, "how many surges to grant")?;
+        if !(c.eat("surge") || c.eat("surges")) {
+            return Err(c.error("`surges`"));
+        }
+        Effect::GrantSurges(n)
+    } else if first.eq_ignore_ascii_case("shift") {
+        c.next();
+        Effect::Shift(parse_number(&mut c, "how many squares to shift")?)
+    } else if first.eq_ignore_ascii_case("free")
+        && c.peek_at(1)
+            .is_some_and(|t| t.eq_ignore_ascii_case("strike"))
+    {
+        c.next();
+        c.next();
+        Effect::FreeStrike
     } else {
         return Ok(Effect::Text(seg.to_string()));
     };
@@ -431,6 +468,12 @@ fn parse_conditions(
 fn parse_gain(c: &mut Cursor) -> Result<Effect, NotationError> {
     c.eat("gain");
     let amount = parse_number(c, "how many to gain")?;
+    if c.eat("temporary") {
+        if !c.eat("stamina") {
+            return Err(c.error("`stamina`"));
+        }
+        return Ok(Effect::TemporaryStamina(amount));
+    }
     match c.peek().map(|t| t.to_ascii_lowercase()) {
         Some(w) if w == "surge" || w == "surges" => {
             c.next();
@@ -457,6 +500,26 @@ mod tests {
             characteristic: c,
             value: PotencyValue::Strength(s),
         })
+    }
+
+    #[test]
+    fn support_effects_for_allies() {
+        assert_eq!(
+            parse_tier("regain 5 stamina; gain 3 temporary stamina; grant 1 surge").unwrap(),
+            vec![
+                Effect::Heal(5),
+                Effect::TemporaryStamina(3),
+                Effect::GrantSurges(1)
+            ]
+        );
+        assert_eq!(
+            parse_tier("shift 2; free strike").unwrap(),
+            vec![Effect::Shift(2), Effect::FreeStrike]
+        );
+        // A typo in a typed effect is an error with its place, not free text.
+        let e = parse_tier("2 damage; regain five stamina").unwrap_err();
+        assert_eq!(e.offset, 17);
+        assert!(parse_tier("gain 2 temporary health").is_err());
     }
 
     // Issue #2's examples, as the rules print them (seed 000 "Abilities With

@@ -199,6 +199,21 @@ impl<'a> Scorer<'a> {
                 .sum();
             if tc.side == self.side {
                 v -= w.friendly_fire * capped;
+                // Help for an ally: stamina it is missing, a cushion, surges,
+                // and a free strike if an enemy stands next to it.
+                let missing = (tc.stamina.max - tc.stamina.current).max(0) as f64;
+                let threatened = self.enemies().any(|o| o.space.distance(tc.space) <= 1);
+                for i in 0..3 {
+                    let tier = &t.tiers[i];
+                    let mut help = w.heal * (tier.heal as f64).min(missing)
+                        + w.heal * 0.5 * tier.temporary as f64
+                        + 2.0 * w.damage * tier.grant_surges as f64
+                        + 0.3 * tier.shift as f64;
+                    if tier.free_strike && threatened {
+                        help += w.damage * 4.0;
+                    }
+                    v += t.chances[i] * help;
+                }
                 continue;
             }
             let lost = 1.0 - tc.stamina.current as f64 / tc.stamina.max.max(1) as f64;

@@ -287,3 +287,190 @@ fn encounter_references_and_squares_are_checked_at_load() {
     let overlap = find("monster `Brute` at (1, 1) overlaps hero `Zed`");
     assert_eq!(overlap.line, 11);
 }
+
+/// Issue #7 point 1, checked on the shipped classes: the nine classes of
+/// seed 000 with their resources, each with two signature abilities and
+/// heroic abilities costing 3 and 5, and between them every area type,
+/// condition, forced movement kind, potency strength, surges, "Spend X",
+/// triggered actions and an aura.
+#[test]
+fn the_nine_classes_cover_the_rules() {
+    use crate::ability::ForcedKind;
+    use crate::ability::{Cost, Distance, Effect, PotencyValue};
+    use crate::conditions::ConditionKind;
+    use crate::stats::PotencyStrength;
+    use std::collections::{BTreeSet, HashSet};
+
+    let db = ContentDb::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")).unwrap();
+    // Seed 000 "Heroic Resources": each class's resource by name.
+    let resources = [
+        ("censor", "wrath"),
+        ("conduit", "piety"),
+        ("elementalist", "essence"),
+        ("fury", "ferocity"),
+        ("null", "discipline"),
+        ("shadow", "insight"),
+        ("tactician", "focus"),
+        ("talent", "clarity"),
+        ("troubadour", "drama"),
+    ];
+    let mut triggers = BTreeSet::new();
+    let (mut areas, mut conditions, mut forced) = (HashSet::new(), BTreeSet::new(), HashSet::new());
+    let (mut strengths, mut vertical, mut surges, mut spend, mut triggered, mut aura) =
+        (BTreeSet::new(), false, false, false, false, false);
+    for (id, resource) in resources {
+        let class = db
+            .classes
+            .get(id)
+            .unwrap_or_else(|| panic!("no class {id}"));
+        assert_eq!(class.resource, resource, "{id}");
+        triggers.insert(format!("{:?}", class.resource_trigger));
+        let abilities: Vec<_> = class
+            .abilities
+            .iter()
+            .map(|a| {
+                db.ability(a)
+                    .unwrap_or_else(|| panic!("{id}: no ability {a}"))
+            })
+            .collect();
+        let count = |c: Cost| abilities.iter().filter(|a| a.cost == c).count();
+        assert!(count(Cost::Signature) >= 2, "{id}: two signature abilities");
+        assert!(
+            count(Cost::Heroic(3)) >= 2,
+            "{id}: two heroic abilities costing 3"
+        );
+        assert!(
+            count(Cost::Heroic(5)) >= 2,
+            "{id}: two heroic abilities costing 5"
+        );
+        for a in abilities {
+            if a.distance.is_area() {
+                areas.insert(std::mem::discriminant(&a.distance));
+            }
+            triggered |= a.trigger.is_some();
+            aura |= a.aura.is_some();
+            spend |= !a.spend.is_empty();
+            let mut lines = Vec::new();
+            if let Some(p) = &a.power_roll {
+                lines.extend([&p.tiers.0, &p.tiers.1, &p.tiers.2]);
+            }
+            lines.extend(a.effect.iter());
+            lines.extend(a.aura.iter().map(|x| &x.effect));
+            lines.extend(a.spend.iter().filter_map(|s| s.effects.as_ref()));
+            for e in lines.iter().flat_map(|l| l.effects.iter()) {
+                match e {
+                    Effect::Condition {
+                        potency,
+                        conditions: cs,
+                        ..
+                    } => {
+                        conditions.extend(cs.iter().copied());
+                        if let Some(p) = potency
+                            && let PotencyValue::Strength(s) = p.value
+                        {
+                            strengths.insert(format!("{s:?}"));
+                        }
+                    }
+                    Effect::ForcedMove {
+                        kind, vertical: v, ..
+                    } => {
+                        forced.insert(*kind);
+                        vertical |= *v;
+                    }
+                    Effect::GainSurges(_) | Effect::GrantSurges(_) => surges = true,
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert_eq!(
+        triggers.len(),
+        9,
+        "a gain trigger of its own each: {triggers:?}"
+    );
+    for d in [
+        Distance::Aura(1),
+        Distance::Burst(1),
+        Distance::Cube { size: 1, within: 1 },
+        Distance::Line {
+            length: 1,
+            width: 1,
+            within: 1,
+        },
+        Distance::Wall {
+            squares: 1,
+            within: 1,
+        },
+        Distance::Cone { length: 1 },
+        Distance::Sphere {
+            radius: 1,
+            within: 1,
+        },
+        Distance::Cylinder {
+            radius: 1,
+            height: 1,
+            within: 1,
+        },
+    ] {
+        assert!(
+            areas.contains(&std::mem::discriminant(&d)),
+            "no class uses {d}"
+        );
+    }
+    for c in [
+        ConditionKind::Bleeding,
+        ConditionKind::Dazed,
+        ConditionKind::Frightened,
+        ConditionKind::Grabbed,
+        ConditionKind::Prone,
+        ConditionKind::Restrained,
+        ConditionKind::Slowed,
+        ConditionKind::Taunted,
+        ConditionKind::Weakened,
+    ] {
+        assert!(conditions.contains(&c), "no class imposes {c}");
+    }
+    for k in [ForcedKind::Push, ForcedKind::Pull, ForcedKind::Slide] {
+        assert!(forced.contains(&k), "no class uses {k:?}");
+    }
+    assert!(vertical, "no vertical forced movement");
+    for s in [
+        PotencyStrength::Weak,
+        PotencyStrength::Average,
+        PotencyStrength::Strong,
+    ] {
+        assert!(strengths.contains(&format!("{s:?}")), "no potency {s:?}");
+    }
+    assert!(surges && spend && triggered && aura);
+}
+
+/// Every class ability works in play: across the shipped encounters, random
+/// legal play uses each of them at least once (the engine accepts them).
+#[test]
+fn every_class_ability_is_used_in_play() {
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+    let db = Arc::new(
+        ContentDb::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")).unwrap(),
+    );
+    let mut used = BTreeSet::new();
+    for enc in db.encounters.keys() {
+        for seed in 1..=12 {
+            let heroes = crate::ai::by_name("random", seed, &db).unwrap();
+            let monsters = crate::ai::by_name("random", seed + 100, &db).unwrap();
+            let (g, _) = crate::sim::play_with(&db, enc, seed, heroes, monsters, 20_000).unwrap();
+            assert!(g.errors.is_empty(), "{enc} {seed}: {:?}", g.errors);
+            used.extend(g.abilities.keys().cloned());
+        }
+    }
+    let mut missing = Vec::new();
+    for class in db.classes.values() {
+        for a in &class.abilities {
+            let ab = db.ability(a).unwrap();
+            if ab.trigger.is_none() && !used.contains(&ab.name) {
+                missing.push(format!("{} ({})", ab.name, class.id));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "never used: {missing:?}");
+}

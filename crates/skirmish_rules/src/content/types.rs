@@ -160,6 +160,12 @@ pub struct Class {
     /// Damage of the free strike (melee or ranged), before the characteristic.
     #[serde(default = "two")]
     pub free_strike: i32,
+    /// The class may spend resource it doesn't have, down to -(1 + Reason),
+    /// taking 1 damage per point below 0 at the end of each of its turns
+    /// (the talent: "use abilities even when they don't have their Heroic
+    /// Resource to spare, if they're willing to face the cost", seed 000).
+    #[serde(default)]
+    pub strain: bool,
 }
 
 fn one() -> u32 {

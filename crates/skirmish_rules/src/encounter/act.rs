@@ -1255,7 +1255,7 @@ fn use_ability(
     match ability.cost {
         Cost::Heroic(n) => {
             let has = heroic.as_ref().map_or(0, |h| h.amount);
-            if has < n {
+            if !heroic.as_ref().is_some_and(|h| h.can_pay(n)) {
                 return Err(Refusal::NotEnoughResource {
                     resource: heroic.map_or("heroic resource".into(), |h| h.resource),
                     needed: n,
@@ -1282,7 +1282,7 @@ fn use_ability(
             _ => 0,
         };
         let has = heroic.as_ref().map_or(0, |h| h.amount);
-        if heroic.is_none() || has < cost + spend {
+        if !heroic.as_ref().is_some_and(|h| h.can_pay(cost + spend)) {
             return Err(Refusal::NotEnoughResource {
                 resource: heroic
                     .as_ref()
@@ -1607,7 +1607,7 @@ fn pay(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability, spe
         Cost::Heroic(_) | Cost::Free | Cost::Signature if heroic_cost > 0 => {
             let n = heroic_cost;
             let mut h = world.get_mut::<Heroic>(entity).expect("checked");
-            h.amount -= n;
+            h.pay(n);
             let (resource, total) = (h.resource.clone(), h.amount);
             world
                 .resource_mut::<CombatLog>()
@@ -2047,10 +2047,196 @@ pub(super) fn apply_outcome(
             );
         }
     }
+    support(world, target, &outcome);
     Gains {
         total: outcome.surges + outcome.resources.iter().map(|(_, n)| n).sum::<u32>(),
         surges: outcome.surges,
         resources: outcome.resources,
+    }
+}
+
+/// The effects that help their target: stamina regained, temporary stamina,
+/// surges granted, a shift toward the enemy and a free strike (in that order).
+fn support(world: &mut World, target: &Snapshot, outcome: &crate::ability::TierOutcome) {
+    let alive = |w: &World| {
+        w.get::<Stamina>(target.entity)
+            .is_some_and(|s| !s.is_dead())
+    };
+    if !alive(world) {
+        return;
+    }
+    if outcome.heal > 0 {
+        heal(world, target.entity, target.id, outcome.heal as i32);
+    }
+    if outcome.temporary > 0
+        && let Some(mut st) = world.get_mut::<Stamina>(target.entity)
+    {
+        st.gain_temporary(outcome.temporary as i32);
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::TemporaryStamina {
+                creature: target.id,
+                amount: outcome.temporary as i32,
+            });
+    }
+    if outcome.grant_surges > 0
+        && let Some(mut h) = world.get_mut::<Heroic>(target.entity)
+    {
+        h.surges += outcome.grant_surges;
+        let total = h.surges;
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::SurgesGained {
+                creature: target.id,
+                amount: outcome.grant_surges,
+                total,
+            });
+    }
+    if outcome.shift > 0 {
+        granted_shift(world, target.entity, target.id, outcome.shift);
+    }
+    if outcome.free_strike && alive(world) {
+        granted_strike(world, target.entity, target.id);
+    }
+}
+
+/// Regain stamina up to the maximum (a dying hero too; not the dead).
+pub(super) fn heal(world: &mut World, entity: Entity, id: CreatureId, amount: i32) {
+    let Some(mut st) = world.get_mut::<Stamina>(entity) else {
+        return;
+    };
+    if st.is_dead() {
+        return;
+    }
+    let before = st.current;
+    st.heal(amount);
+    let (gained, now) = (st.current - before, st.current);
+    if gained <= 0 {
+        return;
+    }
+    world.resource_mut::<CombatLog>().push(LogEntry::Healed {
+        creature: id,
+        amount: gained,
+        stamina: now,
+    });
+    ally_healed(world, entity);
+}
+
+/// A granted shift: up to `n` squares without provoking, to the square
+/// nearest an enemy (fewest squares spent on ties). Stays put if no square
+/// brings it closer.
+fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n: u32) {
+    let (Some(space), Some(side)) = (
+        world.get::<Space>(entity).map(|s| s.0),
+        world.get::<Creature>(entity).map(|c| c.side),
+    ) else {
+        return;
+    };
+    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let limits = movement_limits(&conditions, n);
+    if limits.speed == 0 || !limits.can_shift {
+        return;
+    }
+    let creatures = occupants(world);
+    let enemies: Vec<Footprint> = creatures
+        .iter()
+        .filter(|o| o.side != side)
+        .map(|o| o.space)
+        .collect();
+    if enemies.is_empty() {
+        return;
+    }
+    // Nearest by the grid's distance, then by the straighter line.
+    let nearest = |f: Footprint| {
+        enemies
+            .iter()
+            .map(|e| {
+                let (dx, dy) = (f.pos.x - e.pos.x, f.pos.y - e.pos.y);
+                (f.distance(*e), dx.abs() + dy.abs())
+            })
+            .min()
+            .unwrap_or((0, 0))
+    };
+    let map = world.resource::<Battlefield>().0.clone();
+    let reach = crate::map::movement::reachable(
+        &map,
+        &creatures,
+        &crate::map::movement::Mover {
+            id,
+            space,
+            side,
+            speed: limits.speed.min(n),
+            extra_cost: limits.extra_cost_per_square,
+            shifting: true,
+        },
+    );
+    let here = nearest(space);
+    let best = reach
+        .destinations()
+        .into_iter()
+        .map(|(p, cost)| (nearest(Footprint::new(p, space.size)), cost, p))
+        .filter(|(d, _, _)| *d < here)
+        .min();
+    let Some((_, _, to)) = best else {
+        return;
+    };
+    let Some(path) = reach.path_to(to) else {
+        return;
+    };
+    if let Some(mut s) = world.get_mut::<Space>(entity) {
+        s.0.pos = to;
+    }
+    world.resource_mut::<CombatLog>().push(LogEntry::Moved {
+        creature: id,
+        path,
+        shift: true,
+    });
+    check_grabs(world);
+}
+
+/// A granted free strike: against the adjacent enemy with the least stamina.
+fn granted_strike(world: &mut World, entity: Entity, id: CreatureId) {
+    let (Some(space), Some(side)) = (
+        world.get::<Space>(entity).map(|s| s.0),
+        world.get::<Creature>(entity).map(|c| c.side),
+    ) else {
+        return;
+    };
+    let target = occupants(world)
+        .into_iter()
+        .filter(|o| o.side != side && o.space.distance(space) <= 1)
+        .filter_map(|o| {
+            let e = entity_of(world, o.id)?;
+            Some((world.get::<Stamina>(e)?.current, o.id, e))
+        })
+        .min();
+    let Some((_, tid, te)) = target else {
+        return;
+    };
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::GrantedStrike {
+            creature: id,
+            target: tid,
+        });
+    let damage = free_strike_damage(world, entity);
+    deal_damage(world, te, tid, damage, DamageType::Untyped, Some(id));
+}
+
+/// The talent's cost: at the end of its turn, 1 damage per point below 0.
+pub(super) fn strain(world: &mut World, ended: &[CreatureId]) {
+    for &id in ended {
+        let Some(e) = entity_of(world, id) else {
+            continue;
+        };
+        let n = world.get::<Heroic>(e).map_or(0, |h| h.strain) as i32;
+        if n > 0 && world.get::<Stamina>(e).is_some_and(|s| !s.is_dead()) {
+            world.resource_mut::<CombatLog>().push(LogEntry::Strained {
+                creature: id,
+                amount: n,
+            });
+            deal_damage(world, e, id, n, DamageType::Untyped, None);
+        }
     }
 }
 
@@ -2098,7 +2284,7 @@ fn gain_for_user(
             .get_mut::<Heroic>(entity)
             .filter(|h| &h.resource == name)
         {
-            h.amount += amount;
+            h.gain(*amount);
             let (resource, total) = (h.resource.clone(), h.amount);
             world
                 .resource_mut::<CombatLog>()
@@ -2416,15 +2602,9 @@ fn catch_breath(world: &mut World, entity: Entity, id: CreatureId) -> Result<(),
     }
     spend(world, entity, ActionType::Maneuver)?;
     let mut s = world.get_mut::<Stamina>(entity).expect("checked");
-    let before = s.current;
-    s.spend_recovery();
-    let (gained, now) = (s.current - before, s.current);
-    world.resource_mut::<CombatLog>().push(LogEntry::Healed {
-        creature: id,
-        amount: gained,
-        stamina: now,
-    });
-    ally_healed(world, entity);
+    s.recoveries -= 1;
+    let value = s.recovery_value();
+    heal(world, entity, id, value);
     Ok(())
 }
 
@@ -2578,7 +2758,8 @@ fn trigger_resource(world: &mut World, entity: Entity, which: crate::content::Re
         return;
     }
     h.trigger_round = round;
-    h.amount += h.trigger_amount;
+    let n = h.trigger_amount;
+    h.gain(n);
     let (resource, amount, total) = (h.resource.clone(), h.trigger_amount, h.amount);
     world
         .resource_mut::<CombatLog>()

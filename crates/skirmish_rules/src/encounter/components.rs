@@ -58,6 +58,43 @@ pub struct Heroic {
     pub trigger_amount: u32,
     /// The last round the trigger fired ("the first time each round").
     pub trigger_round: u32,
+    /// Resource spent that the hero did not have (the talent's strain): it
+    /// stands below 0 by this much.
+    #[serde(default)]
+    pub strain: u32,
+    /// How far below 0 the class may go (0: not at all).
+    #[serde(default)]
+    pub strain_limit: u32,
+}
+
+impl Heroic {
+    /// Whether `n` can be spent now: what the hero has, plus for a class
+    /// that may strain, down to its limit below 0.
+    pub fn can_pay(&self, n: u32) -> bool {
+        self.amount + self.strain_limit.saturating_sub(self.strain) >= n
+    }
+
+    /// Spend `n` (checked with [`Heroic::can_pay`]); what is missing is strain.
+    pub fn pay(&mut self, n: u32) {
+        if self.amount >= n {
+            self.amount -= n;
+        } else {
+            self.strain += n - self.amount;
+            self.amount = 0;
+        }
+    }
+
+    /// Gain `n`: strain is paid back first.
+    pub fn gain(&mut self, n: u32) {
+        let back = n.min(self.strain);
+        self.strain -= back;
+        self.amount += n - back;
+    }
+
+    /// The resource as a signed number (below 0 while strained).
+    pub fn value(&self) -> i64 {
+        i64::from(self.amount) - i64::from(self.strain)
+    }
 }
 
 /// What a creature still has this turn (RULES.md "Turns").

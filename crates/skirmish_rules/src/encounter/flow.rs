@@ -48,7 +48,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EncounterStep,
         (
-            end_of_turn.in_set(Step::EndOfTurn),
+            (strain, end_of_turn).chain().in_set(Step::EndOfTurn),
             advance.in_set(Step::Advance),
             start_of_turn.in_set(Step::StartOfTurn),
             check_outcome.in_set(Step::Outcome),
@@ -192,6 +192,12 @@ pub struct TurnEvents {
 /// "Stamina": a dying hero can't Catch Breath and bleeds, but still acts.)
 pub fn can_act(stamina: &Stamina) -> bool {
     stamina.health() != Health::Dead
+}
+
+/// The talent's strain hurts at the end of its turn (before saves).
+fn strain(world: &mut World) {
+    let ended = world.resource::<TurnEvents>().ended.clone();
+    super::act::strain(world, &ended);
 }
 
 /// End of the creature's turn: EoT conditions end, then a save for each
@@ -346,7 +352,7 @@ pub(super) fn start_of_turn(
                 Some(crate::content::ResourceGain::Die(n)) => dice.roll(n),
                 None => 0,
             };
-            h.amount += gain;
+            h.gain(gain);
             log.push(LogEntry::ResourceGained {
                 creature: id,
                 resource: h.resource.clone(),

@@ -128,6 +128,21 @@ pub enum LogEntry {
         amount: i32,
         stamina_left: i32,
     },
+    /// A hero below 0 of its resource pays for it at the end of its turn.
+    Strained {
+        creature: CreatureId,
+        amount: i32,
+    },
+    /// A creature gains temporary stamina.
+    TemporaryStamina {
+        creature: CreatureId,
+        amount: i32,
+    },
+    /// An ability lets another creature make a free strike.
+    GrantedStrike {
+        creature: CreatureId,
+        target: CreatureId,
+    },
     Died {
         creature: CreatureId,
         name: String,
@@ -458,6 +473,17 @@ impl LogEntry {
                 amount,
                 stamina,
             } => format!("{} regains {amount} stamina ({stamina}).", name(*creature)),
+            LogEntry::Strained { creature, amount } => {
+                format!("{} pays for the strain: {amount} damage.", name(*creature))
+            }
+            LogEntry::TemporaryStamina { creature, amount } => {
+                format!("{} has {amount} temporary stamina.", name(*creature))
+            }
+            LogEntry::GrantedStrike { creature, target } => format!(
+                "{} makes a free strike against {}.",
+                name(*creature),
+                name(*target)
+            ),
             LogEntry::Bled {
                 creature,
                 amount,

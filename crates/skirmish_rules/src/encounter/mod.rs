@@ -433,7 +433,7 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
             _ => false,
         };
         let cost_ok = match a.cost {
-            crate::ability::Cost::Heroic(n) => heroic.as_ref().is_some_and(|h| h.amount >= n),
+            crate::ability::Cost::Heroic(n) => heroic.as_ref().is_some_and(|h| h.can_pay(n)),
             crate::ability::Cost::Malice(n) => malice >= n,
             _ => true,
         };

@@ -28,6 +28,18 @@ pub struct TierOutcome {
     /// Conditions the target would resist.
     pub resisted: Vec<ConditionKind>,
     pub forced: Option<(ForcedKind, u32)>,
+    /// Help for the target: stamina regained, temporary stamina, surges
+    /// granted, squares of shift, and whether it makes a free strike.
+    #[serde(default)]
+    pub heal: u32,
+    #[serde(default)]
+    pub temporary: u32,
+    #[serde(default)]
+    pub grant_surges: u32,
+    #[serde(default)]
+    pub shift: u32,
+    #[serde(default)]
+    pub free_strike: bool,
 }
 
 /// One target's forecast.
@@ -253,6 +265,11 @@ impl Encounter {
                         .iter()
                         .find(|f| f.applies)
                         .map(|f| (f.kind, f.distance)),
+                    heal: o.heal,
+                    temporary: o.temporary,
+                    grant_surges: o.grant_surges,
+                    shift: o.shift,
+                    free_strike: o.free_strike,
                 }
             });
             out.push(target_preview(

@@ -257,7 +257,7 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
     }
     let content = world.resource::<Content>().0.clone();
     let abilities = world.get::<Abilities>(re).cloned().unwrap_or_default();
-    let heroic = world.get::<Heroic>(re).map(|h| h.amount).unwrap_or(0);
+    let heroic = world.get::<Heroic>(re).cloned();
     let malice = world.resource::<super::Malice>().0;
     let map = world.resource::<act::Battlefield>().0.clone();
     for id in &abilities.0 {
@@ -273,7 +273,7 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
             _ => continue,
         }
         let affordable = match a.cost {
-            Cost::Heroic(n) => heroic >= n,
+            Cost::Heroic(n) => heroic.as_ref().is_some_and(|h| h.can_pay(n)),
             Cost::Malice(n) => malice >= n,
             Cost::Free | Cost::Signature => true,
         };

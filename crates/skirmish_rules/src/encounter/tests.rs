@@ -11,6 +11,7 @@ mod previews;
 mod resource_triggers;
 mod snapshots;
 mod squads;
+mod support;
 mod triggers;
 
 fn content() -> ContentDb {
