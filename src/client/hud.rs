@@ -666,8 +666,10 @@ fn actor_panel(
                     } else {
                         Palette::DIM
                     };
-                    b.spawn(text(format!("{key}{}", s.label), SMALL + 1.0, c));
-                    b.spawn(text(s.cost.clone(), SMALL - 3.0, Palette::DIM));
+                    b.spawn(text(format!("{key}{}", s.label), SMALL, c));
+                    if let Some(n) = s.price {
+                        b.spawn(text(format!("◆{n}"), SMALL - 2.0, Palette::GOLD));
+                    }
                 });
             }
         });

@@ -20,8 +20,8 @@ pub struct InputSet;
 #[derive(Component, Default)]
 pub struct BlocksBoard;
 
-/// The square taken to be under the cursor when there is no pointer
-/// (`--hover`, for screenshots).
+/// The square taken to be under the cursor (`--hover`, or the best
+/// placement of `--aim`, for screenshots).
 #[derive(Resource, Default)]
 pub struct ForcedHover(pub Option<skirmish_rules::map::Pos>);
 
@@ -52,12 +52,14 @@ fn hover(
     mut selection: ResMut<Selection>,
 ) {
     let (camera, at) = *camera;
-    let square = match window.cursor_position() {
-        Some(c) => Some(c)
+    // A square given on the command line (for screenshots) wins over the pointer.
+    let square = match forced.and_then(|f| f.0) {
+        Some(p) => Some(p),
+        None => window
+            .cursor_position()
             .filter(|_| !over.0)
             .and_then(|c| camera.viewport_to_world_2d(at, c).ok())
             .and_then(|w| geometry.square_at(w)),
-        None => forced.and_then(|f| f.0),
     };
     if selection.hover != square {
         selection.hover = square;

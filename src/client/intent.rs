@@ -33,6 +33,8 @@ pub struct Slot {
     pub label: String,
     /// Its cost in a few words ("Main", "Maneuver · 3 wrath", ...).
     pub cost: String,
+    /// The resource it costs, for the bar's compact button ("◆3"), if any.
+    pub price: Option<u32>,
     /// Whether there is any legal way to use it now.
     pub usable: bool,
 }
@@ -74,26 +76,41 @@ pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> 
             Cost::Signature => cost = format!("{cost} · signature"),
             Cost::Free => {}
         }
+        let price = match ab.cost {
+            Cost::Heroic(n) | Cost::Malice(n) => Some(n),
+            _ => None,
+        };
         out.push(Slot {
             action: SlotAction::Aim(Aim::Ability(id.clone())),
             label: ab.name.clone(),
             cost,
+            price,
             usable,
         });
     }
     let has = |f: &dyn Fn(&Command) -> bool| legal.iter().any(f);
-    out.push(Slot {
-        action: SlotAction::Aim(Aim::FreeStrike),
-        label: "Free Strike".into(),
-        cost: "Main".into(),
-        usable: has(&|c| matches!(c, Command::FreeStrike { .. })),
-    });
-    out.push(Slot {
-        action: SlotAction::Aim(Aim::Charge),
-        label: "Charge".into(),
-        cost: "Main".into(),
-        usable: has(&|c| matches!(c, Command::Charge { .. })),
-    });
+    for (aim, label, usable) in [
+        (
+            Aim::FreeStrike,
+            "Free Strike",
+            has(&|c| matches!(c, Command::FreeStrike { .. })),
+        ),
+        (
+            Aim::Charge,
+            "Charge",
+            has(&|c| matches!(c, Command::Charge { .. })),
+        ),
+    ] {
+        if usable {
+            out.push(Slot {
+                action: SlotAction::Aim(aim),
+                label: label.into(),
+                cost: "Main".into(),
+                price: None,
+                usable,
+            });
+        }
+    }
     let simple: [(&str, &str, fn(CreatureId) -> Command); 7] = [
         ("Defend", "Main", |creature| Command::Defend { creature }),
         ("Stand Up", "Maneuver", |creature| Command::StandUp {
@@ -112,12 +129,13 @@ pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> 
     for (label, cost, make) in simple {
         let cmd = make(creature);
         let usable = legal.contains(&cmd);
-        // Only the ones that apply now clutter the bar; End Turn always shows.
-        if usable || label == "End Turn" || label == "Defend" {
+        // Only the ones that apply now take room on the bar; End Turn always shows.
+        if usable || label == "End Turn" {
             out.push(Slot {
                 action: SlotAction::Now(cmd),
                 label: label.into(),
                 cost: cost.into(),
+                price: None,
                 usable,
             });
         }

@@ -140,6 +140,30 @@ pub fn replay(file: &std::path::Path, mut options: ClientOptions) -> ExitCode {
     }
 }
 
+/// The anchor square of `aim`'s placement that reaches the most targets.
+fn best_anchor(g: &game::Game, aim: &str) -> Option<Pos> {
+    use skirmish_rules::encounter::Command;
+    g.legal
+        .iter()
+        .filter_map(|c| match c {
+            Command::UseAreaAbility {
+                ability, placement, ..
+            } if ability == aim => {
+                let n = g.encounter.preview(c).map_or(0, |p| p.targets.len());
+                Some((n, intent::anchor(placement)?))
+            }
+            Command::UseAbility {
+                ability, targets, ..
+            } if ability == aim => {
+                let t = g.encounter.creature(*targets.first()?)?;
+                Some((1, t.space.pos))
+            }
+            _ => None,
+        })
+        .max_by_key(|(n, _)| *n)
+        .map(|(_, p)| p)
+}
+
 /// Run the client until the window closes.
 pub fn run(options: ClientOptions) -> ExitCode {
     let assets = options.assets.clone().unwrap_or_else(crate::default_assets);
@@ -249,7 +273,14 @@ pub fn run(options: ClientOptions) -> ExitCode {
     if let Some(aim) = &options.aim {
         app.world_mut().resource_mut::<game::Selection>().aim = intent::Aim::Ability(aim.clone());
     }
-    app.insert_resource(input::ForcedHover(options.hover));
+    // With an aim and no square given, point at its best placement (the one
+    // the forecast says reaches the most targets), for screenshots.
+    let hover = options.hover.or_else(|| {
+        let aim = options.aim.as_deref()?;
+        let g = app.world().non_send::<game::Game>();
+        best_anchor(g, aim)
+    });
+    app.insert_resource(input::ForcedHover(hover));
     app.insert_resource(picker::PickerOpen(options.menu));
     if let Some(applied) = last {
         app.world_mut().write_message(applied);

@@ -261,6 +261,8 @@ fn draw(
                             5.5,
                             2.0,
                         );
+                        // Outlined too, so the template shows around tokens.
+                        outline(&mut commands, &g, *p, 1, Color::srgb(1.0, 0.55, 0.1), 9.5);
                     } else {
                         // Covered but out of the effect's reach: dark and crossed.
                         square(
