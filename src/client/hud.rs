@@ -710,7 +710,7 @@ fn actor_panel(
         card_lines = lines;
         let hint = match &selection.aim {
             Aim::Move => "Click a blue square to move (hold Shift to shift) · pick an ability (1-9) · [E] end turn",
-            _ => "Click a highlighted target or square to use it · right click or [Esc] to cancel",
+            _ => "Click a highlighted target or square to use it (an area around you: its key again) · right click or [Esc] to cancel",
         };
         if mine {
             p.spawn(text(hint, SMALL - 1.0, Palette::DIM));

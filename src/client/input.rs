@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy::window::{MonitorSelection, PrimaryWindow, WindowMode};
 use skirmish_rules::ability::Cost;
 use skirmish_rules::encounter::Command;
+use skirmish_rules::encounter::command::Placement;
 
 use super::game::{Applied, Game, Pace, Pending, Restart, Selection};
 use super::intent::{self, Aim, SlotAction};
@@ -299,14 +300,24 @@ pub fn activate(
     match action {
         SlotAction::Aim(aim) => {
             selection.pending = None;
-            // Choosing the aimed slot again drops it.
-            selection.aim = if selection.aim == aim { Aim::Move } else { aim };
-            // An area around the user needs no square: a second press or a
-            // click anywhere confirms it (see `command_at`).
+            if selection.aim == aim {
+                // Choosing the aimed slot again: an area around the user
+                // (which needs no square) goes off; anything else is dropped.
+                let around_me = game.legal.iter().find(|c| {
+                    matches!(c, Command::UseAreaAbility { ability, placement: Placement::OnSelf, .. }
+                        if Aim::Ability(ability.clone()) == aim)
+                });
+                match around_me.cloned() {
+                    Some(cmd) => choose(game, selection, cmd, out),
+                    None => selection.aim = Aim::Move,
+                }
+            } else {
+                selection.aim = aim;
+            }
         }
         SlotAction::Now(cmd) => {
-            let _ = game.apply(cmd, out);
             selection.aim = Aim::Move;
+            choose(game, selection, cmd, out);
         }
     }
 }
@@ -362,6 +373,70 @@ mod tests {
         // Moving is never asked about.
         let mv = Command::EndTurn { creature: hero.id };
         assert_eq!(spend_choice(&g, &mv), None);
+    }
+
+    #[test]
+    fn an_area_around_the_user_goes_off_on_its_second_key_press() {
+        let mut g = game();
+        let tactician = g
+            .encounter
+            .creatures()
+            .into_iter()
+            .find(|c| c.name == "Captain Hollis")
+            .unwrap()
+            .id;
+        // Play turns out (monsters end theirs) until the tactician can start.
+        let start = Command::StartTurn {
+            creature: tactician,
+        };
+        for _ in 0..50 {
+            if g.legal.contains(&start) {
+                break;
+            }
+            let next = g
+                .legal
+                .iter()
+                .find(|c| {
+                    matches!(
+                        c,
+                        Command::EndTurn { .. } | Command::Answer { reaction: None, .. }
+                    )
+                })
+                .or_else(|| {
+                    g.legal.iter().find(
+                        |c| matches!(c, Command::StartTurn { creature } if *creature != tactician),
+                    )
+                })
+                .cloned()
+                .unwrap();
+            g.encounter.apply(next).unwrap();
+            g.legal = g.encounter.legal_actions();
+        }
+        g.encounter.apply(start).unwrap();
+        let e = entity_of(g.encounter.world(), tactician).unwrap();
+        g.encounter.world_mut().get_mut::<Heroic>(e).unwrap().amount = 3;
+        g.legal = g.encounter.legal_actions();
+        let mut app = App::new();
+        app.add_message::<Applied>();
+        let mut sel = Selection::default();
+        let aim = SlotAction::Aim(Aim::Ability("tact_advance".into()));
+        let mut state: bevy::ecs::system::SystemState<MessageWriter<Applied>> =
+            bevy::ecs::system::SystemState::new(app.world_mut());
+        let mut out = state.get_mut(app.world_mut()).unwrap();
+        activate(&mut g, &mut sel, aim.clone(), &mut out);
+        assert_eq!(
+            sel.aim,
+            Aim::Ability("tact_advance".into()),
+            "first press aims"
+        );
+        assert_eq!(g.version, 0);
+        activate(&mut g, &mut sel, aim, &mut out);
+        assert_eq!(g.version, 1, "second press uses it");
+        assert_eq!(sel.aim, Aim::Move);
+        let used = g.encounter.log().iter().any(|l| {
+            matches!(l, skirmish_rules::encounter::LogEntry::AbilityUsed { ability, .. } if ability == "tact_advance")
+        });
+        assert!(used);
     }
 
     #[test]

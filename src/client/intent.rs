@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use skirmish_rules::ability::{ActionType, Cost};
+use skirmish_rules::ability::{ActionType, Cost, Distance};
 use skirmish_rules::encounter::command::Placement;
 use skirmish_rules::encounter::{Command, Encounter};
 use skirmish_rules::map::movement::{Mover, opportunity_attacks, path_cost};
@@ -76,12 +76,17 @@ pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> 
             Cost::Signature => cost = format!("{cost} · signature"),
             Cost::Free => {}
         }
+        // A self-only ability needs no target: the slot uses it at once.
+        let action = match (ab.distance, legal.iter().find(|c| uses_ability(c, id))) {
+            (Distance::Myself, Some(cmd)) => SlotAction::Now(cmd.clone()),
+            _ => SlotAction::Aim(Aim::Ability(id.clone())),
+        };
         let price = match ab.cost {
             Cost::Heroic(n) | Cost::Malice(n) => Some(n),
             _ => None,
         };
         out.push(Slot {
-            action: SlotAction::Aim(Aim::Ability(id.clone())),
+            action,
             label: ab.name.clone(),
             cost,
             price,
