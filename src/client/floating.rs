@@ -192,6 +192,24 @@ pub fn floats_for(entries: &[LogEntry]) -> Vec<Float> {
                 text: "reacts!".into(),
                 style: FloatStyle::Condition,
             },
+            LogEntry::BonusGained { creature, bonus } => Float {
+                at: on(*creature),
+                text: bonus.split(" until").next().unwrap_or(bonus).to_string(),
+                style: FloatStyle::Good,
+            },
+            LogEntry::Shielded {
+                creature,
+                prevented,
+            } => Float {
+                at: on(*creature),
+                text: format!("shield stops {prevented}"),
+                style: FloatStyle::Quiet,
+            },
+            LogEntry::Retaliated { creature, .. } => Float {
+                at: on(*creature),
+                text: "retaliates!".into(),
+                style: FloatStyle::Condition,
+            },
             LogEntry::Hidden { creature } => Float {
                 at: on(*creature),
                 text: "hidden".into(),

@@ -501,6 +501,26 @@ fn creature_card(e: &Encounter, id: CreatureId) -> Vec<String> {
             .collect();
         out.push(format!("Conditions: {}", list.join(", ")));
     }
+    if !c.bonuses.0.is_empty() {
+        let list: Vec<String> = c
+            .bonuses
+            .0
+            .iter()
+            .map(|b| {
+                let what = match b.kind {
+                    skirmish_rules::ability::BonusKind::Shield(n) => format!("shield {n}"),
+                    skirmish_rules::ability::BonusKind::Retaliate { amount, range } => {
+                        format!("retaliate {amount} (range {range})")
+                    }
+                };
+                match b.uses_left {
+                    Some(n) => format!("{what}, {n} left"),
+                    None => what,
+                }
+            })
+            .collect();
+        out.push(format!("Bonuses: {}", list.join(", ")));
+    }
     let names: Vec<String> = c
         .abilities
         .iter()

@@ -424,8 +424,21 @@ fn sync(
                 };
             }
             if let Ok(mut t) = parts.p3().get_mut(child) {
-                let mut b: Vec<&str> = c.conditions.list.iter().map(|a| badge(a.kind)).collect();
+                let mut b: Vec<String> = c
+                    .conditions
+                    .list
+                    .iter()
+                    .map(|a| badge(a.kind).to_string())
+                    .collect();
                 b.dedup();
+                let shield = c.bonuses.shield();
+                if shield > 0 {
+                    b.push(format!("SH{shield}"));
+                }
+                let retaliate = c.bonuses.retaliation(1);
+                if retaliate > 0 {
+                    b.push(format!("RT{retaliate}"));
+                }
                 t.0 = b.join(" ");
             }
             if let Ok(mut t) = parts.p4().get_mut(child) {

@@ -5,7 +5,9 @@ pub mod notation;
 
 use serde::{Deserialize, Serialize};
 
-pub use notation::{Effect, ForcedKind, NotationError, PotencyCheck, PotencyValue};
+pub use notation::{
+    BonusKind, BonusLasts, BonusSpec, Effect, ForcedKind, NotationError, PotencyCheck, PotencyValue,
+};
 
 use crate::conditions::{ConditionKind, Duration};
 use crate::power_roll::Tier;
@@ -456,6 +458,8 @@ pub struct TierOutcome {
     pub shift: u32,
     /// The target makes a free strike.
     pub free_strike: bool,
+    /// Active bonuses the target gains (seed 004).
+    pub bonuses: Vec<BonusSpec>,
 }
 
 impl TierOutcome {
@@ -530,6 +534,7 @@ pub fn evaluate(
             Effect::GrantSurges(n) => out.grant_surges += n,
             Effect::Shift(n) => out.shift = out.shift.max(*n),
             Effect::FreeStrike => out.free_strike = true,
+            Effect::Bonus(b) => out.bonuses.push(*b),
         }
     }
     out

@@ -57,6 +57,35 @@ impl ForcedKind {
     }
 }
 
+/// Seed 004's defensive bonuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BonusKind {
+    /// "Shield X": each attack's damage against the bearer is X less.
+    Shield(u32),
+    /// "Retaliate X" ("Range Y"): X damage to each attacker within `range`
+    /// (adjacent: 1) after its attack.
+    Retaliate { amount: u32, range: u32 },
+}
+
+/// How long a bonus lasts (seed 004: round bonuses end with the round;
+/// persistent bonuses last until their charges are used, or all encounter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BonusLasts {
+    /// `(round)`: until the end of the round.
+    Round,
+    /// `(N charges)`: used up after N uses (each use must be taken).
+    Charges(u32),
+    /// `(encounter)`: until the encounter ends.
+    Encounter,
+}
+
+/// A bonus as written in an effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BonusSpec {
+    pub kind: BonusKind,
+    pub lasts: BonusLasts,
+}
+
 /// One typed effect of a tier outcome.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Effect {
@@ -97,6 +126,9 @@ pub enum Effect {
     /// `free strike`: the target makes a melee free strike against an
     /// adjacent enemy, the one with the least stamina (README "Rulings").
     FreeStrike,
+    /// `shield 2 (round)`, `retaliate 1 range 3 (2 charges)`: an active
+    /// bonus on the target (seed 004 "Active Bonuses").
+    Bonus(BonusSpec),
     /// Anything else, kept as written.
     Text(String),
 }
@@ -298,6 +330,8 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
             return Err(c.error("`surges`"));
         }
         Effect::GrantSurges(n)
+    } else if first.eq_ignore_ascii_case("shield") || first.eq_ignore_ascii_case("retaliate") {
+        parse_bonus(&mut c)?
     } else if first.eq_ignore_ascii_case("shift") {
         c.next();
         Effect::Shift(parse_number(&mut c, "how many squares to shift")?)
@@ -465,6 +499,43 @@ fn parse_conditions(
     })
 }
 
+/// `shield 2 (round)`, `retaliate 1 range 3 (2 charges)`, `shield 1 (encounter)`.
+fn parse_bonus(c: &mut Cursor) -> Result<Effect, NotationError> {
+    let shield = c.eat("shield");
+    if !shield {
+        c.eat("retaliate");
+    }
+    let amount = parse_number(c, "the bonus's value")?;
+    let kind = if shield {
+        BonusKind::Shield(amount)
+    } else {
+        let range = if c.eat("range") {
+            parse_number(c, "the retaliation's range")?
+        } else {
+            1
+        };
+        BonusKind::Retaliate { amount, range }
+    };
+    let mut lasts = BonusLasts::Round;
+    if c.eat("(") {
+        lasts = if c.eat("round") {
+            BonusLasts::Round
+        } else if c.eat("encounter") {
+            BonusLasts::Encounter
+        } else {
+            let n = parse_number(c, "(round), (encounter) or (N charges)")?;
+            if !(c.eat("charges") || c.eat("charge")) {
+                return Err(c.error("`charges`"));
+            }
+            BonusLasts::Charges(n)
+        };
+        if !c.eat(")") {
+            return Err(c.error("`)`"));
+        }
+    }
+    Ok(Effect::Bonus(BonusSpec { kind, lasts }))
+}
+
 fn parse_gain(c: &mut Cursor) -> Result<Effect, NotationError> {
     c.eat("gain");
     let amount = parse_number(c, "how many to gain")?;
@@ -500,6 +571,43 @@ mod tests {
             characteristic: c,
             value: PotencyValue::Strength(s),
         })
+    }
+
+    // Seed 004 "Shield", "Retaliate", "Active Bonuses".
+    #[test]
+    fn shields_and_retaliation() {
+        assert_eq!(
+            parse_tier("shield 2 (round); retaliate 1 range 3 (2 charges); shield 1").unwrap(),
+            vec![
+                Effect::Bonus(BonusSpec {
+                    kind: BonusKind::Shield(2),
+                    lasts: BonusLasts::Round
+                }),
+                Effect::Bonus(BonusSpec {
+                    kind: BonusKind::Retaliate {
+                        amount: 1,
+                        range: 3
+                    },
+                    lasts: BonusLasts::Charges(2)
+                }),
+                Effect::Bonus(BonusSpec {
+                    kind: BonusKind::Shield(1),
+                    lasts: BonusLasts::Round
+                }),
+            ]
+        );
+        assert_eq!(
+            parse_tier("retaliate 2 (encounter)").unwrap(),
+            vec![Effect::Bonus(BonusSpec {
+                kind: BonusKind::Retaliate {
+                    amount: 2,
+                    range: 1
+                },
+                lasts: BonusLasts::Encounter
+            })]
+        );
+        assert!(parse_tier("shield two").is_err());
+        assert!(parse_tier("shield 2 (forever)").is_err());
     }
 
     #[test]

@@ -952,7 +952,6 @@ fn opportunity_attack(world: &mut World, ae: Entity, attacker: CreatureId, targe
     if let Some(mut b) = world.get_mut::<TurnBudget>(ae) {
         b.triggered = false;
     }
-    let damage = free_strike_damage(world, ae);
     world
         .resource_mut::<CombatLog>()
         .push(LogEntry::AbilityUsed {
@@ -960,14 +959,7 @@ fn opportunity_attack(world: &mut World, ae: Entity, attacker: CreatureId, targe
             ability: "free_strike".into(),
             name: "Opportunity Attack".into(),
         });
-    deal_damage(
-        world,
-        te,
-        target,
-        damage,
-        DamageType::Untyped,
-        Some(attacker),
-    );
+    free_strike_hits(world, ae, attacker, te, target);
     bleed(world, ae);
 }
 
@@ -1033,6 +1025,12 @@ fn deal_damage(
     if before != after && matches!(after, Health::Dead | Health::Dying) {
         downed(world, entity, by);
     }
+}
+
+/// Untyped damage from no attack (for tests of what shields don't stop).
+#[cfg(test)]
+pub(super) fn deal_damage_for_test(world: &mut World, entity: Entity, id: CreatureId, amount: i32) {
+    deal_damage(world, entity, id, amount, DamageType::Untyped, None);
 }
 
 /// A creature was reduced to 0 stamina: the dramatic-moment trigger for
@@ -1781,10 +1779,18 @@ fn resolve_roll(
         // No roll: the effect entry applies to each target as written.
         let mut effects = always;
         effects.extend_from_slice(extra);
+        let mut best_gain: Option<Gains> = None;
         for target in targets {
-            apply_outcome(
+            let gain = apply_outcome(
                 world, entity, user, ability, target, &effects, 0, source, &mut 0,
             );
+            if best_gain.as_ref().is_none_or(|g| gain.total > g.total) {
+                best_gain = Some(gain);
+            }
+        }
+        // What the user gains comes once (as for a roll, below).
+        if let Some(g) = best_gain {
+            gain_for_user(world, entity, id, g.surges, &g.resources);
         }
         return;
     };
@@ -2006,10 +2012,29 @@ pub(super) fn apply_outcome(
         }
     }
     outcome.damage = merged;
+    // Seed 004 "Shield": an attack's damage (an ability with a power roll)
+    // is reduced by the target's shields, once per attack.
+    let attack = ability.power_roll.is_some() && target.id != user.id;
+    let mut shield = if attack && !outcome.damage.is_empty() {
+        shield_against_attack(world, target)
+    } else {
+        0
+    };
     // Seed 000 "Surges": each surge deals extra damage equal to the highest
     // characteristic, to one creature targeted.
     for (i, (amount, t)) in outcome.damage.iter().enumerate() {
         let mut amount = *amount;
+        if shield > 0 {
+            let stopped = shield.min(amount.max(0));
+            amount -= stopped;
+            shield -= stopped;
+            if stopped > 0 {
+                world.resource_mut::<CombatLog>().push(LogEntry::Shielded {
+                    creature: target.id,
+                    prevented: stopped,
+                });
+            }
+        }
         if i == 0 && *surges_left > 0 {
             let n = (*surges_left).min(3);
             amount += n as i32 * user.chars.highest();
@@ -2047,7 +2072,10 @@ pub(super) fn apply_outcome(
             );
         }
     }
-    support(world, target, &outcome);
+    support(world, target, &outcome, &ability.name);
+    if attack {
+        retaliate(world, entity, user.id, target);
+    }
     Gains {
         total: outcome.surges + outcome.resources.iter().map(|(_, n)| n).sum::<u32>(),
         surges: outcome.surges,
@@ -2056,8 +2084,14 @@ pub(super) fn apply_outcome(
 }
 
 /// The effects that help their target: stamina regained, temporary stamina,
-/// surges granted, a shift toward the enemy and a free strike (in that order).
-fn support(world: &mut World, target: &Snapshot, outcome: &crate::ability::TierOutcome) {
+/// surges granted, active bonuses, a shift toward the enemy and a free
+/// strike (in that order).
+fn support(
+    world: &mut World,
+    target: &Snapshot,
+    outcome: &crate::ability::TierOutcome,
+    ability_name: &str,
+) {
     let alive = |w: &World| {
         w.get::<Stamina>(target.entity)
             .is_some_and(|s| !s.is_dead())
@@ -2092,12 +2126,123 @@ fn support(world: &mut World, target: &Snapshot, outcome: &crate::ability::TierO
                 total,
             });
     }
+    for spec in &outcome.bonuses {
+        let bonus = ActiveBonus {
+            kind: spec.kind,
+            lasts: spec.lasts,
+            uses_left: match spec.lasts {
+                crate::ability::BonusLasts::Charges(n) => Some(n),
+                _ => None,
+            },
+            ability: ability_name.to_string(),
+        };
+        match world.get_mut::<Bonuses>(target.entity) {
+            Some(mut b) => b.0.push(bonus),
+            None => {
+                world.entity_mut(target.entity).insert(Bonuses(vec![bonus]));
+            }
+        }
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::BonusGained {
+                creature: target.id,
+                bonus: bonus_text(spec),
+            });
+    }
     if outcome.shift > 0 {
         granted_shift(world, target.entity, target.id, outcome.shift);
     }
     if outcome.free_strike && alive(world) {
         granted_strike(world, target.entity, target.id);
     }
+}
+
+/// The shield a target has against one attack; persistent shields spend a use.
+fn shield_against_attack(world: &mut World, target: &Snapshot) -> i32 {
+    let Some(mut b) = world.get_mut::<Bonuses>(target.entity) else {
+        return 0;
+    };
+    let n = b.shield() as i32;
+    if n == 0 {
+        return 0;
+    }
+    let ended = b.use_up(|x| matches!(x.kind, crate::ability::BonusKind::Shield(_)));
+    for ability in ended {
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::BonusEnded {
+                creature: target.id,
+                ability,
+            });
+    }
+    n
+}
+
+/// Seed 004 "Retaliate": after the attack, unless the target fell, X damage
+/// to the attacker if within the retaliation's range; not an attack.
+fn retaliate(world: &mut World, attacker: Entity, attacker_id: CreatureId, target: &Snapshot) {
+    let standing = world
+        .get::<Stamina>(target.entity)
+        .is_some_and(|s| matches!(s.health(), Health::Healthy | Health::Winded));
+    if !standing {
+        return;
+    }
+    let (Some(a), Some(t)) = (
+        world.get::<Space>(attacker).map(|s| s.0),
+        world.get::<Space>(target.entity).map(|s| s.0),
+    ) else {
+        return;
+    };
+    let distance = a.distance(t);
+    let Some(mut b) = world.get_mut::<Bonuses>(target.entity) else {
+        return;
+    };
+    let amount = b.retaliation(distance) as i32;
+    if amount == 0 {
+        return;
+    }
+    let ended = b.use_up(|x| {
+        matches!(x.kind, crate::ability::BonusKind::Retaliate { range, .. } if distance <= range)
+    });
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::Retaliated {
+            creature: target.id,
+            attacker: attacker_id,
+            amount,
+        });
+    deal_damage(
+        world,
+        attacker,
+        attacker_id,
+        amount,
+        DamageType::Untyped,
+        Some(target.id),
+    );
+    for ability in ended {
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::BonusEnded {
+                creature: target.id,
+                ability,
+            });
+    }
+}
+
+/// A bonus in words, for the log ("shield 2 until the end of the round").
+pub fn bonus_text(b: &crate::ability::BonusSpec) -> String {
+    use crate::ability::{BonusKind, BonusLasts};
+    let what = match b.kind {
+        BonusKind::Shield(n) => format!("shield {n}"),
+        BonusKind::Retaliate { amount, range: 1 } => format!("retaliate {amount}"),
+        BonusKind::Retaliate { amount, range } => format!("retaliate {amount} (range {range})"),
+    };
+    let how = match b.lasts {
+        BonusLasts::Round => " until the end of the round".to_string(),
+        BonusLasts::Encounter => String::new(),
+        BonusLasts::Charges(n) => format!(" for {n} use{}", if n == 1 { "" } else { "s" }),
+    };
+    format!("{what}{how}")
 }
 
 /// Regain stamina up to the maximum (a dying hero too; not the dead).
@@ -2219,8 +2364,42 @@ fn granted_strike(world: &mut World, entity: Entity, id: CreatureId) {
             creature: id,
             target: tid,
         });
-    let damage = free_strike_damage(world, entity);
-    deal_damage(world, te, tid, damage, DamageType::Untyped, Some(id));
+    free_strike_hits(world, entity, id, te, tid);
+}
+
+/// A free strike lands: its damage less the target's shields (a free strike
+/// is an attack, seed 004), then the target's retaliation.
+fn free_strike_hits(
+    world: &mut World,
+    attacker: Entity,
+    attacker_id: CreatureId,
+    target: Entity,
+    target_id: CreatureId,
+) {
+    let mut damage = free_strike_damage(world, attacker);
+    let ts = snapshot(world, target);
+    if let Some(t) = &ts {
+        let shield = shield_against_attack(world, t);
+        let stopped = shield.min(damage);
+        if stopped > 0 {
+            damage -= stopped;
+            world.resource_mut::<CombatLog>().push(LogEntry::Shielded {
+                creature: target_id,
+                prevented: stopped,
+            });
+        }
+    }
+    deal_damage(
+        world,
+        target,
+        target_id,
+        damage,
+        DamageType::Untyped,
+        Some(attacker_id),
+    );
+    if let Some(t) = &ts {
+        retaliate(world, attacker, attacker_id, t);
+    }
 }
 
 /// The talent's cost: at the end of its turn, 1 damage per point below 0.
@@ -2539,7 +2718,6 @@ fn free_strike(
         });
     }
     spend(world, entity, ActionType::MainAction)?;
-    let damage = free_strike_damage(world, entity);
     world
         .resource_mut::<CombatLog>()
         .push(LogEntry::AbilityUsed {
@@ -2547,7 +2725,7 @@ fn free_strike(
             ability: "free_strike".into(),
             name: "Free Strike".into(),
         });
-    deal_damage(world, te, target, damage, DamageType::Untyped, Some(id));
+    free_strike_hits(world, entity, id, te, target);
     reveal(world, entity, id);
     bleed(world, entity);
     Ok(())
@@ -2657,7 +2835,6 @@ fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), 
         && let Some(ge) = entity_of(world, grabber)
         && world.get::<Stamina>(ge).is_some_and(can_act)
     {
-        let damage = free_strike_damage(world, ge);
         world
             .resource_mut::<CombatLog>()
             .push(LogEntry::AbilityUsed {
@@ -2665,14 +2842,7 @@ fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), 
                 ability: "free_strike".into(),
                 name: "Free Strike".into(),
             });
-        deal_damage(
-            world,
-            entity,
-            id,
-            damage,
-            DamageType::Untyped,
-            Some(grabber),
-        );
+        free_strike_hits(world, ge, grabber, entity, id);
     }
     if result.tier >= crate::power_roll::Tier::Two {
         release(world, entity, id, grabber);

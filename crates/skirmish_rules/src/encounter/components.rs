@@ -163,3 +163,81 @@ pub struct ActiveAura {
 /// The auras a creature carries.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Auras(pub Vec<ActiveAura>);
+
+/// Seed 004's active bonuses on a creature: shields and retaliation, each
+/// lasting the round, a number of uses, or the encounter.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bonuses(pub Vec<ActiveBonus>);
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveBonus {
+    pub kind: crate::ability::BonusKind,
+    pub lasts: crate::ability::BonusLasts,
+    /// Uses left, for a bonus with charges.
+    pub uses_left: Option<u32>,
+    /// The ability that gave it (its name, for the log).
+    pub ability: String,
+}
+
+impl Bonuses {
+    /// Total shield against one attack (seed 004: "Multiple shield bonuses stack").
+    pub fn shield(&self) -> u32 {
+        self.0
+            .iter()
+            .map(|b| match b.kind {
+                crate::ability::BonusKind::Shield(n) => n,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// Total retaliation against an attacker `distance` squares away.
+    pub fn retaliation(&self, distance: u32) -> u32 {
+        self.0
+            .iter()
+            .map(|b| match b.kind {
+                crate::ability::BonusKind::Retaliate { amount, range } if distance <= range => {
+                    amount
+                }
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// Spend a use of every bonus `applies` picks (persistent bonuses "must"
+    /// be used when they can); returns the names of those used up.
+    pub fn use_up(&mut self, applies: impl Fn(&ActiveBonus) -> bool) -> Vec<String> {
+        let mut ended = Vec::new();
+        self.0.retain_mut(|b| {
+            if !applies(b) {
+                return true;
+            }
+            match &mut b.uses_left {
+                Some(n) => {
+                    *n = n.saturating_sub(1);
+                    if *n == 0 {
+                        ended.push(b.ability.clone());
+                        false
+                    } else {
+                        true
+                    }
+                }
+                None => true,
+            }
+        });
+        ended
+    }
+
+    /// The round ends: round bonuses go; returns their names.
+    pub fn end_round(&mut self) -> Vec<String> {
+        let mut ended = Vec::new();
+        self.0.retain(|b| {
+            let keep = b.lasts != crate::ability::BonusLasts::Round;
+            if !keep {
+                ended.push(b.ability.clone());
+            }
+            keep
+        });
+        ended
+    }
+}

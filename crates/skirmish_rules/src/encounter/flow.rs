@@ -264,8 +264,8 @@ fn advance(
     mut flow: ResMut<Flow>,
     creatures: Query<(&Creature, &Stamina)>,
     mut budgets: Query<&mut TurnBudget>,
-    mut malice: ResMut<Malice>,
-    mut log: ResMut<CombatLog>,
+    mut bonuses: Query<(&Creature, &mut Bonuses)>,
+    (mut malice, mut log): (ResMut<Malice>, ResMut<CombatLog>),
     phase: Res<State<Phase>>,
     mut next: ResMut<NextState<Phase>>,
 ) {
@@ -290,6 +290,15 @@ fn advance(
         // The round ends; a new one begins.
         if flow.round > 0 {
             log.push(LogEntry::RoundEnded { round: flow.round });
+            // Seed 004 "Round bonuses": active "until the end of the round".
+            for (c, mut b) in &mut bonuses {
+                for ability in b.end_round() {
+                    log.push(LogEntry::BonusEnded {
+                        creature: c.id,
+                        ability,
+                    });
+                }
+            }
         }
         flow.round += 1;
         flow.acted.clear();

@@ -138,6 +138,27 @@ pub enum LogEntry {
         creature: CreatureId,
         amount: i32,
     },
+    /// A creature gains an active bonus (seed 004).
+    BonusGained {
+        creature: CreatureId,
+        bonus: String,
+    },
+    /// A shield takes damage off an attack.
+    Shielded {
+        creature: CreatureId,
+        prevented: i32,
+    },
+    /// A creature's retaliation hits its attacker.
+    Retaliated {
+        creature: CreatureId,
+        attacker: CreatureId,
+        amount: i32,
+    },
+    /// A bonus runs out (its ability's name).
+    BonusEnded {
+        creature: CreatureId,
+        ability: String,
+    },
     /// An ability lets another creature make a free strike.
     GrantedStrike {
         creature: CreatureId,
@@ -478,6 +499,25 @@ impl LogEntry {
             }
             LogEntry::TemporaryStamina { creature, amount } => {
                 format!("{} has {amount} temporary stamina.", name(*creature))
+            }
+            LogEntry::BonusGained { creature, bonus } => {
+                format!("{} gains {bonus}.", name(*creature))
+            }
+            LogEntry::Shielded {
+                creature,
+                prevented,
+            } => format!("{}'s shield stops {prevented} damage.", name(*creature)),
+            LogEntry::Retaliated {
+                creature,
+                attacker,
+                amount,
+            } => format!(
+                "{} retaliates against {} for {amount}.",
+                name(*creature),
+                name(*attacker)
+            ),
+            LogEntry::BonusEnded { creature, ability } => {
+                format!("{}'s {ability} runs out.", name(*creature))
             }
             LogEntry::GrantedStrike { creature, target } => format!(
                 "{} makes a free strike against {}.",

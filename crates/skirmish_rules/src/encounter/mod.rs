@@ -233,6 +233,7 @@ impl Encounter {
             stance: w.get::<Stance>(e).copied().unwrap_or_default(),
             squad: w.get::<SquadMember>(e).map(|m| m.0),
             auras: w.get::<Auras>(e).cloned().unwrap_or_default().0,
+            bonuses: w.get::<Bonuses>(e).cloned().unwrap_or_default(),
             movement: *w.get::<Movement>(e)?,
             abilities: w.get::<Abilities>(e).cloned().unwrap_or_default().0,
             characteristics: *w.get::<crate::stats::Characteristics>(e)?,
@@ -715,6 +716,8 @@ pub struct CreatureView {
     pub squad: Option<u32>,
     /// The lasting auras it carries.
     pub auras: Vec<ActiveAura>,
+    /// Its active bonuses (seed 004: shields, retaliation).
+    pub bonuses: Bonuses,
     /// Speed and stability.
     pub movement: Movement,
     /// The ids of its abilities.

@@ -90,7 +90,7 @@ pub fn spawn_creatures(
             },
             TurnBudget::default(),
             Stance::default(),
-            Auras::default(),
+            (Auras::default(), Bonuses::default()),
         ));
         next += 1;
     }
@@ -128,7 +128,7 @@ pub fn spawn_creatures(
             FreeStrike(block.free_strike),
             TurnBudget::default(),
             Stance::default(),
-            Auras::default(),
+            (Auras::default(), Bonuses::default()),
         ));
         let entity = entity.id();
         if let Some(n) = m.squad {

@@ -28,6 +28,7 @@ struct CreatureState {
     budget: TurnBudget,
     stance: Stance,
     auras: Auras,
+    bonuses: Bonuses,
 }
 
 /// An encounter's state at one moment (see [`Encounter::snapshot`]).
@@ -66,6 +67,7 @@ impl Encounter {
                     budget: *w.get::<TurnBudget>(e)?,
                     stance: *w.get::<Stance>(e)?,
                     auras: w.get::<Auras>(e)?.clone(),
+                    bonuses: w.get::<Bonuses>(e).cloned().unwrap_or_default(),
                 })
             })
             .collect();
@@ -99,6 +101,7 @@ impl Encounter {
                 c.budget,
                 c.stance,
                 c.auras.clone(),
+                c.bonuses.clone(),
             ));
             if let Some(h) = &c.heroic {
                 e.insert(h.clone());

@@ -7,6 +7,7 @@ use crate::conditions::ConditionKind;
 use crate::map::Pos;
 
 mod auras;
+mod bonuses;
 mod previews;
 mod resource_triggers;
 mod snapshots;
