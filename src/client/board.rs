@@ -34,7 +34,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, make_tileset)
         .add_systems(
             Update,
-            (spawn_board, update_tiles)
+            (spawn_board, update_tiles, treasure_marks)
                 .chain()
                 .in_set(BoardSet)
                 .after(super::game::GameSet),
@@ -176,6 +176,54 @@ fn update_tiles(
                 }
             }
         }
+    }
+}
+
+/// A treasure token on the board (seed 004 "Loot").
+#[derive(Component)]
+struct TreasureMark;
+
+/// Gold coins on the squares that hold treasure, redrawn when the map changes.
+fn treasure_marks(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    geometry: Res<BoardGeometry>,
+    marks: Query<Entity, With<TreasureMark>>,
+    mut shown: Local<Option<(u64, u64)>>,
+) {
+    let now = (game.generation, game.version);
+    if *shown == Some(now) {
+        return;
+    }
+    *shown = Some(now);
+    for e in &marks {
+        commands.entity(e).despawn();
+    }
+    let square = super::view::SQUARE;
+    for (p, coins) in game.encounter.map().treasures() {
+        let at = geometry.centre(p, 1);
+        // A gold diamond with a dark rim, above the floor, below tokens.
+        commands
+            .spawn((
+                Name::new(format!("Treasure {p}")),
+                TreasureMark,
+                Sprite::from_color(Color::srgb(0.25, 0.17, 0.02), Vec2::splat(square * 0.42)),
+                Transform::from_translation(at.extend(2.0))
+                    .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
+            ))
+            .with_children(|c| {
+                c.spawn((
+                    Sprite::from_color(Color::srgb(1.0, 0.8, 0.2), Vec2::splat(square * 0.32)),
+                    Transform::from_xyz(0.0, 0.0, 0.1),
+                ));
+            });
+        commands.spawn((
+            TreasureMark,
+            Text2d::new(coins.to_string()),
+            TextFont::from_font_size(square * 0.22),
+            TextColor(Color::srgb(0.2, 0.12, 0.0)),
+            Transform::from_translation(at.extend(2.3)),
+        ));
     }
 }
 

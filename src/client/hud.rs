@@ -435,6 +435,23 @@ pub fn ability_card(ab: &Ability, resource: &str) -> Vec<String> {
         let plus = if s.repeatable { "+" } else { "" };
         out.push(format!("Spend {}{plus} {resource}: {}", s.amount, s.text));
     }
+    let mut extras = Vec::new();
+    if ab.true_distance {
+        extras.push("true distance: ignores sight and cover".to_string());
+    }
+    if let Some(n) = ab.uses {
+        let what = if ab.item { "item" } else { "ability" };
+        extras.push(format!(
+            "{what}, {n} use{} an encounter",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    if ab.experience > 0 {
+        extras.push(format!("+{} XP", ab.experience));
+    }
+    if !extras.is_empty() {
+        out.push(extras.join(" · "));
+    }
     out
 }
 
@@ -931,7 +948,20 @@ pub fn summary(e: &Encounter) -> Vec<String> {
             .count()
     };
     let total = |side: Side| e.creatures().into_iter().filter(|c| c.side == side).count();
-    vec![
+    // Seed 004: loot and experience, per hero that gathered any.
+    let gathered: Vec<String> = e
+        .creatures()
+        .into_iter()
+        .filter(|c| c.side == Side::Heroes && c.summoned.is_none())
+        .filter(|c| c.progress.loot > 0 || c.progress.experience > 0)
+        .map(|c| {
+            format!(
+                "{}: {} coins · {} XP",
+                c.name, c.progress.loot, c.progress.experience
+            )
+        })
+        .collect();
+    let mut lines = vec![
         format!("{} rounds", e.flow().round),
         format!(
             "Heroes: {} of {} fell · dealt {} damage",
@@ -945,7 +975,9 @@ pub fn summary(e: &Encounter) -> Vec<String> {
             total(Side::Director),
             dealt[1]
         ),
-    ]
+    ];
+    lines.extend(gathered);
+    lines
 }
 
 fn button(p: &mut ChildSpawnerCommands, label: &str, action: UiAction) {

@@ -189,7 +189,9 @@ fn rebuild(
     icons: Res<TokenIcons>,
     geometry: Res<BoardGeometry>,
 ) {
-    if index.generation == game.generation {
+    // A new game, or creatures summoned onto the board.
+    let count = game.encounter.ids().len();
+    if index.generation == game.generation && index.tokens.len() == count {
         return;
     }
     for (e, _, _) in index.tokens.values() {

@@ -1,6 +1,6 @@
 //! The balance report (issue #7 point 6): every shipped encounter with the
 //! same brain on both sides, as a markdown table of the heroes' win rate.
-//! `cargo run --release -p skirmish_rules --example balance -- GAMES JOBS [BRAIN]`
+//! `cargo run --release -p skirmish_rules --example balance -- GAMES JOBS [BRAIN [ENCOUNTER]]`
 
 use std::sync::Arc;
 
@@ -17,7 +17,12 @@ fn main() {
     );
     println!("| encounter | heroes | monsters | heroes win | 95% CI | rounds |");
     println!("|---|---|---|---|---|---|");
+    // A fourth argument picks one encounter.
+    let only = args.get(3);
     for (id, def) in &db.encounters {
+        if only.is_some_and(|o| o != id) {
+            continue;
+        }
         let mut cfg = SimConfig::new(id, &brain, &brain, games, 0);
         cfg.jobs = jobs;
         let r = simulate(db.clone(), &cfg, &|_, _| {}).expect("simulate");

@@ -126,6 +126,10 @@ pub struct Scenario {
     pub first: FirstSide,
     #[serde(default)]
     pub seed: u64,
+    /// Abilities written inline for this scenario (checked like content
+    /// files: tier notation parsed, problems reported).
+    #[serde(default)]
+    pub abilities: Vec<crate::ability::Ability>,
     pub steps: Vec<ScenarioStep>,
 }
 
@@ -186,6 +190,37 @@ impl Scenario {
         content: &ContentDb,
     ) -> Result<(ContentDb, BTreeMap<String, CreatureId>), ScenarioError> {
         let mut db = content.clone();
+        let resources: Vec<String> = db
+            .classes
+            .values()
+            .map(|c| c.resource.to_ascii_lowercase())
+            .chain(["malice".to_string()])
+            .collect();
+        for a in &self.abilities {
+            let mut a = a.clone();
+            if let Some((label, text, err)) = a.parse_lines().into_iter().next() {
+                return Err(ScenarioError::Setup(format!(
+                    "ability `{}`, {label}: {err} (in `{text}`)",
+                    a.id
+                )));
+            }
+            if let Some((field, msg)) = crate::content::types::ability_problems(&a, &resources)
+                .into_iter()
+                .next()
+            {
+                return Err(ScenarioError::Setup(format!(
+                    "ability `{}`, field `{field}`: {msg}",
+                    a.id
+                )));
+            }
+            if let Some(bad) = crate::content::unknown_monsters(&a, &db) {
+                return Err(ScenarioError::Setup(format!(
+                    "ability `{}`: unknown monster id `{bad}`",
+                    a.id
+                )));
+            }
+            db.abilities.insert(a.id.clone(), a);
+        }
         let mut rows = Vec::new();
         let mut heroes = Vec::new();
         let mut monsters = Vec::new();
@@ -306,13 +341,17 @@ impl Scenario {
 
     /// Run the scenario against `content`.
     pub fn run(&self, content: &ContentDb) -> Result<Report, ScenarioError> {
-        let (db, names) = self.encounter(content)?;
+        let (db, mut names) = self.encounter(content)?;
         let mut e = Encounter::new(Arc::new(db), "scenario", self.seed)
             .map_err(|err| ScenarioError::Setup(err.to_string()))?;
         let mut checks = Vec::new();
-        let id = |n: &str| names.get(n).copied();
         for (i, step) in self.steps.iter().enumerate() {
             let step_no = i + 1;
+            // Creatures that appeared in play (summons) are named too.
+            for c in e.creatures() {
+                names.entry(c.name).or_insert(c.id);
+            }
+            let id = |n: &str| names.get(n).copied();
             match step {
                 ScenarioStep::Dice(values) => e.dice_mut().force(values.iter().copied()),
                 ScenarioStep::Expect(x) => checks.push(expect(&mut e, x, &names, step_no)),

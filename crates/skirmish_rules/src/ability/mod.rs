@@ -76,7 +76,10 @@ pub struct Trigger {
 }
 
 /// Seed 000 "Distance" and "Area Abilities", and seed 002's shapes.
+/// Content may also write seed 002's named distances (`Swinging`,
+/// `Spitting`, `Throwing`, `Shooting`, `Sniping`), read as their squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "DistanceSpec")]
 pub enum Distance {
     Melee(u32),
     Ranged(u32),
@@ -113,6 +116,96 @@ pub enum Distance {
         height: u32,
         within: u32,
     },
+}
+
+/// [`Distance`] as content writes it: every variant, plus the named ones.
+#[derive(Clone, Copy, Debug, Deserialize)]
+enum DistanceSpec {
+    Melee(u32),
+    Ranged(u32),
+    MeleeOrRanged(u32, u32),
+    Myself,
+    Aura(u32),
+    Burst(u32),
+    Cube {
+        size: u32,
+        within: u32,
+    },
+    Line {
+        length: u32,
+        width: u32,
+        within: u32,
+    },
+    Wall {
+        squares: u32,
+        within: u32,
+    },
+    Cone {
+        length: u32,
+    },
+    Sphere {
+        radius: u32,
+        within: u32,
+    },
+    Cylinder {
+        radius: u32,
+        height: u32,
+        within: u32,
+    },
+    Swinging,
+    Spitting,
+    Throwing,
+    Shooting,
+    Sniping,
+}
+
+/// Seed 002 "Distances": the conversion chart, in squares.
+pub const SWINGING: u32 = 1;
+pub const SPITTING: u32 = 4;
+pub const THROWING: u32 = 8;
+pub const SHOOTING: u32 = 16;
+pub const SNIPING: u32 = 200;
+
+impl From<DistanceSpec> for Distance {
+    fn from(d: DistanceSpec) -> Distance {
+        use DistanceSpec as S;
+        match d {
+            S::Melee(x) => Distance::Melee(x),
+            S::Ranged(x) => Distance::Ranged(x),
+            S::MeleeOrRanged(m, r) => Distance::MeleeOrRanged(m, r),
+            S::Myself => Distance::Myself,
+            S::Aura(x) => Distance::Aura(x),
+            S::Burst(x) => Distance::Burst(x),
+            S::Cube { size, within } => Distance::Cube { size, within },
+            S::Line {
+                length,
+                width,
+                within,
+            } => Distance::Line {
+                length,
+                width,
+                within,
+            },
+            S::Wall { squares, within } => Distance::Wall { squares, within },
+            S::Cone { length } => Distance::Cone { length },
+            S::Sphere { radius, within } => Distance::Sphere { radius, within },
+            S::Cylinder {
+                radius,
+                height,
+                within,
+            } => Distance::Cylinder {
+                radius,
+                height,
+                within,
+            },
+            // "Targets in Swinging Distance are close enough for melee combat."
+            S::Swinging => Distance::Melee(SWINGING),
+            S::Spitting => Distance::Ranged(SPITTING),
+            S::Throwing => Distance::Ranged(THROWING),
+            S::Shooting => Distance::Ranged(SHOOTING),
+            S::Sniping => Distance::Ranged(SNIPING),
+        }
+    }
 }
 
 impl Distance {
@@ -302,6 +395,23 @@ pub struct Ability {
     /// "moves with you for the duration of the ability that created it").
     #[serde(default)]
     pub aura: Option<AuraSpec>,
+    /// Experience its user gains each time it is used (seed 004 "Gaining
+    /// Experience": "When that action is taken, the character gains the
+    /// number of experience specified").
+    #[serde(default)]
+    pub experience: u32,
+    /// Uses per encounter; once spent it can't be used until recovered or
+    /// refreshed (seed 004 "Recover and Refresh"). `None`: unlimited.
+    #[serde(default)]
+    pub uses: Option<u32>,
+    /// An item rather than an ability: `refresh` brings it back, `recover`
+    /// does not.
+    #[serde(default)]
+    pub item: bool,
+    /// Seed 002 "Distances": a "true" distance needs no line of effect to
+    /// the target and the target "cannot benefit from taking cover".
+    #[serde(default)]
+    pub true_distance: bool,
 }
 
 /// When a lasting aura acts on the creatures it reaches.
@@ -460,6 +570,13 @@ pub struct TierOutcome {
     pub free_strike: bool,
     /// Active bonuses the target gains (seed 004).
     pub bonuses: Vec<BonusSpec>,
+    /// Stat blocks summoned next to the user (seed 004 "Summon").
+    pub summons: Vec<String>,
+    /// The user loots treasure within this range (seed 004 "Loot X").
+    pub loot: Option<u32>,
+    /// Spent abilities the user recovers and spent items it refreshes.
+    pub recover: u32,
+    pub refresh: u32,
 }
 
 impl TierOutcome {
@@ -535,6 +652,10 @@ pub fn evaluate(
             Effect::Shift(n) => out.shift = out.shift.max(*n),
             Effect::FreeStrike => out.free_strike = true,
             Effect::Bonus(b) => out.bonuses.push(*b),
+            Effect::Summon(id) => out.summons.push(id.clone()),
+            Effect::Loot(n) => out.loot = Some(out.loot.unwrap_or(0).max(*n)),
+            Effect::Recover(n) => out.recover += n,
+            Effect::Refresh(n) => out.refresh += n,
         }
     }
     out

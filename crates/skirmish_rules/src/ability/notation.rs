@@ -129,6 +129,17 @@ pub enum Effect {
     /// `shield 2 (round)`, `retaliate 1 range 3 (2 charges)`: an active
     /// bonus on the target (seed 004 "Active Bonuses").
     Bonus(BonusSpec),
+    /// `summon wolf_spirit`: a creature of that stat block appears in an
+    /// empty square adjacent to the user (seed 004 "Summon").
+    Summon(String),
+    /// `loot 2`: the user picks up every treasure token within 2 squares
+    /// that it has line of effect to (seed 004 "Loot").
+    Loot(u32),
+    /// `recover 1`: the user regains the use of that many spent abilities
+    /// (seed 004 "Recover and Refresh").
+    Recover(u32),
+    /// `refresh 1`: the user regains the use of that many spent items.
+    Refresh(u32),
     /// Anything else, kept as written.
     Text(String),
 }
@@ -323,6 +334,27 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
             return Err(c.error("`stamina`"));
         }
         Effect::Heal(n)
+    } else if first.eq_ignore_ascii_case("heal") {
+        // Seed 004 "Heal X": the same as regaining X stamina.
+        c.next();
+        Effect::Heal(parse_number(&mut c, "how much to heal")?)
+    } else if first.eq_ignore_ascii_case("summon") {
+        c.next();
+        match c.next() {
+            Some(id) if id.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') => {
+                Effect::Summon(id.to_string())
+            }
+            _ => return Err(c.error("the monster id to summon")),
+        }
+    } else if first.eq_ignore_ascii_case("loot") {
+        c.next();
+        Effect::Loot(parse_number(&mut c, "the loot range")?)
+    } else if first.eq_ignore_ascii_case("recover") {
+        c.next();
+        Effect::Recover(parse_number(&mut c, "how many spent abilities to recover")?)
+    } else if first.eq_ignore_ascii_case("refresh") {
+        c.next();
+        Effect::Refresh(parse_number(&mut c, "how many spent items to refresh")?)
     } else if first.eq_ignore_ascii_case("grant") {
         c.next();
         let n = parse_number(&mut c, "how many surges to grant")?;
@@ -608,6 +640,25 @@ mod tests {
         );
         assert!(parse_tier("shield two").is_err());
         assert!(parse_tier("shield 2 (forever)").is_err());
+    }
+
+    // Seed 004: "Heal X", "Summon", "Loot X", "Recover and Refresh".
+    #[test]
+    fn seed_004_effects() {
+        assert_eq!(
+            parse_tier("heal 3; summon spirit_wolf; loot 2; recover 1; refresh 2").unwrap(),
+            vec![
+                Effect::Heal(3),
+                Effect::Summon("spirit_wolf".into()),
+                Effect::Loot(2),
+                Effect::Recover(1),
+                Effect::Refresh(2),
+            ]
+        );
+        let e = parse_tier("summon").unwrap_err();
+        assert_eq!(e.expected, "the monster id to summon");
+        assert!(parse_tier("loot far").is_err());
+        assert!(parse_tier("heal 2 stamina").is_err());
     }
 
     #[test]

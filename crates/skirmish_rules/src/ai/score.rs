@@ -208,7 +208,13 @@ impl<'a> Scorer<'a> {
                     let mut help = w.heal * (tier.heal as f64).min(missing)
                         + w.heal * 0.5 * tier.temporary as f64
                         + 2.0 * w.damage * tier.grant_surges as f64
-                        + 0.3 * tier.shift as f64;
+                        + 0.3 * tier.shift as f64
+                        // Seed 004: a shield saves damage on each attack to
+                        // come, retaliation deals some; a summon is another
+                        // body with a free strike each round.
+                        + w.heal * 1.5 * tier.shield as f64
+                        + w.damage * tier.retaliate as f64
+                        + w.damage * 5.0 * tier.summons as f64;
                     if tier.free_strike && threatened {
                         help += w.damage * 4.0;
                     }

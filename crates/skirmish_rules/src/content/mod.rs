@@ -738,9 +738,24 @@ impl Loader {
             for (field, message) in types::ability_problems(&ability, &resources) {
                 self.report(Kind::Ability, &id, Needle::Field(field), message);
             }
+            if let Some(bad) = unknown_monsters(&ability, &self.db) {
+                let message = format!("summons unknown monster id `{bad}`");
+                self.report(Kind::Ability, &id, Needle::String(&bad), message);
+            }
             self.db.abilities.insert(id, ability);
         }
     }
+}
+
+/// The first stat block an ability summons that the content lacks.
+pub fn unknown_monsters(ability: &Ability, db: &ContentDb) -> Option<String> {
+    let mut a = ability.clone();
+    a.lines_mut().into_iter().find_map(|(_, line)| {
+        line.effects.iter().find_map(|e| match e {
+            crate::ability::Effect::Summon(id) if !db.monsters.contains_key(id) => Some(id.clone()),
+            _ => None,
+        })
+    })
 }
 
 enum Needle<'a> {

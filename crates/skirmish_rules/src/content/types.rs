@@ -343,6 +343,18 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
         }
         _ => {}
     }
+    if a.uses == Some(0) {
+        p.push((
+            "uses",
+            "0 uses per encounter: leave `uses` out for unlimited".into(),
+        ));
+    }
+    if a.item && a.uses.is_none() {
+        p.push((
+            "item",
+            "an item needs `uses` (what refresh gives back)".into(),
+        ));
+    }
     if a.action.is_triggered() && a.trigger.is_none() {
         p.push(("action", "a triggered ability needs a trigger".into()));
     }

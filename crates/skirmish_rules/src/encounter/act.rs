@@ -425,6 +425,9 @@ fn start_turn(
     id: CreatureId,
     phase: Phase,
 ) -> Result<(), Refusal> {
+    if world.get::<Summoned>(entity).is_some() {
+        return Err(Refusal::SummonActsAlone(Who::of(world, id)));
+    }
     let flow = side_to_pick(world, entity, id, phase)?;
     if flow.acted.contains(&id) {
         return Err(Refusal::AlreadyActed(Who::of(world, id)));
@@ -447,9 +450,12 @@ fn start_turn(
         }
         None => Vec::new(),
     };
+    // Seed 004 "Summon": its summons act "directly before" it.
+    let summons = super::summon::queue_turns(world, id);
     let mut f = world.resource_mut::<Flow>();
     f.active = Some(id);
     f.squad = members.clone();
+    f.summons = summons;
     world.resource_mut::<TurnEvents>().started = if members.is_empty() {
         vec![id]
     } else {
@@ -1039,6 +1045,10 @@ fn downed(world: &mut World, entity: Entity, by: Option<CreatureId>) {
     if let Some(space) = world.get::<Space>(entity).map(|s| s.0) {
         dramatic_moment(world, space);
     }
+    // Seed 004 "Summon": removed when "the summoner becomes exhausted".
+    if let Some(id) = world.get::<Creature>(entity).map(|c| c.id) {
+        super::summon::vanish(world, id);
+    }
     let side = world.get::<Creature>(entity).map(|c| c.side);
     if let Some(be) = by.and_then(|b| entity_of(world, b))
         && world
@@ -1243,6 +1253,15 @@ fn use_ability(
         }));
     }
     let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+    // Seed 004 "Recover and Refresh": a spent ability waits to be recovered.
+    if !super::gather::available(world, entity, &ability) {
+        return Err(Refusal::Spent(ability.name.clone()));
+    }
+    // Seed 004 "Summon": "If there are no available hexes, the summon
+    // ability cannot be used."
+    if !super::summon::room_for(world, entity, &ability) {
+        return Err(Refusal::NoRoomToSummon);
+    }
     // The action first: "main action already used" outranks target problems.
     let mut budget = *world
         .get::<TurnBudget>(entity)
@@ -1430,7 +1449,9 @@ fn use_ability(
                 reach,
             });
         }
-        if t != id && !line_of_effect(&map, user.space, ts.space) {
+        // Seed 002 "Distances": at a "true" distance "you do not need to be
+        // able to see the target".
+        if t != id && !ability.true_distance && !line_of_effect(&map, user.space, ts.space) {
             return Err(Refusal::NoLineOfEffect(Who::of(world, t)));
         }
         if t != id
@@ -1556,7 +1577,8 @@ pub(super) fn run_roll(world: &mut World, r: PendingRoll) {
             }
         } else if t != r.user {
             let reach = ability.distance.reach();
-            if user.space.distance(ts.space) > reach || !line_of_effect(&map, user.space, ts.space)
+            if user.space.distance(ts.space) > reach
+                || (!ability.true_distance && !line_of_effect(&map, user.space, ts.space))
             {
                 world
                     .resource_mut::<CombatLog>()
@@ -1626,6 +1648,7 @@ fn pay(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability, spe
             ability: ability.id.clone(),
             name: ability.name.clone(),
         });
+    super::gather::used(world, entity, id, ability);
     ability_used_triggers(world, entity, ability);
 }
 
@@ -1790,7 +1813,7 @@ fn resolve_roll(
         }
         // What the user gains comes once (as for a roll, below).
         if let Some(g) = best_gain {
-            gain_for_user(world, entity, id, g.surges, &g.resources);
+            gain_for_user(world, entity, id, &g);
         }
         return;
     };
@@ -1879,7 +1902,7 @@ fn resolve_roll(
         }
     }
     if let Some(g) = best_gain {
-        gain_for_user(world, entity, id, g.surges, &g.resources);
+        gain_for_user(world, entity, id, &g);
     }
     // Using an ability on an enemy gives a hidden creature away.
     if targets.iter().any(|t| t.side != user.side) {
@@ -1887,8 +1910,9 @@ fn resolve_roll(
     }
 }
 
-/// What an ability is, for the edge and bane rules, and whether any of its
-/// tiers deals damage (cover only matters then).
+/// What an ability is, for the edge and bane rules, and whether cover
+/// matters: only when a tier deals damage, and never at a "true" distance
+/// (seed 002 "Distances": the target "cannot benefit from taking cover").
 pub(super) fn ability_facts(ability: &Ability, targets: &[Snapshot]) -> (AbilityFacts, bool) {
     let facts = AbilityFacts {
         strike: ability.is_strike(),
@@ -1903,7 +1927,7 @@ pub(super) fn ability_facts(ability: &Ability, targets: &[Snapshot]) -> (Ability
                 .any(|e| matches!(e, crate::ability::Effect::Damage { .. }))
         })
     });
-    (facts, deals_damage)
+    (facts, deals_damage && !ability.true_distance)
 }
 
 /// The edges and banes on one target of a roll: conditions (RULES.md "Edges
@@ -2080,6 +2104,10 @@ pub(super) fn apply_outcome(
         total: outcome.surges + outcome.resources.iter().map(|(_, n)| n).sum::<u32>(),
         surges: outcome.surges,
         resources: outcome.resources,
+        summons: outcome.summons,
+        loot: outcome.loot,
+        recover: outcome.recover,
+        refresh: outcome.refresh,
     }
 }
 
@@ -2424,17 +2452,29 @@ pub(super) struct Gains {
     total: u32,
     surges: u32,
     resources: Vec<(String, u32)>,
+    /// Seed 004's effects on the user: summons, loot, recover, refresh.
+    summons: Vec<String>,
+    loot: Option<u32>,
+    recover: u32,
+    refresh: u32,
 }
 
 /// Apply an ability's gains to its user: surges, its heroic resource, or
 /// the Director's Malice.
-fn gain_for_user(
-    world: &mut World,
-    entity: Entity,
-    id: CreatureId,
-    surges: u32,
-    resources: &[(String, u32)],
-) {
+fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, gains: &Gains) {
+    let (surges, resources) = (gains.surges, &gains.resources);
+    for stat_block in &gains.summons {
+        super::summon::summon(world, entity, stat_block);
+    }
+    if let Some(range) = gains.loot {
+        super::gather::loot(world, entity, id, range);
+    }
+    if gains.recover > 0 {
+        super::gather::recover(world, entity, id, gains.recover, false);
+    }
+    if gains.refresh > 0 {
+        super::gather::recover(world, entity, id, gains.refresh, true);
+    }
     if surges > 0
         && let Some(mut h) = world.get_mut::<Heroic>(entity)
     {
@@ -2729,6 +2769,21 @@ fn free_strike(
     reveal(world, entity, id);
     bleed(world, entity);
     Ok(())
+}
+
+/// A summon's "Attack+0": a melee free strike that spends nothing.
+pub(super) fn summon_strike(world: &mut World, entity: Entity, id: CreatureId, target: CreatureId) {
+    let Some(te) = entity_of(world, target) else {
+        return;
+    };
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::AbilityUsed {
+            creature: id,
+            ability: "free_strike".into(),
+            name: "Free Strike".into(),
+        });
+    free_strike_hits(world, entity, id, te, target);
 }
 
 /// Seed 000 "Prone": "a prone creature can stand up using the Stand Up

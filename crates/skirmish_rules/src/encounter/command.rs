@@ -167,6 +167,12 @@ pub enum Placement {
 pub enum Refusal {
     #[error("the encounter is over")]
     Over,
+    #[error("{0} is a summon: it acts on its own just before its summoner")]
+    SummonActsAlone(Who),
+    #[error("{0} is spent: recover it first")]
+    Spent(String),
+    #[error("no empty square next to the summoner")]
+    NoRoomToSummon,
     #[error("no creature {0}")]
     NoSuchCreature(Who),
     #[error("it is not {0}'s turn")]

@@ -241,3 +241,25 @@ impl Bonuses {
         ended
     }
 }
+
+/// What a creature has gathered and used up in this encounter: treasure
+/// looted, experience earned (seed 004 "Loot", "Gaining Experience"), and
+/// its limited abilities and items spent (seed 004 "Recover and Refresh").
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Coins picked up from treasure tokens.
+    pub loot: u32,
+    pub experience: u32,
+    /// Ids of limited abilities and items used up, oldest first.
+    pub spent: Vec<String>,
+}
+
+/// A summoned creature (seed 004 "Summon"): who summoned it, the round it
+/// appeared in (it "never" acts in that round), and its place among its
+/// summoner's summons ("they act in the order in which they were summoned").
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summoned {
+    pub owner: CreatureId,
+    pub round: u32,
+    pub order: u32,
+}

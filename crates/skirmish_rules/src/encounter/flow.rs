@@ -134,6 +134,10 @@ pub struct Flow {
     /// "Minions": a squad "takes one turn together").
     #[serde(default)]
     pub squad: Vec<CreatureId>,
+    /// Summons that acted just before the active creature this turn: their
+    /// end-of-turn effects come with its (README "Rulings").
+    #[serde(default)]
+    pub summons: Vec<CreatureId>,
 }
 
 impl Flow {
@@ -153,7 +157,8 @@ impl Flow {
 
     /// End the current turn: everyone taking it has acted.
     pub fn finish_turn(&mut self) -> Vec<CreatureId> {
-        let done = self.acting();
+        let mut done = self.acting();
+        done.append(&mut self.summons);
         for &id in &done {
             if !self.acted.contains(&id) {
                 self.acted.push(id);
@@ -177,6 +182,7 @@ impl Default for Flow {
             surprised: None,
             delayed: None,
             squad: Vec::new(),
+            summons: Vec::new(),
         }
     }
 }
@@ -198,6 +204,7 @@ pub fn can_act(stamina: &Stamina) -> bool {
 fn strain(world: &mut World) {
     let ended = world.resource::<TurnEvents>().ended.clone();
     super::act::strain(world, &ended);
+    super::gather::end_of_turn(world, &ended);
 }
 
 /// End of the creature's turn: EoT conditions end, then a save for each
@@ -264,7 +271,7 @@ fn advance(
     mut flow: ResMut<Flow>,
     creatures: Query<(&Creature, &Stamina)>,
     mut budgets: Query<&mut TurnBudget>,
-    mut bonuses: Query<(&Creature, &mut Bonuses)>,
+    mut bonuses: Query<(&Creature, &mut Bonuses, Has<Summoned>)>,
     (mut malice, mut log): (ResMut<Malice>, ResMut<CombatLog>),
     phase: Res<State<Phase>>,
     mut next: ResMut<NextState<Phase>>,
@@ -291,7 +298,7 @@ fn advance(
         if flow.round > 0 {
             log.push(LogEntry::RoundEnded { round: flow.round });
             // Seed 004 "Round bonuses": active "until the end of the round".
-            for (c, mut b) in &mut bonuses {
+            for (c, mut b, _) in &mut bonuses {
                 for ability in b.end_round() {
                     log.push(LogEntry::BonusEnded {
                         creature: c.id,
@@ -302,6 +309,12 @@ fn advance(
         }
         flow.round += 1;
         flow.acted.clear();
+        // Summons never pick a turn of their own (seed 004 "Summon").
+        for (c, _, summoned) in &bonuses {
+            if summoned {
+                flow.acted.push(c.id);
+            }
+        }
         flow.to_act = flow.first;
         // RULES.md "Turns": "one triggered action per round".
         for mut b in &mut budgets {

@@ -159,6 +159,50 @@ pub enum LogEntry {
         creature: CreatureId,
         ability: String,
     },
+    /// Seed 004 "Summon": a creature appears next to its summoner.
+    Summoned {
+        creature: CreatureId,
+        owner: CreatureId,
+        name: String,
+        at: Pos,
+    },
+    /// No empty square next to the summoner: the summon fails.
+    SummonFailed {
+        creature: CreatureId,
+        name: String,
+    },
+    /// The summoner fell: its summon leaves the board.
+    SummonVanished {
+        creature: CreatureId,
+    },
+    /// A summon takes its automatic turn before its summoner's.
+    SummonActs {
+        creature: CreatureId,
+    },
+    /// Seed 004 "Loot": treasure picked up (coins, from these squares).
+    Looted {
+        creature: CreatureId,
+        coins: u32,
+        squares: Vec<Pos>,
+        total: u32,
+    },
+    /// Seed 004 "Gaining Experience".
+    ExperienceGained {
+        creature: CreatureId,
+        amount: u32,
+        total: u32,
+    },
+    /// A limited ability or item is used up (seed 004 "Recover and Refresh").
+    AbilitySpent {
+        creature: CreatureId,
+        ability: String,
+    },
+    /// A spent ability recovered or item refreshed.
+    AbilityRecovered {
+        creature: CreatureId,
+        ability: String,
+        item: bool,
+    },
     /// An ability lets another creature make a free strike.
     GrantedStrike {
         creature: CreatureId,
@@ -519,6 +563,47 @@ impl LogEntry {
             LogEntry::BonusEnded { creature, ability } => {
                 format!("{}'s {ability} runs out.", name(*creature))
             }
+            LogEntry::Summoned { name, at, .. } => format!("{name} appears at {at}."),
+            LogEntry::SummonFailed {
+                creature,
+                name: what,
+            } => format!("{} has no room to summon a {what}.", name(*creature)),
+            LogEntry::SummonVanished { creature } => {
+                format!("{} vanishes with its summoner.", name(*creature))
+            }
+            LogEntry::SummonActs { creature } => {
+                format!("{} acts on its own.", name(*creature))
+            }
+            LogEntry::Looted {
+                creature,
+                coins,
+                total,
+                ..
+            } => format!(
+                "{} loots {coins} coin{} ({total} in all).",
+                name(*creature),
+                if *coins == 1 { "" } else { "s" }
+            ),
+            LogEntry::ExperienceGained {
+                creature,
+                amount,
+                total,
+            } => format!(
+                "{} gains {amount} experience ({total} in all).",
+                name(*creature)
+            ),
+            LogEntry::AbilitySpent { creature, ability } => {
+                format!("{}'s {ability} is spent.", name(*creature))
+            }
+            LogEntry::AbilityRecovered {
+                creature,
+                ability,
+                item,
+            } => format!(
+                "{} {} {ability}.",
+                name(*creature),
+                if *item { "refreshes" } else { "recovers" }
+            ),
             LogEntry::GrantedStrike { creature, target } => format!(
                 "{} makes a free strike against {}.",
                 name(*creature),

@@ -12,12 +12,14 @@ pub mod command;
 pub mod components;
 pub mod def;
 pub mod flow;
+pub mod gather;
 pub mod log;
 pub mod preview;
 pub mod react;
 pub mod replay;
 pub mod setup;
 pub mod snapshot;
+pub mod summon;
 
 use std::sync::Arc;
 
@@ -239,6 +241,8 @@ impl Encounter {
             characteristics: *w.get::<crate::stats::Characteristics>(e)?,
             kind: w.get::<Creature>(e)?.kind.clone(),
             level: w.get::<Creature>(e)?.level,
+            progress: w.get::<Progress>(e).cloned().unwrap_or_default(),
+            summoned: w.get::<Summoned>(e).copied(),
         })
     }
 
@@ -438,7 +442,11 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
             crate::ability::Cost::Malice(n) => malice >= n,
             _ => true,
         };
-        if !action_ok || !cost_ok {
+        if !action_ok
+            || !cost_ok
+            || !gather::available(world, e, a)
+            || !summon::room_for(world, e, a)
+        {
             continue;
         }
         if a.distance.is_area() {
@@ -477,7 +485,8 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
                 && alive
                 && !hidden
                 && (o.id == active
-                    || (space.distance(o.space) <= reach && line_of_effect(&map, space, o.space)))
+                    || (space.distance(o.space) <= reach
+                        && (a.true_distance || line_of_effect(&map, space, o.space))))
             {
                 out.push(Command::UseAbility {
                     creature: active,
@@ -725,6 +734,10 @@ pub struct CreatureView {
     pub characteristics: crate::stats::Characteristics,
     pub kind: CreatureKind,
     pub level: u32,
+    /// Loot, experience and spent abilities (seed 004).
+    pub progress: Progress,
+    /// Who summoned it, if it is a summon (seed 004 "Summon").
+    pub summoned: Option<Summoned>,
 }
 
 #[cfg(test)]

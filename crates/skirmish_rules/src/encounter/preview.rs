@@ -40,6 +40,14 @@ pub struct TierOutcome {
     pub shift: u32,
     #[serde(default)]
     pub free_strike: bool,
+    /// Seed 004 bonuses gained: shield and retaliation per attack.
+    #[serde(default)]
+    pub shield: u32,
+    #[serde(default)]
+    pub retaliate: u32,
+    /// Creatures summoned next to the user.
+    #[serde(default)]
+    pub summons: u32,
 }
 
 /// One target's forecast.
@@ -270,6 +278,23 @@ impl Encounter {
                     grant_surges: o.grant_surges,
                     shift: o.shift,
                     free_strike: o.free_strike,
+                    shield: o
+                        .bonuses
+                        .iter()
+                        .map(|b| match b.kind {
+                            crate::ability::BonusKind::Shield(n) => n,
+                            _ => 0,
+                        })
+                        .sum(),
+                    retaliate: o
+                        .bonuses
+                        .iter()
+                        .map(|b| match b.kind {
+                            crate::ability::BonusKind::Retaliate { amount, .. } => amount,
+                            _ => 0,
+                        })
+                        .sum(),
+                    summons: o.summons.len() as u32,
                 }
             });
             out.push(target_preview(

@@ -80,6 +80,10 @@ pub(super) enum Resume {
         target: CreatureId,
         ability: Option<String>,
     },
+    /// A summon's automatic turn (seed 004 "Summon": "Move+0, Attack+0").
+    SummonTurn { creature: CreatureId },
+    /// The attack that ends a summon's turn.
+    SummonStrike { creature: CreatureId },
     /// Ask these creatures, in order, about an event.
     Ask {
         event: Event,
@@ -152,6 +156,8 @@ pub(super) fn run(world: &mut World) {
                 target,
                 ability,
             } => act::charge_attack(world, creature, target, ability.as_deref()),
+            Resume::SummonTurn { creature } => super::summon::take_turn(world, creature),
+            Resume::SummonStrike { creature } => super::summon::strike(world, creature),
             Resume::Ask {
                 event,
                 mut reactors,

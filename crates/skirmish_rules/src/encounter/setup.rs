@@ -90,7 +90,7 @@ pub fn spawn_creatures(
             },
             TurnBudget::default(),
             Stance::default(),
-            (Auras::default(), Bonuses::default()),
+            (Auras::default(), Bonuses::default(), Progress::default()),
         ));
         next += 1;
     }
@@ -104,33 +104,18 @@ pub fn spawn_creatures(
             (None, Some(inline)) => inline.clone(),
             (None, None) => return Err(invalid("a monster entry names no stat block".into())),
         };
-        let entity = world.spawn((
-            Creature {
-                id: CreatureId(next),
-                name: m.name.clone().unwrap_or_else(|| block.name.clone()),
-                side: Side::Director,
-                level: block.level,
-                kind: CreatureKind::Monster {
-                    stat_block: block.id.clone(),
-                    squad: m.squad,
-                },
-            },
-            Space(Footprint::new(Pos::new(m.at.0, m.at.1), block.size)),
-            Movement {
-                speed: block.speed,
-                stability: block.stability,
-            },
-            block.characteristics,
-            Stamina::new(block.stamina, 0, LifeRule::Director),
-            Conditions::default(),
-            block.damage.clone(),
-            Abilities(with_basic(block.abilities.clone())),
-            FreeStrike(block.free_strike),
-            TurnBudget::default(),
-            Stance::default(),
-            (Auras::default(), Bonuses::default()),
-        ));
-        let entity = entity.id();
+        let name = m.name.clone().unwrap_or_else(|| block.name.clone());
+        let at = Footprint::new(Pos::new(m.at.0, m.at.1), block.size);
+        let entity = spawn_monster(
+            world,
+            &block,
+            CreatureId(next),
+            name,
+            Side::Director,
+            at,
+            m.squad,
+            &basic,
+        );
         if let Some(n) = m.squad {
             world.entity_mut(entity).insert(SquadMember(n));
             let mut squads = world.get_resource_or_insert_with(Squads::default);
@@ -155,6 +140,55 @@ pub fn spawn_creatures(
     }
     world.insert_resource(index);
     Ok(())
+}
+
+/// Spawn one creature from a monster stat block (at setup, or summoned in
+/// play on either side).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn spawn_monster(
+    world: &mut World,
+    block: &crate::content::Monster,
+    id: CreatureId,
+    name: String,
+    side: Side,
+    at: Footprint,
+    squad: Option<u32>,
+    basic: &[String],
+) -> Entity {
+    let mut abilities = block.abilities.clone();
+    for b in basic {
+        if !abilities.contains(b) {
+            abilities.push(b.clone());
+        }
+    }
+    world
+        .spawn((
+            Creature {
+                id,
+                name,
+                side,
+                level: block.level,
+                kind: CreatureKind::Monster {
+                    stat_block: block.id.clone(),
+                    squad,
+                },
+            },
+            Space(at),
+            Movement {
+                speed: block.speed,
+                stability: block.stability,
+            },
+            block.characteristics,
+            Stamina::new(block.stamina, 0, LifeRule::Director),
+            Conditions::default(),
+            block.damage.clone(),
+            Abilities(abilities),
+            FreeStrike(block.free_strike),
+            TurnBudget::default(),
+            Stance::default(),
+            (Auras::default(), Bonuses::default(), Progress::default()),
+        ))
+        .id()
 }
 
 /// Each creature's entity by id (creatures are never despawned: the dead stay

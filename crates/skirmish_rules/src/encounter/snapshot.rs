@@ -1,7 +1,7 @@
 //! Cheap snapshots of an encounter, for search: everything that changes in
 //! a fight (each creature's changing components and the encounter's
-//! resources), copied out and written back. Creatures are never spawned or
-//! despawned after setup, so a snapshot is a fixed list.
+//! resources), copied out and written back. Creatures summoned after a
+//! snapshot are despawned when it is restored.
 
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
@@ -29,6 +29,7 @@ struct CreatureState {
     stance: Stance,
     auras: Auras,
     bonuses: Bonuses,
+    progress: Progress,
 }
 
 /// An encounter's state at one moment (see [`Encounter::snapshot`]).
@@ -45,6 +46,8 @@ pub struct Snapshot {
     resolution: Resolution,
     phase: Phase,
     commands: usize,
+    /// How many creature slots existed (summons made later are removed).
+    creatures_len: usize,
 }
 
 impl Encounter {
@@ -68,6 +71,7 @@ impl Encounter {
                     stance: *w.get::<Stance>(e)?,
                     auras: w.get::<Auras>(e)?.clone(),
                     bonuses: w.get::<Bonuses>(e).cloned().unwrap_or_default(),
+                    progress: w.get::<Progress>(e).cloned().unwrap_or_default(),
                 })
             })
             .collect();
@@ -83,6 +87,7 @@ impl Encounter {
             resolution: w.resource::<Resolution>().clone(),
             phase: *w.resource::<State<Phase>>().get(),
             commands: self.record.commands.len(),
+            creatures_len: w.resource::<CreatureIndex>().0.len(),
         }
     }
 
@@ -90,6 +95,15 @@ impl Encounter {
     /// this encounter, taken at or before now).
     pub fn restore(&mut self, s: &Snapshot) {
         let w = self.app.world_mut();
+        // Creatures summoned since the snapshot leave the board.
+        let extra: Vec<Entity> = {
+            let mut index = w.resource_mut::<CreatureIndex>();
+            let len = s.creatures_len.min(index.0.len());
+            index.0.drain(len..).flatten().collect()
+        };
+        for e in extra {
+            w.despawn(e);
+        }
         for c in &s.creatures {
             let Ok(mut e) = w.get_entity_mut(c.entity) else {
                 continue;
@@ -101,7 +115,7 @@ impl Encounter {
                 c.budget,
                 c.stance,
                 c.auras.clone(),
-                c.bonuses.clone(),
+                (c.bonuses.clone(), c.progress.clone()),
             ));
             if let Some(h) = &c.heroic {
                 e.insert(h.clone());

@@ -12,6 +12,7 @@ mod previews;
 mod resource_triggers;
 mod snapshots;
 mod squads;
+mod summons;
 mod support;
 mod triggers;
 

@@ -230,6 +230,9 @@ pub struct Cell {
     /// gives an edge).
     #[serde(default)]
     pub elevation: u8,
+    /// Coins on a treasure token here (seed 004 "Loot"); 0 for none.
+    #[serde(default)]
+    pub treasure: u32,
 }
 
 impl Cell {
@@ -319,6 +322,32 @@ impl Map {
         let mut c = self.cell(p);
         c.object = object;
         self.set(p, c);
+    }
+
+    /// Take the treasure on a square: its coins (0 for none).
+    pub fn take_treasure(&mut self, p: Pos) -> u32 {
+        if !self.in_bounds(p) {
+            return 0;
+        }
+        let mut c = self.cell(p);
+        let coins = std::mem::take(&mut c.treasure);
+        self.set(p, c);
+        coins
+    }
+
+    /// Every square with a treasure token, and its coins.
+    pub fn treasures(&self) -> Vec<(Pos, u32)> {
+        let mut out = Vec::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let p = Pos::new(x, y);
+                let t = self.cell(p).treasure;
+                if t > 0 {
+                    out.push((p, t));
+                }
+            }
+        }
+        out
     }
 
     pub fn set_raised_wall(&mut self, p: Pos, raised: bool) {
@@ -413,12 +442,14 @@ pub enum Tile {
     Object(Material, u32),
     /// A creature's starting square (placed by the encounter): floor underneath.
     Start,
+    /// A treasure token worth this many coins on floor (seed 004 "Loot").
+    Treasure(u32),
 }
 
 impl Tile {
     pub fn cell(self) -> Cell {
         let (terrain, object) = match self {
-            Tile::Floor | Tile::Start => (Terrain::Floor, None),
+            Tile::Floor | Tile::Start | Tile::Treasure(_) => (Terrain::Floor, None),
             Tile::Wall => (Terrain::Wall, None),
             Tile::Difficult => (Terrain::Difficult, None),
             Tile::Pit(d) => (Terrain::Pit(d), None),
@@ -437,6 +468,10 @@ impl Tile {
             terrain,
             object,
             raised_wall: false,
+            treasure: match self {
+                Tile::Treasure(n) => n,
+                _ => 0,
+            },
         }
     }
 }
@@ -445,6 +480,7 @@ impl Tile {
 pub fn default_tile(c: char) -> Option<Tile> {
     Some(match c {
         '.' | ' ' => Tile::Floor,
+        '$' => Tile::Treasure(5),
         '#' => Tile::Wall,
         '~' => Tile::Difficult,
         '_' => Tile::Pit(3),

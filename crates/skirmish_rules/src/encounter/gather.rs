@@ -1,0 +1,174 @@
+//! Seed 004's bookkeeping effects: loot and end-of-turn looting of treasure
+//! tokens, experience from the abilities that grant it, and limited
+//! abilities and items that are spent, recovered and refreshed.
+
+use bevy_ecs::prelude::*;
+
+use super::act::{Battlefield, entity_of};
+use super::components::*;
+use super::log::{CombatLog, LogEntry};
+use crate::ability::Ability;
+use crate::content::Content;
+use crate::map::{Footprint, Map, Pos, line_of_effect};
+use crate::stats::CreatureId;
+
+/// The treasure squares a looter at `space` picks up with "Loot `range`":
+/// every token within range that it has line of effect to (seed 004: "pick
+/// up every money token and treasure tile within range X ... considered a
+/// ranged ability for the purposes of line-of-sight").
+pub fn loot_squares(map: &Map, space: Footprint, range: u32) -> Vec<Pos> {
+    map.treasures()
+        .into_iter()
+        .map(|(p, _)| p)
+        .filter(|&p| {
+            let fp = Footprint::single(p);
+            space.distance(fp) <= range && (space.overlaps(fp) || line_of_effect(map, space, fp))
+        })
+        .collect()
+}
+
+/// Pick up the treasure on `squares`.
+fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
+    let mut coins = 0;
+    let mut taken = Vec::new();
+    {
+        let mut map = world.resource_mut::<Battlefield>();
+        for p in squares {
+            let c = map.0.take_treasure(p);
+            if c > 0 {
+                coins += c;
+                taken.push(p);
+            }
+        }
+    }
+    if coins == 0 {
+        return;
+    }
+    let Some(mut progress) = world.get_mut::<Progress>(entity) else {
+        return;
+    };
+    progress.loot += coins;
+    let total = progress.loot;
+    world.resource_mut::<CombatLog>().push(LogEntry::Looted {
+        creature: id,
+        coins,
+        squares: taken,
+        total,
+    });
+}
+
+/// A "Loot X" effect.
+pub(super) fn loot(world: &mut World, entity: Entity, id: CreatureId, range: u32) {
+    let Some(space) = world.get::<Space>(entity).map(|s| s.0) else {
+        return;
+    };
+    let squares = loot_squares(&world.resource::<Battlefield>().0, space, range);
+    take(world, entity, id, squares);
+}
+
+/// Seed 004 "End-of-turn looting": "a character must also loot any money
+/// tokens or treasure tiles present in the hex he or she occupies at the end
+/// of the character's turn. Character summons do not perform end-of-turn
+/// looting." Heroes only (monsters carry no purse).
+pub(super) fn end_of_turn(world: &mut World, ended: &[CreatureId]) {
+    for &id in ended {
+        let Some(e) = entity_of(world, id) else {
+            continue;
+        };
+        let hero = world.get::<Heroic>(e).is_some() && world.get::<Summoned>(e).is_none();
+        let Some(space) = world.get::<Space>(e).map(|s| s.0) else {
+            continue;
+        };
+        let alive = world
+            .get::<crate::stats::Stamina>(e)
+            .is_some_and(|s| !s.is_dead());
+        if hero && alive {
+            take(world, e, id, space.squares().collect());
+        }
+    }
+}
+
+/// How many uses of `ability` the creature has left (`None`: unlimited).
+pub fn uses_left(progress: Option<&Progress>, ability: &Ability) -> Option<u32> {
+    let max = ability.uses?;
+    let used = progress.map_or(0, |p| p.spent.iter().filter(|s| **s == ability.id).count());
+    Some(max.saturating_sub(used as u32))
+}
+
+/// Whether the creature may use `ability` now (it is not spent).
+pub(super) fn available(world: &World, entity: Entity, ability: &Ability) -> bool {
+    uses_left(world.get::<Progress>(entity), ability) != Some(0)
+}
+
+/// An ability has been paid for: experience, and a use of a limited one.
+pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability) {
+    let hero = world.get::<Heroic>(entity).is_some();
+    let Some(mut p) = world.get_mut::<Progress>(entity) else {
+        return;
+    };
+    let mut log = Vec::new();
+    if ability.experience > 0 && hero {
+        p.experience += ability.experience;
+        log.push(LogEntry::ExperienceGained {
+            creature: id,
+            amount: ability.experience,
+            total: p.experience,
+        });
+    }
+    if ability.uses.is_some() {
+        p.spent.push(ability.id.clone());
+        if uses_left(Some(&p), ability) == Some(0) {
+            log.push(LogEntry::AbilitySpent {
+                creature: id,
+                ability: ability.name.clone(),
+            });
+        }
+    }
+    let mut l = world.resource_mut::<CombatLog>();
+    for e in log {
+        l.push(e);
+    }
+}
+
+/// Whether an ability itself recovers or refreshes (such an ability can't
+/// bring itself or another of its kind back: our ruling, so no loop).
+fn restores(a: &Ability) -> bool {
+    let mut a = a.clone();
+    a.lines_mut().into_iter().any(|(_, l)| {
+        l.effects.iter().any(|e| {
+            matches!(
+                e,
+                crate::ability::Effect::Recover(_) | crate::ability::Effect::Refresh(_)
+            )
+        })
+    })
+}
+
+/// "Recover" (abilities) or "refresh" (items) up to `n` spent uses, the
+/// most recently spent first (our ruling).
+pub(super) fn recover(world: &mut World, entity: Entity, id: CreatureId, n: u32, items: bool) {
+    let content = world.resource::<Content>().clone();
+    let Some(mut p) = world.get_mut::<Progress>(entity) else {
+        return;
+    };
+    let mut back = Vec::new();
+    for _ in 0..n {
+        let Some(i) = p.spent.iter().rposition(|s| {
+            content
+                .ability(s)
+                .is_some_and(|a| a.item == items && !restores(a))
+        }) else {
+            break;
+        };
+        let a = p.spent.remove(i);
+        back.push(content.ability(&a).map_or(a.clone(), |a| a.name.clone()));
+    }
+    let mut l = world.resource_mut::<CombatLog>();
+    for ability in back {
+        l.push(LogEntry::AbilityRecovered {
+            creature: id,
+            ability,
+            item: items,
+        });
+    }
+}

@@ -1,0 +1,343 @@
+//! Seed 004 "Summon": creatures an ability brings to the board. They appear
+//! "in an empty hex adjacent to the figure performing the summon", act
+//! "directly before the character who summoned it", "never take a turn in
+//! the round they are summoned", follow "Move+0, Attack+0" on their own, and
+//! are removed when their summoner falls.
+//!
+//! Our rulings (README "Rulings"): a summon's turn is run by the engine when
+//! its summoner starts its turn; it walks toward the nearest enemy, stopping
+//! as soon as it is adjacent to one (so it never provokes), then makes a
+//! melee free strike against the nearest adjacent enemy. Its start- and
+//! end-of-turn effects happen with its summoner's.
+
+use bevy_ecs::prelude::*;
+
+use super::act::{self, Battlefield, entity_of, occupants};
+use super::components::*;
+use super::flow::{Flow, can_act};
+use super::log::{CombatLog, LogEntry};
+use super::react::{Resolution, Resume};
+use super::setup::{CreatureIndex, spawn_monster};
+use crate::content::Content;
+use crate::map::movement::{Mover, reachable};
+use crate::map::{Footprint, Map, Occupant, Pos, Side};
+use crate::stats::{CreatureId, Stamina};
+
+/// The empty square next to `owner` where a creature of `size` appears:
+/// the one nearest an enemy of `side` (then top-left first). `None`: no room,
+/// and the summon "cannot be used".
+pub fn summon_square(
+    map: &Map,
+    creatures: &[Occupant],
+    owner: Footprint,
+    side: Side,
+    size: u32,
+) -> Option<Pos> {
+    let s = size as i32;
+    let o = owner.size as i32;
+    let mut best: Option<((u32, i32, i32, i32), Pos)> = None;
+    for y in (owner.pos.y - s)..=(owner.pos.y + o) {
+        for x in (owner.pos.x - s)..=(owner.pos.x + o) {
+            let fp = Footprint::new(Pos::new(x, y), size);
+            if fp.overlaps(owner) || fp.distance(owner) != 1 || !map.footprint_open(fp) {
+                continue;
+            }
+            if creatures.iter().any(|c| c.space.overlaps(fp)) {
+                continue;
+            }
+            let near = creatures
+                .iter()
+                .filter(|c| c.side != side)
+                .map(|c| c.space.distance(fp))
+                .min()
+                .unwrap_or(u32::MAX);
+            // Nearest by the grid's distance, then the straighter way.
+            let straight = creatures
+                .iter()
+                .filter(|c| c.side != side)
+                .map(|c| (c.space.pos.x - x).abs() + (c.space.pos.y - y).abs())
+                .min()
+                .unwrap_or(0);
+            let key = (near, straight, y, x);
+            if best.is_none_or(|b| key < b.0) {
+                best = Some((key, fp.pos));
+            }
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// Whether `owner` has room for each creature `ability` would summon.
+pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::Ability) -> bool {
+    let stat_blocks = summoned_by(ability);
+    if stat_blocks.is_empty() {
+        return true;
+    }
+    let (Some(space), Some(c)) = (
+        world.get::<Space>(owner).map(|s| s.0),
+        world.get::<Creature>(owner),
+    ) else {
+        return false;
+    };
+    let content = world.resource::<Content>();
+    let map = &world.resource::<Battlefield>().0;
+    let creatures = occupants(world);
+    stat_blocks.iter().all(|id| {
+        content
+            .monsters
+            .get(id)
+            .is_some_and(|b| summon_square(map, &creatures, space, c.side, b.size).is_some())
+    })
+}
+
+/// The stat blocks any line of the ability summons.
+pub fn summoned_by(ability: &crate::ability::Ability) -> Vec<String> {
+    let mut lines: Vec<&crate::ability::TierLine> = Vec::new();
+    if let Some(p) = &ability.power_roll {
+        lines.extend([&p.tiers.0, &p.tiers.1, &p.tiers.2]);
+    }
+    if let Some(e) = &ability.effect {
+        lines.push(e);
+    }
+    let mut out = Vec::new();
+    for l in lines {
+        for e in &l.effects {
+            if let crate::ability::Effect::Summon(id) = e
+                && !out.contains(id)
+            {
+                out.push(id.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Bring a creature of `stat_block` to the board next to `owner`.
+pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
+    let content = world.resource::<Content>().clone();
+    let Some(block) = content.monsters.get(stat_block).cloned() else {
+        return;
+    };
+    let (Some(space), Some(c)) = (
+        world.get::<Space>(owner).map(|s| s.0),
+        world.get::<Creature>(owner).cloned(),
+    ) else {
+        return;
+    };
+    let creatures = occupants(world);
+    let Some(at) = summon_square(
+        &world.resource::<Battlefield>().0,
+        &creatures,
+        space,
+        c.side,
+        block.size,
+    ) else {
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::SummonFailed {
+                creature: c.id,
+                name: block.name.clone(),
+            });
+        return;
+    };
+    let id = CreatureId(world.resource::<CreatureIndex>().0.len().max(1) as u32);
+    let order = summons_of(world, c.id).len() as u32;
+    let name = if order == 0 {
+        format!("{}'s {}", c.name, block.name)
+    } else {
+        format!("{}'s {} {}", c.name, block.name, order + 1)
+    };
+    let basic = world
+        .resource::<super::flow::ActiveRuleset>()
+        .0
+        .basic_abilities
+        .clone();
+    let entity = spawn_monster(
+        world,
+        &block,
+        id,
+        name.clone(),
+        c.side,
+        Footprint::new(at, block.size),
+        None,
+        &basic,
+    );
+    let round = world.resource::<Flow>().round;
+    world.entity_mut(entity).insert(Summoned {
+        owner: c.id,
+        round,
+        order,
+    });
+    {
+        let mut index = world.resource_mut::<CreatureIndex>();
+        let i = id.0 as usize;
+        if index.0.len() <= i {
+            index.0.resize(i + 1, None);
+        }
+        index.0[i] = Some(entity);
+    }
+    // It takes no turn of its own: the side's turn order passes it by.
+    world.resource_mut::<Flow>().acted.push(id);
+    world.resource_mut::<CombatLog>().push(LogEntry::Summoned {
+        creature: id,
+        owner: c.id,
+        name,
+        at,
+    });
+}
+
+/// A creature's living summons, in the order they were summoned.
+pub(super) fn summons_of(world: &World, owner: CreatureId) -> Vec<(CreatureId, Summoned)> {
+    let mut out: Vec<(CreatureId, Summoned)> = act::all_creatures(world)
+        .filter_map(|e| {
+            let s = *world.get::<Summoned>(e)?;
+            let alive = world.get::<Stamina>(e).is_some_and(|st| !st.is_dead());
+            let id = world.get::<Creature>(e)?.id;
+            (s.owner == owner && alive).then_some((id, s))
+        })
+        .collect();
+    out.sort_by_key(|(_, s)| s.order);
+    out
+}
+
+/// The summoner fell: its summons are removed from the board.
+pub(super) fn vanish(world: &mut World, owner: CreatureId) {
+    for (id, _) in summons_of(world, owner) {
+        let Some(e) = entity_of(world, id) else {
+            continue;
+        };
+        if let Some(mut s) = world.get_mut::<Stamina>(e) {
+            s.current = s.current.min(0);
+        }
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::SummonVanished { creature: id });
+    }
+}
+
+/// The summoner starts its turn: queue its summons' turns (those summoned
+/// before this round), first-summoned first. Returns their ids, whose
+/// start- and end-of-turn effects go with the summoner's.
+pub(super) fn queue_turns(world: &mut World, owner: CreatureId) -> Vec<CreatureId> {
+    let round = world.resource::<Flow>().round;
+    let ready: Vec<CreatureId> = summons_of(world, owner)
+        .into_iter()
+        .filter(|(_, s)| s.round < round)
+        .map(|(id, _)| id)
+        .collect();
+    let mut res = world.resource_mut::<Resolution>();
+    for &id in ready.iter().rev() {
+        res.push(Resume::SummonTurn { creature: id });
+    }
+    ready
+}
+
+/// The nearest living enemy of `me`, by distance then id.
+fn nearest_enemy(creatures: &[Occupant], me: &Occupant) -> Option<Occupant> {
+    creatures
+        .iter()
+        .filter(|o| o.side != me.side)
+        .min_by_key(|o| (o.space.distance(me.space), o.id))
+        .copied()
+}
+
+/// "Move+0": walk toward the nearest enemy, stopping adjacent to any enemy.
+pub(super) fn take_turn(world: &mut World, id: CreatureId) {
+    let Some(e) = entity_of(world, id) else {
+        return;
+    };
+    if world.get::<Stamina>(e).is_none_or(|s| !can_act(s)) {
+        return;
+    }
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::SummonActs { creature: id });
+    let creatures = occupants(world);
+    let Some(me) = creatures.iter().find(|o| o.id == id).copied() else {
+        return;
+    };
+    // "Attack+0" comes after the move.
+    world
+        .resource_mut::<Resolution>()
+        .push(Resume::SummonStrike { creature: id });
+    let Some(target) = nearest_enemy(&creatures, &me) else {
+        return;
+    };
+    if target.space.distance(me.space) <= 1 {
+        return;
+    }
+    let conditions = world
+        .get::<crate::conditions::Conditions>(e)
+        .cloned()
+        .unwrap_or_default();
+    let speed = world.get::<Movement>(e).map_or(0, |m| m.speed);
+    let limits = crate::conditions::movement_limits(&conditions, speed);
+    if limits.speed == 0 {
+        return;
+    }
+    let map = world.resource::<Battlefield>().0.clone();
+    let mover = Mover {
+        id,
+        space: me.space,
+        side: me.side,
+        speed: limits.speed,
+        extra_cost: limits.extra_cost_per_square,
+        shifting: false,
+    };
+    let reach = reachable(&map, &creatures, &mover);
+    let size = me.space.size;
+    let closer = |p: Pos| target.space.distance(Footprint::new(p, size));
+    let Some((dest, _)) = reach
+        .destinations()
+        .into_iter()
+        .filter(|(p, _)| closer(*p) < closer(me.space.pos))
+        .min_by_key(|(p, cost)| {
+            let straight = (target.space.pos.x - p.x).abs() + (target.space.pos.y - p.y).abs();
+            (closer(*p), *cost, straight, p.y, p.x)
+        })
+    else {
+        return;
+    };
+    let Some(path) = reach.path_to(dest) else {
+        return;
+    };
+    // Stop at the first square adjacent to an enemy.
+    let enemies: Vec<Footprint> = creatures
+        .iter()
+        .filter(|o| o.side != me.side)
+        .map(|o| o.space)
+        .collect();
+    let mut cut = path.len();
+    for (i, p) in path.iter().enumerate().skip(1) {
+        let fp = Footprint::new(*p, size);
+        if enemies.iter().any(|s| s.distance(fp) == 1)
+            && !creatures.iter().any(|o| o.id != id && o.space.overlaps(fp))
+        {
+            cut = i + 1;
+            break;
+        }
+    }
+    act::walk_steps(world, id, path[..cut].to_vec(), false, false);
+}
+
+/// "Attack+0": a melee free strike on the nearest adjacent enemy.
+pub(super) fn strike(world: &mut World, id: CreatureId) {
+    let Some(e) = entity_of(world, id) else {
+        return;
+    };
+    if world.get::<Stamina>(e).is_none_or(|s| !can_act(s)) {
+        return;
+    }
+    let creatures = occupants(world);
+    let Some(me) = creatures.iter().find(|o| o.id == id).copied() else {
+        return;
+    };
+    let target = creatures
+        .iter()
+        .filter(|o| o.side != me.side && o.space.distance(me.space) <= 1)
+        .min_by_key(|o| o.id)
+        .copied();
+    if let Some(t) = target {
+        act::summon_strike(world, e, id, t.id);
+    }
+}

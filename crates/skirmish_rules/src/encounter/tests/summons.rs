@@ -1,0 +1,129 @@
+//! Seed 004 "Summon", "Loot" and "Recover and Refresh", through the engine
+//! and as pure functions.
+
+use super::*;
+use crate::encounter::gather::loot_squares;
+use crate::encounter::summon::summon_square;
+use crate::map::{Footprint, Map, Occupant, Side};
+
+fn occupant(id: u32, x: i32, y: i32, side: Side) -> Occupant {
+    Occupant {
+        id: CreatureId(id),
+        space: Footprint::single(Pos::new(x, y)),
+        side,
+        can_react: true,
+    }
+}
+
+// Seed 004 "Summon": "placed in an empty hex adjacent to the figure
+// performing the summon. If there are no available hexes, the summon
+// ability cannot be used."
+#[test]
+fn a_summon_goes_next_to_its_summoner_toward_the_enemy_or_nowhere() {
+    let map = Map::new(7, 5);
+    let owner = occupant(1, 2, 2, Side::Heroes);
+    let enemy = occupant(2, 6, 2, Side::Director);
+    let at = summon_square(&map, &[owner, enemy], owner.space, Side::Heroes, 1);
+    assert_eq!(at, Some(Pos::new(3, 2)));
+    // The enemy on the other side: the summon goes that way.
+    let enemy = occupant(2, 0, 2, Side::Director);
+    let at = summon_square(&map, &[owner, enemy], owner.space, Side::Heroes, 1);
+    assert_eq!(at, Some(Pos::new(1, 2)));
+    // Boxed in by creatures on every side: no room.
+    let mut crowd = vec![owner];
+    let mut n = 10;
+    for y in 1..=3 {
+        for x in 1..=3 {
+            if (x, y) != (2, 2) {
+                crowd.push(occupant(n, x, y, Side::Heroes));
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(
+        summon_square(&map, &crowd, owner.space, Side::Heroes, 1),
+        None
+    );
+}
+
+// Seed 004 "Loot": "pick up every money token and treasure tile within
+// range X ... considered a ranged ability for the purposes of line-of-sight".
+#[test]
+fn loot_reaches_tokens_in_range_and_in_sight() {
+    let rows: Vec<String> = ["$....", ".#...", "$#.$.", ".#..$"]
+        .iter()
+        .map(|r| r.to_string())
+        .collect();
+    let map = Map::from_ascii(&rows, &Default::default()).unwrap();
+    let looter = Footprint::single(Pos::new(2, 2));
+    let mut got = loot_squares(&map, looter, 2);
+    got.sort_by_key(|p| (p.y, p.x));
+    // (0, 0) is 2 away in sight; (0, 2) is behind the wall; (3, 2) is
+    // next door; (4, 3) is 2 away.
+    assert_eq!(got, vec![Pos::new(0, 0), Pos::new(3, 2), Pos::new(4, 3)]);
+    assert!(loot_squares(&map, looter, 0).is_empty());
+}
+
+const CALL: &str = r#"(
+    id: "call", name: "Call", keywords: [], action: Maneuver,
+    distance: Myself, target: (kinds: [Myself]),
+    effect: Some("summon spirit_wolf"),
+)"#;
+
+// Snapshots serve search: a summon made after a snapshot is gone once the
+// snapshot is restored, and the fight replays the same.
+#[test]
+fn restoring_a_snapshot_removes_later_summons() {
+    let db = super::triggers::db_with(&[CALL]);
+    let mut e = super::triggers::open(
+        db,
+        vec![super::triggers::with(
+            hero("null", "Ren", (2, 2)),
+            &["call"],
+        )],
+        vec![monster("bandit", (6, 2))],
+    );
+    start(&mut e, CreatureId(1));
+    let before = e.snapshot();
+    let count = e.creatures().len();
+    e.apply(Command::use_ability(
+        CreatureId(1),
+        "call",
+        vec![CreatureId(1)],
+    ))
+    .unwrap();
+    assert_eq!(e.creatures().len(), count + 1);
+    let wolf = e.creatures().last().cloned().unwrap();
+    assert_eq!(wolf.summoned.map(|s| s.owner), Some(CreatureId(1)));
+    assert_eq!(wolf.side, Side::Heroes);
+    e.restore(&before);
+    assert_eq!(e.creatures().len(), count);
+    // Summoning again gives the same id and square.
+    e.apply(Command::use_ability(
+        CreatureId(1),
+        "call",
+        vec![CreatureId(1)],
+    ))
+    .unwrap();
+    let again = e.creatures().last().cloned().unwrap();
+    assert_eq!((again.id, again.space), (wolf.id, wolf.space));
+}
+
+// Seed 002 "Distances": "Swinging Distance | Spitting Distance | Throwing
+// Distance | Shooting Distance | Sniping Distance: 1 | 4 | 8 | 16 | 200".
+#[test]
+fn named_distances_read_as_squares() {
+    use crate::ability::Distance;
+    for (name, d) in [
+        ("Swinging", Distance::Melee(1)),
+        ("Spitting", Distance::Ranged(4)),
+        ("Throwing", Distance::Ranged(8)),
+        ("Shooting", Distance::Ranged(16)),
+        ("Sniping", Distance::Ranged(200)),
+        ("Ranged(5)", Distance::Ranged(5)),
+    ] {
+        let got: Distance = ron::from_str(name).unwrap();
+        assert_eq!(got, d, "{name}");
+    }
+    assert!(ron::from_str::<Distance>("Yelling").is_err());
+}
