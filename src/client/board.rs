@@ -207,20 +207,20 @@ fn treasure_marks(
             .spawn((
                 Name::new(format!("Treasure {p}")),
                 TreasureMark,
-                Sprite::from_color(Color::srgb(0.25, 0.17, 0.02), Vec2::splat(square * 0.42)),
+                Sprite::from_color(Color::srgb(0.25, 0.17, 0.02), Vec2::splat(square * 0.5)),
                 Transform::from_translation(at.extend(2.0))
                     .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
             ))
             .with_children(|c| {
                 c.spawn((
-                    Sprite::from_color(Color::srgb(1.0, 0.8, 0.2), Vec2::splat(square * 0.32)),
+                    Sprite::from_color(Color::srgb(1.0, 0.8, 0.2), Vec2::splat(square * 0.4)),
                     Transform::from_xyz(0.0, 0.0, 0.1),
                 ));
             });
         commands.spawn((
             TreasureMark,
             Text2d::new(coins.to_string()),
-            TextFont::from_font_size(square * 0.22),
+            TextFont::from_font_size(square * 0.3),
             TextColor(Color::srgb(0.2, 0.12, 0.0)),
             Transform::from_translation(at.extend(2.3)),
         ));

@@ -538,10 +538,35 @@ fn creature_card(e: &Encounter, id: CreatureId) -> Vec<String> {
             .collect();
         out.push(format!("Bonuses: {}", list.join(", ")));
     }
+    if let Some(a) = &c.casting {
+        let name = e
+            .content()
+            .ability(a)
+            .map_or(a.clone(), |ab| ab.name.clone());
+        out.push(format!("Slow action: {name}, takes effect next turn"));
+    }
+    if let Some(s) = &c.summoned {
+        let owner = e.creature(s.owner).map_or(String::new(), |o| o.name);
+        out.push(format!("Summoned by {owner}: acts just before them"));
+    }
+    if c.progress.loot > 0 || c.progress.experience > 0 {
+        out.push(format!(
+            "Loot {} coins · {} XP",
+            c.progress.loot, c.progress.experience
+        ));
+    }
     let names: Vec<String> = c
         .abilities
         .iter()
-        .filter_map(|a| e.content().ability(a).map(|ab| ab.name.clone()))
+        .filter_map(|a| {
+            e.content().ability(a).map(|ab| {
+                match skirmish_rules::encounter::gather::uses_left(Some(&c.progress), ab) {
+                    Some(0) => format!("{} (spent)", ab.name),
+                    Some(n) => format!("{} ({n} left)", ab.name),
+                    None => ab.name.clone(),
+                }
+            })
+        })
         .collect();
     if !names.is_empty() {
         out.push(format!("Abilities: {}", names.join(", ")));

@@ -158,6 +158,9 @@ pub fn action_name(a: ActionType) -> &'static str {
         ActionType::FreeTriggeredAction => "Free triggered",
         ActionType::FreeManeuver => "Free maneuver",
         ActionType::NoAction => "No action",
+        ActionType::SlowAction => "Slow",
+        ActionType::Passive => "Passive",
+        ActionType::Episodic => "Episodic",
     }
 }
 

@@ -115,6 +115,15 @@ fn draw(
             6.0,
         );
     }
+    // Pending slow actions (seed 002): where they will land, for everyone
+    // to see and step out of.
+    for c in game.encounter.creatures() {
+        for p in &c.casting_area {
+            let tint = Palette::side(c.side);
+            square(&mut commands, &g, *p, tint.with_alpha(0.18), 1.5, 6.0);
+            outline(&mut commands, &g, *p, 1, tint.with_alpha(0.7), 1.6);
+        }
+    }
     if !game.players_turn() || game.encounter.prompt().is_some() {
         return;
     }

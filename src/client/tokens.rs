@@ -441,6 +441,10 @@ fn sync(
                 if retaliate > 0 {
                     b.push(format!("RT{retaliate}"));
                 }
+                // A slow action waiting for its next turn (seed 002).
+                if c.casting.is_some() {
+                    b.push("SLOW".into());
+                }
                 t.0 = b.join(" ");
             }
             if let Ok(mut t) = parts.p4().get_mut(child) {

@@ -32,13 +32,32 @@ pub enum ActionType {
     MainAction,
     Maneuver,
     MoveAction,
+    /// Seed 002's "Reaction" is written `Reaction` or `TriggeredAction`.
+    #[serde(alias = "Reaction")]
     TriggeredAction,
+    /// Seed 002's "Free Reaction".
+    #[serde(alias = "FreeReaction")]
     FreeTriggeredAction,
     FreeManeuver,
     NoAction,
+    /// Seed 002 "Slow Action": started with the main action, targets chosen
+    /// then; it takes effect at the start of the user's next turn.
+    SlowAction,
+    /// Seed 002 "Passives": "always in effect": its effect is applied to the
+    /// user when the encounter starts and lasts.
+    Passive,
+    /// Seed 002 "Episodics": "performed at the start of a new Episode": its
+    /// effect is applied to the user when the encounter starts.
+    Episodic,
 }
 
 impl ActionType {
+    /// Passives and episodics are never used on a turn: they apply at the
+    /// start of the encounter.
+    pub fn at_encounter_start(self) -> bool {
+        matches!(self, ActionType::Passive | ActionType::Episodic)
+    }
+
     pub fn is_triggered(self) -> bool {
         matches!(
             self,

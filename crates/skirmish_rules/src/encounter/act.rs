@@ -450,7 +450,23 @@ fn start_turn(
         }
         None => Vec::new(),
     };
-    // Seed 004 "Summon": its summons act "directly before" it.
+    let starting = if members.is_empty() {
+        vec![id]
+    } else {
+        members.clone()
+    };
+    for &m in &starting {
+        let name = Who::of(world, m).to_string();
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::TurnStarted { creature: m, name });
+    }
+    // Seed 002 "Slow Action": it takes effect at the start of the next turn.
+    if let Some(casting) = world.entity_mut(entity).take::<Casting>() {
+        resolve_slow(world, entity, casting);
+    }
+    // Seed 004 "Summon": its summons act "directly before" it (queued last,
+    // so they run first).
     let summons = super::summon::queue_turns(world, id);
     let mut f = world.resource_mut::<Flow>();
     f.active = Some(id);
@@ -478,7 +494,7 @@ fn spend_action(
         return Err(Refusal::Dazed);
     }
     match action {
-        ActionType::MainAction => {
+        ActionType::MainAction | ActionType::SlowAction => {
             if !budget.main {
                 return Err(Refusal::MainActionUsed);
             }
@@ -511,6 +527,11 @@ fn spend_action(
         ActionType::TriggeredAction | ActionType::FreeTriggeredAction => {
             return Err(Refusal::Unsupported(
                 "triggered actions answer prompts".into(),
+            ));
+        }
+        ActionType::Passive | ActionType::Episodic => {
+            return Err(Refusal::Unsupported(
+                "passive and episodic abilities apply when the encounter starts".into(),
             ));
         }
     }
@@ -1402,8 +1423,10 @@ fn use_ability(
                 squares: area.reached.clone(),
                 targets: ids.clone(),
             });
-        begin_roll(
+        start_ability(
             world,
+            entity,
+            &ability,
             PendingRoll {
                 user: id,
                 ability: ability.id.clone(),
@@ -1442,7 +1465,11 @@ fn use_ability(
             d => d.reach(),
         };
         let distance = user.space.distance(ts.space);
-        if t != id && distance > reach {
+        // Seed 002 "Slow Action": "you may choose targets that are initially
+        // invalid (due to being out or range, sight, etc.)": checked when it
+        // takes effect.
+        let slow = ability.action == ActionType::SlowAction;
+        if t != id && !slow && distance > reach {
             return Err(Refusal::OutOfRange {
                 target: Who::of(world, t),
                 distance,
@@ -1451,7 +1478,8 @@ fn use_ability(
         }
         // Seed 002 "Distances": at a "true" distance "you do not need to be
         // able to see the target".
-        if t != id && !ability.true_distance && !line_of_effect(&map, user.space, ts.space) {
+        if t != id && !slow && !ability.true_distance && !line_of_effect(&map, user.space, ts.space)
+        {
             return Err(Refusal::NoLineOfEffect(Who::of(world, t)));
         }
         if t != id
@@ -1466,8 +1494,10 @@ fn use_ability(
     // Committed from here on: spend the action and pay.
     *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
     pay(world, entity, id, &ability, spend);
-    begin_roll(
+    start_ability(
         world,
+        entity,
+        &ability,
         PendingRoll {
             user: id,
             ability: ability.id.clone(),
@@ -1501,6 +1531,119 @@ pub struct PendingRoll {
     pub potency_surges: Vec<CreatureId>,
     pub tier: Option<crate::power_roll::Tier>,
     pub extra: Vec<crate::ability::Effect>,
+}
+
+/// Passive and episodic abilities take effect on their users as the
+/// encounter starts (seed 002 "Passives", "Episodics").
+pub(super) fn encounter_start_abilities(world: &mut World) {
+    let content = world.resource::<Content>().clone();
+    let entities: Vec<Entity> = all_creatures(world).collect();
+    for e in entities {
+        let Some(list) = world.get::<Abilities>(e).cloned() else {
+            continue;
+        };
+        for id in list.0 {
+            let Some(a) = content.ability(&id).cloned() else {
+                continue;
+            };
+            if !a.action.at_encounter_start() {
+                continue;
+            }
+            let Some(user) = snapshot(world, e) else {
+                continue;
+            };
+            world
+                .resource_mut::<CombatLog>()
+                .push(LogEntry::AbilityUsed {
+                    creature: user.id,
+                    ability: a.id.clone(),
+                    name: a.name.clone(),
+                });
+            let effects = a
+                .effect
+                .as_ref()
+                .map(|t| t.effects.clone())
+                .unwrap_or_default();
+            let g = apply_outcome(world, e, &user, &a, &user, &effects, 0, user.space, &mut 0);
+            gain_for_user(world, e, user.id, &g);
+        }
+    }
+}
+
+/// An ability has been started: a slow action waits for the user's next
+/// turn (seed 002 "Slow Action"); anything else goes to its roll now.
+fn start_ability(world: &mut World, entity: Entity, ability: &Ability, roll: PendingRoll) {
+    if ability.action != ActionType::SlowAction {
+        begin_roll(world, roll);
+        return;
+    }
+    let from = world
+        .get::<Space>(entity)
+        .map(|s| s.0.pos)
+        .unwrap_or_default();
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::SlowStarted {
+            creature: roll.user,
+            ability: ability.name.clone(),
+        });
+    world.entity_mut(entity).insert(Casting {
+        roll: Box::new(roll),
+        from,
+    });
+}
+
+/// The start of the user's next turn: its slow action takes effect, unless
+/// its area was anchored on the square the user has left, or the point it
+/// was aimed at is now out of range (seed 002 "Slow Action": "If a Slow
+/// Action targets an area, the area will not move if you move, but may
+/// instead be considered invalid if you move ... Other Shapes instead target
+/// a point within a certain range. For those, so long as that point remains
+/// within range and targetable, the Slow Action will not be interrupted.")
+fn resolve_slow(world: &mut World, entity: Entity, casting: Casting) {
+    let content = world.resource::<Content>().clone();
+    let Some(ability) = content.ability(&casting.roll.ability).cloned() else {
+        return;
+    };
+    let Some(space) = world.get::<Space>(entity).map(|s| s.0) else {
+        return;
+    };
+    let user = casting.roll.user;
+    let why = match ability.distance {
+        Distance::Aura(_) | Distance::Burst(_) | Distance::Cone { .. }
+            if space.pos != casting.from =>
+        {
+            Some("its user moved off the square it came from")
+        }
+        Distance::Cube { within, .. }
+        | Distance::Line { within, .. }
+        | Distance::Sphere { within, .. }
+        | Distance::Cylinder { within, .. }
+            if casting
+                .roll
+                .source
+                .is_some_and(|s| space.distance(s) > within) =>
+        {
+            Some("the point it was aimed at is out of range")
+        }
+        _ => None,
+    };
+    match why {
+        Some(why) => world.resource_mut::<CombatLog>().push(LogEntry::SlowVoid {
+            creature: user,
+            ability: ability.name.clone(),
+            why: why.into(),
+        }),
+        None => {
+            world
+                .resource_mut::<CombatLog>()
+                .push(LogEntry::SlowResolves {
+                    creature: user,
+                    ability: ability.name.clone(),
+                });
+            begin_roll(world, *casting.roll);
+        }
+    }
 }
 
 /// An ability has been started: queue its roll and what follows, then the

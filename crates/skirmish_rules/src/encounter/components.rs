@@ -263,3 +263,11 @@ pub struct Summoned {
     pub round: u32,
     pub order: u32,
 }
+
+/// A slow action waiting for the start of its user's next turn (seed 002
+/// "Slow Action"): the roll as started, and where the user stood.
+#[derive(Component, Clone, Debug)]
+pub struct Casting {
+    pub roll: Box<super::act::PendingRoll>,
+    pub from: crate::map::Pos,
+}

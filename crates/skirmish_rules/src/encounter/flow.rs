@@ -364,10 +364,6 @@ pub(super) fn start_of_turn(
             triggered,
             ..Default::default()
         };
-        log.push(LogEntry::TurnStarted {
-            creature: id,
-            name: c.name.clone(),
-        });
         if let (Some(mut h), CreatureKind::Hero { class }) = (heroic, &c.kind) {
             let gain = match content.classes.get(class).map(|k| k.resource_per_turn) {
                 Some(crate::content::ResourceGain::Flat(n)) => n,

@@ -159,6 +159,22 @@ pub enum LogEntry {
         creature: CreatureId,
         ability: String,
     },
+    /// Seed 002 "Slow Action": started now, takes effect next turn.
+    SlowStarted {
+        creature: CreatureId,
+        ability: String,
+    },
+    /// A slow action takes effect at the start of its user's turn.
+    SlowResolves {
+        creature: CreatureId,
+        ability: String,
+    },
+    /// A slow action comes to nothing.
+    SlowVoid {
+        creature: CreatureId,
+        ability: String,
+        why: String,
+    },
     /// Seed 004 "Summon": a creature appears next to its summoner.
     Summoned {
         creature: CreatureId,
@@ -563,6 +579,18 @@ impl LogEntry {
             LogEntry::BonusEnded { creature, ability } => {
                 format!("{}'s {ability} runs out.", name(*creature))
             }
+            LogEntry::SlowStarted { creature, ability } => format!(
+                "{} begins {ability}: it takes effect at the start of their next turn.",
+                name(*creature)
+            ),
+            LogEntry::SlowResolves { creature, ability } => {
+                format!("{}'s {ability} takes effect.", name(*creature))
+            }
+            LogEntry::SlowVoid {
+                creature,
+                ability,
+                why,
+            } => format!("{}'s {ability} fails: {why}.", name(*creature)),
             LogEntry::Summoned { name, at, .. } => format!("{name} appears at {at}."),
             LogEntry::SummonFailed {
                 creature,

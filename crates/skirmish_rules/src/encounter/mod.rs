@@ -121,6 +121,9 @@ impl Encounter {
             let start = victories / def.heroes.len().max(1) as u32;
             world.resource_mut::<Malice>().0 = start;
         }
+        // Seed 002: passives are "always in effect"; episodics are
+        // "performed at the start of a new Episode".
+        act::encounter_start_abilities(app.world_mut());
         let mut e = Encounter {
             app,
             record: replay::Replay {
@@ -243,6 +246,11 @@ impl Encounter {
             level: w.get::<Creature>(e)?.level,
             progress: w.get::<Progress>(e).cloned().unwrap_or_default(),
             summoned: w.get::<Summoned>(e).copied(),
+            casting: w.get::<Casting>(e).map(|c| c.roll.ability.clone()),
+            casting_area: w
+                .get::<Casting>(e)
+                .and_then(|c| c.roll.area.as_ref().map(|a| a.reached.clone()))
+                .unwrap_or_default(),
         })
     }
 
@@ -432,7 +440,7 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
             continue;
         }
         let action_ok = match a.action {
-            ActionType::MainAction => budget.main,
+            ActionType::MainAction | ActionType::SlowAction => budget.main,
             ActionType::Maneuver => budget.maneuver || budget.main,
             ActionType::MoveAction => budget.move_action || budget.main,
             _ => false,
@@ -738,6 +746,10 @@ pub struct CreatureView {
     pub progress: Progress,
     /// Who summoned it, if it is a summon (seed 004 "Summon").
     pub summoned: Option<Summoned>,
+    /// The id of the slow action it has started (seed 002), if any.
+    pub casting: Option<String>,
+    /// The squares that slow action's area will reach.
+    pub casting_area: Vec<crate::map::Pos>,
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ struct CreatureState {
     auras: Auras,
     bonuses: Bonuses,
     progress: Progress,
+    casting: Option<Casting>,
 }
 
 /// An encounter's state at one moment (see [`Encounter::snapshot`]).
@@ -72,6 +73,7 @@ impl Encounter {
                     auras: w.get::<Auras>(e)?.clone(),
                     bonuses: w.get::<Bonuses>(e).cloned().unwrap_or_default(),
                     progress: w.get::<Progress>(e).cloned().unwrap_or_default(),
+                    casting: w.get::<Casting>(e).cloned(),
                 })
             })
             .collect();
@@ -119,6 +121,14 @@ impl Encounter {
             ));
             if let Some(h) = &c.heroic {
                 e.insert(h.clone());
+            }
+            match &c.casting {
+                Some(k) => {
+                    e.insert(k.clone());
+                }
+                None => {
+                    e.remove::<Casting>();
+                }
             }
         }
         *w.resource_mut::<Flow>() = s.flow.clone();
