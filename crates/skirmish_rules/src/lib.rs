@@ -14,6 +14,7 @@ pub mod content;
 pub mod dice;
 pub mod encounter;
 pub mod map;
+pub mod phased;
 pub mod power_roll;
 pub mod scenario;
 pub mod sim;

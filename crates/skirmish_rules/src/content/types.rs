@@ -44,6 +44,10 @@ pub struct Ruleset {
     /// action, until the start of its next turn (our ruling: 2, a double bane).
     #[serde(default = "default_defend")]
     pub defend_banes: u32,
+    /// The numbers of the phased 2d6 ruleset (seed 001); used when `kind`
+    /// is `Phased2d6`.
+    #[serde(default)]
+    pub phased: Option<crate::phased::PhasedRules>,
 }
 
 fn default_defend() -> u32 {
@@ -83,6 +87,15 @@ impl Ruleset {
         }
         if self.max_squad_size == 0 {
             p.push(("max_squad_size", "max_squad_size must be at least 1".into()));
+        }
+        if let Some(ph) = &self.phased {
+            p.extend(ph.problems());
+        }
+        if self.kind == RulesetKind::Phased2d6 && self.phased.is_none() {
+            p.push((
+                "phased",
+                "a Phased2d6 ruleset needs its `phased` numbers".into(),
+            ));
         }
         p
     }

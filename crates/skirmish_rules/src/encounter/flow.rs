@@ -106,6 +106,7 @@ impl Default for ActiveRuleset {
             max_squad_size: 8,
             basic_abilities: Vec::new(),
             defend_banes: 2,
+            phased: None,
         })
     }
 }

@@ -1,0 +1,404 @@
+//! The "phased 2d6" ruleset of seed 001, as pure functions over plain data:
+//! the advantage die, attack rolls against defense, tier-difference
+//! sources, initiative order with d6 tie-breaks, the movement powers and the
+//! end phase's saves. The numbers the seed leaves open come from the
+//! ruleset file ([`PhasedRules`], `assets/rulesets/phased_2d6.ron`).
+//!
+//! The encounter flow of this ruleset (phases, seizing the initiative, the
+//! battle actions) is not wired to these yet: an encounter that picks a
+//! phased ruleset is refused at setup with a clear error (see the README).
+
+use serde::{Deserialize, Serialize};
+
+use crate::stats::CreatureId;
+
+/// Which two of the three dice are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Keep {
+    Highest,
+    Lowest,
+}
+
+/// The numbers of the phased 2d6 ruleset that the seed leaves open
+/// (RULES.md "Phased 2d6 ruleset, decisions left to us").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhasedRules {
+    /// End phase: a save succeeds on 2d6 at or above this (seed 001: 7).
+    pub save_target: u32,
+    /// Squares a shift moves, without provoking.
+    pub shift_squares: u32,
+    /// Extra squares a hustle adds to speed (and a disadvantage on this
+    /// round's attacks).
+    pub hustle_bonus: u32,
+    /// A run moves speed times this, with no attack this round.
+    pub run_multiplier: u32,
+    /// Squares a disengage shifts (seed 001: 2).
+    pub disengage_squares: u32,
+    /// Squares of movement difficult terrain costs (seed 001: 2).
+    pub difficult_cost: u32,
+    /// A source of advantage and one of disadvantage cancel (seed 001 is
+    /// silent; our default).
+    pub sources_cancel: bool,
+    /// Defense: this base plus the target's Agility.
+    pub defense_base: i32,
+    /// A creature's tier from its level: tier 1 up to the first number,
+    /// tier 2 up to the second, tier 3 above.
+    pub tier_levels: (u32, u32),
+    /// An attack that beats defense by this much or more lands at tier 3;
+    /// any other hit is tier 2; a miss is tier 1 with no damage.
+    pub tier_three_margin: i32,
+}
+
+impl Default for PhasedRules {
+    fn default() -> Self {
+        PhasedRules {
+            save_target: 7,
+            shift_squares: 1,
+            hustle_bonus: 2,
+            run_multiplier: 2,
+            disengage_squares: 2,
+            difficult_cost: 2,
+            sources_cancel: true,
+            defense_base: 7,
+            tier_levels: (3, 6),
+            tier_three_margin: 4,
+        }
+    }
+}
+
+impl PhasedRules {
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut p = Vec::new();
+        if !(2..=12).contains(&self.save_target) {
+            p.push((
+                "save_target",
+                format!(
+                    "save_target {} is not a 2d6 total (2 to 12)",
+                    self.save_target
+                ),
+            ));
+        }
+        if self.tier_levels.0 >= self.tier_levels.1 {
+            p.push((
+                "tier_levels",
+                "the tier 2 level limit must be above the tier 1 limit".into(),
+            ));
+        }
+        if self.run_multiplier == 0 {
+            p.push((
+                "run_multiplier",
+                "a run must move at least speed x 1".into(),
+            ));
+        }
+        p
+    }
+
+    /// A creature's tier (seed 001 "Battle Actions": "Tier 1 vs Tier 2").
+    pub fn creature_tier(&self, level: u32) -> u32 {
+        if level <= self.tier_levels.0 {
+            1
+        } else if level <= self.tier_levels.1 {
+            2
+        } else {
+            3
+        }
+    }
+}
+
+/// Seed 001 "Advantage / Disadvantage": the extra die for `advantage` and
+/// `disadvantage` sources. "The additional die starts at d6 and increases by
+/// one step to a maximum of d12 for each source of advantage"; for
+/// disadvantage it "starts at d12 and decreases by one step to a minimum of
+/// d6". With `cancel`, sources of each kind cancel one for one first.
+pub fn extra_die(advantage: u32, disadvantage: u32, cancel: bool) -> Option<(u32, Keep)> {
+    let (adv, dis) = if cancel {
+        let n = advantage.min(disadvantage);
+        (advantage - n, disadvantage - n)
+    } else {
+        (advantage, disadvantage)
+    };
+    let step = |n: u32| 2 * (n.min(4) - 1);
+    match (adv, dis) {
+        (0, 0) => None,
+        // Both left standing (cancel off): they meet as no extra die.
+        (a, d) if a > 0 && d > 0 => None,
+        (a, 0) => Some((6 + step(a), Keep::Highest)),
+        (_, d) => Some((12 - step(d), Keep::Lowest)),
+    }
+}
+
+/// "Roll an additional die, keep the two highest rolls" (or lowest): the
+/// total of the two dice kept.
+pub fn keep_two(dice: [u32; 2], extra: Option<(u32, Keep)>) -> u32 {
+    let Some((value, keep)) = extra else {
+        return dice[0] + dice[1];
+    };
+    let mut all = [dice[0], dice[1], value];
+    all.sort_unstable();
+    match keep {
+        Keep::Highest => all[1] + all[2],
+        Keep::Lowest => all[0] + all[1],
+    }
+}
+
+/// Seed 001 "Attack": "roll 2d6 + attack (ATK) modifier. If the result is
+/// greater than or equal to the targets defense (DEF), the attack is a
+/// success." Returns the power-roll tier the hit lands at (README "Rulings":
+/// a miss is `None`; a hit by `tier_three_margin` or more is tier 3).
+pub fn attack_tier(total: i32, defense: i32, rules: &PhasedRules) -> Option<u8> {
+    if total < defense {
+        None
+    } else if total - defense >= rules.tier_three_margin {
+        Some(3)
+    } else {
+        Some(2)
+    }
+}
+
+/// Seed 001: "Attackers gain advantage/suffer disadvantage for each tier of
+/// difference between them and the target." Positive: sources of
+/// advantage; negative: of disadvantage.
+pub fn tier_difference(attacker_tier: u32, target_tier: u32) -> i32 {
+    attacker_tier as i32 - target_tier as i32
+}
+
+/// Seed 001 "End Phase": "roll 2d6 for each effect. A 7 or higher
+/// ends/sustains the effect."
+pub fn save_succeeds(total: u32, rules: &PhasedRules) -> bool {
+    total >= rules.save_target
+}
+
+/// Seed 001 "Initiative Phase": each creature's INT + AGI, with "In the
+/// event of a tie, roll a d6 until a winner is determined." Returns the
+/// movement order (lowest first); the battle order is its reverse. `d6` is
+/// the encounter's generator.
+pub fn initiative_order(
+    scores: &[(CreatureId, i32)],
+    d6: &mut dyn FnMut() -> u32,
+) -> Vec<CreatureId> {
+    let mut groups: std::collections::BTreeMap<i32, Vec<CreatureId>> = Default::default();
+    for &(id, s) in scores {
+        groups.entry(s).or_default().push(id);
+    }
+    let mut out = Vec::new();
+    for (_, mut tied) in groups {
+        tied.sort();
+        out.extend(break_ties(tied, d6));
+    }
+    out
+}
+
+/// Order tied creatures by d6 rolls, rolling again among any still tied
+/// (lowest first, like the movement phase).
+fn break_ties(tied: Vec<CreatureId>, d6: &mut dyn FnMut() -> u32) -> Vec<CreatureId> {
+    if tied.len() <= 1 {
+        return tied;
+    }
+    let mut rolled: std::collections::BTreeMap<u32, Vec<CreatureId>> = Default::default();
+    for id in tied {
+        rolled.entry(d6()).or_default().push(id);
+    }
+    let mut out = Vec::new();
+    for (_, group) in rolled {
+        out.extend(break_ties(group, d6));
+    }
+    out
+}
+
+/// Seed 001's movement powers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MovementPower {
+    Shift,
+    Walk,
+    Hustle,
+    Run,
+    Charge,
+    Disengage,
+}
+
+/// What a movement power allows: squares, whether leaving a threatened
+/// square provokes, and what it does to the mover's attacks this round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Movement {
+    pub squares: u32,
+    pub provokes: bool,
+    /// Straight line only (a charge).
+    pub straight: bool,
+    /// Sources of advantage (+) or disadvantage (-) on its attacks.
+    pub attack_sources: i32,
+    /// It may not attack this round (a run).
+    pub no_attack: bool,
+}
+
+/// RULES.md "Phased 2d6 ruleset": "walk = speed, hustle = speed + 2 with a
+/// bane on this round's attacks, run = speed x 2 and no attack this round,
+/// shift = 1 square without provoking, charge = move in a line then an
+/// attack with an edge, disengage = shift 2 without provoking and attacks at
+/// a disadvantage until the end of next round".
+pub fn movement(power: MovementPower, speed: u32, rules: &PhasedRules) -> Movement {
+    let base = Movement {
+        squares: speed,
+        provokes: true,
+        straight: false,
+        attack_sources: 0,
+        no_attack: false,
+    };
+    match power {
+        MovementPower::Walk => base,
+        MovementPower::Shift => Movement {
+            squares: rules.shift_squares,
+            provokes: false,
+            ..base
+        },
+        MovementPower::Hustle => Movement {
+            squares: speed + rules.hustle_bonus,
+            attack_sources: -1,
+            ..base
+        },
+        MovementPower::Run => Movement {
+            squares: speed * rules.run_multiplier,
+            no_attack: true,
+            ..base
+        },
+        MovementPower::Charge => Movement {
+            straight: true,
+            attack_sources: 1,
+            ..base
+        },
+        MovementPower::Disengage => Movement {
+            squares: rules.disengage_squares,
+            provokes: false,
+            attack_sources: -1,
+            ..base
+        },
+    }
+}
+
+/// Seed 001 "Movement Phase Notes": "Difficult terrain costs two squares of
+/// movement for each square moved through." The squares a path costs.
+pub fn path_cost(difficult: &[bool], rules: &PhasedRules) -> u32 {
+    difficult
+        .iter()
+        .map(|&d| if d { rules.difficult_cost } else { 1 })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Seed 001: "1 Source = 1d6, 2 Sources = 1d8, 3 Sources = 1d10, 4
+    // Sources = 1d12"; disadvantage "1 Source = 1d12 ... 4 Sources = 1d6".
+    #[test]
+    fn the_extra_die_steps_with_sources() {
+        let adv: Vec<_> = (1..=5).map(|n| extra_die(n, 0, true)).collect();
+        assert_eq!(
+            adv,
+            [6, 8, 10, 12, 12]
+                .map(|s| Some((s, Keep::Highest)))
+                .to_vec()
+        );
+        let dis: Vec<_> = (1..=5).map(|n| extra_die(0, n, true)).collect();
+        assert_eq!(
+            dis,
+            [12, 10, 8, 6, 6].map(|s| Some((s, Keep::Lowest))).to_vec()
+        );
+        assert_eq!(extra_die(0, 0, true), None);
+        // Our default: one of each cancels, leaving one source of advantage.
+        assert_eq!(extra_die(2, 1, true), Some((6, Keep::Highest)));
+        assert_eq!(extra_die(2, 1, false), None);
+    }
+
+    // Seed 001: "Roll an additional die, keep the two highest rolls" / "keep
+    // the two lowest rolls".
+    #[test]
+    fn two_of_three_dice_are_kept() {
+        assert_eq!(keep_two([2, 5], None), 7);
+        assert_eq!(keep_two([2, 5], Some((6, Keep::Highest))), 11);
+        assert_eq!(keep_two([2, 5], Some((1, Keep::Highest))), 7);
+        assert_eq!(keep_two([2, 5], Some((1, Keep::Lowest))), 3);
+        assert_eq!(keep_two([2, 5], Some((12, Keep::Lowest))), 7);
+    }
+
+    // Seed 001 "Attack": "If the result is greater than or equal to the
+    // targets defense (DEF), the attack is a success."
+    #[test]
+    fn attacks_hit_at_defense_or_more() {
+        let r = PhasedRules::default();
+        assert_eq!(attack_tier(9, 10, &r), None);
+        assert_eq!(attack_tier(10, 10, &r), Some(2));
+        assert_eq!(attack_tier(13, 10, &r), Some(2));
+        assert_eq!(attack_tier(14, 10, &r), Some(3));
+    }
+
+    // Seed 001: "Tier 1 vs Tier 2 = 1 source of disadvantage ... Tier 3 vs
+    // Tier 1 = 2 sources of advantage".
+    #[test]
+    fn tier_difference_gives_sources() {
+        assert_eq!(tier_difference(1, 1), 0);
+        assert_eq!(tier_difference(1, 2), -1);
+        assert_eq!(tier_difference(1, 3), -2);
+        assert_eq!(tier_difference(2, 1), 1);
+        assert_eq!(tier_difference(3, 1), 2);
+        let r = PhasedRules::default();
+        assert_eq!(
+            [1, 3, 4, 6, 7, 10].map(|l| r.creature_tier(l)),
+            [1, 1, 2, 2, 3, 3]
+        );
+    }
+
+    // Seed 001 "End Phase": "A 7 or higher ends/sustains the effect."
+    #[test]
+    fn saves_succeed_on_seven() {
+        let r = PhasedRules::default();
+        assert!(!save_succeeds(6, &r));
+        assert!(save_succeeds(7, &r));
+        assert!(save_succeeds(12, &r));
+    }
+
+    // Seed 001 "Initiative Phase": "Low rolls MOVE first ... In the event of
+    // a tie, roll a d6 until a winner is determined."
+    #[test]
+    fn initiative_orders_low_first_and_breaks_ties_with_d6() {
+        let ids = [CreatureId(1), CreatureId(2), CreatureId(3), CreatureId(4)];
+        // 2 and 3 tie at 3: they roll 4 and 4 (tied again), then 5 and 2.
+        let mut rolls = vec![4, 4, 5, 2].into_iter();
+        let mut d6 = || rolls.next().expect("enough rolls");
+        let order = initiative_order(
+            &[(ids[0], 5), (ids[1], 3), (ids[2], 3), (ids[3], -1)],
+            &mut d6,
+        );
+        assert_eq!(order, vec![ids[3], ids[2], ids[1], ids[0]]);
+        assert!(rolls.next().is_none(), "every tie-break roll used");
+    }
+
+    // RULES.md "Phased 2d6 ruleset": the movement powers' numbers.
+    #[test]
+    fn movement_powers_follow_the_ruleset() {
+        let r = PhasedRules::default();
+        let m = |p| movement(p, 5, &r);
+        assert_eq!(m(MovementPower::Walk).squares, 5);
+        assert_eq!(
+            (
+                m(MovementPower::Hustle).squares,
+                m(MovementPower::Hustle).attack_sources
+            ),
+            (7, -1)
+        );
+        assert!(m(MovementPower::Run).no_attack);
+        assert_eq!(m(MovementPower::Run).squares, 10);
+        assert_eq!(
+            (
+                m(MovementPower::Shift).squares,
+                m(MovementPower::Shift).provokes
+            ),
+            (1, false)
+        );
+        let d = m(MovementPower::Disengage);
+        assert_eq!((d.squares, d.provokes, d.attack_sources), (2, false, -1));
+        let c = m(MovementPower::Charge);
+        assert!(c.straight && c.attack_sources == 1);
+        // "Difficult terrain costs two squares".
+        assert_eq!(path_cost(&[false, true, true], &r), 5);
+    }
+}
