@@ -34,7 +34,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, make_tileset)
         .add_systems(
             Update,
-            (spawn_board, update_tiles, treasure_marks)
+            (spawn_board, update_tiles, treasure_marks, glyph_marks)
                 .chain()
                 .in_set(BoardSet)
                 .after(super::game::GameSet),
@@ -223,6 +223,54 @@ fn treasure_marks(
             TextFont::from_font_size(square * 0.3),
             TextColor(Color::srgb(0.2, 0.12, 0.0)),
             Transform::from_translation(at.extend(2.3)),
+        ));
+    }
+}
+
+/// A glyph drawn on the board (seed 002: glyphs are invisible).
+#[derive(Component)]
+struct GlyphMark;
+
+/// The glyphs a person at the screen may see: the heroes' own, any glyph
+/// that has shone, and in demo mode (an audience) all of them. Dismissed
+/// glyphs are gone; disabled ones are drawn dim.
+fn glyph_marks(
+    mut commands: Commands,
+    game: NonSend<Game>,
+    geometry: Res<BoardGeometry>,
+    marks: Query<Entity, With<GlyphMark>>,
+    mut shown: Local<Option<(u64, u64)>>,
+) {
+    let now = (game.generation, game.version);
+    if *shown == Some(now) {
+        return;
+    }
+    *shown = Some(now);
+    for e in &marks {
+        commands.entity(e).despawn();
+    }
+    let square = super::view::SQUARE;
+    let demo = game.mode == super::game::Mode::Demo;
+    let round = game.encounter.flow().round;
+    for g in &game.encounter.glyphs().list {
+        let seen = demo || g.revealed || g.side == skirmish_rules::map::Side::Heroes;
+        if g.dismissed || !seen {
+            continue;
+        }
+        let lit = g.disabled_until <= round;
+        let colour = match (g.side, lit) {
+            (skirmish_rules::map::Side::Heroes, true) => Color::srgba(0.45, 0.75, 1.0, 0.85),
+            (_, true) => Color::srgba(1.0, 0.45, 0.2, 0.85),
+            _ => Color::srgba(0.6, 0.6, 0.6, 0.45),
+        };
+        let at = geometry.centre(g.at, 1);
+        commands.spawn((
+            Name::new(format!("Glyph {}", g.at)),
+            GlyphMark,
+            Text2d::new("✺"),
+            TextFont::from_font_size(square * 0.55),
+            TextColor(colour),
+            Transform::from_translation(at.extend(2.4)),
         ));
     }
 }

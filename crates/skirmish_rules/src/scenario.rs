@@ -45,6 +45,8 @@ pub enum Place {
     },
     /// A monster written inline with its numbers and abilities.
     Inline(Monster),
+    /// A Director's glyph (seed 002) of this glyphic ability, on floor.
+    Glyph(String),
 }
 
 /// One step of a scenario.
@@ -225,6 +227,7 @@ impl Scenario {
         let mut heroes = Vec::new();
         let mut monsters = Vec::new();
         let mut terrain: BTreeMap<char, Tile> = BTreeMap::new();
+        let mut glyphs = Vec::new();
         for (y, row) in self.map.iter().enumerate() {
             let mut out = String::new();
             for (x, c) in row.chars().enumerate() {
@@ -262,6 +265,10 @@ impl Scenario {
                         });
                         out.push('.');
                     }
+                    Some(Place::Glyph(from)) => {
+                        glyphs.push((Pos::new(at.0, at.1), from.clone()));
+                        out.push('.');
+                    }
                     Some(Place::Inline(m)) => {
                         monsters.push(MonsterDef {
                             monster: None,
@@ -277,8 +284,16 @@ impl Scenario {
             }
             rows.push(out);
         }
-        let map = crate::map::Map::from_ascii(&rows, &terrain)
+        let mut map = crate::map::Map::from_ascii(&rows, &terrain)
             .map_err(|e| ScenarioError::Setup(format!("map: {e}")))?;
+        for (p, from) in &glyphs {
+            if db.abilities.get(from).is_none_or(|a| a.glyph.is_none()) {
+                return Err(ScenarioError::Setup(format!(
+                    "glyph at {p}: `{from}` is not a glyphic ability"
+                )));
+            }
+        }
+        map.glyphs = glyphs;
         db.maps.insert(
             "scenario".into(),
             LoadedMap {

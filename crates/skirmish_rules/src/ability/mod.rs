@@ -431,6 +431,59 @@ pub struct Ability {
     /// the target and the target "cannot benefit from taking cover".
     #[serde(default)]
     pub true_distance: bool,
+    /// A glyphic ability (seed 002 "Glyphic Spell Ability Rules"): its area
+    /// places an invisible glyph with these glyph abilities on each open
+    /// square it covers, instead of affecting creatures.
+    #[serde(default)]
+    pub glyph: Option<GlyphSpec>,
+}
+
+/// A glyph's make-up: its name and glyph abilities (seed 002: "Each Glyphic
+/// Spell has a set of Glyph Abilities that can be given to the Glyph").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GlyphSpec {
+    pub name: String,
+    pub abilities: Vec<GlyphAbility>,
+}
+
+/// What sets a glyph ability off.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GlyphTrigger {
+    /// A creature the glyph works against enters its square.
+    Enters,
+    /// The glyph receives this glyph command.
+    Command(String),
+}
+
+/// What a glyph does with itself after a glyph ability.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GlyphAfter {
+    #[default]
+    Stays,
+    /// Seed 002: "Permanently dismiss this Glyph."
+    Dismissed,
+    /// Seed 002: "Temporarily disable this Glyph for a specified amount of
+    /// time": this many rounds.
+    Disabled(u32),
+}
+
+/// One glyph ability: a reaction of the glyph (seed 002: glyphs "have one
+/// Beat per Round that can be used to perform Reactions").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GlyphAbility {
+    pub on: GlyphTrigger,
+    /// Damage and conditions in tier notation, on the creature that entered
+    /// (radius 0) or on every creature it works against within `radius`.
+    #[serde(default)]
+    pub effect: Option<TierLine>,
+    #[serde(default)]
+    pub radius: u32,
+    /// A glyph command it sends: the glyph and those connected to it receive
+    /// it at the start of the next round.
+    #[serde(default)]
+    pub send: Option<String>,
+    #[serde(default)]
+    pub then: GlyphAfter,
 }
 
 /// When a lasting aura acts on the creatures it reaches.
@@ -494,6 +547,13 @@ impl Ability {
         }
         if let Some(a) = &mut self.aura {
             out.push(("aura effect".into(), &mut a.effect));
+        }
+        if let Some(g) = &mut self.glyph {
+            for (i, ga) in g.abilities.iter_mut().enumerate() {
+                if let Some(e) = &mut ga.effect {
+                    out.push((format!("glyph ability {}", i + 1), e));
+                }
+            }
         }
         out
     }
@@ -596,6 +656,8 @@ pub struct TierOutcome {
     /// Spent abilities the user recovers and spent items it refreshes.
     pub recover: u32,
     pub refresh: u32,
+    /// Glyph commands the user sends to its glyphs (seed 002).
+    pub signals: Vec<String>,
 }
 
 impl TierOutcome {
@@ -675,6 +737,7 @@ pub fn evaluate(
             Effect::Loot(n) => out.loot = Some(out.loot.unwrap_or(0).max(*n)),
             Effect::Recover(n) => out.recover += n,
             Effect::Refresh(n) => out.refresh += n,
+            Effect::Signal(c) => out.signals.push(c.clone()),
         }
     }
     out

@@ -140,6 +140,9 @@ pub enum Effect {
     Recover(u32),
     /// `refresh 1`: the user regains the use of that many spent items.
     Refresh(u32),
+    /// `signal open`: the user's glyphs within throwing distance receive
+    /// that glyph command at the start of the next round (seed 002).
+    Signal(String),
     /// Anything else, kept as written.
     Text(String),
 }
@@ -345,6 +348,14 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
                 Effect::Summon(id.to_string())
             }
             _ => return Err(c.error("the monster id to summon")),
+        }
+    } else if first.eq_ignore_ascii_case("signal") {
+        c.next();
+        match c.next() {
+            Some(w) if w.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') => {
+                Effect::Signal(w.to_string())
+            }
+            _ => return Err(c.error("the glyph command to send")),
         }
     } else if first.eq_ignore_ascii_case("loot") {
         c.next();

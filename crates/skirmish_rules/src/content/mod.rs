@@ -514,6 +514,30 @@ impl Loader {
     fn validate(&mut self) {
         self.build_maps();
         self.validate_abilities();
+        // Seed 002: a map may start with a glyph network as a trap.
+        let map_ids: Vec<String> = self.db.maps.keys().cloned().collect();
+        for id in map_ids {
+            let map = self.db.maps[&id].map.clone();
+            for (p, from) in &map.glyphs {
+                let problem = match self.db.abilities.get(from) {
+                    Some(a) if a.glyph.is_some() => None,
+                    Some(_) => Some(format!("ability `{from}` places no glyph")),
+                    None => Some(format!("unknown ability id `{from}`")),
+                };
+                if let Some(m) = problem {
+                    self.report(
+                        Kind::Map,
+                        &id,
+                        Needle::String(from),
+                        format!("glyph at {p}: {m}"),
+                    );
+                }
+                if !map.in_bounds(*p) || !map.footprint_open(Footprint::single(*p)) {
+                    let m = format!("glyph at {p} is not on open ground");
+                    self.report(Kind::Map, &id, Needle::Field("glyphs"), m);
+                }
+            }
+        }
         let class_ids: Vec<String> = self.db.classes.keys().cloned().collect();
         for id in class_ids {
             let class = self.db.classes[&id].clone();

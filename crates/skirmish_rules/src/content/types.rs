@@ -356,6 +356,31 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
         }
         _ => {}
     }
+    if let Some(g) = &a.glyph {
+        if !a.distance.is_area() {
+            p.push((
+                "glyph",
+                "a glyphic ability needs an area to place its glyphs".into(),
+            ));
+        }
+        if g.abilities.is_empty() {
+            p.push(("glyph", "a glyph needs at least one glyph ability".into()));
+        }
+        for ga in &g.abilities {
+            let bad = ga.effect.iter().flat_map(|t| &t.effects).find(|e| {
+                !matches!(
+                    e,
+                    Effect::Damage { .. } | Effect::Condition { .. } | Effect::Text(_)
+                )
+            });
+            if let Some(e) = bad {
+                p.push((
+                    "glyph",
+                    format!("glyph effects deal damage and impose conditions only, not {e:?}"),
+                ));
+            }
+        }
+    }
     if a.uses == Some(0) {
         p.push((
             "uses",

@@ -696,6 +696,7 @@ pub(super) fn walk_steps(
         walked.push(path[i + 1]);
         drag_grabbed(world, id, path[i]);
         super::aura::entered(world, entity, from, to);
+        super::glyph::entered(world, id, to);
         let arriving: Vec<CreatureId> = others
             .iter()
             .filter(|o| o.id != id && from.distance(o.space) > 1 && to.distance(o.space) == 1)
@@ -1365,6 +1366,13 @@ fn use_ability(
     if let Some(placement) = placement {
         let creatures = occupants(world);
         let (area, source) = place_area(&map, &creatures, user.space, ability.distance, placement)?;
+        // Seed 002: a glyphic ability inscribes its glyphs on the area.
+        if ability.glyph.is_some() {
+            *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+            pay(world, entity, id, &ability, spend);
+            super::glyph::place(world, id, user.side, &ability.id, &area.covered);
+            return Ok(());
+        }
         if let Distance::Wall { .. } = ability.distance {
             *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
             pay(world, entity, id, &ability, spend);
@@ -2251,6 +2259,7 @@ pub(super) fn apply_outcome(
         loot: outcome.loot,
         recover: outcome.recover,
         refresh: outcome.refresh,
+        signals: outcome.signals,
     }
 }
 
@@ -2600,6 +2609,7 @@ pub(super) struct Gains {
     loot: Option<u32>,
     recover: u32,
     refresh: u32,
+    signals: Vec<String>,
 }
 
 /// Apply an ability's gains to its user: surges, its heroic resource, or
@@ -2617,6 +2627,9 @@ fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, gains: &Gain
     }
     if gains.refresh > 0 {
         super::gather::recover(world, entity, id, gains.refresh, true);
+    }
+    for command in &gains.signals {
+        super::glyph::signal(world, id, command);
     }
     if surges > 0
         && let Some(mut h) = world.get_mut::<Heroic>(entity)
@@ -2912,6 +2925,39 @@ fn free_strike(
     reveal(world, entity, id);
     bleed(world, entity);
     Ok(())
+}
+
+/// A glyph's effect on one creature: damage and conditions, from the
+/// glyph's maker (or the creature itself, for a map's trap).
+pub(super) fn glyph_effect(
+    world: &mut World,
+    target: CreatureId,
+    effects: &[crate::ability::Effect],
+    maker: Option<CreatureId>,
+    glyph: &str,
+) {
+    let Some(ts) = living_snapshot(world, target) else {
+        return;
+    };
+    let outcome = evaluate(effects, &Characteristics::default(), &ts.chars, 0);
+    for (amount, t) in &outcome.damage {
+        deal_damage(world, ts.entity, ts.id, *amount, *t, maker);
+    }
+    for c in &outcome.conditions {
+        for &kind in &c.conditions {
+            if c.applies {
+                let source = maker.unwrap_or(ts.id);
+                impose(world, ts.entity, ts.id, source, glyph, kind, c.duration);
+            } else {
+                world
+                    .resource_mut::<CombatLog>()
+                    .push(LogEntry::ConditionResisted {
+                        target: ts.id,
+                        condition: kind,
+                    });
+            }
+        }
+    }
 }
 
 /// A summon's "Attack+0": a melee free strike that spends nothing.

@@ -49,7 +49,7 @@ pub(super) fn plugin(app: &mut App) {
         EncounterStep,
         (
             (strain, end_of_turn).chain().in_set(Step::EndOfTurn),
-            advance.in_set(Step::Advance),
+            (advance, glyph_round).chain().in_set(Step::Advance),
             start_of_turn.in_set(Step::StartOfTurn),
             check_outcome.in_set(Step::Outcome),
         ),
@@ -199,6 +199,21 @@ pub struct TurnEvents {
 /// "Stamina": a dying hero can't Catch Breath and bleeds, but still acts.)
 pub fn can_act(stamina: &Stamina) -> bool {
     stamina.health() != Health::Dead
+}
+
+/// A new round: glyph commands sent last round arrive (seed 002: "At the
+/// start of the next Round ... all connected Glyphs, and the glyph itself,
+/// will receive the Glyph Command").
+fn glyph_round(world: &mut World) {
+    let round = world.resource::<Flow>().round;
+    let Some(mut g) = world.get_resource_mut::<super::glyph::Glyphs>() else {
+        return;
+    };
+    if g.round >= round {
+        return;
+    }
+    g.round = round;
+    super::glyph::round_started(world);
 }
 
 /// The talent's strain hurts at the end of its turn (before saves).

@@ -159,6 +159,30 @@ pub enum LogEntry {
         creature: CreatureId,
         ability: String,
     },
+    /// Seed 002 glyphs: placed by a glyphic ability.
+    GlyphPlaced {
+        creature: CreatureId,
+        name: String,
+        squares: Vec<Pos>,
+    },
+    /// A glyph reacts (to a creature entering, or to a command).
+    GlyphTriggered {
+        name: String,
+        at: Pos,
+        creature: Option<CreatureId>,
+    },
+    /// A glyph shines and sends a command to the glyphs connected to it.
+    GlyphCommand {
+        name: String,
+        at: Pos,
+        command: String,
+    },
+    /// A glyph is dismissed, or disabled for some rounds.
+    GlyphGone {
+        name: String,
+        at: Pos,
+        rounds: Option<u32>,
+    },
     /// Seed 002 "Slow Action": started now, takes effect next turn.
     SlowStarted {
         creature: CreatureId,
@@ -579,6 +603,37 @@ impl LogEntry {
             LogEntry::BonusEnded { creature, ability } => {
                 format!("{}'s {ability} runs out.", name(*creature))
             }
+            LogEntry::GlyphPlaced {
+                creature,
+                name: glyph,
+                squares,
+            } => format!(
+                "{} inscribes {} {glyph} glyph{}.",
+                name(*creature),
+                squares.len(),
+                if squares.len() == 1 { "" } else { "s" }
+            ),
+            LogEntry::GlyphTriggered {
+                name: glyph,
+                at,
+                creature,
+            } => match creature {
+                Some(c) => format!("A {glyph} glyph at {at} flares under {}.", name(*c)),
+                None => format!("A {glyph} glyph at {at} flares."),
+            },
+            LogEntry::GlyphCommand {
+                name: glyph,
+                at,
+                command,
+            } => format!("The {glyph} glyph at {at} shines: it sends \"{command}\"."),
+            LogEntry::GlyphGone {
+                name: glyph,
+                at,
+                rounds,
+            } => match rounds {
+                None => format!("The {glyph} glyph at {at} is dismissed."),
+                Some(n) => format!("The {glyph} glyph at {at} goes dark for {n} round(s)."),
+            },
             LogEntry::SlowStarted { creature, ability } => format!(
                 "{} begins {ability}: it takes effect at the start of their next turn.",
                 name(*creature)

@@ -13,6 +13,7 @@ pub mod components;
 pub mod def;
 pub mod flow;
 pub mod gather;
+pub mod glyph;
 pub mod log;
 pub mod preview;
 pub mod react;
@@ -98,6 +99,7 @@ impl Encounter {
             app.insert_resource(flow::ActiveRuleset(r.clone()));
         }
         setup::spawn_creatures(app.world_mut(), &content, &def)?;
+        glyph::setup(app.world_mut());
         // Who goes first (RULES.md "Turns").
         {
             let world = app.world_mut();
@@ -231,6 +233,11 @@ impl Encounter {
         self.creature(id)
             .map(|c| c.name)
             .unwrap_or_else(|| id.to_string())
+    }
+
+    /// The glyphs on the board (seed 002), seen or not.
+    pub fn glyphs(&self) -> &glyph::Glyphs {
+        self.app.world().resource::<glyph::Glyphs>()
     }
 
     /// Read one creature's components.

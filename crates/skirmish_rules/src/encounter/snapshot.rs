@@ -49,6 +49,7 @@ pub struct Snapshot {
     commands: usize,
     /// How many creature slots existed (summons made later are removed).
     creatures_len: usize,
+    glyphs: super::glyph::Glyphs,
 }
 
 impl Encounter {
@@ -90,6 +91,7 @@ impl Encounter {
             phase: *w.resource::<State<Phase>>().get(),
             commands: self.record.commands.len(),
             creatures_len: w.resource::<CreatureIndex>().0.len(),
+            glyphs: w.resource::<super::glyph::Glyphs>().clone(),
         }
     }
 
@@ -138,6 +140,7 @@ impl Encounter {
         *w.resource_mut::<super::act::RaisedWalls>() = s.walls.clone();
         w.resource_mut::<CombatLog>().entries.truncate(s.log_len);
         *w.resource_mut::<Squads>() = s.squads.clone();
+        *w.resource_mut::<super::glyph::Glyphs>() = s.glyphs.clone();
         *w.resource_mut::<Resolution>() = s.resolution.clone();
         *w.resource_mut::<TurnEvents>() = TurnEvents::default();
         *w.resource_mut::<PendingCommand>() = PendingCommand::default();

@@ -267,6 +267,10 @@ pub struct Map {
     /// Line-of-effect blockers, one per square, kept in step with `cells`.
     #[serde(skip)]
     blockers: Vec<bool>,
+    /// Glyphs the map starts with, as a trap (seed 002: glyph networks):
+    /// each square and the id of the glyphic ability whose glyph it is.
+    #[serde(default)]
+    pub glyphs: Vec<(Pos, String)>,
 }
 
 impl Map {
@@ -278,6 +282,7 @@ impl Map {
             height,
             cells: vec![Cell::default(); n],
             blockers: vec![false; n],
+            glyphs: Vec::new(),
         }
     }
 
@@ -558,12 +563,28 @@ pub struct MapDef {
     /// raised squares give high ground.
     #[serde(default)]
     pub heights: Vec<String>,
+    /// Glyphs it starts with, as a trap: `(at: (x, y), from: "glyphic_ability_id")`.
+    #[serde(default)]
+    pub glyphs: Vec<MapGlyph>,
+}
+
+/// A glyph a map starts with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapGlyph {
+    pub at: (i32, i32),
+    /// The glyphic ability whose glyph it is.
+    pub from: String,
 }
 
 impl MapDef {
     pub fn build(&self) -> Result<Map, MapError> {
         let mut map = Map::from_ascii(&self.rows, &self.legend)?;
         map.set_heights(&self.heights)?;
+        map.glyphs = self
+            .glyphs
+            .iter()
+            .map(|g| (Pos::new(g.at.0, g.at.1), g.from.clone()))
+            .collect();
         Ok(map)
     }
 }

@@ -155,3 +155,45 @@ fn a_phased_2d6_encounter_is_refused_with_its_reason() {
         "{err}"
     );
 }
+
+// Seed 002: a glyph "should be connected to any other Glyph within
+// Swinging Distance of it" (1 square); our ruling keeps networks to one side.
+#[test]
+fn glyphs_connect_to_their_side_within_one_square() {
+    use crate::encounter::glyph::{Glyph, connected};
+    let g = |x: i32, y: i32, side: Side| Glyph {
+        at: Pos::new(x, y),
+        from: "fire_glyph".into(),
+        name: "Fire Glyph".into(),
+        side,
+        maker: None,
+        beat_round: 0,
+        disabled_until: 0,
+        dismissed: false,
+        revealed: false,
+    };
+    let mut list = vec![
+        g(1, 1, Side::Director),
+        g(2, 2, Side::Director),
+        g(3, 1, Side::Director),
+        g(2, 1, Side::Heroes),
+    ];
+    assert_eq!(connected(&list, 0), vec![1]);
+    assert_eq!(connected(&list, 1), vec![0, 2]);
+    list[1].dismissed = true;
+    assert!(connected(&list, 0).is_empty());
+}
+
+// A map's glyph network is the Director's from the start, unseen.
+#[test]
+fn the_glyph_vault_starts_with_its_trap() {
+    let db = content();
+    let e = Encounter::new(std::sync::Arc::new(db), "glyph_vault", 3).unwrap();
+    let g = e.glyphs();
+    assert_eq!(g.list.len(), 10);
+    assert!(
+        g.list
+            .iter()
+            .all(|x| x.side == Side::Director && !x.revealed)
+    );
+}

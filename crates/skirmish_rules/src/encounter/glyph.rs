@@ -1,0 +1,288 @@
+//! Seed 002 "Glyphic Spell Ability Rules": invisible glyphs with glyph
+//! abilities that react to creatures entering their square and to glyph
+//! commands, connected to the glyphs within 1 square (swinging distance),
+//! passing commands on at one glyph per round; a map may start with a
+//! glyph network as a trap.
+//!
+//! Our rulings (README "Rulings"): a glyph works against the creatures not
+//! of its maker's side (a map's glyphs belong to the Director); every glyph
+//! within 1 square of another of the same side is connected to it; a
+//! command sent in a round is received by the sender and the glyphs
+//! connected to it at the start of the next round; a glyph's one Beat a
+//! round covers one glyph ability.
+
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::act::{self, entity_of};
+use super::components::Space;
+use super::flow::Flow;
+use super::log::{CombatLog, LogEntry};
+use crate::ability::{GlyphAfter, GlyphSpec, GlyphTrigger};
+use crate::content::Content;
+use crate::map::{Footprint, Pos, Side};
+use crate::stats::CreatureId;
+
+/// One glyph on the board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Glyph {
+    pub at: Pos,
+    /// The glyphic ability it came from (its glyph abilities are there).
+    pub from: String,
+    pub name: String,
+    pub side: Side,
+    pub maker: Option<CreatureId>,
+    /// The round its Beat was last spent.
+    pub beat_round: u32,
+    /// Disabled until this round begins.
+    pub disabled_until: u32,
+    pub dismissed: bool,
+    /// It has shone (sent a command or reacted): it is no longer unseen.
+    pub revealed: bool,
+}
+
+/// Every glyph, and the commands on their way (delivered at the start of
+/// the round named).
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Glyphs {
+    pub list: Vec<Glyph>,
+    pub pending: Vec<(u32, usize, String)>,
+    /// The last round whose commands were delivered.
+    pub round: u32,
+}
+
+impl Glyphs {
+    /// Whether glyph `i` can act in `round`.
+    fn ready(&self, i: usize, round: u32) -> bool {
+        let g = &self.list[i];
+        !g.dismissed && g.disabled_until <= round && g.beat_round != round
+    }
+}
+
+/// The glyphs connected to glyph `i`: every glyph of its side within 1
+/// square of it (seed 002: "connected to any other Glyph within Swinging
+/// Distance of it").
+pub fn connected(list: &[Glyph], i: usize) -> Vec<usize> {
+    let me = &list[i];
+    list.iter()
+        .enumerate()
+        .filter(|(j, g)| *j != i && !g.dismissed && g.side == me.side && g.at.distance(me.at) <= 1)
+        .map(|(j, _)| j)
+        .collect()
+}
+
+/// Glyphs the map starts with, for the Director.
+pub(super) fn setup(world: &mut World) {
+    let content = world.resource::<Content>().clone();
+    let placed = world.resource::<act::Battlefield>().0.glyphs.clone();
+    let mut glyphs = Glyphs::default();
+    for (at, from) in placed {
+        if let Some(spec) = content.ability(&from).and_then(|a| a.glyph.clone()) {
+            glyphs
+                .list
+                .push(new_glyph(at, &from, &spec, Side::Director, None));
+        }
+    }
+    world.insert_resource(glyphs);
+}
+
+fn new_glyph(
+    at: Pos,
+    from: &str,
+    spec: &GlyphSpec,
+    side: Side,
+    maker: Option<CreatureId>,
+) -> Glyph {
+    Glyph {
+        at,
+        from: from.to_string(),
+        name: spec.name.clone(),
+        side,
+        maker,
+        beat_round: 0,
+        disabled_until: 0,
+        dismissed: false,
+        revealed: false,
+    }
+}
+
+/// A glyphic ability places its glyph on each open square of its area
+/// without a glyph already.
+pub(super) fn place(
+    world: &mut World,
+    maker: CreatureId,
+    side: Side,
+    ability: &str,
+    squares: &[Pos],
+) {
+    let content = world.resource::<Content>().clone();
+    let Some(spec) = content.ability(ability).and_then(|a| a.glyph.clone()) else {
+        return;
+    };
+    let map = world.resource::<act::Battlefield>().0.clone();
+    let mut placed = Vec::new();
+    {
+        let mut glyphs = world.resource_mut::<Glyphs>();
+        for &p in squares {
+            let taken = glyphs.list.iter().any(|g| !g.dismissed && g.at == p);
+            if taken || !map.footprint_open(Footprint::single(p)) {
+                continue;
+            }
+            glyphs
+                .list
+                .push(new_glyph(p, ability, &spec, side, Some(maker)));
+            placed.push(p);
+        }
+    }
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::GlyphPlaced {
+            creature: maker,
+            name: spec.name.clone(),
+            squares: placed,
+        });
+}
+
+/// A creature has stepped into `to`: glyphs there that work against it
+/// react with their "enters" abilities.
+pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) {
+    let Some(e) = entity_of(world, id) else {
+        return;
+    };
+    let Some(side) = world.get::<super::components::Creature>(e).map(|c| c.side) else {
+        return;
+    };
+    let round = world.resource::<Flow>().round;
+    let hits: Vec<usize> = {
+        let g = world.resource::<Glyphs>();
+        (0..g.list.len())
+            .filter(|&i| g.list[i].side != side && to.squares().any(|p| p == g.list[i].at))
+            .filter(|&i| g.ready(i, round))
+            .collect()
+    };
+    for i in hits {
+        react(world, i, &GlyphTrigger::Enters, Some(id));
+    }
+}
+
+/// The round starts: deliver the commands due, and let the glyphs react.
+pub(super) fn round_started(world: &mut World) {
+    let round = world.resource::<Flow>().round;
+    let due: Vec<(usize, String)> = {
+        let mut g = world.resource_mut::<Glyphs>();
+        let (now, later): (Vec<_>, Vec<_>) = g.pending.drain(..).partition(|(r, _, _)| *r <= round);
+        g.pending = later;
+        now.into_iter().map(|(_, i, c)| (i, c)).collect()
+    };
+    for (i, command) in due {
+        let ready = world.resource::<Glyphs>().ready(i, round);
+        if ready {
+            react(world, i, &GlyphTrigger::Command(command), None);
+        }
+    }
+}
+
+/// Glyph `i` reacts to `trigger` with its first glyph ability for it.
+fn react(world: &mut World, i: usize, trigger: &GlyphTrigger, entering: Option<CreatureId>) {
+    let content = world.resource::<Content>().clone();
+    let glyph = world.resource::<Glyphs>().list[i].clone();
+    let Some(spec) = content.ability(&glyph.from).and_then(|a| a.glyph.clone()) else {
+        return;
+    };
+    let Some(ga) = spec.abilities.iter().find(|ga| &ga.on == trigger).cloned() else {
+        return;
+    };
+    let round = world.resource::<Flow>().round;
+    {
+        let mut g = world.resource_mut::<Glyphs>();
+        g.list[i].beat_round = round;
+        g.list[i].revealed = true;
+    }
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::GlyphTriggered {
+            name: glyph.name.clone(),
+            at: glyph.at,
+            creature: entering,
+        });
+    // Its targets: the creature that entered, or every creature it works
+    // against within its radius.
+    let targets: Vec<CreatureId> = match (entering, ga.radius) {
+        (Some(id), 0) => vec![id],
+        _ => act::occupants(world)
+            .into_iter()
+            .filter(|o| {
+                o.side != glyph.side && o.space.distance(Footprint::single(glyph.at)) <= ga.radius
+            })
+            .map(|o| o.id)
+            .collect(),
+    };
+    if let Some(effect) = &ga.effect {
+        for t in targets {
+            act::glyph_effect(world, t, &effect.effects, glyph.maker, &glyph.name);
+        }
+    }
+    if let Some(command) = &ga.send {
+        {
+            let mut g = world.resource_mut::<Glyphs>();
+            let mut to = connected(&g.list, i);
+            to.insert(0, i);
+            for j in to {
+                g.pending.push((round + 1, j, command.clone()));
+            }
+        }
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::GlyphCommand {
+                name: glyph.name.clone(),
+                at: glyph.at,
+                command: command.clone(),
+            });
+    }
+    match ga.then {
+        GlyphAfter::Stays => {}
+        GlyphAfter::Dismissed => {
+            world.resource_mut::<Glyphs>().list[i].dismissed = true;
+            world.resource_mut::<CombatLog>().push(LogEntry::GlyphGone {
+                name: glyph.name,
+                at: glyph.at,
+                rounds: None,
+            });
+        }
+        GlyphAfter::Disabled(n) => {
+            world.resource_mut::<Glyphs>().list[i].disabled_until = round + n + 1;
+            world.resource_mut::<CombatLog>().push(LogEntry::GlyphGone {
+                name: glyph.name,
+                at: glyph.at,
+                rounds: Some(n),
+            });
+        }
+    }
+}
+
+/// `signal X`: the user's side's glyphs within 8 squares of it receive
+/// command X at the start of the next round.
+pub(super) fn signal(world: &mut World, user: CreatureId, command: &str) {
+    let Some(e) = entity_of(world, user) else {
+        return;
+    };
+    let (Some(space), Some(side)) = (
+        world.get::<Space>(e).map(|s| s.0),
+        world.get::<super::components::Creature>(e).map(|c| c.side),
+    ) else {
+        return;
+    };
+    let round = world.resource::<Flow>().round;
+    let mut g = world.resource_mut::<Glyphs>();
+    let to: Vec<usize> = (0..g.list.len())
+        .filter(|&i| {
+            let gl = &g.list[i];
+            !gl.dismissed
+                && gl.side == side
+                && space.distance(Footprint::single(gl.at)) <= crate::ability::THROWING
+        })
+        .collect();
+    for i in to {
+        g.pending.push((round + 1, i, command.to_string()));
+    }
+}
