@@ -121,6 +121,60 @@ pub struct ActiveCondition {
     pub source: Option<CreatureId>,
     /// The ability that imposed it, for the stacking rules.
     pub ability: Option<String>,
+    /// Seed 002 "Ability Saves": how the imposing roll shifts the saves
+    /// against it.
+    #[serde(default)]
+    pub save_shift: SaveShift,
+}
+
+/// Seed 002 "Ability Saves": "All Saves are affected by the Score you get on
+/// the Ability": a low score gives the target an advantage on its saves, a
+/// high one a disadvantage, a critical success makes them fail (and a
+/// critical failure lets the target pass at once: nothing is imposed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SaveShift {
+    #[default]
+    None,
+    /// Roll twice, keep the higher.
+    Advantage,
+    /// Roll twice, keep the lower.
+    Disadvantage,
+    /// Every save fails.
+    AlwaysFails,
+}
+
+impl SaveShift {
+    /// The shift a roll's tier gives, for an ability whose saves it shifts
+    /// (tier 1 is the seed's Low, tier 2 Mixed, tier 3 High; a critical hit
+    /// its Critical Success). `None`: the seed's Critical Failure.
+    pub fn from_roll(
+        tier: crate::power_roll::Tier,
+        critical: bool,
+        fumble: bool,
+    ) -> Option<SaveShift> {
+        use crate::power_roll::Tier;
+        if fumble {
+            return None;
+        }
+        Some(if critical {
+            SaveShift::AlwaysFails
+        } else {
+            match tier {
+                Tier::One => SaveShift::Advantage,
+                Tier::Two => SaveShift::None,
+                Tier::Three => SaveShift::Disadvantage,
+            }
+        })
+    }
+
+    /// A save's d10 result from two rolls (the second used only when shifted).
+    pub fn keep(self, first: u32, second: u32) -> u32 {
+        match self {
+            SaveShift::Advantage => first.max(second),
+            SaveShift::Disadvantage => first.min(second),
+            _ => first,
+        }
+    }
 }
 
 /// What applying a condition did.
@@ -470,6 +524,7 @@ mod tests {
             duration: Duration::SaveEnds,
             source,
             ability: Some(ability.into()),
+            save_shift: Default::default(),
         }
     }
 
@@ -684,12 +739,14 @@ mod tests {
             duration: Duration::SaveEnds,
             source: Some(T),
             ability: Some("frost".into()),
+            save_shift: Default::default(),
         });
         let again = ActiveCondition {
             kind: ConditionKind::Slowed,
             duration: Duration::EndOfTurn,
             source: Some(T),
             ability: Some("frost".into()),
+            save_shift: Default::default(),
         };
         assert_eq!(c.apply(again.clone()), Applied::Refreshed);
         assert_eq!(c.list, vec![again]);
@@ -737,6 +794,7 @@ mod tests {
             duration: Duration::EndOfTurn,
             source: None,
             ability: None,
+            save_shift: Default::default(),
         });
         c.apply(cond(ConditionKind::Bleeding, None, "x"));
         assert_eq!(c.end_of_turn(), vec![ConditionKind::Slowed]);

@@ -6,7 +6,8 @@ pub mod notation;
 use serde::{Deserialize, Serialize};
 
 pub use notation::{
-    BonusKind, BonusLasts, BonusSpec, Effect, ForcedKind, NotationError, PotencyCheck, PotencyValue,
+    BonusKind, BonusLasts, BonusSpec, Effect, ForcedKind, NotationError, PotencyCheck,
+    PotencyValue, Prepared,
 };
 
 use crate::conditions::{ConditionKind, Duration};
@@ -436,6 +437,10 @@ pub struct Ability {
     /// square it covers, instead of affecting creatures.
     #[serde(default)]
     pub glyph: Option<GlyphSpec>,
+    /// Seed 002 "Ability Saves": the roll's result shifts the saves against
+    /// the "save ends" conditions it imposes (see [`crate::conditions::SaveShift`]).
+    #[serde(default)]
+    pub shifted_saves: bool,
 }
 
 /// A glyph's make-up: its name and glyph abilities (seed 002: "Each Glyphic
@@ -658,6 +663,8 @@ pub struct TierOutcome {
     pub refresh: u32,
     /// Glyph commands the user sends to its glyphs (seed 002).
     pub signals: Vec<String>,
+    /// Abilities the user prepares (seed 002).
+    pub prepare: Vec<(String, Prepared)>,
 }
 
 impl TierOutcome {
@@ -738,6 +745,7 @@ pub fn evaluate(
             Effect::Recover(n) => out.recover += n,
             Effect::Refresh(n) => out.refresh += n,
             Effect::Signal(c) => out.signals.push(c.clone()),
+            Effect::Prepare { ability, lasts } => out.prepare.push((ability.clone(), *lasts)),
         }
     }
     out

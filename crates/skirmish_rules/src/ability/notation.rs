@@ -140,11 +140,24 @@ pub enum Effect {
     Recover(u32),
     /// `refresh 1`: the user regains the use of that many spent items.
     Refresh(u32),
+    /// `prepare riposte (1 use)`, `prepare riposte (round)`: the user gains
+    /// that ability for a while (seed 002 "Prepared Abilities").
+    Prepare { ability: String, lasts: Prepared },
     /// `signal open`: the user's glyphs within throwing distance receive
     /// that glyph command at the start of the next round (seed 002).
     Signal(String),
     /// Anything else, kept as written.
     Text(String),
+}
+
+/// How long a prepared ability stays (seed 002: it "expires after one use"
+/// or "after a certain span of time").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Prepared {
+    /// Until used this many times.
+    Uses(u32),
+    /// Until the end of the round.
+    Round,
 }
 
 /// A fragment the parser could not read.
@@ -349,6 +362,28 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
             }
             _ => return Err(c.error("the monster id to summon")),
         }
+    } else if first.eq_ignore_ascii_case("prepare") {
+        c.next();
+        let ability = match c.next() {
+            Some(w) if w.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') => w.to_string(),
+            _ => return Err(c.error("the id of the ability to prepare")),
+        };
+        if !c.eat("(") {
+            return Err(c.error("`(1 use)` or `(round)`"));
+        }
+        let lasts = if c.eat("round") {
+            Prepared::Round
+        } else {
+            let n = parse_number(&mut c, "`(1 use)` or `(round)`")?;
+            if !(c.eat("use") || c.eat("uses")) || n == 0 {
+                return Err(c.error("`uses`"));
+            }
+            Prepared::Uses(n)
+        };
+        if !c.eat(")") {
+            return Err(c.error("`)`"));
+        }
+        Effect::Prepare { ability, lasts }
     } else if first.eq_ignore_ascii_case("signal") {
         c.next();
         match c.next() {
@@ -666,6 +701,23 @@ mod tests {
                 Effect::Refresh(2),
             ]
         );
+        // Seed 002 "Prepared Abilities" and glyph commands.
+        assert_eq!(
+            parse_tier("prepare riposte (2 uses); prepare parry (round); signal burn").unwrap(),
+            vec![
+                Effect::Prepare {
+                    ability: "riposte".into(),
+                    lasts: Prepared::Uses(2)
+                },
+                Effect::Prepare {
+                    ability: "parry".into(),
+                    lasts: Prepared::Round
+                },
+                Effect::Signal("burn".into()),
+            ]
+        );
+        assert!(parse_tier("prepare riposte").is_err());
+        assert!(parse_tier("prepare riposte (0 uses)").is_err());
         let e = parse_tier("summon").unwrap_err();
         assert_eq!(e.expected, "the monster id to summon");
         assert!(parse_tier("loot far").is_err());

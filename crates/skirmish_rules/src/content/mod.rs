@@ -762,6 +762,10 @@ impl Loader {
             for (field, message) in types::ability_problems(&ability, &resources) {
                 self.report(Kind::Ability, &id, Needle::Field(field), message);
             }
+            if let Some(bad) = unknown_prepared(&ability, &self.db) {
+                let message = format!("prepares unknown ability id `{bad}`");
+                self.report(Kind::Ability, &id, Needle::String(&bad), message);
+            }
             if let Some(bad) = unknown_monsters(&ability, &self.db) {
                 let message = format!("summons unknown monster id `{bad}`");
                 self.report(Kind::Ability, &id, Needle::String(&bad), message);
@@ -777,6 +781,21 @@ pub fn unknown_monsters(ability: &Ability, db: &ContentDb) -> Option<String> {
     a.lines_mut().into_iter().find_map(|(_, line)| {
         line.effects.iter().find_map(|e| match e {
             crate::ability::Effect::Summon(id) if !db.monsters.contains_key(id) => Some(id.clone()),
+            _ => None,
+        })
+    })
+}
+
+/// The first ability an ability prepares that the content lacks.
+pub fn unknown_prepared(ability: &Ability, db: &ContentDb) -> Option<String> {
+    let mut a = ability.clone();
+    a.lines_mut().into_iter().find_map(|(_, line)| {
+        line.effects.iter().find_map(|e| match e {
+            crate::ability::Effect::Prepare { ability, .. }
+                if !db.abilities.contains_key(ability) =>
+            {
+                Some(ability.clone())
+            }
             _ => None,
         })
     })

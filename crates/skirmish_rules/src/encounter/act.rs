@@ -2035,6 +2035,12 @@ fn resolve_roll(
         let mut effects = power_roll.tier(tier).effects.clone();
         effects.extend(always.iter().cloned());
         effects.extend_from_slice(extra);
+        // For seed 002's shifted saves: what this target's roll was.
+        world.insert_resource(RollFacts {
+            tier,
+            critical: result.critical,
+            fumble: naturals == [1, 1],
+        });
         let gain = apply_outcome(
             world,
             entity,
@@ -2052,6 +2058,7 @@ fn resolve_roll(
             best_gain = Some(gain);
         }
     }
+    world.remove_resource::<RollFacts>();
     if let Some(g) = best_gain {
         gain_for_user(world, entity, id, &g);
     }
@@ -2153,6 +2160,15 @@ pub(super) fn edges_and_banes(
         edges += 1;
     }
     (edges, banes)
+}
+
+/// The roll being applied to a target (for seed 002's shifted saves).
+#[derive(Resource, Clone, Copy, Debug)]
+pub(super) struct RollFacts {
+    tier: crate::power_roll::Tier,
+    critical: bool,
+    /// Both dice showed 1: the seed's "Critical Failure".
+    fumble: bool,
 }
 
 /// What a command chose about an ability's roll.
@@ -2260,6 +2276,7 @@ pub(super) fn apply_outcome(
         recover: outcome.recover,
         refresh: outcome.refresh,
         signals: outcome.signals,
+        prepare: outcome.prepare,
     }
 }
 
@@ -2610,6 +2627,7 @@ pub(super) struct Gains {
     recover: u32,
     refresh: u32,
     signals: Vec<String>,
+    prepare: Vec<(String, crate::ability::Prepared)>,
 }
 
 /// Apply an ability's gains to its user: surges, its heroic resource, or
@@ -2630,6 +2648,9 @@ fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, gains: &Gain
     }
     for command in &gains.signals {
         super::glyph::signal(world, id, command);
+    }
+    for (ability, lasts) in &gains.prepare {
+        super::gather::prepare(world, entity, id, ability, *lasts);
     }
     if surges > 0
         && let Some(mut h) = world.get_mut::<Heroic>(entity)
@@ -2712,6 +2733,27 @@ fn impose(
             }
         }
     }
+    // Seed 002 "Ability Saves": "[0!] Critical Failure. The target
+    // automatically Passes their Save" (nothing is imposed); the other
+    // scores shift the saves.
+    let shifted = duration == Duration::SaveEnds
+        && world
+            .resource::<Content>()
+            .ability(ability)
+            .is_some_and(|a| a.shifted_saves);
+    let save_shift = match world.get_resource::<RollFacts>() {
+        Some(f) if shifted => crate::conditions::SaveShift::from_roll(f.tier, f.critical, f.fumble),
+        _ => Some(crate::conditions::SaveShift::None),
+    };
+    let Some(save_shift) = save_shift else {
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::ConditionResisted {
+                target: id,
+                condition: kind,
+            });
+        return;
+    };
     let Some(mut conditions) = world.get_mut::<Conditions>(entity) else {
         return;
     };
@@ -2720,6 +2762,7 @@ fn impose(
         duration,
         source: Some(source),
         ability: Some(ability.to_string()),
+        save_shift,
     });
     if !matches!(applied, Applied::Refused(_)) {
         world

@@ -271,3 +271,8 @@ pub struct Casting {
     pub roll: Box<super::act::PendingRoll>,
     pub from: crate::map::Pos,
 }
+
+/// Abilities a creature has prepared (seed 002 "Prepared Abilities"): each
+/// with the uses left (`None`: until the round ends).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PreparedAbilities(pub Vec<(String, Option<u32>)>);

@@ -201,7 +201,8 @@ pub fn can_act(stamina: &Stamina) -> bool {
     stamina.health() != Health::Dead
 }
 
-/// A new round: glyph commands sent last round arrive (seed 002: "At the
+/// A new round: abilities prepared for the last one expire, and glyph
+/// commands sent last round arrive (seed 002: "At the
 /// start of the next Round ... all connected Glyphs, and the glyph itself,
 /// will receive the Glyph Command").
 fn glyph_round(world: &mut World) {
@@ -213,6 +214,10 @@ fn glyph_round(world: &mut World) {
         return;
     }
     g.round = round;
+    // Seed 002 "Prepared Abilities" prepared for the round expire with it.
+    if round > 1 {
+        super::gather::end_round(world);
+    }
     super::glyph::round_started(world);
 }
 
@@ -253,9 +258,22 @@ pub(super) fn end_of_turn(
                 continue;
             }
             let kind = conditions.list[i].kind;
-            let roll = dice.roll(10);
-            // Seed 000: 6 or higher (the ruleset file's `save_target`).
-            let success = roll >= save_target;
+            // Seed 002 "Ability Saves": the imposing roll may have shifted
+            // this save (roll twice, keep the higher or lower; or no save).
+            let shift = conditions.list[i].save_shift;
+            let (roll, success) = if shift == crate::conditions::SaveShift::AlwaysFails {
+                (0, false)
+            } else {
+                let first = dice.roll(10);
+                let second = if shift == crate::conditions::SaveShift::None {
+                    first
+                } else {
+                    dice.roll(10)
+                };
+                let roll = shift.keep(first, second);
+                // Seed 000: 6 or higher (the ruleset file's `save_target`).
+                (roll, roll >= save_target)
+            };
             log.push(LogEntry::Saved {
                 creature: id,
                 roll,

@@ -100,8 +100,102 @@ pub(super) fn available(world: &World, entity: Entity, ability: &Ability) -> boo
     uses_left(world.get::<Progress>(entity), ability) != Some(0)
 }
 
+/// Seed 002 "Prepared Abilities": the user gains `ability` until it has
+/// been used `n` times or the round ends. Preparing it again resets it.
+pub(super) fn prepare(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    ability: &str,
+    lasts: crate::ability::Prepared,
+) {
+    let content = world.resource::<Content>().clone();
+    let Some(a) = content.ability(ability) else {
+        return;
+    };
+    let left = match lasts {
+        crate::ability::Prepared::Uses(n) => Some(n),
+        crate::ability::Prepared::Round => None,
+    };
+    let known = world
+        .get::<Abilities>(entity)
+        .is_some_and(|l| l.0.iter().any(|x| x == ability));
+    let mut prepared = world
+        .get::<PreparedAbilities>(entity)
+        .cloned()
+        .unwrap_or_default();
+    let was_prepared = prepared.0.iter().any(|(x, _)| x == ability);
+    if known && !was_prepared {
+        // It is already its own: nothing to prepare.
+        return;
+    }
+    prepared.0.retain(|(x, _)| x != ability);
+    prepared.0.push((ability.to_string(), left));
+    world.entity_mut(entity).insert(prepared);
+    if !known && let Some(mut l) = world.get_mut::<Abilities>(entity) {
+        l.0.push(ability.to_string());
+    }
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::AbilityPrepared {
+            creature: id,
+            ability: a.name.clone(),
+        });
+}
+
+/// A prepared ability expires: it leaves the creature's abilities.
+fn expire(world: &mut World, entity: Entity, id: CreatureId, ability: &str) {
+    if let Some(mut p) = world.get_mut::<PreparedAbilities>(entity) {
+        p.0.retain(|(x, _)| x != ability);
+    }
+    if let Some(mut l) = world.get_mut::<Abilities>(entity) {
+        l.0.retain(|x| x != ability);
+    }
+    let name = world
+        .resource::<Content>()
+        .ability(ability)
+        .map_or(ability.to_string(), |a| a.name.clone());
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::PreparedExpired {
+            creature: id,
+            ability: name,
+        });
+}
+
+/// The round ends: abilities prepared for the round expire.
+pub(super) fn end_round(world: &mut World) {
+    let entities: Vec<Entity> = super::act::all_creatures(world).collect();
+    for e in entities {
+        let Some(p) = world.get::<PreparedAbilities>(e).cloned() else {
+            continue;
+        };
+        let Some(id) = world.get::<Creature>(e).map(|c| c.id) else {
+            continue;
+        };
+        for (a, left) in p.0 {
+            if left.is_none() {
+                expire(world, e, id, &a);
+            }
+        }
+    }
+}
+
 /// An ability has been paid for: experience, and a use of a limited one.
 pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability) {
+    // A prepared ability with uses spends one, and expires at none.
+    let spent_out = world
+        .get_mut::<PreparedAbilities>(entity)
+        .and_then(|mut p| {
+            let slot = p.0.iter_mut().find(|(x, _)| *x == ability.id)?;
+            let left = slot.1.as_mut()?;
+            *left = left.saturating_sub(1);
+            Some(*left == 0)
+        })
+        .unwrap_or(false);
+    if spent_out {
+        expire(world, entity, id, &ability.id);
+    }
     let hero = world.get::<Heroic>(entity).is_some();
     let Some(mut p) = world.get_mut::<Progress>(entity) else {
         return;

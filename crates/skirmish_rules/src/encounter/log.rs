@@ -159,6 +159,16 @@ pub enum LogEntry {
         creature: CreatureId,
         ability: String,
     },
+    /// Seed 002 "Prepared Abilities": gained for a while.
+    AbilityPrepared {
+        creature: CreatureId,
+        ability: String,
+    },
+    /// A prepared ability expires.
+    PreparedExpired {
+        creature: CreatureId,
+        ability: String,
+    },
     /// Seed 002 glyphs: placed by a glyphic ability.
     GlyphPlaced {
         creature: CreatureId,
@@ -529,11 +539,20 @@ impl LogEntry {
                 roll,
                 condition,
                 success,
-            } => format!(
-                "{} saves against {condition}: {roll}, {}.",
-                name(*creature),
-                if *success { "success" } else { "failure" }
-            ),
+            } => {
+                if *roll == 0 {
+                    format!(
+                        "{} can't shake off {condition}: a critical hit imposed it.",
+                        name(*creature)
+                    )
+                } else {
+                    format!(
+                        "{} saves against {condition}: {roll}, {}.",
+                        name(*creature),
+                        if *success { "success" } else { "failure" }
+                    )
+                }
+            }
             LogEntry::ResourceGained {
                 creature,
                 resource,
@@ -602,6 +621,12 @@ impl LogEntry {
             ),
             LogEntry::BonusEnded { creature, ability } => {
                 format!("{}'s {ability} runs out.", name(*creature))
+            }
+            LogEntry::AbilityPrepared { creature, ability } => {
+                format!("{} prepares {ability}.", name(*creature))
+            }
+            LogEntry::PreparedExpired { creature, ability } => {
+                format!("{}'s prepared {ability} expires.", name(*creature))
             }
             LogEntry::GlyphPlaced {
                 creature,

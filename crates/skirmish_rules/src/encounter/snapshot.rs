@@ -31,6 +31,8 @@ struct CreatureState {
     bonuses: Bonuses,
     progress: Progress,
     casting: Option<Casting>,
+    abilities: Abilities,
+    prepared: Option<PreparedAbilities>,
 }
 
 /// An encounter's state at one moment (see [`Encounter::snapshot`]).
@@ -75,6 +77,8 @@ impl Encounter {
                     bonuses: w.get::<Bonuses>(e).cloned().unwrap_or_default(),
                     progress: w.get::<Progress>(e).cloned().unwrap_or_default(),
                     casting: w.get::<Casting>(e).cloned(),
+                    abilities: w.get::<Abilities>(e).cloned().unwrap_or_default(),
+                    prepared: w.get::<PreparedAbilities>(e).cloned(),
                 })
             })
             .collect();
@@ -123,6 +127,15 @@ impl Encounter {
             ));
             if let Some(h) = &c.heroic {
                 e.insert(h.clone());
+            }
+            e.insert(c.abilities.clone());
+            match &c.prepared {
+                Some(p) => {
+                    e.insert(p.clone());
+                }
+                None => {
+                    e.remove::<PreparedAbilities>();
+                }
             }
             match &c.casting {
                 Some(k) => {

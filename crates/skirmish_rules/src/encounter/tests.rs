@@ -107,6 +107,7 @@ fn impose(
             duration,
             source: None,
             ability: None,
+            save_shift: Default::default(),
         });
 }
 
