@@ -441,6 +441,10 @@ pub struct Ability {
     /// the "save ends" conditions it imposes (see [`crate::conditions::SaveShift`]).
     #[serde(default)]
     pub shifted_saves: bool,
+    /// Seed 002 "Concentration": its lasting effects (conditions, bonuses,
+    /// aura) hold only while its user keeps concentrating.
+    #[serde(default)]
+    pub concentration: bool,
 }
 
 /// A glyph's make-up: its name and glyph abilities (seed 002: "Each Glyphic

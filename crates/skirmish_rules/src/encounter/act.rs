@@ -1053,6 +1053,10 @@ fn deal_damage(
     if before != after && matches!(after, Health::Dead | Health::Dying) {
         downed(world, entity, by);
     }
+    // Seed 002 "Concentration": a save whenever the concentrator takes damage.
+    if taken > 0 {
+        super::concentration::damaged(world, id);
+    }
 }
 
 /// Untyped damage from no attack (for tests of what shields don't stop).
@@ -1595,10 +1599,15 @@ fn start_ability(world: &mut World, entity: Entity, ability: &Ability, roll: Pen
             creature: roll.user,
             ability: ability.name.clone(),
         });
+    // Seed 002 "Triggers": reactions to "starts an ability" come "after the
+    // triggering Ability has been started and its targets chosen, but
+    // before its Test": for a slow action, now.
+    let (user, targets) = (roll.user, roll.targets.clone());
     world.entity_mut(entity).insert(Casting {
         roll: Box::new(roll),
         from,
     });
+    offer_start_triggers(world, user, &targets);
 }
 
 /// The start of the user's next turn: its slow action takes effect, unless
@@ -1649,7 +1658,7 @@ fn resolve_slow(world: &mut World, entity: Entity, casting: Casting) {
                     creature: user,
                     ability: ability.name.clone(),
                 });
-            begin_roll(world, *casting.roll);
+            queue_roll(world, *casting.roll);
         }
     }
 }
@@ -1660,14 +1669,22 @@ fn resolve_slow(world: &mut World, entity: Entity, casting: Casting) {
 /// starts an ability; each target is targeted, for itself and its allies.
 fn begin_roll(world: &mut World, roll: PendingRoll) {
     let (user, targets) = (roll.user, roll.targets.clone());
-    {
-        let mut res = world.resource_mut::<Resolution>();
-        res.push(Resume::After {
-            creature: user,
-            ability: roll.ability.clone(),
-        });
-        res.push(Resume::Roll(Box::new(roll)));
-    }
+    queue_roll(world, roll);
+    offer_start_triggers(world, user, &targets);
+}
+
+/// Queue a roll and what follows it.
+fn queue_roll(world: &mut World, roll: PendingRoll) {
+    let mut res = world.resource_mut::<Resolution>();
+    res.push(Resume::After {
+        creature: roll.user,
+        ability: roll.ability.clone(),
+    });
+    res.push(Resume::Roll(Box::new(roll)));
+}
+
+/// Offer the triggers of an ability being started, before its roll.
+fn offer_start_triggers(world: &mut World, user: CreatureId, targets: &[CreatureId]) {
     // Pushed last-asked first.
     for &t in targets.iter().rev() {
         if t == user {
@@ -2263,7 +2280,12 @@ pub(super) fn apply_outcome(
             );
         }
     }
-    support(world, target, &outcome, &ability.name);
+    support(
+        world,
+        target,
+        &outcome,
+        (user.id, &ability.id, &ability.name),
+    );
     if attack {
         retaliate(world, entity, user.id, target);
     }
@@ -2287,7 +2309,7 @@ fn support(
     world: &mut World,
     target: &Snapshot,
     outcome: &crate::ability::TierOutcome,
-    ability_name: &str,
+    (user, ability_id, ability_name): (CreatureId, &str, &str),
 ) {
     let alive = |w: &World| {
         w.get::<Stamina>(target.entity)
@@ -2332,6 +2354,8 @@ fn support(
                 _ => None,
             },
             ability: ability_name.to_string(),
+            source: Some(user),
+            from: ability_id.to_string(),
         };
         match world.get_mut::<Bonuses>(target.entity) {
             Some(mut b) => b.0.push(bonus),

@@ -177,6 +177,12 @@ pub struct ActiveBonus {
     pub uses_left: Option<u32>,
     /// The ability that gave it (its name, for the log).
     pub ability: String,
+    /// Who gave it, and the giving ability's id (for seed 002's
+    /// concentration: a lost concentration ends it).
+    #[serde(default)]
+    pub source: Option<CreatureId>,
+    #[serde(default)]
+    pub from: String,
 }
 
 impl Bonuses {

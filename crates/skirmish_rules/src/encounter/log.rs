@@ -159,6 +159,18 @@ pub enum LogEntry {
         creature: CreatureId,
         ability: String,
     },
+    /// Seed 002 "Concentration": a save on taking damage.
+    ConcentrationSave {
+        creature: CreatureId,
+        ability: String,
+        roll: u32,
+        success: bool,
+    },
+    /// Concentration lost: the ability's effects end.
+    ConcentrationLost {
+        creature: CreatureId,
+        ability: String,
+    },
     /// Seed 002 "Prepared Abilities": gained for a while.
     AbilityPrepared {
         creature: CreatureId,
@@ -621,6 +633,19 @@ impl LogEntry {
             ),
             LogEntry::BonusEnded { creature, ability } => {
                 format!("{}'s {ability} runs out.", name(*creature))
+            }
+            LogEntry::ConcentrationSave {
+                creature,
+                ability,
+                roll,
+                success,
+            } => format!(
+                "{} keeps concentrating on {ability}? {roll}, {}.",
+                name(*creature),
+                if *success { "yes" } else { "no" }
+            ),
+            LogEntry::ConcentrationLost { creature, ability } => {
+                format!("{} loses concentration: {ability} ends.", name(*creature))
             }
             LogEntry::AbilityPrepared { creature, ability } => {
                 format!("{} prepares {ability}.", name(*creature))

@@ -10,6 +10,7 @@ pub mod act;
 pub mod aura;
 pub mod command;
 pub mod components;
+pub mod concentration;
 pub mod def;
 pub mod flow;
 pub mod gather;
