@@ -124,7 +124,7 @@ fn slam(e: &mut Encounter, target: CreatureId) -> Result<Vec<LogEntry>, Refusal>
 fn setup_spawns_creatures_and_starts_round_one() {
     let e = Encounter::new(Arc::new(content()), "first_blood", 1).unwrap();
     let all = e.creatures();
-    assert_eq!(all.len(), 5);
+    assert_eq!(all.len(), 11);
     assert_eq!(all[0].name, "Korva");
     assert_eq!(all[0].stamina.max, 21);
     assert!(all[0].heroic.is_some());
@@ -513,7 +513,12 @@ fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
 #[test]
 fn two_thousand_random_games_end_and_keep_the_invariants() {
     let mut db = content();
-    let mut lackeys = db.encounters["first_blood"].clone();
+    // The fixture: first_blood's two heroes against its first three
+    // monsters (two bandits and an archer), so the test's cost does not
+    // follow the tutorial's balance; every fourth game adds two squads.
+    let small = db.encounters.get_mut("first_blood").expect("first_blood");
+    small.monsters.truncate(3);
+    let mut lackeys = small.clone();
     lackeys.id = "lackeys".into();
     for (i, at) in [(16, 3), (16, 5), (17, 4), (15, 4)].into_iter().enumerate() {
         lackeys.monsters.push(MonsterDef {
