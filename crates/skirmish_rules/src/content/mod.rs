@@ -777,27 +777,19 @@ impl Loader {
 
 /// The first stat block an ability summons that the content lacks.
 pub fn unknown_monsters(ability: &Ability, db: &ContentDb) -> Option<String> {
-    let mut a = ability.clone();
-    a.lines_mut().into_iter().find_map(|(_, line)| {
-        line.effects.iter().find_map(|e| match e {
-            crate::ability::Effect::Summon(id) if !db.monsters.contains_key(id) => Some(id.clone()),
-            _ => None,
-        })
+    ability.all_effects().into_iter().find_map(|e| match e {
+        crate::ability::Effect::Summon(id) if !db.monsters.contains_key(id) => Some(id.clone()),
+        _ => None,
     })
 }
 
 /// The first ability an ability prepares that the content lacks.
 pub fn unknown_prepared(ability: &Ability, db: &ContentDb) -> Option<String> {
-    let mut a = ability.clone();
-    a.lines_mut().into_iter().find_map(|(_, line)| {
-        line.effects.iter().find_map(|e| match e {
-            crate::ability::Effect::Prepare { ability, .. }
-                if !db.abilities.contains_key(ability) =>
-            {
-                Some(ability.clone())
-            }
-            _ => None,
-        })
+    ability.all_effects().into_iter().find_map(|e| match e {
+        crate::ability::Effect::Prepare { ability, .. } if !db.abilities.contains_key(ability) => {
+            Some(ability.clone())
+        }
+        _ => None,
     })
 }
 

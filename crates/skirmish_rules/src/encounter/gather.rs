@@ -227,14 +227,11 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
 /// Whether an ability itself recovers or refreshes (such an ability can't
 /// bring itself or another of its kind back: our ruling, so no loop).
 fn restores(a: &Ability) -> bool {
-    let mut a = a.clone();
-    a.lines_mut().into_iter().any(|(_, l)| {
-        l.effects.iter().any(|e| {
-            matches!(
-                e,
-                crate::ability::Effect::Recover(_) | crate::ability::Effect::Refresh(_)
-            )
-        })
+    a.all_effects().into_iter().any(|e| {
+        matches!(
+            e,
+            crate::ability::Effect::Recover(_) | crate::ability::Effect::Refresh(_)
+        )
     })
 }
 

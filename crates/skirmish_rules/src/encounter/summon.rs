@@ -92,21 +92,12 @@ pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::A
 
 /// The stat blocks any line of the ability summons.
 pub fn summoned_by(ability: &crate::ability::Ability) -> Vec<String> {
-    let mut lines: Vec<&crate::ability::TierLine> = Vec::new();
-    if let Some(p) = &ability.power_roll {
-        lines.extend([&p.tiers.0, &p.tiers.1, &p.tiers.2]);
-    }
-    if let Some(e) = &ability.effect {
-        lines.push(e);
-    }
-    let mut out = Vec::new();
-    for l in lines {
-        for e in &l.effects {
-            if let crate::ability::Effect::Summon(id) = e
-                && !out.contains(id)
-            {
-                out.push(id.clone());
-            }
+    let mut out: Vec<String> = Vec::new();
+    for e in ability.all_effects() {
+        if let crate::ability::Effect::Summon(id) = e
+            && !out.contains(id)
+        {
+            out.push(id.clone());
         }
     }
     out
