@@ -4,9 +4,9 @@
 //! end phase's saves. The numbers the seed leaves open come from the
 //! ruleset file ([`PhasedRules`], `assets/rulesets/phased_2d6.ron`).
 //!
-//! The encounter flow of this ruleset (phases, seizing the initiative, the
-//! battle actions) is not wired to these yet: an encounter that picks a
-//! phased ruleset is refused at setup with a clear error (see the README).
+//! The encounter flow that runs them (phases, seizing the initiative, the
+//! movement powers and battle actions as commands) is
+//! `encounter::phased_flow`; the round's state is [`PhasedRound`].
 
 use serde::{Deserialize, Serialize};
 
@@ -47,6 +47,27 @@ pub struct PhasedRules {
     /// An attack that beats defense by this much or more lands at tier 3;
     /// any other hit is tier 2; a miss is tier 1 with no damage.
     pub tier_three_margin: i32,
+    /// Seed 001's "INT + AGI": the characteristics summed for initiative.
+    #[serde(default = "initiative_default")]
+    pub initiative: Vec<crate::stats::Characteristic>,
+    /// Characteristics a free strike (and an opportunity attack) adds as
+    /// its ATK: the best of them.
+    #[serde(default = "strike_default")]
+    pub free_strike_attack: Vec<crate::stats::Characteristic>,
+}
+
+fn initiative_default() -> Vec<crate::stats::Characteristic> {
+    vec![
+        crate::stats::Characteristic::Reason,
+        crate::stats::Characteristic::Agility,
+    ]
+}
+
+fn strike_default() -> Vec<crate::stats::Characteristic> {
+    vec![
+        crate::stats::Characteristic::Might,
+        crate::stats::Characteristic::Agility,
+    ]
 }
 
 impl Default for PhasedRules {
@@ -62,6 +83,8 @@ impl Default for PhasedRules {
             defense_base: 7,
             tier_levels: (3, 6),
             tier_three_margin: 4,
+            initiative: initiative_default(),
+            free_strike_attack: strike_default(),
         }
     }
 }
@@ -216,6 +239,28 @@ pub enum MovementPower {
     Disengage,
 }
 
+impl MovementPower {
+    pub const ALL: [MovementPower; 6] = [
+        MovementPower::Shift,
+        MovementPower::Walk,
+        MovementPower::Hustle,
+        MovementPower::Run,
+        MovementPower::Charge,
+        MovementPower::Disengage,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MovementPower::Shift => "Shift",
+            MovementPower::Walk => "Walk",
+            MovementPower::Hustle => "Hustle",
+            MovementPower::Run => "Run",
+            MovementPower::Charge => "Charge",
+            MovementPower::Disengage => "Disengage",
+        }
+    }
+}
+
 /// What a movement power allows: squares, whether leaving a threatened
 /// square provokes, and what it does to the mover's attacks this round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,7 +319,121 @@ pub fn movement(power: MovementPower, speed: u32, rules: &PhasedRules) -> Moveme
     }
 }
 
-/// Seed 001 "Movement Phase Notes": "Difficult terrain costs two squares of
+/// Seed 001 "Attack": the chance that `2d6` (two of three dice kept when
+/// `extra` is some) plus `attack` misses, lands at tier 2, or at tier 3
+/// against `defense`, counted exactly over every face.
+pub fn tier_odds(
+    attack: i32,
+    defense: i32,
+    extra: Option<(u32, Keep)>,
+    rules: &PhasedRules,
+) -> [f64; 3] {
+    let mut counts = [0u32; 3];
+    let mut all = 0u32;
+    let faces = extra.map_or(1, |(s, _)| s);
+    for a in 1..=6 {
+        for b in 1..=6 {
+            for x in 1..=faces {
+                let kept = keep_two([a, b], extra.map(|(_, k)| (x, k)));
+                let i = match attack_tier(kept as i32 + attack, defense, rules) {
+                    None => 0,
+                    Some(t) => t as usize - 1,
+                };
+                counts[i] += 1;
+                all += 1;
+            }
+        }
+    }
+    counts.map(|c| c as f64 / all as f64)
+}
+
+/// Where a phased round is (seed 001 "Combat Round": initiative, movement,
+/// battle, end; the initiative and end phases take no turns).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Stage {
+    #[default]
+    Movement,
+    Battle,
+}
+
+/// One phased round's state, kept in the encounter's turn order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhasedRound {
+    pub stage: Stage,
+    /// Each creature's INT + AGI (Reason + Agility).
+    pub initiative: Vec<(CreatureId, i32)>,
+    /// Lowest initiative first, ties broken by d6.
+    pub movement_order: Vec<CreatureId>,
+    /// Highest first, those who seized the initiative last; delays move a
+    /// creature back.
+    pub battle_order: Vec<CreatureId>,
+    /// Moved ahead of their place this round: they act last in battle and
+    /// attacks against them gain a source of advantage until the round ends.
+    pub seized: Vec<CreatureId>,
+    /// The movement power each creature used this round.
+    pub powers: Vec<(CreatureId, MovementPower)>,
+    /// Disengaged: attacks at a disadvantage through this round number.
+    pub disengaged: Vec<(CreatureId, u32)>,
+    /// Delayed this round (once each, so two can't trade places forever).
+    #[serde(default)]
+    pub delayed: Vec<CreatureId>,
+}
+
+impl PhasedRound {
+    /// The power `id` used this round, if any.
+    pub fn power_of(&self, id: CreatureId) -> Option<MovementPower> {
+        self.powers.iter().find(|(c, _)| *c == id).map(|(_, p)| *p)
+    }
+
+    /// The order of the current stage.
+    pub fn order(&self) -> &[CreatureId] {
+        match self.stage {
+            Stage::Movement => &self.movement_order,
+            Stage::Battle => &self.battle_order,
+        }
+    }
+
+    /// Seed 001 "Attack": the sources of advantage (+) or disadvantage (-)
+    /// an attack by `attacker` on `target` gains from the round: the
+    /// attacker's movement power (hustle, charge), a disengage until the
+    /// end of the next round, and a target that seized the initiative
+    /// ("grant advantage to any attackers until the end of the round").
+    pub fn attack_sources(
+        &self,
+        attacker: CreatureId,
+        target: CreatureId,
+        round: u32,
+        rules: &PhasedRules,
+    ) -> i32 {
+        let mut s = 0;
+        if let Some(p) = self.power_of(attacker)
+            && p != MovementPower::Disengage
+        {
+            s += movement(p, 0, rules).attack_sources;
+        }
+        if self
+            .disengaged
+            .iter()
+            .any(|&(c, until)| c == attacker && round <= until)
+        {
+            s -= 1;
+        }
+        if self.seized.contains(&target) {
+            s += 1;
+        }
+        s
+    }
+}
+
+/// Seed 001: "Low rolls MOVE first / High rolls BATTLE first", and one who
+/// seized the initiative is "forced to act last during the Battle Phase".
+pub fn battle_order(movement_order: &[CreatureId], seized: &[CreatureId]) -> Vec<CreatureId> {
+    let high_first = movement_order.iter().rev().copied();
+    let (last, first): (Vec<_>, Vec<_>) = high_first.partition(|c| seized.contains(c));
+    first.into_iter().chain(last).collect()
+}
+
+/// Seed 001 "Movement Phase Notes": "Difficult costs two squares of
 /// movement for each square moved through." The squares a path costs.
 pub fn path_cost(difficult: &[bool], rules: &PhasedRules) -> u32 {
     difficult
@@ -370,6 +529,59 @@ mod tests {
         );
         assert_eq!(order, vec![ids[3], ids[2], ids[1], ids[0]]);
         assert!(rolls.next().is_none(), "every tie-break roll used");
+    }
+
+    // Seed 001 "Attack": 2d6 + ATK >= DEF hits. With ATK 0 against DEF 7:
+    // 21 of the 36 faces reach 7; 3 of them (11 and 12) beat it by 4.
+    #[test]
+    fn tier_odds_count_every_face() {
+        let r = PhasedRules::default();
+        let [miss, two, three] = tier_odds(0, 7, None, &r);
+        assert!((miss - 15.0 / 36.0).abs() < 1e-12);
+        assert!((two - 18.0 / 36.0).abs() < 1e-12);
+        assert!((three - 3.0 / 36.0).abs() < 1e-12);
+        // Advantage only helps, disadvantage only hurts.
+        let adv = tier_odds(0, 7, extra_die(1, 0, true), &r);
+        let dis = tier_odds(0, 7, extra_die(0, 1, true), &r);
+        assert!(adv[0] < miss && dis[0] > miss);
+        assert!((adv.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    // Seed 001 "Initiative Phase": "High rolls BATTLE first"; "Movement
+    // Phase": one who seizes the initiative is "forced to act last during
+    // the Battle Phase".
+    #[test]
+    fn battle_order_is_high_first_with_seizers_last() {
+        let ids = [CreatureId(1), CreatureId(2), CreatureId(3), CreatureId(4)];
+        assert_eq!(
+            battle_order(&ids, &[]),
+            vec![ids[3], ids[2], ids[1], ids[0]]
+        );
+        assert_eq!(
+            battle_order(&ids, &[ids[3], ids[1]]),
+            vec![ids[2], ids[0], ids[3], ids[1]]
+        );
+    }
+
+    // Seed 001: seizing grants "advantage to any attackers until the end
+    // of the round"; RULES.md: hustle "with a bane on this round's
+    // attacks", charge "an attack with an edge", disengage "attacks at a
+    // disadvantage until the end of next round".
+    #[test]
+    fn round_sources_of_advantage() {
+        let r = PhasedRules::default();
+        let (a, b) = (CreatureId(1), CreatureId(2));
+        let mut round = PhasedRound::default();
+        assert_eq!(round.attack_sources(a, b, 1, &r), 0);
+        round.seized.push(b);
+        assert_eq!(round.attack_sources(a, b, 1, &r), 1);
+        round.powers.push((a, MovementPower::Hustle));
+        assert_eq!(round.attack_sources(a, b, 1, &r), 0);
+        round.powers[0].1 = MovementPower::Charge;
+        assert_eq!(round.attack_sources(a, b, 1, &r), 2);
+        round.disengaged.push((a, 2));
+        assert_eq!(round.attack_sources(a, b, 2, &r), 1);
+        assert_eq!(round.attack_sources(a, b, 3, &r), 2);
     }
 
     // RULES.md "Phased 2d6 ruleset": the movement powers' numbers.

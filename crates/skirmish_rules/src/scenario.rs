@@ -57,6 +57,9 @@ pub enum ScenarioStep {
     Start(String),
     Move(String, Vec<(i32, i32)>),
     Shift(String, (i32, i32)),
+    /// Phased 2d6: move along a path with a movement power (`Walk`,
+    /// `Hustle`, `Run`, `Shift`, `Charge`, `Disengage`).
+    Power(String, crate::phased::MovementPower, Vec<(i32, i32)>),
     /// Use an ability against named targets.
     Use(String, String, Vec<String>),
     /// Use an ability choosing a lower tier.
@@ -471,6 +474,11 @@ fn command(
             creature: who(n)?,
             to: pos(*to),
         },
+        ScenarioStep::Power(n, power, path) => Command::Movement {
+            creature: who(n)?,
+            power: *power,
+            path: path.iter().map(|&p| pos(p)).collect(),
+        },
         ScenarioStep::Use(n, ability, targets) => Command::UseAbility {
             creature: who(n)?,
             ability: ability.clone(),
@@ -572,6 +580,10 @@ fn expect(
             let last = e.log().iter().rev().find_map(|l| match l {
                 LogEntry::TierResult { target, tier, .. } if Some(*target) == id => {
                     Some(tier.number())
+                }
+                // Phased 2d6: a miss shows as tier 0.
+                LogEntry::Attack2d6 { target, tier, .. } if Some(*target) == id => {
+                    Some(tier.map_or(0, |t| t.number()))
                 }
                 _ => None,
             });

@@ -51,6 +51,8 @@ pub struct Weights {
     pub heal: f64,
     /// How much a move is worth for the best attack it makes possible.
     pub plan: f64,
+    /// Phased 2d6: seizing the initiative (subtracted).
+    pub seize: f64,
 }
 
 impl Default for Weights {
@@ -81,6 +83,7 @@ impl Weights {
             protect_wounded: 0.0,
             heal: 0.6,
             plan: 0.0,
+            seize: 4.0,
         }
     }
 }
@@ -416,7 +419,13 @@ impl<'a> Scorer<'a> {
                     .min()
                     .unwrap_or(0);
                 let (reach, _) = attack_reach(self.e, c);
-                -(near as f64) + if near <= reach { 10.0 } else { 0.0 }
+                // Phased 2d6: seizing the initiative gives attackers
+                // advantage against it and its battle action comes last.
+                let seizes = self.e.phased_next().is_some_and(|n| n != c.id)
+                    && self.e.flow().phased.is_some();
+                -(near as f64)
+                    + if near <= reach { 10.0 } else { 0.0 }
+                    + if seizes { -w.seize } else { 0.0 }
             }
             Command::UseAbility { ability, spend, .. }
             | Command::UseAreaAbility { ability, spend, .. } => {
@@ -449,6 +458,30 @@ impl<'a> Scorer<'a> {
                             - self.best_attack_from(c, c.space.pos));
                 }
                 v
+            }
+            // Phased 2d6: a move in the movement phase, weighed like a
+            // move with its power's cost (hustle and disengage hamper this
+            // round's attacks, a run forbids them, a charge helps).
+            Command::Movement { path, power, .. } => {
+                use crate::phased::MovementPower as P;
+                let end = Footprint::new(*path.last().unwrap_or(&c.space.pos), c.space.size);
+                let provokes = matches!(power, P::Walk | P::Hustle | P::Run | P::Charge);
+                let mut v = self.position(c, end) - self.position(c, c.space);
+                if provokes {
+                    v -= w.provoke * self.provoked(c, path);
+                }
+                let attack_after = self.best_attack_from(c, end.pos);
+                if w.plan > 0.0 {
+                    v += w.plan * (attack_after - self.best_attack_from(c, c.space.pos));
+                }
+                v + match power {
+                    P::Walk => 0.0,
+                    P::Shift => -0.1,
+                    P::Hustle => -0.15 * attack_after - 0.5,
+                    P::Run => -attack_after - 1.0,
+                    P::Disengage => -0.3 * attack_after - 0.5,
+                    P::Charge => 0.15 * attack_after + 0.2,
+                }
             }
             Command::Shift { to, .. } => {
                 let end = Footprint::new(*to, c.space.size);

@@ -208,8 +208,13 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
             _ => Err(Refusal::AwaitingAnswer(Who::of(world, asked))),
         };
     }
+    let phased = super::phased_flow::rules(world).is_some();
     match cmd {
         Command::StartTurn { creature } => return start_turn(world, entity, *creature, phase),
+        Command::Delay { creature } if phased => {
+            side_to_pick(world, entity, *creature, phase)?;
+            return super::phased_flow::delay(world, *creature);
+        }
         Command::Delay { creature } => return delay(world, entity, *creature, phase),
         Command::Answer { .. } => return Err(Refusal::NoPrompt),
         _ => {}
@@ -226,7 +231,11 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
     {
         return Err(Refusal::Dead(Who::of(world, id)));
     }
+    super::phased_flow::check_command(world, id, cmd)?;
     match cmd {
+        Command::Movement { power, path, .. } => {
+            super::phased_flow::movement(world, entity, id, *power, path)
+        }
         Command::EndTurn { .. } => {
             let done = world.resource_mut::<Flow>().finish_turn();
             world.resource_mut::<TurnEvents>().ended = done;
@@ -428,6 +437,12 @@ fn start_turn(
     if world.get::<Summoned>(entity).is_some() {
         return Err(Refusal::SummonActsAlone(Who::of(world, id)));
     }
+    // Seed 001: the phases' order, or seizing the initiative.
+    let phased = world.resource::<Flow>().phased.as_ref().map(|p| p.stage);
+    let seized = match phased {
+        Some(_) if phase == Phase::AwaitingTurn => super::phased_flow::check_start(world, id)?,
+        _ => false,
+    };
     let flow = side_to_pick(world, entity, id, phase)?;
     if flow.acted.contains(&id) {
         return Err(Refusal::AlreadyActed(Who::of(world, id)));
@@ -435,8 +450,12 @@ fn start_turn(
     if !world.get::<Stamina>(entity).is_some_and(can_act) {
         return Err(Refusal::Dead(Who::of(world, id)));
     }
-    // RULES.md "Minions": a squad "takes one turn together".
-    let squad = squad_of(world, entity);
+    if phased.is_some() {
+        super::phased_flow::turn_started(world, id, seized);
+    }
+    // RULES.md "Minions": a squad "takes one turn together" (in phased
+    // rounds each minion goes on its own initiative).
+    let squad = squad_of(world, entity).filter(|_| phased.is_none());
     let members: Vec<CreatureId> = match squad {
         Some(n) => {
             let mut q = world.query::<(&Creature, &SquadMember, &Stamina)>();
@@ -461,13 +480,19 @@ fn start_turn(
             .resource_mut::<CombatLog>()
             .push(LogEntry::TurnStarted { creature: m, name });
     }
-    // Seed 002 "Slow Action": it takes effect at the start of the next turn.
-    if let Some(casting) = world.entity_mut(entity).take::<Casting>() {
+    // Seed 002 "Slow Action": it takes effect at the start of the next
+    // turn (phased: the next battle turn).
+    let movement_turn = phased == Some(crate::phased::Stage::Movement);
+    if !movement_turn && let Some(casting) = world.entity_mut(entity).take::<Casting>() {
         resolve_slow(world, entity, casting);
     }
     // Seed 004 "Summon": its summons act "directly before" it (queued last,
-    // so they run first).
-    let summons = super::summon::queue_turns(world, id);
+    // so they run first); in phased rounds, before its battle turn.
+    let summons = if movement_turn {
+        Vec::new()
+    } else {
+        super::summon::queue_turns(world, id)
+    };
     let mut f = world.resource_mut::<Flow>();
     f.active = Some(id);
     f.squad = members.clone();
@@ -484,7 +509,7 @@ fn start_turn(
 /// Which action an action type spends, converting the main action when the
 /// maneuver or move action is gone (RULES.md: "the main action may be spent
 /// as a second maneuver or move action").
-fn spend_action(
+pub(super) fn spend_action(
     budget: &mut TurnBudget,
     conditions: &Conditions,
     action: ActionType,
@@ -646,6 +671,7 @@ pub(super) fn walk_steps(
             let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
             let cond = world.get::<Conditions>(entity).cloned().unwrap_or_default();
             movement_limits(&cond, speed).speed > 0
+                && !super::phased_flow::stops_moving(world, &cond)
         };
         if !can_go {
             log_walk(world, &walked);
@@ -1985,17 +2011,26 @@ fn resolve_roll(
         }
         return;
     };
-    // One roll for all targets (seed 000 "Roll Against Multiple Creatures").
-    let naturals = world.resource_mut::<Dice>().roll_2d10();
+    // One roll for all targets (seed 000 "Roll Against Multiple Creatures";
+    // phased 2d6: its 2d6 and one extra die per target).
+    let phased = super::phased_flow::rules(world).is_some();
+    let naturals = if phased {
+        let mut d = world.resource_mut::<Dice>();
+        [d.roll(6), d.roll(6)]
+    } else {
+        world.resource_mut::<Dice>().roll_2d10()
+    };
     let characteristic = user
         .chars
         .best_of(&power_roll.characteristics)
         .map_or(0, |(_, v)| v);
-    world.resource_mut::<CombatLog>().push(LogEntry::Rolled {
-        creature: id,
-        naturals,
-        characteristic,
-    });
+    if !phased {
+        world.resource_mut::<CombatLog>().push(LogEntry::Rolled {
+            creature: id,
+            naturals,
+            characteristic,
+        });
+    }
     let spec = RollSpec {
         characteristic,
         main_action_ability: ability.action == ActionType::MainAction,
@@ -2017,21 +2052,42 @@ fn resolve_roll(
             &map,
             deals_damage,
         );
-        let result = resolve_for_target(&spec, naturals, edges, banes);
+        let result = if phased {
+            // Seed 001: 2d6 + ATK against DEF; a miss does nothing.
+            match super::phased_flow::attack(
+                world,
+                user,
+                target,
+                characteristic,
+                (edges, banes),
+                naturals,
+            ) {
+                Some(tier) => crate::power_roll::RollResult {
+                    tier,
+                    ..resolve_for_target(&spec, [1, 1], 0, 0)
+                },
+                None => continue,
+            }
+        } else {
+            resolve_for_target(&spec, naturals, edges, banes)
+        };
         let tier = match chosen_tier {
             Some(t) if t < result.tier => t,
             _ => result.tier,
         };
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::TierResult {
-                target: target.id,
-                total: result.total,
-                tier,
-                edges,
-                banes,
-                critical: result.critical,
-            });
+        // (Phased 2d6 logged its attack line instead.)
+        if !phased {
+            world
+                .resource_mut::<CombatLog>()
+                .push(LogEntry::TierResult {
+                    target: target.id,
+                    total: result.total,
+                    tier,
+                    edges,
+                    banes,
+                    critical: result.critical,
+                });
+        }
         if result.critical && !critical_logged {
             critical_logged = true;
             dramatic_moment(world, user.space);
@@ -2597,6 +2653,10 @@ fn free_strike_hits(
     target: Entity,
     target_id: CreatureId,
 ) {
+    // Phased 2d6: a free strike is an attack roll too.
+    if !super::phased_flow::free_strike_lands(world, attacker, target) {
+        return;
+    }
     let mut damage = free_strike_damage(world, attacker);
     let ts = snapshot(world, target);
     if let Some(t) = &ts {

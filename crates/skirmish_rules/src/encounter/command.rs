@@ -23,6 +23,12 @@ pub enum Command {
         creature: CreatureId,
         to: Pos,
     },
+    /// Phased 2d6 (seed 001): move along a path with a movement power.
+    Movement {
+        creature: CreatureId,
+        power: crate::phased::MovementPower,
+        path: Vec<Pos>,
+    },
     /// Use an ability against targets.
     UseAbility {
         creature: CreatureId,
@@ -129,6 +135,7 @@ impl Command {
             Command::StartTurn { creature }
             | Command::Move { creature, .. }
             | Command::Shift { creature, .. }
+            | Command::Movement { creature, .. }
             | Command::UseAbility { creature, .. }
             | Command::UseAreaAbility { creature, .. }
             | Command::FreeStrike { creature, .. }
@@ -257,6 +264,8 @@ pub enum Refusal {
     HiddenTarget(Who),
     #[error("can't hide: {0}")]
     CannotHide(&'static str),
+    #[error("{0}")]
+    Phased(String),
     #[error("can't delay: {0}")]
     CannotDelay(&'static str),
 }

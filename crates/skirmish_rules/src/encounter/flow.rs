@@ -139,6 +139,9 @@ pub struct Flow {
     /// end-of-turn effects come with its (README "Rulings").
     #[serde(default)]
     pub summons: Vec<CreatureId>,
+    /// The phased 2d6 ruleset's round (seed 001); `None` otherwise.
+    #[serde(default)]
+    pub phased: Option<crate::phased::PhasedRound>,
 }
 
 impl Flow {
@@ -184,6 +187,7 @@ impl Default for Flow {
             delayed: None,
             squad: Vec::new(),
             summons: Vec::new(),
+            phased: None,
         }
     }
 }
@@ -223,74 +227,113 @@ fn glyph_round(world: &mut World) {
 
 /// The talent's strain hurts at the end of its turn (before saves).
 fn strain(world: &mut World) {
+    if super::phased_flow::in_movement(world) {
+        return;
+    }
     let ended = world.resource::<TurnEvents>().ended.clone();
     super::act::strain(world, &ended);
     super::gather::end_of_turn(world, &ended);
 }
 
+/// A save for each save-ends condition, in order; a success removes that
+/// entry (seed 000 "Ending Effects"; seed 002 "Ability Saves" may have
+/// shifted it). `roll` is the ruleset's save roll.
+pub(super) fn roll_saves(
+    id: CreatureId,
+    conditions: &mut Conditions,
+    dice: &mut Dice,
+    log: &mut CombatLog,
+    roll: &dyn Fn(&mut Dice) -> u32,
+    save_target: u32,
+) {
+    let mut i = 0;
+    while i < conditions.list.len() {
+        if conditions.list[i].duration != crate::conditions::Duration::SaveEnds {
+            i += 1;
+            continue;
+        }
+        let kind = conditions.list[i].kind;
+        // Seed 002 "Ability Saves": the imposing roll may have shifted
+        // this save (roll twice, keep the higher or lower; or no save).
+        let shift = conditions.list[i].save_shift;
+        let (total, success) = if shift == crate::conditions::SaveShift::AlwaysFails {
+            (0, false)
+        } else {
+            let first = roll(dice);
+            let second = if shift == crate::conditions::SaveShift::None {
+                first
+            } else {
+                roll(dice)
+            };
+            let total = shift.keep(first, second);
+            (total, total >= save_target)
+        };
+        log.push(LogEntry::Saved {
+            creature: id,
+            roll: total,
+            condition: kind,
+            success,
+        });
+        if success {
+            conditions.list.remove(i);
+            if !conditions.has(kind) {
+                log.push(LogEntry::ConditionEnded {
+                    target: id,
+                    condition: kind,
+                });
+            }
+        } else {
+            i += 1;
+        }
+    }
+}
+
 /// End of the creature's turn: EoT conditions end, then a save for each
-/// save-ends condition (seed 000 "Ending Effects").
+/// save-ends condition (seed 000 "Ending Effects"). Phased 2d6: a movement
+/// turn ends nothing; a battle turn ends EoT conditions, and saves wait for
+/// the end phase.
 pub(super) fn end_of_turn(
     mut events: ResMut<TurnEvents>,
     mut creatures: Query<(&Creature, &mut Conditions)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
-    ruleset: Res<ActiveRuleset>,
+    (ruleset, flow): (Res<ActiveRuleset>, Res<Flow>),
 ) {
     let ended = std::mem::take(&mut events.ended);
     let save_target = ruleset.0.save_target;
+    let phased = flow.phased.is_some();
+    let movement_turn = flow
+        .phased
+        .as_ref()
+        .is_some_and(|p| p.stage == crate::phased::Stage::Movement);
     for (c, mut conditions) in &mut creatures {
         if !ended.contains(&c.id) {
             continue;
         }
         let id = c.id;
+        if movement_turn {
+            log.push(LogEntry::TurnEnded {
+                creature: id,
+                name: c.name.clone(),
+            });
+            continue;
+        }
         for kind in conditions.end_of_turn() {
             log.push(LogEntry::ConditionEnded {
                 target: id,
                 condition: kind,
             });
         }
-        // Saves, in order; a success removes that entry.
-        let mut i = 0;
-        while i < conditions.list.len() {
-            if conditions.list[i].duration != crate::conditions::Duration::SaveEnds {
-                i += 1;
-                continue;
-            }
-            let kind = conditions.list[i].kind;
-            // Seed 002 "Ability Saves": the imposing roll may have shifted
-            // this save (roll twice, keep the higher or lower; or no save).
-            let shift = conditions.list[i].save_shift;
-            let (roll, success) = if shift == crate::conditions::SaveShift::AlwaysFails {
-                (0, false)
-            } else {
-                let first = dice.roll(10);
-                let second = if shift == crate::conditions::SaveShift::None {
-                    first
-                } else {
-                    dice.roll(10)
-                };
-                let roll = shift.keep(first, second);
-                // Seed 000: 6 or higher (the ruleset file's `save_target`).
-                (roll, roll >= save_target)
-            };
-            log.push(LogEntry::Saved {
-                creature: id,
-                roll,
-                condition: kind,
-                success,
-            });
-            if success {
-                conditions.list.remove(i);
-                if !conditions.has(kind) {
-                    log.push(LogEntry::ConditionEnded {
-                        target: id,
-                        condition: kind,
-                    });
-                }
-            } else {
-                i += 1;
-            }
+        // Phased 2d6: saves wait for the end phase.
+        if !phased {
+            roll_saves(
+                id,
+                &mut conditions,
+                &mut dice,
+                &mut log,
+                &|d: &mut Dice| d.roll(10),
+                save_target,
+            );
         }
         log.push(LogEntry::TurnEnded {
             creature: id,
@@ -301,79 +344,112 @@ pub(super) fn end_of_turn(
 
 /// Choose who acts next: the other side if it has anyone left to act, else
 /// the same side; with nobody left, the round ends and the next begins.
-fn advance(
-    mut flow: ResMut<Flow>,
-    creatures: Query<(&Creature, &Stamina)>,
-    mut budgets: Query<&mut TurnBudget>,
-    mut bonuses: Query<(&Creature, &mut Bonuses, Has<Summoned>)>,
-    (mut malice, mut log): (ResMut<Malice>, ResMut<CombatLog>),
-    phase: Res<State<Phase>>,
-    mut next: ResMut<NextState<Phase>>,
-) {
-    if *phase.get() == Phase::Over || flow.outcome.is_some() || flow.active.is_some() {
+/// Under the phased ruleset, the phased flow's order decides instead.
+fn advance(world: &mut World) {
+    let phase = *world.resource::<State<Phase>>().get();
+    let flow = world.resource::<Flow>();
+    if phase == Phase::Over || flow.outcome.is_some() || flow.active.is_some() {
         return;
     }
-    if *phase.get() == Phase::AwaitingTurn && flow.round > 0 {
+    if phase == Phase::AwaitingTurn && flow.round > 0 {
         return;
     }
-    let waiting = |side: Side, flow: &Flow| {
-        creatures
-            .iter()
-            .any(|(c, s)| c.side == side && can_act(s) && !flow.acted.contains(&c.id))
+    if super::phased_flow::rules(world).is_some() {
+        super::phased_flow::advance(world);
+    } else {
+        side_advance(world);
+    }
+    world
+        .resource_mut::<NextState<Phase>>()
+        .set(Phase::AwaitingTurn);
+}
+
+/// Whether `side` has a creature that can still take a turn this round.
+fn waiting(world: &mut World, side: Side) -> bool {
+    let flow = world.resource::<Flow>().clone();
+    let mut q = world.query::<(&Creature, &Stamina)>();
+    q.iter(world)
+        .any(|(c, s)| c.side == side && can_act(s) && !flow.acted.contains(&c.id))
+}
+
+/// RULES.md "Turns": the sides alternate, a side that runs out lets the
+/// other finish.
+fn side_advance(world: &mut World) {
+    let (round, to_act) = {
+        let f = world.resource::<Flow>();
+        (f.round, f.to_act)
     };
-    let other = match flow.to_act {
-        Side::Heroes => Side::Director,
-        Side::Director => Side::Heroes,
-    };
-    if flow.round > 0 && waiting(other, &flow) {
-        flow.to_act = other;
-    } else if flow.round == 0 || !waiting(flow.to_act, &flow) {
-        // The round ends; a new one begins.
-        if flow.round > 0 {
-            log.push(LogEntry::RoundEnded { round: flow.round });
-            // Seed 004 "Round bonuses": active "until the end of the round".
-            for (c, mut b, _) in &mut bonuses {
-                for ability in b.end_round() {
-                    log.push(LogEntry::BonusEnded {
-                        creature: c.id,
-                        ability,
-                    });
-                }
-            }
-        }
-        flow.round += 1;
-        flow.acted.clear();
-        // Summons never pick a turn of their own (seed 004 "Summon").
-        for (c, _, summoned) in &bonuses {
-            if summoned {
-                flow.acted.push(c.id);
-            }
-        }
-        flow.to_act = flow.first;
-        // RULES.md "Turns": "one triggered action per round".
-        for mut b in &mut budgets {
-            b.triggered = true;
-        }
-        if flow.round == 2 {
-            flow.surprised = None;
-        }
-        log.push(LogEntry::RoundStarted { round: flow.round });
-        // RULES.md "Malice": each round, the number of heroes present plus the round number.
-        let heroes = creatures
-            .iter()
-            .filter(|(c, s)| c.side == Side::Heroes && !s.is_dead())
-            .count() as u32;
-        let gain = heroes + flow.round;
-        malice.0 += gain;
-        log.push(LogEntry::MaliceGained {
-            amount: gain,
-            total: malice.0,
-        });
-        if !waiting(flow.to_act, &flow) {
-            flow.to_act = other;
+    let other = to_act.other();
+    if round > 0 && waiting(world, other) {
+        world.resource_mut::<Flow>().to_act = other;
+    } else if round == 0 || !waiting(world, to_act) {
+        new_round(world);
+        let mut f = world.resource_mut::<Flow>();
+        f.to_act = f.first;
+        let first = f.to_act;
+        if !waiting(world, first) {
+            world.resource_mut::<Flow>().to_act = first.other();
         }
     }
-    next.set(Phase::AwaitingTurn);
+}
+
+/// The round ends (round bonuses with it) and a new one begins: nobody has
+/// acted, triggered actions are back, and Malice grows.
+pub(super) fn new_round(world: &mut World) {
+    let round = world.resource::<Flow>().round;
+    if round > 0 {
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::RoundEnded { round });
+        // Seed 004 "Round bonuses": active "until the end of the round".
+        let mut q = world.query::<(&Creature, &mut Bonuses)>();
+        let mut ended = Vec::new();
+        for (c, mut b) in q.iter_mut(world) {
+            for ability in b.end_round() {
+                ended.push(LogEntry::BonusEnded {
+                    creature: c.id,
+                    ability,
+                });
+            }
+        }
+        let mut log = world.resource_mut::<CombatLog>();
+        for e in ended {
+            log.push(e);
+        }
+    }
+    // Summons never pick a turn of their own (seed 004 "Summon").
+    let mut q = world.query_filtered::<&Creature, With<Summoned>>();
+    let summons: Vec<CreatureId> = q.iter(world).map(|c| c.id).collect();
+    // RULES.md "Turns": "one triggered action per round".
+    let mut q = world.query::<&mut TurnBudget>();
+    for mut b in q.iter_mut(world) {
+        b.triggered = true;
+    }
+    let mut q = world.query::<(&Creature, &Stamina)>();
+    let heroes = q
+        .iter(world)
+        .filter(|(c, s)| c.side == Side::Heroes && !s.is_dead())
+        .count() as u32;
+    let mut flow = world.resource_mut::<Flow>();
+    flow.round += 1;
+    flow.acted = summons;
+    if flow.round == 2 {
+        flow.surprised = None;
+    }
+    let round = flow.round;
+    // RULES.md "Malice": each round, the number of heroes present plus the round number.
+    let gain = heroes + round;
+    let total = {
+        let mut m = world.resource_mut::<Malice>();
+        m.0 += gain;
+        m.0
+    };
+    let mut log = world.resource_mut::<CombatLog>();
+    log.push(LogEntry::RoundStarted { round });
+    log.push(LogEntry::MaliceGained {
+        amount: gain,
+        total,
+    });
 }
 
 /// Start of a turn: the budget resets and heroes gain their resource
@@ -383,9 +459,10 @@ pub(super) fn start_of_turn(
     mut creatures: Query<(&Creature, &mut TurnBudget, &mut Stance, Option<&mut Heroic>)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
-    content: Res<Content>,
+    (content, flow): (Res<Content>, Res<Flow>),
 ) {
     let started = std::mem::take(&mut events.started);
+    let stage = flow.phased.as_ref().map(|p| p.stage);
     for (c, mut budget, mut stance, heroic) in &mut creatures {
         if !started.contains(&c.id) {
             continue;
@@ -398,6 +475,13 @@ pub(super) fn start_of_turn(
             triggered,
             ..Default::default()
         };
+        if let Some(stage) = stage {
+            super::phased_flow::budget(stage, &mut budget);
+            // Heroic resource comes with the battle turn.
+            if stage == crate::phased::Stage::Movement {
+                continue;
+            }
+        }
         if let (Some(mut h), CreatureKind::Hero { class }) = (heroic, &c.kind) {
             let gain = match content.classes.get(class).map(|k| k.resource_per_turn) {
                 Some(crate::content::ResourceGain::Flat(n)) => n,

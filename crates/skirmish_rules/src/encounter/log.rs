@@ -342,6 +342,43 @@ pub enum LogEntry {
         ability: String,
         name: String,
     },
+    /// Phased 2d6: each creature's initiative, lowest (first to move) first.
+    Initiative {
+        order: Vec<(CreatureId, i32)>,
+    },
+    /// Phased 2d6: a phase of the round begins.
+    StageStarted {
+        stage: crate::phased::Stage,
+    },
+    /// Phased 2d6: a creature moves ahead of its place in the order.
+    Seized {
+        creature: CreatureId,
+    },
+    /// Phased 2d6: the movement power a creature uses.
+    Power {
+        creature: CreatureId,
+        power: crate::phased::MovementPower,
+    },
+    /// Phased 2d6: an attack's 2d6 (and extra die) + ATK against DEF.
+    Attack2d6 {
+        target: CreatureId,
+        dice: [u32; 2],
+        /// The extra die: its sides, what it showed, which two were kept.
+        #[serde(default)]
+        extra: Option<(u32, u32, crate::phased::Keep)>,
+        attack: i32,
+        total: i32,
+        defense: i32,
+        /// The tier a hit lands at; `None` is a miss.
+        tier: Option<Tier>,
+    },
+    /// Phased 2d6: the end phase's saves.
+    EndPhase,
+    /// Phased 2d6: a creature delays its battle action behind another.
+    DelayedTurn {
+        creature: CreatureId,
+        behind: CreatureId,
+    },
 }
 
 /// A trigger in a few words, for log lines and prompts.
@@ -388,6 +425,62 @@ impl LogEntry {
                 name(*creature),
                 trigger_text(*event)
             ),
+            LogEntry::Initiative { order } => {
+                let list: Vec<String> = order
+                    .iter()
+                    .map(|(c, n)| format!("{} {n}", name(*c)))
+                    .collect();
+                format!("Initiative (lowest moves first): {}.", list.join(", "))
+            }
+            LogEntry::StageStarted { stage } => match stage {
+                crate::phased::Stage::Movement => {
+                    "Movement phase: the lowest initiative moves first.".into()
+                }
+                crate::phased::Stage::Battle => {
+                    "Battle phase: the highest initiative acts first.".into()
+                }
+            },
+            LogEntry::Seized { creature } => format!(
+                "{} seizes the initiative: it acts last in battle, and attacks against it gain advantage this round.",
+                name(*creature)
+            ),
+            LogEntry::Power { creature, power } => {
+                format!("{} uses {}.", name(*creature), power.name())
+            }
+            LogEntry::Attack2d6 {
+                target,
+                dice,
+                extra,
+                attack,
+                total,
+                defense,
+                tier,
+            } => {
+                let extra = match extra {
+                    Some((sides, value, keep)) => format!(
+                        " and d{sides} {value} (keep the two {})",
+                        match keep {
+                            crate::phased::Keep::Highest => "highest",
+                            crate::phased::Keep::Lowest => "lowest",
+                        }
+                    ),
+                    None => String::new(),
+                };
+                let result = match tier {
+                    Some(t) => format!("hit, tier {}", t.number()),
+                    None => "miss".into(),
+                };
+                format!(
+                    "Against {}: 2d6 {}+{}{extra}, ATK {attack:+}: {total} vs DEF {defense}: {result}.",
+                    name(*target),
+                    dice[0],
+                    dice[1]
+                )
+            }
+            LogEntry::EndPhase => "End phase: saves on 2d6.".into(),
+            LogEntry::DelayedTurn { creature, behind } => {
+                format!("{} delays until after {}.", name(*creature), name(*behind))
+            }
             LogEntry::Delayed { side } => format!(
                 "The {} delay: the other side picks first.",
                 match side {

@@ -16,6 +16,7 @@ pub mod flow;
 pub mod gather;
 pub mod glyph;
 pub mod log;
+pub mod phased_flow;
 pub mod preview;
 pub mod react;
 pub mod replay;
@@ -86,17 +87,6 @@ impl Encounter {
         app.insert_resource(Dice::seeded(seed));
         app.insert_resource(Battlefield(map));
         if let Some(r) = content.rulesets.get(&def.ruleset) {
-            // Seed 001's phased rounds: the rules are pure functions in
-            // `crate::phased`; the turn flow that runs them is not built.
-            if r.kind == crate::content::RulesetKind::Phased2d6 {
-                return Err(SetupError::Invalid {
-                    encounter: def.id.clone(),
-                    problem: format!(
-                        "ruleset `{}` is phased 2d6, whose turn flow is not built yet",
-                        r.id
-                    ),
-                });
-            }
             app.insert_resource(flow::ActiveRuleset(r.clone()));
         }
         setup::spawn_creatures(app.world_mut(), &content, &def)?;
@@ -304,6 +294,12 @@ impl Encounter {
         &self.app.world().resource::<Battlefield>().0
     }
 
+    /// Phased 2d6: who is next in the current phase's order (a creature
+    /// starting its turn instead seizes the initiative).
+    pub fn phased_next(&self) -> Option<CreatureId> {
+        phased_flow::next_up(self.world())
+    }
+
     /// The content the encounter was built from.
     pub fn content(&self) -> &Arc<ContentDb> {
         &self.app.world().resource::<Content>().0
@@ -343,6 +339,9 @@ impl Encounter {
             return out;
         }
         let Some(active) = flow.active else {
+            if let Some(p) = &flow.phased {
+                return phased_starts(world, &flow, p.stage);
+            }
             let mut q = world.query::<(&Creature, &Stamina)>();
             let waiting = |side: Side, c: &Creature, s: &Stamina| {
                 c.side == side && flow::can_act(s) && !flow.acted.contains(&c.id)
@@ -369,13 +368,74 @@ impl Encounter {
         // Everyone taking the turn (a minion squad acts together).
         let mut out = Vec::new();
         for member in flow.acting() {
-            if self_alive(world, member) {
+            if !self_alive(world, member) {
+                continue;
+            }
+            if flow.phased.is_some() {
+                // Seed 001: the phase decides what a turn may do.
+                out.extend(phased_flow::movement_commands(world, member));
+                let allowed: Vec<Command> = creature_actions(world, member)
+                    .into_iter()
+                    .filter(|c| phased_flow::check_command(world, member, c).is_ok())
+                    .collect();
+                out.extend(allowed);
+            } else {
                 out.extend(creature_actions(world, member));
             }
         }
         out.push(Command::EndTurn { creature: active });
         out
     }
+}
+
+/// Whose phased turn can start: the next in the phase's order; in the
+/// movement phase also any other of that side's creatures still to move
+/// (seizing the initiative); in the battle phase, delaying.
+fn phased_starts(world: &mut World, flow: &Flow, stage: crate::phased::Stage) -> Vec<Command> {
+    let Some(next) = phased_flow::next_up(world) else {
+        return Vec::new();
+    };
+    let mut out = vec![Command::StartTurn { creature: next }];
+    if stage == crate::phased::Stage::Movement {
+        let mut q = world.query_filtered::<(&Creature, &Stamina), Without<Summoned>>();
+        let mut seizers: Vec<CreatureId> = q
+            .iter(world)
+            .filter(|(c, s)| {
+                c.side == flow.to_act
+                    && c.id != next
+                    && flow::can_act(s)
+                    && !flow.acted.contains(&c.id)
+            })
+            .map(|(c, _)| c.id)
+            .collect();
+        seizers.sort();
+        out.extend(
+            seizers
+                .into_iter()
+                .map(|c| Command::StartTurn { creature: c }),
+        );
+    } else {
+        let order = flow
+            .phased
+            .as_ref()
+            .map(|p| p.battle_order.clone())
+            .unwrap_or_default();
+        let at = order.iter().position(|&c| c == next).unwrap_or(order.len());
+        let someone_after = order.iter().skip(at + 1).any(|&c| {
+            !flow.acted.contains(&c)
+                && act::entity_of(world, c)
+                    .and_then(|e| world.get::<Stamina>(e))
+                    .is_some_and(flow::can_act)
+        });
+        let delayed = flow
+            .phased
+            .as_ref()
+            .is_some_and(|p| p.delayed.contains(&next));
+        if someone_after && !delayed {
+            out.push(Command::Delay { creature: next });
+        }
+    }
+    out
 }
 
 /// What one creature taking the current turn can do now: its moves and

@@ -223,14 +223,20 @@ impl Encounter {
                 &map,
                 deals_damage,
             );
-            let chances = match &ability.power_roll {
-                Some(_) => tier_probabilities(&RollSpec {
+            // Phased 2d6: the chances are a miss, tier 2 and tier 3.
+            let phased = ability.power_roll.as_ref().and_then(|_| {
+                super::phased_flow::odds(world, &user, ts, spec.characteristic, (edges, banes))
+            });
+            let chances = match (&ability.power_roll, phased) {
+                (Some(_), Some(odds)) => odds,
+                (Some(_), None) => tier_probabilities(&RollSpec {
                     edges,
                     banes,
                     ..spec.clone()
                 }),
-                None => [1.0, 0.0, 0.0],
+                (None, _) => [1.0, 0.0, 0.0],
             };
+            let missed = phased.is_some() && ts.side != user.side;
             let traits = world
                 .get::<DamageTraits>(ts.entity)
                 .cloned()
@@ -241,6 +247,10 @@ impl Encounter {
                 crate::power_roll::Tier::Three,
             ]
             .map(|tier| {
+                // A phased miss does nothing.
+                if missed && tier == crate::power_roll::Tier::One {
+                    return TierOutcome::default();
+                }
                 let mut effects = match &ability.power_roll {
                     Some(p) => p.tier(tier).effects.clone(),
                     None => Vec::new(),
@@ -360,16 +370,16 @@ fn free_strike_preview(
         ..Default::default()
     };
     let tiers = [outcome.clone(), outcome.clone(), outcome];
+    // Phased 2d6: the strike must hit (a miss is "tier 1", doing nothing).
+    let hit = super::phased_flow::free_strike_odds(world, ue, te);
+    let (tiers, chances) = if hit < 1.0 {
+        let [_, two, three] = tiers;
+        ([TierOutcome::default(), two, three], [1.0 - hit, hit, 0.0])
+    } else {
+        (tiers, [1.0, 0.0, 0.0])
+    };
     Some(Preview {
         ability: "free_strike".into(),
-        targets: vec![target_preview(
-            world,
-            te,
-            target,
-            0,
-            0,
-            [1.0, 0.0, 0.0],
-            tiers,
-        )],
+        targets: vec![target_preview(world, te, target, 0, 0, chances, tiers)],
     })
 }

@@ -8,6 +8,7 @@ use crate::map::Pos;
 
 mod auras;
 mod bonuses;
+mod phased;
 mod previews;
 mod resource_triggers;
 mod snapshots;

@@ -128,34 +128,6 @@ fn named_distances_read_as_squares() {
     assert!(ron::from_str::<Distance>("Yelling").is_err());
 }
 
-// Seed 001's ruleset ships as data and pure functions; until its phased
-// turn flow exists, picking it is a clear setup error, not a fight run
-// under the wrong rules.
-#[test]
-fn a_phased_2d6_encounter_is_refused_with_its_reason() {
-    let mut db = content();
-    db.encounters.insert(
-        "phased".into(),
-        super::def::EncounterDef {
-            id: "phased".into(),
-            name: "Phased".into(),
-            briefing: String::new(),
-            ruleset: "phased_2d6".into(),
-            map: "ruined_hall".into(),
-            heroes: vec![hero("fury", "Korva", (2, 2))],
-            monsters: vec![monster("bandit", (3, 2))],
-            first: super::def::FirstSide::Heroes,
-        },
-    );
-    let err = Encounter::new(std::sync::Arc::new(db), "phased", 1)
-        .err()
-        .expect("refused");
-    assert!(
-        err.to_string().contains("turn flow is not built yet"),
-        "{err}"
-    );
-}
-
 // Seed 002: a glyph "should be connected to any other Glyph within
 // Swinging Distance of it" (1 square); our ruling keeps networks to one side.
 #[test]

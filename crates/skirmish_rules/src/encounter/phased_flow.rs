@@ -1,0 +1,716 @@
+//! Seed 001's phased rounds, run when the encounter's ruleset is of kind
+//! `Phased2d6`: an initiative phase (INT + AGI, d6 tie-breaks), a movement
+//! phase lowest initiative first where a creature may seize the initiative,
+//! a battle phase highest first, and an end phase of 2d6 saves. Attacks are
+//! 2d6 + ATK against DEF with the advantage die. The rules themselves are
+//! the pure functions of [`crate::phased`]; this module calls them.
+//!
+//! Our rulings where the seed is silent are commented in
+//! `assets/rulesets/phased_2d6.ron`.
+
+use bevy_ecs::prelude::*;
+
+use super::act::{self, Snapshot, entity_of, is_straight, occupants, spend_action};
+use super::command::{Command, Refusal, Who};
+use super::components::*;
+use super::flow::{ActiveRuleset, Flow, can_act};
+use super::log::{CombatLog, LogEntry};
+use super::react::{Resolution, Resume};
+use crate::conditions::{ConditionKind, Conditions, movement_limits};
+use crate::content::RulesetKind;
+use crate::dice::Dice;
+use crate::map::movement::{Mover, path_cost};
+use crate::map::{Pos, Side};
+use crate::phased::{
+    MovementPower, PhasedRound, PhasedRules, Stage, attack_tier, battle_order, extra_die,
+    initiative_order, keep_two, tier_difference, tier_odds,
+};
+use crate::power_roll::Tier;
+use crate::stats::{Characteristics, CreatureId, Stamina};
+
+/// The phased numbers, when the encounter plays the phased 2d6 ruleset.
+pub fn rules(world: &World) -> Option<&PhasedRules> {
+    let r = &world.resource::<ActiveRuleset>().0;
+    if r.kind == RulesetKind::Phased2d6 {
+        r.phased.as_ref()
+    } else {
+        None
+    }
+}
+
+/// The round's phased state.
+pub fn round(world: &World) -> Option<&PhasedRound> {
+    world.resource::<Flow>().phased.as_ref()
+}
+
+fn stage(world: &World) -> Option<Stage> {
+    round(world).map(|p| p.stage)
+}
+
+/// Whether the phased flow is in its movement phase.
+pub fn in_movement(world: &World) -> bool {
+    stage(world) == Some(Stage::Movement)
+}
+
+fn summons(world: &mut World) -> Vec<CreatureId> {
+    let mut q = world.query_filtered::<&Creature, With<Summoned>>();
+    q.iter(world).map(|c| c.id).collect()
+}
+
+/// Next to go in the current phase: the first in its order who has not
+/// gone and can act.
+pub fn next_up(world: &World) -> Option<CreatureId> {
+    let flow = world.resource::<Flow>();
+    let p = flow.phased.as_ref()?;
+    p.order().iter().copied().find(|&id| {
+        !flow.acted.contains(&id)
+            && entity_of(world, id).is_some_and(|e| {
+                world.get::<Stamina>(e).is_some_and(can_act) && world.get::<Summoned>(e).is_none()
+            })
+    })
+}
+
+fn side_of(world: &World, id: CreatureId) -> Option<Side> {
+    entity_of(world, id)
+        .and_then(|e| world.get::<Creature>(e))
+        .map(|c| c.side)
+}
+
+/// Choose who goes next; a finished movement phase gives way to the battle
+/// phase, a finished battle phase to the end phase and a new round.
+pub(super) fn advance(world: &mut World) {
+    if world.resource::<Flow>().round == 0 {
+        begin_round(world);
+    }
+    // At most: the rest of this phase, battle, end and a fresh movement.
+    for _ in 0..3 {
+        if let Some(next) = next_up(world) {
+            if let Some(side) = side_of(world, next) {
+                world.resource_mut::<Flow>().to_act = side;
+            }
+            return;
+        }
+        match stage(world) {
+            Some(Stage::Movement) => start_battle(world),
+            _ => {
+                end_phase(world);
+                begin_round(world);
+            }
+        }
+    }
+}
+
+/// Seed 001 "Initiative Phase": "Each player rolls INT + AGI", lowest moves
+/// first, "In the event of a tie, roll a d6 until a winner is determined."
+fn begin_round(world: &mut World) {
+    super::flow::new_round(world);
+    let Some(rules) = rules(world).cloned() else {
+        return;
+    };
+    let mut q =
+        world.query_filtered::<(&Creature, &Characteristics, &Stamina), Without<Summoned>>();
+    let mut scores: Vec<(CreatureId, i32)> = q
+        .iter(world)
+        .filter(|(_, _, s)| can_act(s))
+        .map(|(c, ch, _)| (c.id, rules.initiative.iter().map(|&k| ch.get(k)).sum()))
+        .collect();
+    scores.sort();
+    let order = {
+        let mut dice = world.resource_mut::<Dice>();
+        initiative_order(&scores, &mut || dice.roll(6))
+    };
+    let initiative: Vec<(CreatureId, i32)> = order
+        .iter()
+        .map(|id| (*id, scores.iter().find(|s| s.0 == *id).map_or(0, |s| s.1)))
+        .collect();
+    let mut flow = world.resource_mut::<Flow>();
+    let round = flow.round;
+    let disengaged = flow
+        .phased
+        .take()
+        .map(|p| p.disengaged)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|&(_, until)| until >= round)
+        .collect();
+    flow.phased = Some(PhasedRound {
+        stage: Stage::Movement,
+        initiative: initiative.clone(),
+        movement_order: order,
+        disengaged,
+        ..Default::default()
+    });
+    let mut log = world.resource_mut::<CombatLog>();
+    log.push(LogEntry::Initiative { order: initiative });
+    log.push(LogEntry::StageStarted {
+        stage: Stage::Movement,
+    });
+}
+
+/// Seed 001: "High rolls BATTLE first"; those who seized act last.
+fn start_battle(world: &mut World) {
+    let acted = summons(world);
+    let mut flow = world.resource_mut::<Flow>();
+    flow.acted = acted;
+    if let Some(p) = flow.phased.as_mut() {
+        p.battle_order = battle_order(&p.movement_order, &p.seized);
+        p.stage = Stage::Battle;
+    }
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::StageStarted {
+            stage: Stage::Battle,
+        });
+}
+
+/// Seed 001 "End Phase": "roll 2d6 for each effect. A 7 or higher
+/// ends/sustains the effect."
+fn end_phase(world: &mut World) {
+    let Some(target) = rules(world).map(|r| r.save_target) else {
+        return;
+    };
+    world.resource_mut::<CombatLog>().push(LogEntry::EndPhase);
+    let mut ids: Vec<(CreatureId, Entity)> = {
+        let mut q = world.query::<(Entity, &Creature)>();
+        q.iter(world).map(|(e, c)| (c.id, e)).collect()
+    };
+    ids.sort();
+    for (id, e) in ids {
+        let Some(mut conditions) = world.get::<Conditions>(e).cloned() else {
+            continue;
+        };
+        if !world.get::<Stamina>(e).is_some_and(can_act) {
+            continue;
+        }
+        world.resource_scope(|world, mut dice: Mut<Dice>| {
+            let mut log = world.resource_mut::<CombatLog>();
+            super::flow::roll_saves(
+                id,
+                &mut conditions,
+                &mut dice,
+                &mut log,
+                &|d: &mut Dice| d.roll(6) + d.roll(6),
+                target,
+            );
+        });
+        if let Some(mut c) = world.get_mut::<Conditions>(e) {
+            *c = conditions;
+        }
+    }
+}
+
+/// A turn may start: `Ok(true)` when it seizes the initiative (moving ahead
+/// of its place), `Ok(false)` when it is next.
+pub(super) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal> {
+    let next = next_up(world).ok_or(Refusal::Phased("nobody is left to go this phase".into()))?;
+    if next == id {
+        return Ok(false);
+    }
+    if world.resource::<Flow>().acted.contains(&id) {
+        return Err(Refusal::AlreadyActed(Who::of(world, id)));
+    }
+    match stage(world) {
+        Some(Stage::Movement) if side_of(world, id) == side_of(world, next) => Ok(true),
+        Some(Stage::Movement) => Err(Refusal::NotTheirTurn(Who::of(world, id))),
+        _ => Err(Refusal::Phased(format!(
+            "{} acts next: the battle phase goes from the highest initiative down",
+            Who::of(world, next)
+        ))),
+    }
+}
+
+/// A turn starts: a seizer is recorded; the budget is the phase's (a move
+/// in the movement phase, one battle action in the battle phase).
+pub(super) fn turn_started(world: &mut World, id: CreatureId, seized: bool) {
+    if seized {
+        if let Some(p) = world.resource_mut::<Flow>().phased.as_mut() {
+            p.seized.push(id);
+        }
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::Seized { creature: id });
+    }
+}
+
+/// The budget of a phased turn, set when it starts.
+pub(super) fn budget(stage: Stage, budget: &mut TurnBudget) {
+    match stage {
+        Stage::Movement => {
+            budget.main = false;
+            budget.maneuver = false;
+            budget.move_action = true;
+        }
+        Stage::Battle => {
+            budget.main = true;
+            budget.maneuver = false;
+            budget.move_action = false;
+        }
+    }
+}
+
+/// Seed 001 "Delay": "Delay your action until after the GM or another
+/// player has finished their turn": the creature moves behind the next one
+/// in the battle order.
+pub(super) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
+    if stage(world) != Some(Stage::Battle) {
+        return Err(Refusal::CannotDelay("delay is a battle action"));
+    }
+    if next_up(world) != Some(id) {
+        return Err(Refusal::NotTheirTurn(Who::of(world, id)));
+    }
+    if round(world).is_some_and(|p| p.delayed.contains(&id)) {
+        return Err(Refusal::CannotDelay("it has delayed once this round"));
+    }
+    let flow = world.resource::<Flow>();
+    let order = flow
+        .phased
+        .as_ref()
+        .map(|p| p.battle_order.clone())
+        .unwrap_or_default();
+    let at = order.iter().position(|&c| c == id).unwrap_or(0);
+    let behind = order[at + 1..].iter().copied().find(|&c| {
+        !flow.acted.contains(&c)
+            && entity_of(world, c).is_some_and(|e| world.get::<Stamina>(e).is_some_and(can_act))
+    });
+    let Some(behind) = behind else {
+        return Err(Refusal::CannotDelay("nobody acts after it"));
+    };
+    if let Some(p) = world.resource_mut::<Flow>().phased.as_mut() {
+        p.battle_order.retain(|&c| c != id);
+        let to = p
+            .battle_order
+            .iter()
+            .position(|&c| c == behind)
+            .map_or(0, |i| i + 1);
+        p.battle_order.insert(to, id);
+        p.delayed.push(id);
+    }
+    if let Some(side) = next_up(world).and_then(|n| side_of(world, n)) {
+        world.resource_mut::<Flow>().to_act = side;
+    }
+    world
+        .resource_mut::<CombatLog>()
+        .push(LogEntry::DelayedTurn {
+            creature: id,
+            behind,
+        });
+    Ok(())
+}
+
+/// What the phases allow, before a command is carried out: only movement
+/// powers in the movement phase; in the battle phase one battle action and
+/// no attack after a run; and no power-roll movement commands at all.
+pub(super) fn check_command(world: &World, id: CreatureId, cmd: &Command) -> Result<(), Refusal> {
+    let Some(p) = round(world) else {
+        return match cmd {
+            Command::Movement { .. } => Err(Refusal::WrongCommand(
+                "movement powers belong to the phased 2d6 ruleset",
+            )),
+            _ => Ok(()),
+        };
+    };
+    match cmd {
+        Command::Move { .. } | Command::Shift { .. } | Command::Charge { .. } => {
+            return Err(Refusal::WrongCommand(
+                "the phased 2d6 ruleset moves with movement powers (Movement)",
+            ));
+        }
+        Command::EndTurn { .. } | Command::Movement { .. } => return Ok(()),
+        _ => {}
+    }
+    if p.stage == Stage::Movement {
+        return Err(Refusal::Phased(
+            "the movement phase takes only movement powers; act in the battle phase".into(),
+        ));
+    }
+    let attacks = match cmd {
+        Command::FreeStrike { .. } => true,
+        Command::UseAbility { ability, .. } | Command::UseAreaAbility { ability, .. } => world
+            .resource::<crate::content::Content>()
+            .ability(ability)
+            .is_some_and(|a| a.power_roll.is_some()),
+        _ => false,
+    };
+    if attacks && p.power_of(id) == Some(MovementPower::Run) {
+        return Err(Refusal::Phased(
+            "it ran this round: no attack until the next round".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Seed 001's movement powers: one a turn in the movement phase (and
+/// Disengage as the battle action). Slowed creatures can't move ("you lose
+/// all remaining squares of movement"); a charge runs straight to an enemy.
+pub(super) fn movement(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    power: MovementPower,
+    path: &[Pos],
+) -> Result<(), Refusal> {
+    let rules = rules(world).cloned().ok_or(Refusal::WrongCommand(
+        "movement powers belong to the phased 2d6 ruleset",
+    ))?;
+    let stage = stage(world).unwrap_or_default();
+    if stage == Stage::Battle && power != MovementPower::Disengage {
+        return Err(Refusal::Phased(
+            "only Disengage moves in the battle phase".into(),
+        ));
+    }
+    let space = world
+        .get::<Space>(entity)
+        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?
+        .0;
+    let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
+    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    if conditions.has(ConditionKind::Slowed) {
+        return Err(Refusal::Phased(
+            "slowed: it loses all its movement (seed 001)".into(),
+        ));
+    }
+    let side = side_of(world, id).unwrap_or(Side::Heroes);
+    let limits = movement_limits(&conditions, act::speed_with_grab(world, entity, speed));
+    if limits.speed == 0 {
+        return Err(Refusal::CannotMove);
+    }
+    let m = crate::phased::movement(power, limits.speed, &rules);
+    if !m.provokes && !limits.can_shift {
+        return Err(Refusal::CannotShift);
+    }
+    if path.first() != Some(&space.pos) {
+        return Err(Refusal::BadPath(
+            "it must start at the creature's square".into(),
+        ));
+    }
+    if path.len() < 2 {
+        return Err(Refusal::BadPath("it has no steps".into()));
+    }
+    let creatures = occupants(world);
+    let mover = Mover {
+        id,
+        space,
+        side,
+        speed: m.squares,
+        extra_cost: if m.provokes {
+            limits.extra_cost_per_square
+        } else {
+            0
+        },
+        shifting: !m.provokes,
+    };
+    let cost = path_cost(
+        &world.resource::<act::Battlefield>().0,
+        &creatures,
+        &mover,
+        path,
+    )
+    .ok_or_else(|| {
+        Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into())
+    })?;
+    if cost > m.squares {
+        return Err(Refusal::TooFar {
+            cost,
+            speed: m.squares,
+        });
+    }
+    if m.straight {
+        let end = crate::map::Footprint::new(*path.last().expect("two squares"), space.size);
+        let next_to_enemy = creatures
+            .iter()
+            .any(|o| o.side != side && o.space.distance(end) == 1);
+        if !is_straight(path) || cost != path.len() as u32 - 1 || !next_to_enemy {
+            return Err(Refusal::BadPath(
+                "a charge moves in a straight line over plain ground and ends next to an enemy"
+                    .into(),
+            ));
+        }
+    }
+    let mut budget = *world
+        .get::<TurnBudget>(entity)
+        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+    let action = match stage {
+        Stage::Movement => crate::ability::ActionType::MoveAction,
+        Stage::Battle => crate::ability::ActionType::MainAction,
+    };
+    spend_action(&mut budget, &conditions, action)?;
+    *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+    let mut flow = world.resource_mut::<Flow>();
+    let round = flow.round;
+    if let Some(p) = flow.phased.as_mut() {
+        p.powers.retain(|(c, _)| *c != id);
+        p.powers.push((id, power));
+        if power == MovementPower::Disengage {
+            // "Your attacks are at a disadvantage until the end of the next round."
+            p.disengaged.push((id, round + 1));
+        }
+    }
+    world.resource_mut::<CombatLog>().push(LogEntry::Power {
+        creature: id,
+        power,
+    });
+    world.resource_mut::<Resolution>().push(Resume::Walk {
+        creature: id,
+        path: path.to_vec(),
+        shift: !m.provokes,
+        asked: false,
+    });
+    Ok(())
+}
+
+/// Seed 001 "Movement Phase Notes": "If you are Slowed at any point during
+/// your movement, you lose all remaining squares of movement".
+pub(super) fn stops_moving(world: &World, conditions: &Conditions) -> bool {
+    rules(world).is_some() && conditions.has(ConditionKind::Slowed)
+}
+
+/// The sources of advantage and disadvantage on one attack: the power-roll
+/// edges and banes (conditions, flanking, cover, ...) count one each, then
+/// the round's (seizing, hustle, charge, disengage) and the creatures' tier
+/// difference (seed 001 "Attack").
+fn sources(
+    world: &World,
+    user: &Snapshot,
+    target: &Snapshot,
+    edges: u32,
+    banes: u32,
+) -> (u32, u32) {
+    let (Some(rules), Some(p)) = (rules(world), round(world)) else {
+        return (edges, banes);
+    };
+    let round_no = world.resource::<Flow>().round;
+    let level = |e: Entity| world.get::<Creature>(e).map_or(1, |c| c.level);
+    let mut s = p.attack_sources(user.id, target.id, round_no, rules);
+    if target.side != user.side {
+        s += tier_difference(
+            rules.creature_tier(level(user.entity)),
+            rules.creature_tier(level(target.entity)),
+        );
+    }
+    (edges + s.max(0) as u32, banes + (-s).max(0) as u32)
+}
+
+/// DEF: the ruleset's base plus the target's Agility. An ability rolled on
+/// the user or an ally meets the bare base (our ruling: it is not dodged).
+fn defense(rules: &PhasedRules, user: &Snapshot, target: &Snapshot) -> i32 {
+    if target.side == user.side {
+        rules.defense_base
+    } else {
+        rules.defense_base + target.chars.agility
+    }
+}
+
+/// Seed 001 "Attack": "roll 2d6 + attack (ATK) modifier. If the result is
+/// greater than or equal to the targets defense (DEF), the attack is a
+/// success", with the extra die for its sources. `dice` is the roll's 2d6
+/// (one for every target); the extra die is rolled per target. Returns the
+/// tier the hit lands at; `None` is a miss. On the user's own side a miss
+/// still lands at tier 1 (our ruling).
+pub(super) fn attack(
+    world: &mut World,
+    user: &Snapshot,
+    target: &Snapshot,
+    attack: i32,
+    (edges, banes): (u32, u32),
+    dice: [u32; 2],
+) -> Option<Tier> {
+    let rules = rules(world)?.clone();
+    let (adv, dis) = sources(world, user, target, edges, banes);
+    let extra = extra_die(adv, dis, rules.sources_cancel);
+    let rolled = extra.map(|(sides, keep)| (sides, world.resource_mut::<Dice>().roll(sides), keep));
+    let total = keep_two(dice, rolled.map(|(_, v, k)| (v, k))) as i32 + attack;
+    let defense = defense(&rules, user, target);
+    let mut tier = attack_tier(total, defense, &rules).and_then(Tier::from_number);
+    if tier.is_none() && target.side == user.side {
+        tier = Some(Tier::One);
+    }
+    world.resource_mut::<CombatLog>().push(LogEntry::Attack2d6 {
+        target: target.id,
+        dice,
+        extra: rolled,
+        attack,
+        total,
+        defense,
+        tier,
+    });
+    tier
+}
+
+/// The chance of a miss (tier 1 on one's own side), tier 2 and tier 3 for
+/// [`attack`], for previews and the AI.
+pub(super) fn odds(
+    world: &World,
+    user: &Snapshot,
+    target: &Snapshot,
+    attack: i32,
+    (edges, banes): (u32, u32),
+) -> Option<[f64; 3]> {
+    let rules = rules(world)?;
+    let (adv, dis) = sources(world, user, target, edges, banes);
+    let extra = extra_die(adv, dis, rules.sources_cancel);
+    Some(tier_odds(
+        attack,
+        defense(rules, user, target),
+        extra,
+        rules,
+    ))
+}
+
+/// A free strike (or opportunity attack) is an attack too: 2d6 + the better
+/// of the ruleset's `free_strike_attack` characteristics. `true` on a hit.
+pub(super) fn free_strike_lands(world: &mut World, attacker: Entity, target: Entity) -> bool {
+    let Some(rules) = rules(world).cloned() else {
+        return true;
+    };
+    let (Some(user), Some(t)) = (act::snapshot(world, attacker), act::snapshot(world, target))
+    else {
+        return false;
+    };
+    let atk = user
+        .chars
+        .best_of(&rules.free_strike_attack)
+        .map_or(0, |(_, v)| v);
+    let dice = {
+        let mut d = world.resource_mut::<Dice>();
+        [d.roll(6), d.roll(6)]
+    };
+    attack(world, &user, &t, atk, (0, 0), dice).is_some()
+}
+
+/// The chance a free strike lands (1 outside the phased ruleset).
+pub(super) fn free_strike_odds(world: &World, attacker: Entity, target: Entity) -> f64 {
+    let Some(rules) = rules(world) else {
+        return 1.0;
+    };
+    let (Some(user), Some(t)) = (act::snapshot(world, attacker), act::snapshot(world, target))
+    else {
+        return 0.0;
+    };
+    let atk = user
+        .chars
+        .best_of(&rules.free_strike_attack)
+        .map_or(0, |(_, v)| v);
+    odds(world, &user, &t, atk, (0, 0)).map_or(1.0, |o| 1.0 - o[0])
+}
+
+/// The phased commands a creature taking its turn can give: in the
+/// movement phase one movement power to each square it reaches (the least
+/// power that gets there: shift, walk, hustle, run), disengage when an
+/// enemy is adjacent and charges; in the battle phase, disengage.
+pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Command> {
+    let mut out = Vec::new();
+    let (Some(rules), Some(stage)) = (rules(world).cloned(), stage(world)) else {
+        return out;
+    };
+    let Some(e) = entity_of(world, id) else {
+        return out;
+    };
+    let (Some(space), Some(side), Some(budget), Some(cond)) = (
+        world.get::<Space>(e).map(|s| s.0),
+        side_of(world, id),
+        world.get::<TurnBudget>(e).copied(),
+        world.get::<Conditions>(e).cloned(),
+    ) else {
+        return out;
+    };
+    let spendable = match stage {
+        Stage::Movement => budget.move_action,
+        Stage::Battle => budget.main,
+    };
+    let dazed_spent = cond.has(ConditionKind::Dazed) && budget.dazed_done;
+    if !spendable || dazed_spent || cond.has(ConditionKind::Slowed) {
+        return out;
+    }
+    let speed = world.get::<Movement>(e).map_or(0, |m| m.speed);
+    let limits = movement_limits(&cond, act::speed_with_grab(world, e, speed));
+    if limits.speed == 0 {
+        return out;
+    }
+    let creatures = occupants(world);
+    let map = world.resource::<act::Battlefield>().0.clone();
+    let squares = |p: MovementPower| crate::phased::movement(p, limits.speed, &rules).squares;
+    let push = |out: &mut Vec<Command>, power, path| {
+        out.push(Command::Movement {
+            creature: id,
+            power,
+            path,
+        })
+    };
+    let adjacent_enemy = creatures
+        .iter()
+        .any(|o| o.side != side && o.space.distance(space) == 1);
+    if limits.can_shift && adjacent_enemy {
+        let shifter = Mover {
+            id,
+            space,
+            side,
+            speed: squares(MovementPower::Disengage),
+            extra_cost: 0,
+            shifting: true,
+        };
+        let reach = crate::map::movement::reachable(&map, &creatures, &shifter);
+        for (dest, _) in reach.destinations() {
+            if let Some(path) = reach.path_to(dest).filter(|p| p.len() > 1) {
+                push(&mut out, MovementPower::Disengage, path);
+            }
+        }
+    }
+    if stage == Stage::Battle {
+        return out;
+    }
+    let mover = Mover {
+        id,
+        space,
+        side,
+        speed: squares(MovementPower::Run)
+            .max(squares(MovementPower::Hustle))
+            .max(limits.speed),
+        extra_cost: limits.extra_cost_per_square,
+        shifting: false,
+    };
+    let reach = crate::map::movement::reachable(&map, &creatures, &mover);
+    for (dest, cost) in reach.destinations() {
+        let Some(path) = reach.path_to(dest).filter(|p| p.len() > 1) else {
+            continue;
+        };
+        let power = if cost <= squares(MovementPower::Walk) {
+            MovementPower::Walk
+        } else if cost <= squares(MovementPower::Hustle) {
+            MovementPower::Hustle
+        } else {
+            MovementPower::Run
+        };
+        if cost <= squares(power) {
+            push(&mut out, power, path);
+        }
+    }
+    if limits.can_shift && adjacent_enemy {
+        for to in space.pos.neighbours() {
+            let shifter = Mover {
+                speed: squares(MovementPower::Shift),
+                extra_cost: 0,
+                shifting: true,
+                ..mover
+            };
+            let path = vec![space.pos, to];
+            if path_cost(&map, &creatures, &shifter, &path)
+                .is_some_and(|c| c <= squares(MovementPower::Shift))
+            {
+                push(&mut out, MovementPower::Shift, path);
+            }
+        }
+    }
+    let walker = Mover {
+        speed: limits.speed,
+        ..mover
+    };
+    let walk_reach = crate::map::movement::reachable(&map, &creatures, &walker);
+    for c in super::charges(&map, &creatures, walker, &walk_reach) {
+        if let Command::Charge { path, .. } = c
+            && !out.iter().any(|o| matches!(o, Command::Movement { power: MovementPower::Charge, path: p, .. } if *p == path))
+        {
+            push(&mut out, MovementPower::Charge, path);
+        }
+    }
+    out
+}
