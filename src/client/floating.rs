@@ -78,6 +78,26 @@ pub fn floats_for(entries: &[LogEntry]) -> Vec<Float> {
                     style,
                 }
             }
+            // Phased 2d6: a hit's tier, or a miss.
+            LogEntry::Attack2d6 { target, tier, .. } => {
+                open_tier.retain(|(t, _)| t != target);
+                let text = match tier {
+                    Some(t) => {
+                        open_tier.push((*target, out.len()));
+                        format!("Hit · Tier {}", *t as u8)
+                    }
+                    None => "Miss".into(),
+                };
+                Float {
+                    at: on(*target),
+                    text,
+                    style: if tier.is_some() {
+                        FloatStyle::Tier
+                    } else {
+                        FloatStyle::Quiet
+                    },
+                }
+            }
             LogEntry::Damage {
                 target,
                 amount,
@@ -371,6 +391,32 @@ mod tests {
             banes: 0,
             critical,
         }
+    }
+
+    // Phased 2d6: a hit joins its damage ("Hit · Tier 2 · 6"); a miss says so.
+    #[test]
+    fn phased_hits_and_misses_float() {
+        let attack = |target, tier| LogEntry::Attack2d6 {
+            target,
+            dice: [3, 4],
+            extra: None,
+            attack: 2,
+            total: 9,
+            defense: 7,
+            tier,
+        };
+        let f = floats_for(&[
+            attack(A, Some(Tier::Two)),
+            damage(A, 6, DamageType::Untyped),
+            attack(B, None),
+        ]);
+        let texts: Vec<&str> = f.iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(texts.len(), 2, "{texts:?}");
+        assert!(
+            texts[0].starts_with("Hit · Tier 2") && texts[0].contains('6'),
+            "{texts:?}"
+        );
+        assert_eq!(texts[1], "Miss");
     }
 
     fn damage(target: CreatureId, amount: i32, damage_type: DamageType) -> LogEntry {

@@ -340,9 +340,9 @@ pub fn advance(game: &mut Game, n: u32, aim: Option<&str>) -> Option<Applied> {
                         && game.legal.iter().any(|c| super::intent::uses_ability(c, a))
                 }
                 None => last.as_ref().is_some_and(|l: &Applied| {
-                    l.entries
-                        .iter()
-                        .any(|e| matches!(e, LogEntry::TierResult { .. }))
+                    l.entries.iter().any(|e| {
+                        matches!(e, LogEntry::TierResult { .. } | LogEntry::Attack2d6 { .. })
+                    })
                 }),
             };
             if done {

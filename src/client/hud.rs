@@ -285,6 +285,11 @@ fn top_bar(
         Side::Heroes => "Heroes",
         Side::Director => "Monsters",
     };
+    // Phased 2d6: the round's phase and who is up.
+    let phase = flow.phased.as_ref().map(|p| match p.stage {
+        skirmish_rules::phased::Stage::Movement => " · Movement",
+        skirmish_rules::phased::Stage::Battle => " · Battle",
+    });
     let left = if let Some(w) = e.outcome() {
         format!("Round {} · {} win", flow.round, side_name(w))
     } else if let Some(p) = e.prompt() {
@@ -302,7 +307,15 @@ fn top_bar(
         } else {
             "choosing who acts"
         };
-        format!("Round {} · {} {how}", flow.round, side_name(who))
+        match e.phased_next() {
+            Some(next) => format!("Round {} · {} is up ({how})", flow.round, name_of(e, next)),
+            None => format!("Round {} · {} {how}", flow.round, side_name(who)),
+        }
+    };
+    // "Round 3 · Battle · Korva's turn".
+    let left = match (phase, left.split_once(" · ")) {
+        (Some(p), Some((round, rest))) => format!("{round}{p} · {rest}"),
+        _ => left,
     };
     let mut right = format!("Malice {} · {}", e.malice(), game.mode.label());
     if matches!(game.mode, Mode::Demo | Mode::Replay) {

@@ -9,6 +9,7 @@ use skirmish_rules::encounter::command::Placement;
 use skirmish_rules::encounter::{Command, Encounter};
 use skirmish_rules::map::movement::{Mover, opportunity_attacks, path_cost};
 use skirmish_rules::map::{Footprint, Pos};
+use skirmish_rules::phased::MovementPower;
 use skirmish_rules::stats::CreatureId;
 
 /// What the player is aiming, after choosing from the ability bar.
@@ -206,7 +207,19 @@ pub fn command_at(
             let mv = mine()
                 .find(|c| matches!(c, Command::Move { path, .. } if path.last() == Some(&square)));
             let sh = mine().find(|c| matches!(c, Command::Shift { to, .. } if *to == square));
-            if shift { sh.or(mv) } else { mv.or(sh) }.cloned()
+            if let Some(c) = if shift { sh.or(mv) } else { mv.or(sh) } {
+                return Some(c.clone());
+            }
+            // Phased 2d6: the best movement power that gets there.
+            mine()
+                .filter_map(|c| match c {
+                    Command::Movement { power, path, .. } if path.last() == Some(&square) => {
+                        Some((power_rank(*power, shift), c))
+                    }
+                    _ => None,
+                })
+                .min_by_key(|(r, _)| *r)
+                .map(|(_, c)| c.clone())
         }
         Aim::FreeStrike => {
             let t = who?;
@@ -243,11 +256,63 @@ pub fn command_at(
     }
 }
 
+/// Which movement power a click prefers where several reach a square: a
+/// charge (an attack with advantage), then the plainest; with the shift
+/// key, those that don't provoke.
+fn power_rank(p: MovementPower, shift: bool) -> u8 {
+    use MovementPower as P;
+    let order = if shift {
+        [
+            P::Shift,
+            P::Disengage,
+            P::Charge,
+            P::Walk,
+            P::Hustle,
+            P::Run,
+        ]
+    } else {
+        [
+            P::Charge,
+            P::Walk,
+            P::Shift,
+            P::Hustle,
+            P::Run,
+            P::Disengage,
+        ]
+    };
+    order.iter().position(|&q| q == p).unwrap_or(9) as u8
+}
+
+/// The movement power each shaded square would take (phased 2d6), for
+/// colouring hustles and runs apart from walks.
+pub fn powers(legal: &[Command], actor: CreatureId) -> BTreeMap<Pos, MovementPower> {
+    let mut out: BTreeMap<Pos, MovementPower> = BTreeMap::new();
+    for c in legal {
+        if let Command::Movement {
+            creature,
+            power,
+            path,
+        } = c
+            && *creature == actor
+            && let Some(&end) = path.last()
+        {
+            let better = out
+                .get(&end)
+                .is_none_or(|&q| power_rank(*power, false) < power_rank(q, false));
+            if better {
+                out.insert(end, *power);
+            }
+        }
+    }
+    out
+}
+
 /// The squares to shade for the current aim: for moving, each reachable
 /// square with its path; for an ability, each square of a valid target or
 /// an anchor of a valid placement.
 pub fn destinations(legal: &[Command], actor: CreatureId) -> BTreeMap<Pos, Vec<Pos>> {
     let mut out = BTreeMap::new();
+    let mut ranks: BTreeMap<Pos, u8> = BTreeMap::new();
     for c in legal {
         match c {
             Command::Move { creature, path } if *creature == actor => {
@@ -257,6 +322,19 @@ pub fn destinations(legal: &[Command], actor: CreatureId) -> BTreeMap<Pos, Vec<P
             }
             Command::Shift { creature, to } if *creature == actor => {
                 out.entry(*to).or_insert_with(|| vec![*to]);
+            }
+            Command::Movement {
+                creature,
+                power,
+                path,
+            } if *creature == actor => {
+                if let Some(&end) = path.last() {
+                    let rank = power_rank(*power, false);
+                    if ranks.get(&end).is_none_or(|&r| rank < r) {
+                        ranks.insert(end, rank);
+                        out.insert(end, path.clone());
+                    }
+                }
             }
             _ => {}
         }
@@ -387,6 +465,48 @@ mod tests {
         );
         assert!(e.apply(cmd).is_ok());
         assert_eq!(e.creature(who).unwrap().space.pos, square);
+    }
+
+    // Phased 2d6 (seed 001): a click on a shaded square in the movement
+    // phase gives the engine a movement power along the shaded path, the
+    // plainest that reaches (walk within speed, hustle or run beyond).
+    #[test]
+    fn phased_clicks_move_with_the_plainest_power() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+        let db = Arc::new(ContentDb::load(&root).unwrap());
+        let mut e = Encounter::new(db, "phased_ambush", 3).unwrap();
+        let start = e.legal_actions()[0].clone();
+        let who = start.creature();
+        e.apply(start).unwrap();
+        let legal = e.legal_actions();
+        let dests = destinations(&legal, who);
+        let speed = e.creature(who).unwrap().movement.speed as usize;
+        let powers = powers(&legal, who);
+        let (&far, path) = dests
+            .iter()
+            .max_by_key(|(_, p)| p.len())
+            .expect("somewhere to go");
+        assert!(path.len() - 1 > speed, "a run reaches past speed");
+        assert_eq!(powers[&far], MovementPower::Run);
+        let cmd = command_at(&legal, who, &Aim::Move, far, None, false).unwrap();
+        assert!(
+            matches!(&cmd, Command::Movement { power: MovementPower::Run, path: p, .. } if p == path)
+        );
+        let near = dests
+            .iter()
+            .find(|(_, p)| p.len() == 2)
+            .map(|(s, _)| *s)
+            .unwrap();
+        let cmd = command_at(&legal, who, &Aim::Move, near, None, false).unwrap();
+        assert!(matches!(
+            cmd,
+            Command::Movement {
+                power: MovementPower::Walk | MovementPower::Charge,
+                ..
+            }
+        ));
+        e.apply(cmd).unwrap();
+        assert_eq!(e.creature(who).unwrap().space.pos, near);
     }
 
     #[test]

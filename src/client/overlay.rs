@@ -147,20 +147,21 @@ fn draw(
             let path = selection.hover.and_then(|h| {
                 let cmd = intent::command_at(legal, actor, &Aim::Move, h, None, selection.shift)?;
                 match cmd {
-                    Command::Move { path, .. } => Some(path),
+                    Command::Move { path, .. } | Command::Movement { path, .. } => Some(path),
                     Command::Shift { to, .. } => Some(vec![view.space.pos, to]),
                     _ => None,
                 }
             });
+            // Phased 2d6: hustles amber, runs red, the rest blue.
+            let powers = intent::powers(legal, actor);
             for (&p, route) in &dests {
-                square(
-                    &mut commands,
-                    &g,
-                    p,
-                    Color::srgba(0.25, 0.55, 1.0, 0.22),
-                    5.0,
-                    2.0,
-                );
+                use skirmish_rules::phased::MovementPower as P;
+                let shade = match powers.get(&p) {
+                    Some(P::Hustle) => Color::srgba(1.0, 0.7, 0.2, 0.25),
+                    Some(P::Run) => Color::srgba(1.0, 0.35, 0.3, 0.25),
+                    _ => Color::srgba(0.25, 0.55, 1.0, 0.22),
+                };
+                square(&mut commands, &g, p, shade, 5.0, 2.0);
                 let (cost, _) = intent::path_preview(&game.encounter, actor, route);
                 label(
                     &mut commands,
