@@ -393,7 +393,11 @@ fn roster(
 }
 
 /// An ability's card: the lines of its full text.
-pub fn ability_card(ab: &Ability, resource: &str) -> Vec<String> {
+pub fn ability_card(
+    ab: &Ability,
+    resource: &str,
+    phased: Option<&skirmish_rules::phased::PhasedRules>,
+) -> Vec<String> {
     let cost = match ab.cost {
         Cost::Heroic(n) => format!(" ({n} {resource})"),
         Cost::Malice(n) => format!(" ({n} Malice)"),
@@ -434,10 +438,24 @@ pub fn ability_card(ab: &Ability, resource: &str) -> Vec<String> {
     }) = &ab.power_roll
     {
         let chars: Vec<String> = characteristics.iter().map(|c| c.to_string()).collect();
-        out.push(format!("Power roll + {}", chars.join(" or ")));
-        out.push(format!("  ≤11: {}", tiers.0.text));
-        out.push(format!("  12-16: {}", tiers.1.text));
-        out.push(format!("  17+: {}", tiers.2.text));
+        match phased {
+            // Seed 001: 2d6 + ATK against DEF; our tiers for a hit.
+            Some(r) => {
+                out.push(format!("Attack: 2d6 + {} vs DEF", chars.join(" or ")));
+                out.push("  miss: nothing".to_string());
+                out.push(format!("  hit: {}", tiers.1.text));
+                out.push(format!(
+                    "  hit by {}+: {}",
+                    r.tier_three_margin, tiers.2.text
+                ));
+            }
+            None => {
+                out.push(format!("Power roll + {}", chars.join(" or ")));
+                out.push(format!("  ≤11: {}", tiers.0.text));
+                out.push(format!("  12-16: {}", tiers.1.text));
+                out.push(format!("  17+: {}", tiers.2.text));
+            }
+        }
     }
     if let Some(e) = &ab.effect
         && !e.text.is_empty()
@@ -449,6 +467,14 @@ pub fn ability_card(ab: &Ability, resource: &str) -> Vec<String> {
         out.push(format!("Spend {}{plus} {resource}: {}", s.amount, s.text));
     }
     let mut extras = Vec::new();
+    // Seed 002: what the ability needs while it lasts.
+    let mut needs: Vec<&str> = ab.components.iter().map(|c| c.name()).collect();
+    if ab.concentration {
+        needs.insert(0, "concentration");
+    }
+    if !needs.is_empty() {
+        extras.push(format!("needs {}", needs.join(", ")));
+    }
     if ab.true_distance {
         extras.push("true distance: ignores sight and cover".to_string());
     }
@@ -765,7 +791,10 @@ fn actor_panel(
             });
         let mut lines: Vec<(String, Color)> = Vec::new();
         if let Some(ab) = card_ability.and_then(|a| e.content().ability(&a)) {
-            for (i, l) in ability_card(ab, &resource).into_iter().enumerate() {
+            for (i, l) in ability_card(ab, &resource, e.phased_rules())
+                .into_iter()
+                .enumerate()
+            {
                 lines.push((l, if i == 0 { Palette::GOLD } else { Palette::TEXT }));
             }
         } else if let Some(c) = hovered_creature.or(selection.inspect) {
@@ -1148,12 +1177,27 @@ mod tests {
             .values()
             .find(|a| a.name == "Brutal Slam")
             .expect("Brutal Slam is shipped");
-        let card = ability_card(ab, "ferocity");
+        let card = ability_card(ab, "ferocity", None);
         assert!(card[0].starts_with("Brutal Slam"));
         let roll = ab.power_roll.as_ref().unwrap();
         assert!(card.iter().any(|l| l.contains(&roll.tiers.0.text)));
         assert!(card.iter().any(|l| l.contains(&roll.tiers.2.text)));
         assert!(card.iter().any(|l| l.contains(&ab.distance.to_string())));
+        // Under the phased 2d6 ruleset the card speaks of hits and misses.
+        let rules = skirmish_rules::phased::PhasedRules::default();
+        let card = ability_card(ab, "ferocity", Some(&rules));
+        assert!(card.iter().any(|l| l == "  miss: nothing"));
+        assert!(
+            card.iter()
+                .any(|l| l.contains("hit by 4+") && l.contains(&roll.tiers.2.text))
+        );
+        // Seed 002 components show as what the ability needs.
+        let shot = db.abilities.get("aimed_shot").expect("shipped");
+        let card = ability_card(shot, "insight", None);
+        assert!(
+            card.iter().any(|l| l.contains("needs hands, standing")),
+            "{card:?}"
+        );
     }
 
     #[test]

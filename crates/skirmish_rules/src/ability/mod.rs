@@ -445,6 +445,67 @@ pub struct Ability {
     /// aura) hold only while its user keeps concentrating.
     #[serde(default)]
     pub concentration: bool,
+    /// Seed 002 "Components": what the ability needs while it is used and
+    /// while its effect lasts (concentration is kept apart, above).
+    #[serde(default)]
+    pub components: Vec<Component>,
+}
+
+/// Seed 002 "Component": "generic things like 'hands' or 'standing,' or a
+/// specific Point Bank".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Component {
+    /// Free hands: missing, and affected, while grabbed or restrained (ours).
+    Hands,
+    /// On one's feet: missing, and affected, while prone.
+    Standing,
+    /// The Stamina point bank, "locked": affected by taking damage or being
+    /// healed (never missing).
+    Stamina,
+}
+
+impl Component {
+    pub fn name(self) -> &'static str {
+        match self {
+            Component::Hands => "hands",
+            Component::Standing => "standing",
+            Component::Stamina => "stamina",
+        }
+    }
+
+    /// The component a condition taking hold affects, if any.
+    pub fn affected_by(kind: crate::conditions::ConditionKind) -> Option<Component> {
+        use crate::conditions::ConditionKind as K;
+        match kind {
+            K::Prone => Some(Component::Standing),
+            K::Grabbed | K::Restrained => Some(Component::Hands),
+            _ => None,
+        }
+    }
+
+    /// Whether a creature with these conditions lacks the component.
+    pub fn missing(self, conditions: &crate::conditions::Conditions) -> bool {
+        use crate::conditions::ConditionKind as K;
+        match self {
+            Component::Hands => conditions.has(K::Grabbed) || conditions.has(K::Restrained),
+            Component::Standing => conditions.has(K::Prone),
+            Component::Stamina => false,
+        }
+    }
+}
+
+/// Seed 002 "Component": "If you find yourself lacking a Component at some
+/// point during your Ability Time, you must roll the final Ability with a
+/// Disadvantage for every Component that is missing. If the number of
+/// missing Components takes you beyond the maximum number of 3
+/// Disadvantages for a roll, the Ability gets an automatic Low Score."
+/// Returns the banes, and whether the roll is an automatic tier 1.
+pub fn component_penalty(missing: u32) -> (u32, bool) {
+    if missing > 3 {
+        (3, true)
+    } else {
+        (missing, false)
+    }
 }
 
 /// A glyph's make-up: its name and glyph abilities (seed 002: "Each Glyphic
@@ -774,6 +835,35 @@ pub fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Seed 002 "Component": "a Disadvantage for every Component that is
+    // missing ... beyond the maximum number of 3 Disadvantages for a roll,
+    // the Ability gets an automatic Low Score"; our rulings: prone lacks
+    // standing, grabbed or restrained lacks hands.
+    #[test]
+    fn missing_components_give_banes_then_a_low_score() {
+        assert_eq!(component_penalty(0), (0, false));
+        assert_eq!(component_penalty(2), (2, false));
+        assert_eq!(component_penalty(3), (3, false));
+        assert_eq!(component_penalty(4), (3, true));
+        let mut c = crate::conditions::Conditions::default();
+        assert!(!Component::Standing.missing(&c));
+        c.apply(crate::conditions::ActiveCondition {
+            kind: ConditionKind::Prone,
+            duration: Duration::EndOfEncounter,
+            source: None,
+            ability: None,
+            save_shift: Default::default(),
+        });
+        assert!(Component::Standing.missing(&c));
+        assert!(!Component::Hands.missing(&c));
+        assert!(!Component::Stamina.missing(&c));
+        assert_eq!(
+            Component::affected_by(ConditionKind::Restrained),
+            Some(Component::Hands)
+        );
+        assert_eq!(Component::affected_by(ConditionKind::Slowed), None);
+    }
 
     fn brutal_slam() -> Ability {
         let mut a: Ability = ron::from_str(

@@ -2038,6 +2038,21 @@ fn resolve_roll(
     };
     let creatures = occupants(world);
     let (facts, deals_damage) = ability_facts(ability, targets);
+    // Seed 002 "Component": a bane per missing component, past 3 a low score.
+    let missing = ability
+        .components
+        .iter()
+        .filter(|c| c.missing(&user.conditions))
+        .count() as u32;
+    let (component_banes, low_score) = crate::ability::component_penalty(missing);
+    if missing > 0 {
+        world
+            .resource_mut::<CombatLog>()
+            .push(LogEntry::ComponentsMissing {
+                creature: id,
+                missing,
+            });
+    }
     let mut critical_logged = false;
     let mut best_gain: Option<Gains> = None;
     let mut surges_left = surges;
@@ -2052,6 +2067,7 @@ fn resolve_roll(
             &map,
             deals_damage,
         );
+        let banes = banes + component_banes;
         let result = if phased {
             // Seed 001: 2d6 + ATK against DEF; a miss does nothing.
             match super::phased_flow::attack(
@@ -2072,6 +2088,7 @@ fn resolve_roll(
             resolve_for_target(&spec, naturals, edges, banes)
         };
         let tier = match chosen_tier {
+            _ if low_score => crate::power_roll::Tier::One,
             Some(t) if t < result.tier => t,
             _ => result.tier,
         };
@@ -2542,6 +2559,8 @@ pub(super) fn heal(world: &mut World, entity: Entity, id: CreatureId, amount: i3
         stamina: now,
     });
     ally_healed(world, entity);
+    // Seed 002: a locked Stamina point bank is affected "up or down".
+    super::concentration::affected(world, id, &[crate::ability::Component::Stamina]);
 }
 
 /// A granted shift: up to `n` squares without provoking, to the square
@@ -2856,6 +2875,11 @@ fn impose(
                 condition: kind,
                 duration: duration.to_string(),
             });
+        // Seed 002 "Component": knocked prone, grabbed or restrained, the
+        // creature's lasting abilities that need standing or hands shake.
+        if let Some(c) = crate::ability::Component::affected_by(kind) {
+            super::concentration::affected(world, id, &[c]);
+        }
     }
 }
 

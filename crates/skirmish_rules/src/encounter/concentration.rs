@@ -7,6 +7,10 @@
 //! This Status Condition adds an additional Disadvantage to Saves for
 //! Concentration Abilities."
 //!
+//! Components (seed 002 "Component"): hands, standing and the Stamina
+//! point bank; affecting one during the effect forces the same kind of
+//! save (see [`affected`]).
+//!
 //! Our rulings (README "Rulings"): a concentration ability is active while
 //! any condition, bonus or aura it made lasts; the save is the ruleset's
 //! save (a d10, 6 or higher), and each disadvantage rolls one more d10 and
@@ -17,17 +21,23 @@ use bevy_ecs::prelude::*;
 use super::act::{all_creatures, entity_of};
 use super::components::{Auras, Bonuses, Creature};
 use super::log::{CombatLog, LogEntry};
+use crate::ability::Component;
 use crate::conditions::Conditions;
 use crate::content::Content;
 use crate::dice::Dice;
 use crate::stats::{CreatureId, Stamina};
 
-/// The concentration abilities `user` keeps going, in id order.
-pub fn active(world: &World, user: CreatureId) -> Vec<String> {
+/// The abilities whose lasting effects (conditions, bonuses, an aura) made
+/// by `user` still hold and that `keep` picks, in id order.
+fn sustained(
+    world: &World,
+    user: CreatureId,
+    keep: impl Fn(&crate::ability::Ability) -> bool,
+) -> Vec<String> {
     let content = world.resource::<Content>();
     let mut out: Vec<String> = Vec::new();
     let mut add = |id: &str| {
-        if content.ability(id).is_some_and(|a| a.concentration) && !out.iter().any(|x| x == id) {
+        if content.ability(id).is_some_and(&keep) && !out.iter().any(|x| x == id) {
             out.push(id.to_string());
         }
     };
@@ -54,49 +64,99 @@ pub fn active(world: &World, user: CreatureId) -> Vec<String> {
     out
 }
 
+/// The concentration abilities `user` keeps going, in id order.
+pub fn active(world: &World, user: CreatureId) -> Vec<String> {
+    sustained(world, user, |a| a.concentration)
+}
+
 /// The save against losing concentration: the lowest of 1 + `stacks` d10s.
 pub fn save_roll(rolls: &[u32]) -> u32 {
     rolls.iter().copied().min().unwrap_or(0)
 }
 
-/// `user` took damage: a save for each concentration ability it keeps up.
+/// One save with `disadvantages` extra dice, keeping the lowest: the
+/// ruleset's save (a d10 against its target; phased 2d6: 2d6 against 7).
+fn save(world: &mut World, disadvantages: usize) -> (u32, bool) {
+    let phased = super::phased_flow::rules(world).map(|r| r.save_target);
+    let target = phased.unwrap_or(world.resource::<super::flow::ActiveRuleset>().0.save_target);
+    let mut dice = world.resource_mut::<Dice>();
+    let rolls: Vec<u32> = (0..=disadvantages)
+        .map(|_| match phased {
+            Some(_) => dice.roll(6) + dice.roll(6),
+            None => dice.roll(10),
+        })
+        .collect();
+    let roll = save_roll(&rolls);
+    (roll, roll >= target)
+}
+
+/// `user` took damage: a save for each concentration ability it keeps up
+/// (and each whose Stamina is a component).
 pub(super) fn damaged(world: &mut World, user: CreatureId) {
+    affected(world, user, &[Component::Stamina]);
+}
+
+/// Seed 002 "Component": "if ever a Component is affected in some way during
+/// the Effect Duration, you will need to Pass the Save or the effect will
+/// immediately end. If more than one Component is affected, you will roll
+/// the Save with a Disadvantage for every Component affected beyond the
+/// first." Concentration counts Stamina as a component ("implicitly have a
+/// Health and Vitality Component") and adds a disadvantage per extra
+/// concentration ability kept up.
+pub(super) fn affected(world: &mut World, user: CreatureId, components: &[Component]) {
     let Some(e) = entity_of(world, user) else {
         return;
     };
     if world.get::<Stamina>(e).is_none_or(|s| s.is_dead()) {
         return;
     }
-    let list = active(world, user);
+    let list = sustained(world, user, |a| a.concentration || !a.components.is_empty());
     if list.is_empty() {
         return;
     }
-    let stacks = list.len() - 1;
-    let target = world.resource::<super::flow::ActiveRuleset>().0.save_target;
+    let stacks = active(world, user).len().saturating_sub(1);
     let content = world.resource::<Content>().clone();
     for id in list {
-        let rolls: Vec<u32> = (0..=stacks)
-            .map(|_| world.resource_mut::<Dice>().roll(10))
+        let Some(ab) = content.ability(&id) else {
+            continue;
+        };
+        let hit: Vec<Component> = components
+            .iter()
+            .copied()
+            .filter(|c| ab.components.contains(c) || (ab.concentration && *c == Component::Stamina))
             .collect();
-        let roll = save_roll(&rolls);
-        let success = roll >= target;
-        let name = content.ability(&id).map_or(id.clone(), |a| a.name.clone());
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::ConcentrationSave {
+        if hit.is_empty() {
+            continue;
+        }
+        let extra = if ab.concentration { stacks } else { 0 };
+        let (roll, success) = save(world, hit.len() - 1 + extra);
+        let name = ab.name.clone();
+        let concentrating = ab.concentration && hit == [Component::Stamina];
+        world.resource_mut::<CombatLog>().push(if concentrating {
+            LogEntry::ConcentrationSave {
                 creature: user,
                 ability: name.clone(),
                 roll,
                 success,
-            });
+            }
+        } else {
+            LogEntry::ComponentSave {
+                creature: user,
+                ability: name.clone(),
+                components: hit,
+                roll,
+                success,
+            }
+        });
         if !success {
-            end(world, user, &id, &name);
+            end(world, user, &id, &name, concentrating);
         }
     }
 }
 
-/// Concentration lost: everything `ability` of `user`'s made ends now.
-fn end(world: &mut World, user: CreatureId, ability: &str, name: &str) {
+/// Concentration (or a component) lost: everything `ability` of `user`'s
+/// made ends now.
+fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, concentration: bool) {
     let entities: Vec<Entity> = all_creatures(world).collect();
     for e in entities {
         let Some(target) = world.get::<Creature>(e).map(|c| c.id) else {
@@ -127,10 +187,15 @@ fn end(world: &mut World, user: CreatureId, ability: &str, name: &str) {
     {
         a.0.retain(|x| x.ability != ability);
     }
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::ConcentrationLost {
+    world.resource_mut::<CombatLog>().push(if concentration {
+        LogEntry::ConcentrationLost {
             creature: user,
             ability: name.to_string(),
-        });
+        }
+    } else {
+        LogEntry::ComponentLost {
+            creature: user,
+            ability: name.to_string(),
+        }
+    });
 }

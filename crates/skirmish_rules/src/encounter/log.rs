@@ -374,6 +374,25 @@ pub enum LogEntry {
     },
     /// Phased 2d6: the end phase's saves.
     EndPhase,
+    /// Seed 002 "Component": a component of a lasting ability is affected:
+    /// a save, or the effect ends.
+    ComponentSave {
+        creature: CreatureId,
+        ability: String,
+        components: Vec<crate::ability::Component>,
+        roll: u32,
+        success: bool,
+    },
+    /// Seed 002 "Component": the ability is rolled lacking components.
+    ComponentsMissing {
+        creature: CreatureId,
+        missing: u32,
+    },
+    /// A failed component save: the ability's effects end.
+    ComponentLost {
+        creature: CreatureId,
+        ability: String,
+    },
     /// Phased 2d6: a creature delays its battle action behind another.
     DelayedTurn {
         creature: CreatureId,
@@ -478,6 +497,29 @@ impl LogEntry {
                 )
             }
             LogEntry::EndPhase => "End phase: saves on 2d6.".into(),
+            LogEntry::ComponentSave {
+                creature,
+                ability,
+                components,
+                roll,
+                success,
+            } => {
+                let what: Vec<&str> = components.iter().map(|c| c.name()).collect();
+                format!(
+                    "{}'s {ability} is shaken ({}): save {roll}, {}.",
+                    name(*creature),
+                    what.join(", "),
+                    if *success { "it holds" } else { "it fails" }
+                )
+            }
+            LogEntry::ComponentsMissing { creature, missing } => format!(
+                "{} lacks {missing} component{}: a bane each.",
+                name(*creature),
+                if *missing == 1 { "" } else { "s" }
+            ),
+            LogEntry::ComponentLost { creature, ability } => {
+                format!("{}'s {ability} ends: a component broke.", name(*creature))
+            }
             LogEntry::DelayedTurn { creature, behind } => {
                 format!("{} delays until after {}.", name(*creature), name(*behind))
             }

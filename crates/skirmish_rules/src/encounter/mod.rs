@@ -294,6 +294,11 @@ impl Encounter {
         &self.app.world().resource::<Battlefield>().0
     }
 
+    /// The phased 2d6 numbers, when the encounter plays that ruleset.
+    pub fn phased_rules(&self) -> Option<&crate::phased::PhasedRules> {
+        phased_flow::rules(self.world())
+    }
+
     /// Phased 2d6: who is next in the current phase's order (a creature
     /// starting its turn instead seizes the initiative).
     pub fn phased_next(&self) -> Option<CreatureId> {

@@ -192,10 +192,13 @@ pub(super) fn offer(world: &mut World, event: Event) -> bool {
 
 /// Queue a prompt for those of `reactors` that could answer `event` now.
 pub(super) fn offer_to(world: &mut World, event: Event, reactors: Vec<CreatureId>) -> bool {
-    let reactors: Vec<CreatureId> = reactors
+    let mut reactors: Vec<CreatureId> = reactors
         .into_iter()
         .filter(|&r| !options_for(world, r, &event).is_empty())
         .collect();
+    // Seed 002 "Reactions": asked "in turn order".
+    let flow = world.resource::<super::flow::Flow>();
+    reactors.sort_by_key(|&r| turn_order(flow, r));
     if reactors.is_empty() {
         return false;
     }
@@ -203,6 +206,18 @@ pub(super) fn offer_to(world: &mut World, event: Event, reactors: Vec<CreatureId
         .resource_mut::<Resolution>()
         .push(Resume::Ask { event, reactors });
     true
+}
+
+/// Where a creature stands in the round's turn order (our ruling for the
+/// power roll, whose sides alternate with no initiative: those who have
+/// taken their turn this round in the order they took it, then the rest by
+/// id; phased 2d6: the current phase's initiative order).
+pub fn turn_order(flow: &super::flow::Flow, id: CreatureId) -> (usize, CreatureId) {
+    let place = match &flow.phased {
+        Some(p) => p.order().iter().position(|&c| c == id),
+        None => flow.acted.iter().position(|&c| c == id),
+    };
+    (place.unwrap_or(usize::MAX), id)
 }
 
 /// Whether a creature can take a triggered action at all now: alive, not
@@ -301,8 +316,12 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
                     && world.get::<Space>(se).is_some_and(|sp| within(sp.0))
             }),
             TriggerEvent::CreatureStartsAbility => event.actor != reactor && within(actor_space),
+            // Seed 000: Parry's "A creature deals damage to the target":
+            // the one damaged is the reactor or an ally within reach.
             TriggerEvent::CreatureDealsDamage => subject.is_some_and(|(s, se)| {
-                s == reactor || world.get::<Space>(se).is_some_and(|sp| within(sp.0))
+                s == reactor
+                    || (world.get::<Creature>(se).is_some_and(|c| c.side == me.side)
+                        && world.get::<Space>(se).is_some_and(|sp| within(sp.0)))
             }),
             TriggerEvent::EnemyLeavesAdjacency => actor.side != me.side,
             TriggerEvent::CreatureMovesAdjacent => event.actor != reactor,

@@ -375,3 +375,27 @@ fn random_phased_games_end_with_every_listed_command_accepted() {
         }
     }
 }
+
+// Seed 002 "Reactions": "If ever more than one character uses a Reaction
+// for the same Reaction Trigger, the Reactions are resolved in the same
+// order as the current Turn Order." Phased: the phase's initiative order;
+// the power roll (our ruling): who has gone this round, in the order they
+// went, then the rest by id.
+#[test]
+fn reactions_are_asked_in_turn_order() {
+    let c = CreatureId;
+    let mut flow = Flow {
+        acted: vec![c(3), c(1)],
+        ..Default::default()
+    };
+    let mut ids = vec![c(1), c(2), c(3), c(4)];
+    ids.sort_by_key(|&i| react::turn_order(&flow, i));
+    assert_eq!(ids, vec![c(3), c(1), c(2), c(4)]);
+    flow.phased = Some(crate::phased::PhasedRound {
+        stage: Stage::Battle,
+        battle_order: vec![c(4), c(2), c(1), c(3)],
+        ..Default::default()
+    });
+    ids.sort_by_key(|&i| react::turn_order(&flow, i));
+    assert_eq!(ids, vec![c(4), c(2), c(1), c(3)]);
+}

@@ -273,6 +273,30 @@ fn damage_prompts_after_the_ability_resolves() {
     assert!(e.creature(conduit).unwrap().budget.triggered);
 }
 
+// Seed 000 "Trigger": Parry's "deals damage to the target" protects the
+// reactor's side: an ally hurting an enemy next to the conduit asks nobody.
+#[test]
+fn damage_to_an_enemy_does_not_prompt_a_guardian() {
+    let mut e = open(
+        db_with(&[RETRIBUTION]),
+        vec![
+            hero("fury", "Korva", (2, 2)),
+            with(hero("conduit", "Aldous", (2, 4)), &["retribution"]),
+        ],
+        vec![monster("bandit", (3, 2))],
+    );
+    start(&mut e, FURY);
+    e.dice_mut().force([9, 9]);
+    e.apply(Command::use_ability(
+        FURY,
+        "brutal_slam",
+        vec![CreatureId(3)],
+    ))
+    .unwrap();
+    assert!(stamina(&mut e, CreatureId(3)) < 20, "the bandit was hurt");
+    assert!(e.prompt().is_none(), "{:?}", e.prompt());
+}
+
 const SENTINEL: &str = r#"(id: "sentinel", name: "Sentinel", keywords: [Melee, Weapon],
     action: TriggeredAction, trigger: Some((on: CreatureMovesAdjacent, text: "An enemy moves adjacent to you.")),
     distance: Melee(1), target: (count: Some(1), kinds: [Enemy]),
