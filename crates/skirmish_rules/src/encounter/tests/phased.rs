@@ -57,6 +57,18 @@ fn pass_until(e: &mut Encounter, until: Option<CreatureId>, in_stage: Stage) {
     }
 }
 
+/// Play out the round with empty turns, the end phase's dice forced to
+/// `dice` (the last battle turn's end runs it).
+fn end_round_with(e: &mut Encounter, dice: [u32; 2]) {
+    pass_until(e, None, Stage::Movement);
+    let order = &e.flow().phased.as_ref().expect("phased").battle_order;
+    let last = *order.last().expect("someone fights");
+    pass_until(e, Some(last), Stage::Battle);
+    start(e, last);
+    e.dice_mut().force(dice);
+    e.apply(Command::EndTurn { creature: last }).unwrap();
+}
+
 // Seed 001 "Initiative Phase": "Low rolls MOVE first / High rolls BATTLE
 // first"; "Combat Round: 1. Initiative Phase 2. Movement Phase 3. Battle
 // Phase 4. End Phase".
@@ -214,20 +226,7 @@ fn end_phase_saves_on_2d6_seven_or_more() {
             .has(ConditionKind::Weakened)
     );
     // The end phase: 3 + 3 = 6 fails.
-    let last = *e
-        .flow()
-        .phased
-        .as_ref()
-        .unwrap()
-        .battle_order
-        .last()
-        .unwrap();
-    if e.phased_next() != Some(last) {
-        pass_until(&mut e, Some(last), Stage::Battle);
-    }
-    start(&mut e, last);
-    e.dice_mut().force([3, 3]);
-    e.apply(Command::EndTurn { creature: last }).unwrap();
+    end_round_with(&mut e, [3, 3]);
     assert!(e.log().contains(&LogEntry::Saved {
         creature: KORVA,
         roll: 6,
@@ -235,19 +234,7 @@ fn end_phase_saves_on_2d6_seven_or_more() {
         success: false,
     }));
     // Next round's end phase: 3 + 4 = 7 ends it.
-    pass_until(&mut e, None, Stage::Movement);
-    let last = *e
-        .flow()
-        .phased
-        .as_ref()
-        .unwrap()
-        .battle_order
-        .last()
-        .unwrap();
-    pass_until(&mut e, Some(last), Stage::Battle);
-    start(&mut e, last);
-    e.dice_mut().force([3, 4]);
-    e.apply(Command::EndTurn { creature: last }).unwrap();
+    end_round_with(&mut e, [3, 4]);
     assert!(
         !e.creature(KORVA)
             .unwrap()

@@ -242,19 +242,24 @@ const RETRIBUTION: &str = r#"(id: "retribution", name: "Retribution", keywords: 
     distance: Ranged(5), target: (count: Some(1), kinds: [Enemy]),
     effect: Some("2 holy damage"))"#;
 
-// Seed 000 "Trigger": the tactician's Parry, "A creature deals damage to the
-// target", as the model of an after-damage trigger; an ability without a
-// power roll applies its effect entry.
-#[test]
-fn damage_prompts_after_the_ability_resolves() {
-    let mut e = open(
+/// The fury next to a bandit, the conduit with Retribution two squares off.
+fn guarded() -> Encounter {
+    open(
         db_with(&[RETRIBUTION]),
         vec![
             hero("fury", "Korva", (2, 2)),
             with(hero("conduit", "Aldous", (2, 4)), &["retribution"]),
         ],
         vec![monster("bandit", (3, 2))],
-    );
+    )
+}
+
+// Seed 000 "Trigger": the tactician's Parry, "A creature deals damage to the
+// target", as the model of an after-damage trigger; an ability without a
+// power roll applies its effect entry.
+#[test]
+fn damage_prompts_after_the_ability_resolves() {
+    let mut e = guarded();
     let (conduit, bandit) = (CreatureId(2), CreatureId(3));
     start(&mut e, FURY);
     e.apply(Command::EndTurn { creature: FURY }).unwrap();
@@ -277,14 +282,7 @@ fn damage_prompts_after_the_ability_resolves() {
 // reactor's side: an ally hurting an enemy next to the conduit asks nobody.
 #[test]
 fn damage_to_an_enemy_does_not_prompt_a_guardian() {
-    let mut e = open(
-        db_with(&[RETRIBUTION]),
-        vec![
-            hero("fury", "Korva", (2, 2)),
-            with(hero("conduit", "Aldous", (2, 4)), &["retribution"]),
-        ],
-        vec![monster("bandit", (3, 2))],
-    );
+    let mut e = guarded();
     start(&mut e, FURY);
     e.dice_mut().force([9, 9]);
     e.apply(Command::use_ability(
