@@ -49,7 +49,10 @@ impl Brain for Bully {
             .min_by_key(|c| c.stamina.current);
         if let Some(w) = weakest {
             let step = legal.iter().filter_map(|c| match c {
-                Command::Move { path, .. } => Some((path.last()?.distance(w.space.pos), c)),
+                // (`Movement` is a move under the phased 2d6 ruleset.)
+                Command::Move { path, .. } | Command::Movement { path, .. } => {
+                    Some((path.last()?.distance(w.space.pos), c))
+                }
                 _ => None,
             });
             if let Some((_, c)) = step.min_by_key(|(d, _)| *d) {
