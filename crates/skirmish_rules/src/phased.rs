@@ -34,8 +34,6 @@ pub struct PhasedRules {
     pub run_multiplier: u32,
     /// Squares a disengage shifts (seed 001: 2).
     pub disengage_squares: u32,
-    /// Squares of movement difficult terrain costs (seed 001: 2).
-    pub difficult_cost: u32,
     /// A source of advantage and one of disadvantage cancel (seed 001 is
     /// silent; our default).
     pub sources_cancel: bool,
@@ -78,7 +76,6 @@ impl Default for PhasedRules {
             hustle_bonus: 2,
             run_multiplier: 2,
             disengage_squares: 2,
-            difficult_cost: 2,
             sources_cancel: true,
             defense_base: 7,
             tier_levels: (3, 6),
@@ -433,15 +430,6 @@ pub fn battle_order(movement_order: &[CreatureId], seized: &[CreatureId]) -> Vec
     first.into_iter().chain(last).collect()
 }
 
-/// Seed 001 "Movement Phase Notes": "Difficult costs two squares of
-/// movement for each square moved through." The squares a path costs.
-pub fn path_cost(difficult: &[bool], rules: &PhasedRules) -> u32 {
-    difficult
-        .iter()
-        .map(|&d| if d { rules.difficult_cost } else { 1 })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -610,7 +598,5 @@ mod tests {
         assert_eq!((d.squares, d.provokes, d.attack_sources), (2, false, -1));
         let c = m(MovementPower::Charge);
         assert!(c.straight && c.attack_sources == 1);
-        // "Difficult terrain costs two squares".
-        assert_eq!(path_cost(&[false, true, true], &r), 5);
     }
 }
