@@ -41,9 +41,22 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// The map the encounter is fought on.
+/// The map the encounter is fought on. Shared: reading it is a cheap
+/// clone of the pointer; the rare change (a wall raised, an object broken,
+/// treasure taken) copies it first if a snapshot still holds it.
 #[derive(Resource, Clone, Debug, PartialEq)]
-pub struct Battlefield(pub Map);
+pub struct Battlefield(pub std::sync::Arc<Map>);
+
+impl Battlefield {
+    pub fn new(map: Map) -> Battlefield {
+        Battlefield(std::sync::Arc::new(map))
+    }
+
+    /// The map to change.
+    pub fn map_mut(&mut self) -> &mut Map {
+        std::sync::Arc::make_mut(&mut self.0)
+    }
+}
 
 /// A wall an ability raised, and how long it has left.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,7 +94,7 @@ fn walls_crumble(world: &mut World) {
         for &p in &w.squares {
             world
                 .resource_mut::<Battlefield>()
-                .0
+                .map_mut()
                 .set_raised_wall(p, false);
         }
         world
@@ -1409,7 +1422,7 @@ fn use_ability(
             for &p in &area.covered {
                 world
                     .resource_mut::<Battlefield>()
-                    .0
+                    .map_mut()
                     .set_raised_wall(p, true);
             }
             // Our ruling: a raised wall stands until the end of its maker's
@@ -2931,7 +2944,10 @@ fn force_move(
     }
     check_grabs(world);
     for p in &result.broken {
-        world.resource_mut::<Battlefield>().0.set_object(*p, None);
+        world
+            .resource_mut::<Battlefield>()
+            .map_mut()
+            .set_object(*p, None);
     }
     if !result.path.is_empty() {
         world

@@ -34,7 +34,7 @@ fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
     {
         let mut map = world.resource_mut::<Battlefield>();
         for p in squares {
-            let c = map.0.take_treasure(p);
+            let c = map.map_mut().take_treasure(p);
             if c > 0 {
                 coins += c;
                 taken.push(p);

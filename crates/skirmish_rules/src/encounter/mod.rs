@@ -42,7 +42,7 @@ use crate::ability::{ActionType, Distance};
 use crate::conditions::{Conditions, movement_limits};
 use crate::content::{Content, ContentDb};
 use crate::dice::Dice;
-use crate::map::movement::{Mover, reachable};
+use crate::map::movement::Mover;
 use crate::map::{Side, line_of_effect};
 use crate::stats::{CreatureId, Stamina};
 use components::*;
@@ -85,7 +85,7 @@ impl Encounter {
         });
         app.insert_resource(Content(content.clone()));
         app.insert_resource(Dice::seeded(seed));
-        app.insert_resource(Battlefield(map));
+        app.insert_resource(Battlefield::new(map));
         if let Some(r) = content.rulesets.get(&def.ruleset) {
             app.insert_resource(flow::ActiveRuleset(r.clone()));
         }
@@ -477,10 +477,13 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
         shifting: false,
     };
     // One search of the squares in reach serves moves and charges.
+    let occ = crate::map::movement::occupancy(&map, &creatures);
     let reach = (limits.speed > 0 && (can_move || budget.main))
-        .then(|| reachable(&map, &creatures, &mover));
+        .then(|| crate::map::movement::reachable_with(&map, &occ, &mover));
+    let destinations = reach.as_ref().map(|r| r.destinations()).unwrap_or_default();
     if let (true, Some(reach)) = (can_move, &reach) {
-        for (dest, _) in reach.destinations() {
+        out.reserve(destinations.len() + 8);
+        for &(dest, _) in &destinations {
             if let Some(path) = reach.path_to(dest) {
                 out.push(Command::Move {
                     creature: active,
@@ -497,7 +500,7 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
                     shifting: true,
                     ..mover
                 };
-                if crate::map::movement::path_cost(&map, &creatures, &shifter, &shift)
+                if crate::map::movement::path_cost_with(&map, &occ, &shifter, &shift)
                     .is_some_and(|c| c <= 1)
                 {
                     out.push(Command::Shift {
@@ -510,7 +513,7 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
     }
     // Charges: a straight run ending next to an enemy (RULES.md "Charge").
     if let (true, Some(reach)) = (budget.main && !dazed_spent, &reach) {
-        out.extend(charges(&map, &creatures, mover, reach));
+        out.extend(charges(&creatures, mover, reach, &destinations));
     }
     let content = world.resource::<Content>().clone();
     let abilities = world.get::<Abilities>(e).cloned().unwrap_or_default();
@@ -654,28 +657,30 @@ fn eligible(
 
 /// Charge commands: for each enemy, the shortest straight run (no
 /// difficult terrain) to a square adjacent to it, ending in a free strike.
+/// `destinations` are the reach's, in map order, with the cost of the
+/// reach's path to each: a run with no difficult square costs its steps.
 fn charges(
-    map: &crate::map::Map,
     creatures: &[crate::map::Occupant],
     mover: Mover,
     reach: &crate::map::movement::Reach,
+    destinations: &[(crate::map::Pos, u32)],
 ) -> Vec<Command> {
     let mut out = Vec::new();
     for o in creatures.iter().filter(|o| o.side != mover.side) {
         let mut best: Option<Vec<crate::map::Pos>> = None;
-        for (dest, _) in reach.destinations() {
+        for &(dest, cost) in destinations {
             let end = crate::map::Footprint::new(dest, mover.space.size);
-            if end.distance(o.space) != 1 {
+            // A run that qualifies has `cost + 1` squares: none beats a shorter best.
+            if end.distance(o.space) != 1
+                || best.as_ref().is_some_and(|b| b.len() as u32 <= cost + 1)
+            {
                 continue;
             }
             let Some(path) = reach.path_to(dest) else {
                 continue;
             };
             let steps = path.len() as u32 - 1;
-            let straight = act::is_straight(&path);
-            let cost = crate::map::movement::path_cost(map, creatures, &mover, &path);
-            if straight && cost == Some(steps) && best.as_ref().is_none_or(|b| path.len() < b.len())
-            {
+            if act::is_straight(&path) && cost == steps {
                 best = Some(path);
             }
         }

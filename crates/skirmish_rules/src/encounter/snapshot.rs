@@ -42,7 +42,7 @@ pub struct Snapshot {
     flow: Flow,
     malice: Malice,
     dice: Dice,
-    map: crate::map::Map,
+    map: std::sync::Arc<crate::map::Map>,
     walls: super::act::RaisedWalls,
     log_len: usize,
     squads: Squads,

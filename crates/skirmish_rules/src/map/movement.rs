@@ -210,14 +210,23 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
 /// any step is illegal (not adjacent, blocked, cutting a corner, ending in
 /// another creature's space). Does not check the speed.
 pub fn path_cost(map: &Map, creatures: &[Occupant], mover: &Mover, path: &[Pos]) -> Option<u32> {
-    let occ = occupancy(map, creatures);
+    path_cost_with(map, &occupancy(map, creatures), mover, path)
+}
+
+/// [`path_cost`] with a prebuilt occupancy grid.
+pub fn path_cost_with(
+    map: &Map,
+    occ: &[Option<(CreatureId, Side)>],
+    mover: &Mover,
+    path: &[Pos],
+) -> Option<u32> {
     let mut total = 0;
     let mut last_can_end = true;
     for w in path.windows(2) {
         if w[0].distance(w[1]) != 1 || cuts_corner(map, w[0], w[1], mover.space.size) {
             return None;
         }
-        let (step, can_end) = enter_cost(map, &occ, mover, w[1])?;
+        let (step, can_end) = enter_cost(map, occ, mover, w[1])?;
         total += step;
         last_can_end = can_end;
     }
