@@ -519,6 +519,13 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
     let abilities = world.get::<Abilities>(e).cloned().unwrap_or_default();
     let heroic = world.get::<Heroic>(e).cloned();
     let malice = world.resource::<Malice>().0;
+    let hidden: Vec<CreatureId> = {
+        let mut q = world.query::<(&Creature, &Stance)>();
+        q.iter(world)
+            .filter(|(_, s)| s.hidden)
+            .map(|(c, _)| c.id)
+            .collect()
+    };
     for id in &abilities.0 {
         let Some(a) = content.ability(id) else {
             continue;
@@ -570,14 +577,9 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
                 crate::ability::TargetKind::Myself => o.id == active,
                 crate::ability::TargetKind::Object => false,
             });
-            let alive = self_alive(world, o.id);
-            let hidden = o.side != me.side
-                && space.distance(o.space) > 1
-                && act::entity_of(world, o.id)
-                    .and_then(|e| world.get::<Stance>(e))
-                    .is_some_and(|s| s.hidden);
+            // `creatures` holds only the living.
+            let hidden = o.side != me.side && space.distance(o.space) > 1 && hidden.contains(&o.id);
             if kind_ok
-                && alive
                 && !hidden
                 && (o.id == active
                     || (space.distance(o.space) <= reach
