@@ -175,24 +175,54 @@ pub fn entity_of(world: &World, id: CreatureId) -> Option<Entity> {
         .flatten()
 }
 
+/// What [`occupants`] reads of each creature.
+type OccupantData = (
+    &'static Creature,
+    &'static Space,
+    &'static Stamina,
+    &'static Conditions,
+    &'static TurnBudget,
+);
+
+/// [`occupants`]' query, kept so that the components are looked up once
+/// per encounter rather than once per creature per call (it runs at every
+/// step of every move).
+#[derive(Resource)]
+pub(super) struct OccupantQuery(std::sync::Mutex<QueryState<OccupantData>>);
+
+impl OccupantQuery {
+    pub(super) fn new(world: &mut World) -> OccupantQuery {
+        OccupantQuery(std::sync::Mutex::new(world.query::<OccupantData>()))
+    }
+}
+
 /// Every creature still on the map, for the spatial functions.
 pub fn occupants(world: &World) -> Vec<Occupant> {
     let surprised = surprised_side(world);
     let Some(index) = world.get_resource::<super::setup::CreatureIndex>() else {
         return Vec::new();
     };
+    let mut cached = world
+        .get_resource::<OccupantQuery>()
+        .and_then(|q| q.0.lock().ok());
+    if let Some(q) = cached.as_mut() {
+        q.update_archetypes(world);
+    }
     index
         .0
         .iter()
         .flatten()
         .filter_map(|&e| {
-            let (c, sp, s, cond, b) = (
-                world.get::<Creature>(e)?,
-                world.get::<Space>(e)?,
-                world.get::<Stamina>(e)?,
-                world.get::<Conditions>(e)?,
-                world.get::<TurnBudget>(e)?,
-            );
+            let (c, sp, s, cond, b) = match cached.as_ref() {
+                Some(q) => q.get_manual(world, e).ok()?,
+                None => (
+                    world.get::<Creature>(e)?,
+                    world.get::<Space>(e)?,
+                    world.get::<Stamina>(e)?,
+                    world.get::<Conditions>(e)?,
+                    world.get::<TurnBudget>(e)?,
+                ),
+            };
             (!s.is_dead()).then(|| Occupant {
                 id: c.id,
                 space: sp.0,

@@ -180,7 +180,18 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
                 continue;
             }
             let here = Pos::new(i as i32 % map.width, i as i32 / map.width);
+            // No step costs less than this: a square already reached as
+            // cheaply, or beyond the speed, needs no closer look.
+            let least = current + 1 + mover.extra_cost;
+            if least > mover.speed {
+                continue;
+            }
             for next in here.neighbours() {
+                if !map.in_bounds(next)
+                    || reach.cost[(next.y * map.width + next.x) as usize] <= least
+                {
+                    continue;
+                }
                 if cuts_corner(map, here, next, mover.space.size) {
                     continue;
                 }
