@@ -408,10 +408,21 @@ fn defend(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refus
 /// creature hidden after it moves.
 pub(super) fn unseen(world: &mut World, id: CreatureId, space: Footprint, side: Side) -> bool {
     let map = world.resource::<Battlefield>().0.clone();
-    occupants(world)
-        .iter()
-        .filter(|o| o.side != side && o.id != id)
-        .all(|o| o.space.distance(space) > 1 && sight(&map, o.space, space) != Sight::Clear)
+    unseen_among(&map, &occupants(world), id, space, side)
+}
+
+/// [`unseen`] among these creatures.
+pub(super) fn unseen_among(
+    map: &Map,
+    creatures: &[Occupant],
+    id: CreatureId,
+    space: Footprint,
+    side: Side,
+) -> bool {
+    let enemies = || creatures.iter().filter(|o| o.side != side && o.id != id);
+    // Adjacency first: it is cheap and settles it without a look.
+    enemies().all(|o| o.space.distance(space) > 1)
+        && enemies().all(|o| sight(map, o.space, space) != Sight::Clear)
 }
 
 /// Hide (maneuver, our ruling): with cover from, or out of line of effect
@@ -892,13 +903,13 @@ pub(super) fn speed_with_grab(world: &mut World, entity: Entity, speed: u32) -> 
 fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
     all_creatures(world)
         .filter_map(|e| {
-            let (c, cond, s) = (
-                world.get::<Creature>(e)?,
-                world.get::<Conditions>(e)?,
-                world.get::<Stamina>(e)?,
-            );
-            (!s.is_dead() && cond.source_of(ConditionKind::Grabbed) == Some(grabber))
-                .then_some((c.id, e))
+            // The condition first: most creatures are grabbed by no one.
+            let cond = world.get::<Conditions>(e)?;
+            if cond.source_of(ConditionKind::Grabbed) != Some(grabber) {
+                return None;
+            }
+            let (c, s) = (world.get::<Creature>(e)?, world.get::<Stamina>(e)?);
+            (!s.is_dead()).then_some((c.id, e))
         })
         .collect()
 }

@@ -521,13 +521,15 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
     let abilities = world.get::<Abilities>(e).cloned().unwrap_or_default();
     let heroic = world.get::<Heroic>(e).cloned();
     let malice = world.resource::<Malice>().0;
-    let hidden: Vec<CreatureId> = {
-        let mut q = world.query::<(&Creature, &Stance)>();
-        q.iter(world)
-            .filter(|(_, s)| s.hidden)
-            .map(|(c, _)| c.id)
-            .collect()
-    };
+    let hidden: Vec<CreatureId> = creatures
+        .iter()
+        .filter(|o| {
+            act::entity_of(world, o.id)
+                .and_then(|e| world.get::<Stance>(e))
+                .is_some_and(|s| s.hidden)
+        })
+        .map(|o| o.id)
+        .collect();
     for id in &abilities.0 {
         let Some(a) = content.ability(id) else {
             continue;
@@ -616,7 +618,7 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
     }
     if maneuver_ok {
         let stance = world.get::<Stance>(e).copied().unwrap_or_default();
-        if !stance.hidden && act::unseen(world, active, space, me.side) {
+        if !stance.hidden && act::unseen_among(&map, &creatures, active, space, me.side) {
             out.push(Command::Hide { creature: active });
         }
     }
