@@ -277,17 +277,30 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
         });
     }
     let content = world.resource::<Content>().0.clone();
-    let abilities = world.get::<Abilities>(re).cloned().unwrap_or_default();
+    // Only the abilities this event triggers are looked at further.
+    let triggered: Vec<String> = world
+        .get::<Abilities>(re)
+        .map(|a| {
+            a.0.iter()
+                .filter(|id| {
+                    content
+                        .ability(id)
+                        .is_some_and(|a| a.trigger.as_ref().map(|t| t.on) == Some(event.kind))
+                })
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    if triggered.is_empty() {
+        return out;
+    }
     let heroic = world.get::<Heroic>(re).cloned();
     let malice = world.resource::<super::Malice>().0;
     let map = world.resource::<act::Battlefield>().0.clone();
-    for id in &abilities.0 {
+    for id in &triggered {
         let Some(a) = content.ability(id) else {
             continue;
         };
-        if a.trigger.as_ref().map(|t| t.on) != Some(event.kind) {
-            continue;
-        }
         match a.action {
             ActionType::TriggeredAction if !budget.triggered => continue,
             ActionType::TriggeredAction | ActionType::FreeTriggeredAction => {}
