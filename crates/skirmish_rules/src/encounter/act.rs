@@ -364,9 +364,7 @@ fn delay(world: &mut World, entity: Entity, id: CreatureId, phase: Phase) -> Res
     if flow.delayed == Some(other) {
         return Err(Refusal::CannotDelay("the other side has just delayed"));
     }
-    let mut q = world.query::<(&Creature, &Stamina)>();
-    let waiting = q
-        .iter(world)
+    let waiting = creatures_and_stamina(world)
         .any(|(c, s)| c.side == other && can_act(s) && !flow.acted.contains(&c.id));
     if !waiting {
         return Err(Refusal::CannotDelay(
@@ -921,6 +919,11 @@ pub(super) fn all_creatures(world: &World) -> impl Iterator<Item = Entity> + '_ 
         .get_resource::<super::setup::CreatureIndex>()
         .into_iter()
         .flat_map(|i| i.0.iter().flatten().copied())
+}
+
+/// Every creature's identity and stamina, in id order (no query to build).
+pub(super) fn creatures_and_stamina(world: &World) -> impl Iterator<Item = (&Creature, &Stamina)> {
+    all_creatures(world).filter_map(|e| Some((world.get::<Creature>(e)?, world.get::<Stamina>(e)?)))
 }
 
 /// End a grab.

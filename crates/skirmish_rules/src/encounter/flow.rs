@@ -365,10 +365,9 @@ fn advance(world: &mut World) {
 }
 
 /// Whether `side` has a creature that can still take a turn this round.
-fn waiting(world: &mut World, side: Side) -> bool {
-    let flow = world.resource::<Flow>().clone();
-    let mut q = world.query::<(&Creature, &Stamina)>();
-    q.iter(world)
+fn waiting(world: &World, side: Side) -> bool {
+    let flow = world.resource::<Flow>();
+    super::act::creatures_and_stamina(world)
         .any(|(c, s)| c.side == side && can_act(s) && !flow.acted.contains(&c.id))
 }
 

@@ -146,7 +146,11 @@ impl Encounter {
     fn step(&mut self) {
         let world = self.app.world_mut();
         world.run_schedule(flow::EncounterStep);
-        world.run_schedule(StateTransition);
+        // The phase changes on some steps only; with no change pending the
+        // transition schedule would do nothing but cost its run.
+        if !matches!(*world.resource::<NextState<Phase>>(), NextState::Unchanged) {
+            world.run_schedule(StateTransition);
+        }
     }
 
     /// Carry out a command. Returns the log entries it produced, or the
@@ -349,19 +353,16 @@ impl Encounter {
             if let Some(p) = &flow.phased {
                 return phased_starts(world, &flow, p.stage);
             }
-            let mut q = world.query::<(&Creature, &Stamina)>();
             let waiting = |side: Side, c: &Creature, s: &Stamina| {
                 c.side == side && flow::can_act(s) && !flow.acted.contains(&c.id)
             };
-            let mut out: Vec<Command> = q
-                .iter(world)
+            // In id order.
+            let mut out: Vec<Command> = act::creatures_and_stamina(world)
                 .filter(|(c, s)| waiting(flow.to_act, c, s))
                 .map(|(c, _)| Command::StartTurn { creature: c.id })
                 .collect();
-            out.sort_by_key(|c| c.creature());
-            let other_waits = q
-                .iter(world)
-                .any(|(c, s)| waiting(flow.to_act.other(), c, s));
+            let other_waits =
+                act::creatures_and_stamina(world).any(|(c, s)| waiting(flow.to_act.other(), c, s));
             if let Some(first) = out.first()
                 && other_waits
                 && flow.delayed != Some(flow.to_act.other())

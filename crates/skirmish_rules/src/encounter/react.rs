@@ -257,18 +257,18 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
     if !may_react(world, re) || !alive(world, ae) {
         return out;
     }
-    let (Some(me), Some(my_space), Some(budget), Some(actor)) = (
-        world.get::<Creature>(re).cloned(),
+    let (Some(my_side), Some(my_space), Some(budget), Some(actor_side)) = (
+        world.get::<Creature>(re).map(|c| c.side),
         world.get::<Space>(re).map(|s| s.0),
         world.get::<TurnBudget>(re).copied(),
-        world.get::<Creature>(ae).cloned(),
+        world.get::<Creature>(ae).map(|c| c.side),
     ) else {
         return out;
     };
     let actor_space = world.get::<Space>(ae).map(|s| s.0).unwrap_or(my_space);
     if event.kind == TriggerEvent::EnemyLeavesAdjacency
         && budget.triggered
-        && actor.side != me.side
+        && actor_side != my_side
         && reactor != event.actor
     {
         out.push(Reaction {
@@ -278,22 +278,17 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
     }
     let content = world.resource::<Content>().0.clone();
     // Only the abilities this event triggers are looked at further.
-    let triggered: Vec<String> = world
-        .get::<Abilities>(re)
-        .map(|a| {
-            a.0.iter()
-                .filter(|id| {
-                    content
-                        .ability(id)
-                        .is_some_and(|a| a.trigger.as_ref().map(|t| t.on) == Some(event.kind))
-                })
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default();
-    if triggered.is_empty() {
-        return out;
-    }
+    let triggers = |id: &&String| {
+        content
+            .ability(id)
+            .is_some_and(|a| a.trigger.as_ref().map(|t| t.on) == Some(event.kind))
+    };
+    let triggered: Vec<String> = match world.get::<Abilities>(re) {
+        Some(a) if a.0.iter().any(|id| triggers(&id)) => {
+            a.0.iter().filter(triggers).cloned().collect()
+        }
+        _ => return out,
+    };
     let heroic = world.get::<Heroic>(re).cloned();
     let malice = world.resource::<super::Malice>().0;
     let map = world.resource::<act::Battlefield>().0.clone();
@@ -325,7 +320,7 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
             }
             TriggerEvent::AllyTargeted => subject.is_some_and(|(s, se)| {
                 s != reactor
-                    && world.get::<Creature>(se).is_some_and(|c| c.side == me.side)
+                    && world.get::<Creature>(se).is_some_and(|c| c.side == my_side)
                     && world.get::<Space>(se).is_some_and(|sp| within(sp.0))
             }),
             TriggerEvent::CreatureStartsAbility => event.actor != reactor && within(actor_space),
@@ -333,10 +328,10 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
             // the one damaged is the reactor or an ally within reach.
             TriggerEvent::CreatureDealsDamage => subject.is_some_and(|(s, se)| {
                 s == reactor
-                    || (world.get::<Creature>(se).is_some_and(|c| c.side == me.side)
+                    || (world.get::<Creature>(se).is_some_and(|c| c.side == my_side)
                         && world.get::<Space>(se).is_some_and(|sp| within(sp.0)))
             }),
-            TriggerEvent::EnemyLeavesAdjacency => actor.side != me.side,
+            TriggerEvent::EnemyLeavesAdjacency => actor_side != my_side,
             TriggerEvent::CreatureMovesAdjacent => event.actor != reactor,
         };
         if !related {
@@ -374,8 +369,8 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
             };
             let kind_ok = a.target.kinds.iter().any(|k| match k {
                 TargetKind::Creature => c != reactor,
-                TargetKind::Enemy => cc.side != me.side,
-                TargetKind::Ally => cc.side == me.side && c != reactor,
+                TargetKind::Enemy => cc.side != my_side,
+                TargetKind::Ally => cc.side == my_side && c != reactor,
                 TargetKind::Myself => c == reactor,
                 TargetKind::Object => false,
             });
