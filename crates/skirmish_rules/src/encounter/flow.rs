@@ -424,9 +424,7 @@ pub(super) fn new_round(world: &mut World) {
     for mut b in q.iter_mut(world) {
         b.triggered = true;
     }
-    let mut q = world.query::<(&Creature, &Stamina)>();
-    let heroes = q
-        .iter(world)
+    let heroes = super::act::creatures_and_stamina(world)
         .filter(|(c, s)| c.side == Side::Heroes && !s.is_dead())
         .count() as u32;
     let mut flow = world.resource_mut::<Flow>();

@@ -278,17 +278,22 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
     }
     let content = world.resource::<Content>().0.clone();
     // Only the abilities this event triggers are looked at further.
-    let triggers = |id: &&String| {
-        content
-            .ability(id)
-            .is_some_and(|a| a.trigger.as_ref().map(|t| t.on) == Some(event.kind))
-    };
-    let triggered: Vec<String> = match world.get::<Abilities>(re) {
-        Some(a) if a.0.iter().any(|id| triggers(&id)) => {
-            a.0.iter().filter(triggers).cloned().collect()
-        }
-        _ => return out,
-    };
+    let triggered: Vec<String> = world
+        .get::<Abilities>(re)
+        .map(|a| {
+            a.0.iter()
+                .filter(|id| {
+                    content
+                        .ability(id)
+                        .is_some_and(|a| a.trigger.as_ref().map(|t| t.on) == Some(event.kind))
+                })
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    if triggered.is_empty() {
+        return out;
+    }
     let heroic = world.get::<Heroic>(re).cloned();
     let malice = world.resource::<super::Malice>().0;
     let map = world.resource::<act::Battlefield>().0.clone();
