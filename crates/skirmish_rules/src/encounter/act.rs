@@ -199,30 +199,21 @@ impl OccupantQuery {
 /// Every creature still on the map, for the spatial functions.
 pub fn occupants(world: &World) -> Vec<Occupant> {
     let surprised = surprised_side(world);
-    let Some(index) = world.get_resource::<super::setup::CreatureIndex>() else {
+    let (Some(index), Some(query)) = (
+        world.get_resource::<super::setup::CreatureIndex>(),
+        world.get_resource::<OccupantQuery>(),
+    ) else {
         return Vec::new();
     };
-    let mut cached = world
-        .get_resource::<OccupantQuery>()
-        .and_then(|q| q.0.lock().ok());
-    if let Some(q) = cached.as_mut() {
-        q.update_archetypes(world);
-    }
+    // A panic elsewhere while this was held leaves the cache as good as it was.
+    let mut q = query.0.lock().unwrap_or_else(|p| p.into_inner());
+    q.update_archetypes(world);
     index
         .0
         .iter()
         .flatten()
         .filter_map(|&e| {
-            let (c, sp, s, cond, b) = match cached.as_ref() {
-                Some(q) => q.get_manual(world, e).ok()?,
-                None => (
-                    world.get::<Creature>(e)?,
-                    world.get::<Space>(e)?,
-                    world.get::<Stamina>(e)?,
-                    world.get::<Conditions>(e)?,
-                    world.get::<TurnBudget>(e)?,
-                ),
-            };
+            let (c, sp, s, cond, b) = q.get_manual(world, e).ok()?;
             (!s.is_dead()).then(|| Occupant {
                 id: c.id,
                 space: sp.0,

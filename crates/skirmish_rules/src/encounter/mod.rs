@@ -90,8 +90,6 @@ impl Encounter {
             app.insert_resource(flow::ActiveRuleset(r.clone()));
         }
         setup::spawn_creatures(app.world_mut(), &content, &def)?;
-        let q = act::OccupantQuery::new(app.world_mut());
-        app.insert_resource(q);
         glyph::setup(app.world_mut());
         // Who goes first (RULES.md "Turns").
         {

@@ -139,6 +139,8 @@ pub fn spawn_creatures(
         index.0[i] = Some(e);
     }
     world.insert_resource(index);
+    let occupants = super::act::OccupantQuery::new(world);
+    world.insert_resource(occupants);
     Ok(())
 }
 
