@@ -601,18 +601,21 @@ impl Ability {
 
     /// Every effect its lines hold (tiers, effect entry, spend entries,
     /// aura, glyph abilities), in that order.
-    pub fn all_effects(&self) -> Vec<&Effect> {
-        let mut lines: Vec<&TierLine> = Vec::new();
-        if let Some(pr) = &self.power_roll {
-            lines.extend([&pr.tiers.0, &pr.tiers.1, &pr.tiers.2]);
-        }
-        lines.extend(&self.effect);
-        lines.extend(self.spend.iter().filter_map(|s| s.effects.as_ref()));
-        lines.extend(self.aura.as_ref().map(|a| &a.effect));
-        if let Some(g) = &self.glyph {
-            lines.extend(g.abilities.iter().filter_map(|ga| ga.effect.as_ref()));
-        }
-        lines.into_iter().flat_map(|l| &l.effects).collect()
+    pub fn effects(&self) -> impl Iterator<Item = &Effect> {
+        let tiers = self
+            .power_roll
+            .iter()
+            .flat_map(|pr| [&pr.tiers.0, &pr.tiers.1, &pr.tiers.2]);
+        let glyph = self
+            .glyph
+            .iter()
+            .flat_map(|g| g.abilities.iter().filter_map(|ga| ga.effect.as_ref()));
+        tiers
+            .chain(&self.effect)
+            .chain(self.spend.iter().filter_map(|s| s.effects.as_ref()))
+            .chain(self.aura.as_ref().map(|a| &a.effect))
+            .chain(glyph)
+            .flat_map(|l| &l.effects)
     }
 
     /// Every tier line of the ability, with a label for error messages.

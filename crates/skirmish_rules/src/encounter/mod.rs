@@ -514,7 +514,7 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
     }
     // Charges: a straight run ending next to an enemy (RULES.md "Charge").
     if let (true, Some(reach)) = (budget.main && !dazed_spent, &reach) {
-        out.extend(charges(&creatures, mover, reach, &destinations));
+        out.extend(charges(&creatures, mover, reach));
     }
     let content = world.resource::<Content>().clone();
     let abilities = world.get::<Abilities>(e).cloned().unwrap_or_default();
@@ -668,25 +668,38 @@ fn charges(
     creatures: &[crate::map::Occupant],
     mover: Mover,
     reach: &crate::map::movement::Reach,
-    destinations: &[(crate::map::Pos, u32)],
 ) -> Vec<Command> {
     let mut out = Vec::new();
+    let m = mover.space.size as i32;
     for o in creatures.iter().filter(|o| o.side != mover.side) {
         let mut best: Option<Vec<crate::map::Pos>> = None;
-        for &(dest, cost) in destinations {
-            let end = crate::map::Footprint::new(dest, mover.space.size);
-            // A run that qualifies has `cost + 1` squares: none beats a shorter best.
-            if end.distance(o.space) != 1
-                || best.as_ref().is_some_and(|b| b.len() as u32 <= cost + 1)
-            {
-                continue;
-            }
-            let Some(path) = reach.path_to(dest) else {
-                continue;
-            };
-            let steps = path.len() as u32 - 1;
-            if act::is_straight(&path) && cost == steps {
-                best = Some(path);
+        // The squares a run could end on next to it, in map order (the
+        // order of `destinations`, so the first of the cheapest is kept).
+        let (lo, hi) = (
+            o.space.pos.offset(-m, -m),
+            o.space.pos.offset(o.space.size as i32, o.space.size as i32),
+        );
+        for y in lo.y..=hi.y {
+            for x in lo.x..=hi.x {
+                let dest = crate::map::Pos::new(x, y);
+                let end = crate::map::Footprint::new(dest, mover.space.size);
+                let Some(cost) = reach.cost_to(dest) else {
+                    continue;
+                };
+                // A run that qualifies has `cost + 1` squares: none beats a shorter best.
+                if dest == mover.space.pos
+                    || end.distance(o.space) != 1
+                    || best.as_ref().is_some_and(|b| b.len() as u32 <= cost + 1)
+                {
+                    continue;
+                }
+                let Some(path) = reach.path_to(dest) else {
+                    continue;
+                };
+                let steps = path.len() as u32 - 1;
+                if act::is_straight(&path) && cost == steps {
+                    best = Some(path);
+                }
             }
         }
         if let Some(path) = best {
@@ -719,6 +732,14 @@ fn placements(
         .filter(|o| eligible(&a.target.kinds, side, me, o))
         .collect();
     if targets.is_empty() {
+        return Vec::new();
+    }
+    // A burst or an aura covers only squares within its radius of the
+    // user: with no eligible creature that near, nothing is worth working
+    // out the area (and its line of effect) for.
+    if let Distance::Aura(r) | Distance::Burst(r) = a.distance
+        && !targets.iter().any(|t| user.distance(t.space) <= r)
+    {
         return Vec::new();
     }
     let mut candidates: Vec<P> = Vec::new();
@@ -789,9 +810,14 @@ fn placements(
         }
         _ => {}
     }
-    let mut seen = std::collections::HashSet::new();
-    candidates.retain(|p| seen.insert(format!("{p:?}")));
-    candidates
+    // The first of each, in the order built.
+    let mut unique: Vec<P> = Vec::with_capacity(candidates.len());
+    for p in candidates {
+        if !unique.contains(&p) {
+            unique.push(p);
+        }
+    }
+    unique
         .into_iter()
         .filter(|p| {
             act::place_area(map, creatures, user, a.distance, p).is_ok_and(|(area, _)| {

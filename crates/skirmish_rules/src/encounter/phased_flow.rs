@@ -705,7 +705,7 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         ..mover
     };
     let walk_reach = crate::map::movement::reachable(&map, &creatures, &walker);
-    for c in super::charges(&creatures, walker, &walk_reach, &walk_reach.destinations()) {
+    for c in super::charges(&creatures, walker, &walk_reach) {
         if let Command::Charge { path, .. } = c
             && !out.iter().any(|o| matches!(o, Command::Movement { power: MovementPower::Charge, path: p, .. } if *p == path))
         {

@@ -69,6 +69,12 @@ pub fn summon_square(
 
 /// Whether `owner` has room for each creature `ability` would summon.
 pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::Ability) -> bool {
+    if !ability
+        .effects()
+        .any(|e| matches!(e, crate::ability::Effect::Summon(_)))
+    {
+        return true;
+    }
     let stat_blocks = summoned_by(ability);
     if stat_blocks.is_empty() {
         return true;
@@ -93,7 +99,7 @@ pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::A
 /// The stat blocks any line of the ability summons.
 pub fn summoned_by(ability: &crate::ability::Ability) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for e in ability.all_effects() {
+    for e in ability.effects() {
         if let crate::ability::Effect::Summon(id) = e
             && !out.contains(id)
         {

@@ -258,15 +258,52 @@ impl Cell {
     }
 }
 
+/// One byte per square summing up its cell for the hot loops.
+pub mod square {
+    use super::{Cell, Terrain};
+
+    /// [`Cell::blocks_line_of_effect`].
+    pub const BLOCKS_EFFECT: u8 = 1;
+    /// [`Cell::blocks_walking`].
+    pub const BLOCKS_WALKING: u8 = 2;
+    /// Difficult terrain.
+    pub const DIFFICULT: u8 = 4;
+    /// A wall or an object: no cutting its corner.
+    pub const SOLID: u8 = 8;
+
+    pub fn of(c: &Cell) -> u8 {
+        let mut f = 0;
+        if c.blocks_line_of_effect() {
+            f |= BLOCKS_EFFECT;
+        }
+        if c.blocks_walking() {
+            f |= BLOCKS_WALKING;
+        }
+        if c.terrain == Terrain::Difficult {
+            f |= DIFFICULT;
+        }
+        if c.is_wall() || c.object.is_some() {
+            f |= SOLID;
+        }
+        f
+    }
+}
+
 /// A map: a grid of cells.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Map {
     pub width: i32,
     pub height: i32,
     cells: Vec<Cell>,
-    /// Line-of-effect blockers, one per square, kept in step with `cells`.
+    /// What each square does to line of effect and walking ([`square`]
+    /// flags), kept in step with `cells`: the hot loops (line of effect,
+    /// reach) read one byte instead of a cell.
     #[serde(skip)]
-    blockers: Vec<bool>,
+    flags: Vec<u8>,
+    /// Summed-area table of line-of-effect blockers, `(width + 1) *
+    /// (height + 1)`: how many block in any box, in four reads.
+    #[serde(skip)]
+    blocker_sums: Vec<u32>,
     /// Glyphs the map starts with, as a trap (seed 002: glyph networks):
     /// each square and the id of the glyphic ability whose glyph it is.
     #[serde(default)]
@@ -281,7 +318,8 @@ impl Map {
             width,
             height,
             cells: vec![Cell::default(); n],
-            blockers: vec![false; n],
+            flags: vec![0; n],
+            blocker_sums: vec![0; ((width.max(0) + 1) * (height.max(0) + 1)) as usize],
             glyphs: Vec::new(),
         }
     }
@@ -310,10 +348,15 @@ impl Map {
         if self.in_bounds(p) {
             let i = self.index(p);
             self.cells[i] = cell;
-            if self.blockers.len() != self.cells.len() {
+            if self.flags.len() != self.cells.len() {
                 self.rebuild_blockers();
             }
-            self.blockers[i] = cell.blocks_line_of_effect();
+            let was = self.flags[i] & square::BLOCKS_EFFECT != 0;
+            self.flags[i] = square::of(&cell);
+            let now = self.flags[i] & square::BLOCKS_EFFECT != 0;
+            if was != now {
+                self.count_blocker(p, now);
+            }
         }
     }
 
@@ -361,22 +404,81 @@ impl Map {
         self.set(p, c);
     }
 
-    /// Rebuild the line-of-effect cache (after deserialising).
+    /// Rebuild the per-square flags (after deserialising).
     pub fn rebuild_blockers(&mut self) {
-        self.blockers = self.cells.iter().map(Cell::blocks_line_of_effect).collect();
+        self.flags = self.cells.iter().map(square::of).collect();
+        self.sum_blockers();
+    }
+
+    fn sum_blockers(&mut self) {
+        let (w, h) = (self.width.max(0) as usize, self.height.max(0) as usize);
+        let mut sums = vec![0u32; (w + 1) * (h + 1)];
+        for y in 0..h {
+            let mut row = 0;
+            for x in 0..w {
+                row += u32::from(self.flags[y * w + x] & square::BLOCKS_EFFECT != 0);
+                sums[(y + 1) * (w + 1) + x + 1] = sums[y * (w + 1) + x + 1] + row;
+            }
+        }
+        self.blocker_sums = sums;
+    }
+
+    /// One square began or stopped blocking: every sum over a box holding
+    /// it moves by one.
+    fn count_blocker(&mut self, p: Pos, blocks: bool) {
+        let (w, h) = (
+            self.width.max(0) as usize + 1,
+            self.height.max(0) as usize + 1,
+        );
+        if self.blocker_sums.len() != w * h {
+            self.sum_blockers();
+            return;
+        }
+        for y in p.y as usize + 1..h {
+            for s in &mut self.blocker_sums[y * w + p.x as usize + 1..(y + 1) * w] {
+                if blocks {
+                    *s += 1;
+                } else {
+                    *s -= 1;
+                }
+            }
+        }
+    }
+
+    /// Whether no square of the box `x0..=x1` by `y0..=y1` blocks line of
+    /// effect (squares outside the map do). `false` when it can't tell.
+    pub fn open_box(&self, x0: i32, y0: i32, x1: i32, y1: i32) -> bool {
+        if x0 < 0 || y0 < 0 || x1 >= self.width || y1 >= self.height || x0 > x1 || y0 > y1 {
+            return false;
+        }
+        let w = self.width as usize + 1;
+        if self.blocker_sums.len() != w * (self.height as usize + 1) {
+            return false;
+        }
+        let at = |x: i32, y: i32| self.blocker_sums[y as usize * w + x as usize];
+        at(x1 + 1, y1 + 1) + at(x0, y0) == at(x0, y1 + 1) + at(x1 + 1, y0)
+    }
+
+    /// The [`square`] flags at `p` (outside the map: a wall's).
+    #[inline]
+    pub fn square_flags(&self, p: Pos) -> u8 {
+        if !self.in_bounds(p) {
+            return square::of(&Cell {
+                terrain: Terrain::Wall,
+                ..Default::default()
+            });
+        }
+        let i = self.index(p);
+        match self.flags.get(i) {
+            Some(&f) => f,
+            None => square::of(&self.cells[i]),
+        }
     }
 
     /// Whether the square blocks line of effect (outside the map: yes).
     #[inline]
     pub fn blocks(&self, x: i32, y: i32) -> bool {
-        if x < 0 || y < 0 || x >= self.width || y >= self.height {
-            return true;
-        }
-        let i = (y * self.width + x) as usize;
-        match self.blockers.get(i) {
-            Some(&b) => b,
-            None => self.cells[i].blocks_line_of_effect(),
-        }
+        self.square_flags(Pos::new(x, y)) & square::BLOCKS_EFFECT != 0
     }
 
     /// Every square of the map.
@@ -752,5 +854,38 @@ mod tests {
         assert_eq!(big.distance_to(Pos::new(0, 0)), 2);
         assert_eq!(big.distance(Footprint::single(Pos::new(6, 6))), 2);
         assert_eq!(big.corners()[3], Pos::new(5, 5));
+    }
+
+    // The per-square flags and the blocker sums follow every change of a
+    // cell: walls raised and crumbled, objects broken, in any order.
+    #[test]
+    fn open_boxes_follow_changes() {
+        let mut m = Map::new(7, 5);
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..300 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let p = Pos::new((state % 7) as i32, ((state >> 8) % 5) as i32);
+            match (state >> 16) % 3 {
+                0 => m.set_raised_wall(p, !m.cell(p).raised_wall),
+                1 => m.set_terrain(p, Terrain::Wall),
+                _ => m.set_terrain(p, Terrain::Floor),
+            }
+            for (x0, y0, x1, y1) in [
+                (0, 0, 6, 4),
+                (1, 1, 3, 2),
+                (p.x, p.y, p.x, p.y),
+                (2, 0, 6, 3),
+            ] {
+                let open = (y0..=y1)
+                    .all(|y| (x0..=x1).all(|x| !m.cell(Pos::new(x, y)).blocks_line_of_effect()));
+                assert_eq!(m.open_box(x0, y0, x1, y1), open, "box {x0},{y0}..{x1},{y1}");
+            }
+            assert_eq!(m.blocks(p.x, p.y), m.cell(p).blocks_line_of_effect());
+        }
+        // Outside the map counts as blocking.
+        assert!(!Map::new(3, 3).open_box(-1, 0, 2, 2));
+        assert!(Map::new(3, 3).open_box(0, 0, 2, 2));
     }
 }

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use super::grid::{Footprint, Map, Occupant, Pos, Side, Terrain};
+use super::grid::{Footprint, Map, Occupant, Pos, Side, square};
 use super::los::line_of_effect_to_square;
 use crate::stats::CreatureId;
 
@@ -32,6 +32,8 @@ pub struct Reach {
     parent: Vec<u32>,
     /// Whether the creature may end its move there.
     can_end: Vec<bool>,
+    /// How far (in squares) from the origin a reached square can be.
+    radius: i32,
 }
 
 const NONE: u32 = u32::MAX;
@@ -53,7 +55,20 @@ impl Reach {
 
     /// Every square the creature can end its move on, with its cost, in map order.
     pub fn destinations(&self) -> Vec<(Pos, u32)> {
-        (0..self.cost.len())
+        // Every step is one square: only the box within `radius` of the
+        // origin can hold a reached square.
+        let height = self.cost.len() as i32 / self.width.max(1);
+        let r = self.radius;
+        let (x0, x1) = (
+            (self.origin.x - r).max(0),
+            (self.origin.x + r).min(self.width - 1),
+        );
+        let (y0, y1) = (
+            (self.origin.y - r).max(0),
+            (self.origin.y + r).min(height - 1),
+        );
+        (y0..=y1)
+            .flat_map(|y| (x0..=x1).map(move |x| (y * self.width + x) as usize))
             .filter(|&i| self.cost[i] != NONE && self.can_end[i])
             .map(|i| {
                 let p = Pos::new(i as i32 % self.width, i as i32 / self.width);
@@ -95,11 +110,11 @@ fn enter_cost(
         if !map.in_bounds(q) {
             return None;
         }
-        let c = map.cell(q);
-        if c.blocks_walking() {
+        let f = map.square_flags(q);
+        if f & square::BLOCKS_WALKING != 0 {
             return None;
         }
-        if c.terrain == Terrain::Difficult {
+        if f & square::DIFFICULT != 0 {
             difficult = true;
         }
         if let Some((id, side)) = occ[(q.y * map.width + q.x) as usize]
@@ -136,10 +151,8 @@ fn cuts_corner(map: &Map, from: Pos, to: Pos, size: u32) -> bool {
     let a = Footprint::new(Pos::new(to.x, from.y), size);
     let b = Footprint::new(Pos::new(from.x, to.y), size);
     let solid = |fp: Footprint| {
-        fp.squares().any(|q| {
-            let c = map.cell(q);
-            c.is_wall() || c.object.is_some()
-        })
+        fp.squares()
+            .any(|q| map.square_flags(q) & square::SOLID != 0)
     };
     solid(a) || solid(b)
 }
@@ -159,6 +172,7 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
         cost: vec![NONE; n],
         parent: vec![NONE; n],
         can_end: vec![false; n],
+        radius: mover.speed.min(i32::MAX as u32) as i32,
     };
     let Some(start) = reach.idx(mover.space.pos) else {
         return reach;
@@ -321,7 +335,7 @@ pub fn teleport_destinations(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map::grid::ascii;
+    use crate::map::grid::{Terrain, ascii};
     use proptest::prelude::*;
 
     fn hero(x: i32, y: i32, speed: u32) -> Mover {
