@@ -70,7 +70,7 @@ impl Search {
                 have <= want.len()
                     && copy.replay().commands[..] == want[..have]
                     && copy.replay().seed == view.replay().seed
-                    && want[have..].iter().all(|c| copy.apply(c.clone()).is_ok())
+                    && want[have..].iter().all(|c| copy.perform(c.clone()).is_ok())
             }
             None => false,
         };
@@ -158,14 +158,14 @@ impl Brain for Search {
             copy.restore(&root);
             copy.reseed_dice(seed);
             let mut value = -1000.0;
-            if copy.apply(candidates[i].clone()).is_ok() {
+            if copy.perform(candidates[i].clone()).is_ok() {
                 for _ in 0..budget.horizon {
                     let legal = copy.legal_actions();
                     if legal.is_empty() {
                         break;
                     }
                     let cmd = score::choose(copy, &legal, &rollout);
-                    if copy.apply(cmd).is_err() {
+                    if copy.perform(cmd).is_err() {
                         break;
                     }
                 }

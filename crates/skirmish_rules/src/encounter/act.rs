@@ -111,6 +111,8 @@ fn walls_crumble(world: &mut World) {
 pub struct PendingCommand {
     pub command: Option<Command>,
     pub reply: Option<Result<(), Refusal>>,
+    /// The command last carried out, handed back (for the replay).
+    pub done: Option<Command>,
 }
 
 /// Carry out the pending command.
@@ -162,7 +164,9 @@ fn handle_command(world: &mut World) {
     } else if !prompt && phase == Phase::Reacting && world.resource::<Flow>().active.is_some() {
         world.resource_mut::<NextState<Phase>>().set(Phase::Acting);
     }
-    world.resource_mut::<PendingCommand>().reply = Some(result);
+    let mut pending = world.resource_mut::<PendingCommand>();
+    pending.reply = Some(result);
+    pending.done = Some(cmd);
 }
 
 /// Find a creature's entity.

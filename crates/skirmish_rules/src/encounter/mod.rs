@@ -155,21 +155,25 @@ impl Encounter {
     /// reason it was refused (in which case nothing changed).
     pub fn apply(&mut self, command: Command) -> Result<Vec<LogEntry>, Refusal> {
         let before = self.log().len();
+        self.perform(command)?;
+        Ok(self.log()[before..].to_vec())
+    }
+
+    /// [`Encounter::apply`] without a copy of the log entries it made (for
+    /// simulations and searches, which read the encounter instead).
+    pub fn perform(&mut self, command: Command) -> Result<(), Refusal> {
         self.app
             .world_mut()
             .resource_mut::<act::PendingCommand>()
-            .command = Some(command.clone());
+            .command = Some(command);
         self.step();
-        let reply = self
-            .app
-            .world_mut()
-            .resource_mut::<act::PendingCommand>()
-            .reply
-            .take()
-            .unwrap_or(Err(Refusal::Over));
+        let mut pending = self.app.world_mut().resource_mut::<act::PendingCommand>();
+        let reply = pending.reply.take().unwrap_or(Err(Refusal::Over));
+        // The handler hands the command back once it is done with it.
+        let command = pending.done.take();
         reply?;
-        self.record.commands.push(command);
-        Ok(self.log()[before..].to_vec())
+        self.record.commands.extend(command);
+        Ok(())
     }
 
     /// The replay of everything so far (also the save file).

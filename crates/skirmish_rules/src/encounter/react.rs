@@ -194,7 +194,7 @@ pub(super) fn offer(world: &mut World, event: Event) -> bool {
 pub(super) fn offer_to(world: &mut World, event: Event, reactors: Vec<CreatureId>) -> bool {
     let mut reactors: Vec<CreatureId> = reactors
         .into_iter()
-        .filter(|&r| !options_for(world, r, &event).is_empty())
+        .filter(|&r| has_option(world, r, &event))
         .collect();
     // Seed 002 "Reactions": asked "in turn order".
     let flow = world.resource::<super::flow::Flow>();
@@ -239,23 +239,52 @@ fn alive(world: &World, e: Entity) -> bool {
 }
 
 /// What `reactor` could do about `event` now.
-pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event) -> Vec<Reaction> {
+pub(super) fn options_for(world: &World, reactor: CreatureId, event: &Event) -> Vec<Reaction> {
     let mut out = Vec::new();
+    each_option(world, reactor, event, |ability, target| {
+        out.push(Reaction {
+            ability: ability.to_string(),
+            targets: target.into_iter().collect(),
+        });
+        true
+    });
+    out
+}
+
+/// Whether `reactor` has any answer to `event` now ([`options_for`] without
+/// building them all).
+fn has_option(world: &World, reactor: CreatureId, event: &Event) -> bool {
+    let mut any = false;
+    each_option(world, reactor, event, |_, _| {
+        any = true;
+        false
+    });
+    any
+}
+
+/// Hand each of [`options_for`]'s answers (an ability and its target, if
+/// it has one) to `take`, in order, until it returns `false`.
+fn each_option(
+    world: &World,
+    reactor: CreatureId,
+    event: &Event,
+    mut take: impl FnMut(&str, Option<CreatureId>) -> bool,
+) {
     let Some(re) = entity_of(world, reactor) else {
-        return out;
+        return;
     };
     let Some(ae) = entity_of(world, event.actor) else {
-        return out;
+        return;
     };
     let subject = match event.subject {
         Some(s) => match entity_of(world, s) {
             Some(se) if alive(world, se) => Some((s, se)),
-            _ => return out,
+            _ => return,
         },
         None => None,
     };
     if !may_react(world, re) || !alive(world, ae) {
-        return out;
+        return;
     }
     let (Some(my_side), Some(my_space), Some(budget), Some(actor_side)) = (
         world.get::<Creature>(re).map(|c| c.side),
@@ -263,44 +292,32 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
         world.get::<TurnBudget>(re).copied(),
         world.get::<Creature>(ae).map(|c| c.side),
     ) else {
-        return out;
+        return;
     };
     let actor_space = world.get::<Space>(ae).map(|s| s.0).unwrap_or(my_space);
     if event.kind == TriggerEvent::EnemyLeavesAdjacency
         && budget.triggered
         && actor_side != my_side
         && reactor != event.actor
+        && !take(OPPORTUNITY_ATTACK, Some(event.actor))
     {
-        out.push(Reaction {
-            ability: OPPORTUNITY_ATTACK.into(),
-            targets: vec![event.actor],
-        });
+        return;
     }
-    let content = world.resource::<Content>().0.clone();
+    let content = &world.resource::<Content>().0;
     // Only the abilities this event triggers are looked at further.
-    let triggered: Vec<String> = world
-        .get::<Abilities>(re)
-        .map(|a| {
-            a.0.iter()
-                .filter(|id| {
-                    content
-                        .ability(id)
-                        .is_some_and(|a| a.trigger.as_ref().map(|t| t.on) == Some(event.kind))
-                })
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default();
-    if triggered.is_empty() {
-        return out;
-    }
-    let heroic = world.get::<Heroic>(re).cloned();
+    let Some(known) = world.get::<Abilities>(re) else {
+        return;
+    };
+    let triggered = known.0.iter().filter_map(|id| {
+        content
+            .ability(id)
+            .filter(|a| a.trigger.as_ref().map(|t| t.on) == Some(event.kind))
+            .map(|a| (id, a))
+    });
+    let heroic = world.get::<Heroic>(re);
     let malice = world.resource::<super::Malice>().0;
-    let map = world.resource::<act::Battlefield>().0.clone();
-    for id in &triggered {
-        let Some(a) = content.ability(id) else {
-            continue;
-        };
+    let map = &world.resource::<act::Battlefield>().0;
+    for (id, a) in triggered {
         match a.action {
             ActionType::TriggeredAction if !budget.triggered => continue,
             ActionType::TriggeredAction | ActionType::FreeTriggeredAction => {}
@@ -343,26 +360,20 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
             continue;
         }
         if a.distance.is_area() {
-            if matches!(a.distance, Distance::Aura(_) | Distance::Burst(_)) {
-                out.push(Reaction {
-                    ability: id.clone(),
-                    targets: Vec::new(),
-                });
+            if matches!(a.distance, Distance::Aura(_) | Distance::Burst(_)) && !take(id, None) {
+                return;
             }
             continue;
         }
-        let mut candidates = vec![event.actor];
-        if let Some((s, _)) = subject {
-            candidates.push(s);
-        }
-        candidates.push(reactor);
-        candidates.dedup();
-        let mut seen = Vec::new();
-        for c in candidates {
-            if seen.contains(&c) {
+        // The actor, the subject and the reactor, each once.
+        let candidates = [Some(event.actor), subject.map(|(s, _)| s), Some(reactor)];
+        for (i, &c) in candidates.iter().enumerate() {
+            let Some(c) = c else {
+                continue;
+            };
+            if candidates[..i].contains(&Some(c)) {
                 continue;
             }
-            seen.push(c);
             let Some(ce) = entity_of(world, c) else {
                 continue;
             };
@@ -381,14 +392,10 @@ pub(super) fn options_for(world: &mut World, reactor: CreatureId, event: &Event)
             });
             let in_reach = c == reactor
                 || (my_space.distance(cs) <= a.distance.reach()
-                    && line_of_effect(&map, my_space, cs));
-            if kind_ok && in_reach && alive(world, ce) {
-                out.push(Reaction {
-                    ability: id.clone(),
-                    targets: vec![c],
-                });
+                    && line_of_effect(map, my_space, cs));
+            if kind_ok && in_reach && alive(world, ce) && !take(id, Some(c)) {
+                return;
             }
         }
     }
-    out
 }

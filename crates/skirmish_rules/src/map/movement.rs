@@ -99,7 +99,7 @@ impl Reach {
 /// difficult terrain; allies can be passed.
 fn enter_cost(
     map: &Map,
-    occ: &[Option<(CreatureId, Side)>],
+    occupant: impl Fn(Pos) -> Option<(CreatureId, Side)>,
     mover: &Mover,
     to: Pos,
 ) -> Option<(u32, bool)> {
@@ -117,7 +117,7 @@ fn enter_cost(
         if f & square::DIFFICULT != 0 {
             difficult = true;
         }
-        if let Some((id, side)) = occ[(q.y * map.width + q.x) as usize]
+        if let Some((id, side)) = occupant(q)
             && id != mover.id
         {
             can_end = false;
@@ -209,7 +209,7 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
                 if cuts_corner(map, here, next, mover.space.size) {
                     continue;
                 }
-                let Some((step, can_end)) = enter_cost(map, occ, mover, next) else {
+                let Some((step, can_end)) = enter_cost(map, in_grid(map, occ), mover, next) else {
                     continue;
                 };
                 let total = current + step;
@@ -235,7 +235,16 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
 /// any step is illegal (not adjacent, blocked, cutting a corner, ending in
 /// another creature's space). Does not check the speed.
 pub fn path_cost(map: &Map, creatures: &[Occupant], mover: &Mover, path: &[Pos]) -> Option<u32> {
-    path_cost_with(map, &occupancy(map, creatures), mover, path)
+    // A path is a few squares: asking the creatures beats building a grid.
+    // The last one holding a square, as in [`occupancy`].
+    let occupant = |q: Pos| {
+        creatures
+            .iter()
+            .rev()
+            .find(|c| c.space.contains(q))
+            .map(|c| (c.id, c.side))
+    };
+    path_cost_by(map, occupant, mover, path)
 }
 
 /// [`path_cost`] with a prebuilt occupancy grid.
@@ -245,13 +254,31 @@ pub fn path_cost_with(
     mover: &Mover,
     path: &[Pos],
 ) -> Option<u32> {
+    path_cost_by(map, in_grid(map, occ), mover, path)
+}
+
+/// Who stands on a square (in bounds) by the occupancy grid.
+fn in_grid<'a>(
+    map: &Map,
+    occ: &'a [Option<(CreatureId, Side)>],
+) -> impl Fn(Pos) -> Option<(CreatureId, Side)> + Copy + 'a {
+    let width = map.width;
+    move |q: Pos| occ[(q.y * width + q.x) as usize]
+}
+
+fn path_cost_by(
+    map: &Map,
+    occupant: impl Fn(Pos) -> Option<(CreatureId, Side)> + Copy,
+    mover: &Mover,
+    path: &[Pos],
+) -> Option<u32> {
     let mut total = 0;
     let mut last_can_end = true;
     for w in path.windows(2) {
         if w[0].distance(w[1]) != 1 || cuts_corner(map, w[0], w[1], mover.space.size) {
             return None;
         }
-        let (step, can_end) = enter_cost(map, occ, mover, w[1])?;
+        let (step, can_end) = enter_cost(map, occupant, mover, w[1])?;
         total += step;
         last_can_end = can_end;
     }

@@ -190,7 +190,7 @@ pub fn play_with(
             ));
             fallback(&e, &legal)
         };
-        if let Err(r) = e.apply(cmd.clone()) {
+        if let Err(r) = e.perform(cmd.clone()) {
             errors.push(format!(
                 "the engine refused a legal command at seed {seed}: {cmd:?}: {r}"
             ));
