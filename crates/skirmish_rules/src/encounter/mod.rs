@@ -54,6 +54,9 @@ pub(super) fn plugin(app: &mut App) {
 /// A running encounter: owns a headless app with the rules plugin.
 pub struct Encounter {
     app: App,
+    /// The step schedule, kept out of the world's schedules: run directly,
+    /// a step skips looking it up by label.
+    step_schedule: bevy_ecs::schedule::Schedule,
     /// The seed and accepted commands so far: the replay, and the save.
     record: replay::Replay,
 }
@@ -128,8 +131,14 @@ impl Encounter {
         // Seed 002: passives are "always in effect"; episodics are
         // "performed at the start of a new Episode".
         act::encounter_start_abilities(app.world_mut());
+        let step_schedule = app
+            .world_mut()
+            .resource_mut::<bevy_ecs::schedule::Schedules>()
+            .remove(flow::EncounterStep)
+            .expect("the flow plugin adds the step schedule");
         let mut e = Encounter {
             app,
+            step_schedule,
             record: replay::Replay {
                 encounter: encounter_id.to_string(),
                 seed,
@@ -143,7 +152,7 @@ impl Encounter {
     /// Run one step of the engine and apply state transitions.
     fn step(&mut self) {
         let world = self.app.world_mut();
-        world.run_schedule(flow::EncounterStep);
+        self.step_schedule.run(world);
         // The phase changes on some steps only; with no change pending the
         // transition schedule would do nothing but cost its run.
         if !matches!(*world.resource::<NextState<Phase>>(), NextState::Unchanged) {
