@@ -878,7 +878,7 @@ fn drag_grabbed(world: &mut World, grabber: CreatureId, left: Pos) {
 /// Seed 000 "Grabbed": "If a creature's size is equal to or less than the
 /// size of a creature they have grabbed, their speed is halved while they
 /// have that creature grabbed."
-pub(super) fn speed_with_grab(world: &mut World, entity: Entity, speed: u32) -> u32 {
+pub(super) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 {
     let Some((id, size)) = world
         .get::<Creature>(entity)
         .map(|c| c.id)

@@ -460,7 +460,7 @@ fn phased_starts(world: &mut World, flow: &Flow, stage: crate::phased::Stage) ->
 /// What one creature taking the current turn can do now: its moves and
 /// shifts, charges, its abilities against each valid target or placement,
 /// and the basic actions.
-fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
+fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
     let mut out = Vec::new();
     let Some(e) = act::entity_of(world, active) else {
         return out;
@@ -468,8 +468,8 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
     let creatures = act::occupants(world);
     let map = world.resource::<Battlefield>().0.clone();
     let (Some(me), Some(cond), Some(mv), Some(budget)) = (
-        world.get::<Creature>(e).cloned(),
-        world.get::<Conditions>(e).cloned(),
+        world.get::<Creature>(e),
+        world.get::<Conditions>(e),
         world.get::<Movement>(e).copied(),
         world.get::<TurnBudget>(e).copied(),
     ) else {
@@ -481,7 +481,7 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
         .unwrap_or(crate::map::Footprint::single(Default::default()));
     let dazed_spent = cond.has(crate::conditions::ConditionKind::Dazed) && budget.dazed_done;
     let can_move = (budget.move_action || budget.main) && !dazed_spent;
-    let limits = movement_limits(&cond, act::speed_with_grab(world, e, mv.speed));
+    let limits = movement_limits(cond, act::speed_with_grab(world, e, mv.speed));
     let mover = Mover {
         id: active,
         space,
@@ -529,9 +529,9 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
     if let (true, Some(reach)) = (budget.main && !dazed_spent, &reach) {
         out.extend(charges(&creatures, mover, reach));
     }
-    let content = world.resource::<Content>().clone();
-    let abilities = world.get::<Abilities>(e).cloned().unwrap_or_default();
-    let heroic = world.get::<Heroic>(e).cloned();
+    let content = world.resource::<Content>();
+    let abilities: &[String] = world.get::<Abilities>(e).map_or(&[], |a| &a.0);
+    let heroic = world.get::<Heroic>(e);
     let malice = world.resource::<Malice>().0;
     let hidden: Vec<CreatureId> = creatures
         .iter()
@@ -542,7 +542,7 @@ fn creature_actions(world: &mut World, active: CreatureId) -> Vec<Command> {
         })
         .map(|o| o.id)
         .collect();
-    for id in &abilities.0 {
+    for id in abilities {
         let Some(a) = content.ability(id) else {
             continue;
         };
