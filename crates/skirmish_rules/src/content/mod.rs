@@ -777,7 +777,7 @@ impl Loader {
 
 /// The first stat block an ability summons that the content lacks.
 pub fn unknown_monsters(ability: &Ability, db: &ContentDb) -> Option<String> {
-    ability.effects().find_map(|e| match e {
+    ability.find_effect(|e| match e {
         crate::ability::Effect::Summon(id) if !db.monsters.contains_key(id) => Some(id.clone()),
         _ => None,
     })
@@ -785,7 +785,7 @@ pub fn unknown_monsters(ability: &Ability, db: &ContentDb) -> Option<String> {
 
 /// The first ability an ability prepares that the content lacks.
 pub fn unknown_prepared(ability: &Ability, db: &ContentDb) -> Option<String> {
-    ability.effects().find_map(|e| match e {
+    ability.find_effect(|e| match e {
         crate::ability::Effect::Prepare { ability, .. } if !db.abilities.contains_key(ability) => {
             Some(ability.clone())
         }

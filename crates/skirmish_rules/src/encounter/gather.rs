@@ -227,7 +227,7 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
 /// Whether an ability itself recovers or refreshes (such an ability can't
 /// bring itself or another of its kind back: our ruling, so no loop).
 fn restores(a: &Ability) -> bool {
-    a.effects().any(|e| {
+    a.has_effect(|e| {
         matches!(
             e,
             crate::ability::Effect::Recover(_) | crate::ability::Effect::Refresh(_)

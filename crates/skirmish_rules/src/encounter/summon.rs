@@ -69,10 +69,7 @@ pub fn summon_square(
 
 /// Whether `owner` has room for each creature `ability` would summon.
 pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::Ability) -> bool {
-    if !ability
-        .effects()
-        .any(|e| matches!(e, crate::ability::Effect::Summon(_)))
-    {
+    if !ability.has_effect(|e| matches!(e, crate::ability::Effect::Summon(_))) {
         return true;
     }
     let stat_blocks = summoned_by(ability);
@@ -99,13 +96,14 @@ pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::A
 /// The stat blocks any line of the ability summons.
 pub fn summoned_by(ability: &crate::ability::Ability) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for e in ability.effects() {
+    ability.find_effect(|e| {
         if let crate::ability::Effect::Summon(id) = e
             && !out.contains(id)
         {
             out.push(id.clone());
         }
-    }
+        None::<()>
+    });
     out
 }
 
