@@ -97,6 +97,7 @@ impl Reach {
 /// `size`, or `None` if it can't enter. Difficult terrain costs +1 (once per
 /// step, if any square entered is difficult); enemies' squares count as
 /// difficult terrain; allies can be passed.
+#[inline(always)]
 fn enter_cost(
     map: &Map,
     occupant: impl Fn(Pos) -> Option<(CreatureId, Side)>,
@@ -144,6 +145,7 @@ pub fn occupancy(map: &Map, creatures: &[Occupant]) -> Vec<Option<(CreatureId, S
 
 /// Whether a diagonal step cuts a wall's corner: both orthogonal neighbours'
 /// spaces must be free of walls and objects (RULES.md: "no cutting a wall's corner").
+#[inline(always)]
 fn cuts_corner(map: &Map, from: Pos, to: Pos, size: u32) -> bool {
     if from.x == to.x || from.y == to.y {
         return false;
