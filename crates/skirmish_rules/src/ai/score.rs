@@ -130,6 +130,9 @@ pub struct Scorer<'a> {
     pub occupants: Vec<Occupant>,
     /// Walking distances from each enemy, worked out when first needed.
     walk: std::cell::RefCell<std::collections::HashMap<CreatureId, crate::map::movement::Reach>>,
+    /// Each creature's [`attack_reach`], worked out when first needed (a
+    /// decision asks it for every square a move could end on).
+    reaches: std::cell::RefCell<Vec<(CreatureId, (u32, bool))>>,
 }
 
 impl<'a> Scorer<'a> {
@@ -141,7 +144,18 @@ impl<'a> Scorer<'a> {
             all: e.creatures(),
             occupants: e.occupants(),
             walk: Default::default(),
+            reaches: Default::default(),
         }
+    }
+
+    /// [`attack_reach`] of `c`, kept for the life of the scorer.
+    fn reach_of(&self, c: &CreatureView) -> (u32, bool) {
+        if let Some(&(_, r)) = self.reaches.borrow().iter().find(|(id, _)| *id == c.id) {
+            return r;
+        }
+        let r = attack_reach(self.e, c);
+        self.reaches.borrow_mut().push((c.id, r));
+        r
     }
 
     /// Squares of walking from `to` (a creature) to `at`, around walls and
@@ -299,7 +313,7 @@ impl<'a> Scorer<'a> {
     /// How good it is for `c` to stand at `at`.
     pub fn position(&self, c: &CreatureView, at: Footprint) -> f64 {
         let w = self.w;
-        let (reach, ranged) = attack_reach(self.e, c);
+        let (reach, ranged) = self.reach_of(c);
         let mut v = 0.0;
         if let Some(f) = self.focus(c, at) {
             let d = at.distance(f.space);
@@ -418,7 +432,7 @@ impl<'a> Scorer<'a> {
                     .map(|o| o.space.distance(c.space))
                     .min()
                     .unwrap_or(0);
-                let (reach, _) = attack_reach(self.e, c);
+                let (reach, _) = self.reach_of(c);
                 // Phased 2d6: seizing the initiative gives attackers
                 // advantage against it and its battle action comes last.
                 let seizes = self.e.phased_next().is_some_and(|n| n != c.id)
