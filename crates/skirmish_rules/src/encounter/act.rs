@@ -359,9 +359,7 @@ fn delay(world: &mut World, entity: Entity, id: CreatureId, phase: Phase) -> Res
     if flow.delayed == Some(other) {
         return Err(Refusal::CannotDelay("the other side has just delayed"));
     }
-    let waiting = creatures_and_stamina(world)
-        .any(|(c, s)| c.side == other && can_act(s) && !flow.acted.contains(&c.id));
-    if !waiting {
+    if !super::flow::waiting(world, other) {
         return Err(Refusal::CannotDelay(
             "the other side has nobody left to act",
         ));

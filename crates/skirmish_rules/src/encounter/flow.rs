@@ -365,10 +365,14 @@ fn advance(world: &mut World) {
 }
 
 /// Whether `side` has a creature that can still take a turn this round.
-fn waiting(world: &World, side: Side) -> bool {
+pub(super) fn waiting(world: &World, side: Side) -> bool {
     let flow = world.resource::<Flow>();
-    super::act::creatures_and_stamina(world)
-        .any(|(c, s)| c.side == side && can_act(s) && !flow.acted.contains(&c.id))
+    super::act::creatures_and_stamina(world).any(|(c, s)| still_to_act(flow, side, c, s))
+}
+
+/// Whether this creature of `side` can still take a turn this round.
+pub(super) fn still_to_act(flow: &Flow, side: Side, c: &Creature, s: &Stamina) -> bool {
+    c.side == side && can_act(s) && !flow.acted.contains(&c.id)
 }
 
 /// RULES.md "Turns": the sides alternate, a side that runs out lets the

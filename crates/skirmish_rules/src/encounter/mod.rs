@@ -364,19 +364,14 @@ impl Encounter {
             if let Some(p) = &flow.phased {
                 return phased_starts(world, &flow, p.stage);
             }
-            let waiting = |side: Side, c: &Creature, s: &Stamina| {
-                c.side == side && flow::can_act(s) && !flow.acted.contains(&c.id)
-            };
             // In id order.
             let mut out: Vec<Command> = act::creatures_and_stamina(world)
-                .filter(|(c, s)| waiting(flow.to_act, c, s))
+                .filter(|(c, s)| flow::still_to_act(&flow, flow.to_act, c, s))
                 .map(|(c, _)| Command::StartTurn { creature: c.id })
                 .collect();
-            let other_waits =
-                act::creatures_and_stamina(world).any(|(c, s)| waiting(flow.to_act.other(), c, s));
             if let Some(first) = out.first()
-                && other_waits
                 && flow.delayed != Some(flow.to_act.other())
+                && flow::waiting(world, flow.to_act.other())
             {
                 out.push(Command::Delay {
                     creature: first.creature(),

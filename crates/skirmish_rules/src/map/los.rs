@@ -149,11 +149,20 @@ fn step_clear(map: &Map, p: Pos, sx: i32, sy: i32) -> bool {
 /// walking. (A line can only leave the box along its outer edge, where an
 /// edge or a pinch needs a blocking square inside it too.)
 fn open_between(map: &Map, from: Footprint, to: Footprint) -> bool {
-    let x0 = from.pos.x.min(to.pos.x);
-    let y0 = from.pos.y.min(to.pos.y);
-    let x1 = (from.pos.x + from.size as i32).max(to.pos.x + to.size as i32) - 1;
-    let y1 = (from.pos.y + from.size as i32).max(to.pos.y + to.size as i32) - 1;
-    map.open_box(x0, y0, x1, y1)
+    let n = to.size as i32 - 1;
+    open_around(map, from, to.pos, to.pos.offset(n, n))
+}
+
+/// Whether nothing blocks in the box spanning `from` and the squares from
+/// `lo` to `hi` (see [`open_between`]).
+fn open_around(map: &Map, from: Footprint, lo: Pos, hi: Pos) -> bool {
+    let n = from.size as i32 - 1;
+    map.open_box(
+        lo.x.min(from.pos.x),
+        lo.y.min(from.pos.y),
+        hi.x.max(from.pos.x + n),
+        hi.y.max(from.pos.y + n),
+    )
 }
 
 /// Line of effect between two spaces: any corner to any corner.
@@ -181,13 +190,8 @@ pub fn squares_in_line_of_effect(map: &Map, from: Footprint, squares: &[Pos]) ->
     let y0 = squares.iter().map(|p| p.y).min().unwrap_or(0);
     let y1 = squares.iter().map(|p| p.y).max().unwrap_or(y0) + 1;
     // Open ground over the whole box (the source's squares and every
-    // square's): every line is clear (see `open_between`).
-    if map.open_box(
-        x0.min(from.pos.x),
-        y0.min(from.pos.y),
-        (x1 - 1).max(from.pos.x + from.size as i32 - 1),
-        (y1 - 1).max(from.pos.y + from.size as i32 - 1),
-    ) {
+    // square's): every line is clear.
+    if open_around(map, from, Pos::new(x0, y0), Pos::new(x1 - 1, y1 - 1)) {
         return vec![true; squares.len()];
     }
     let w = (x1 - x0 + 1) as usize;
@@ -428,7 +432,7 @@ mod tests {
     // The shortcut through open ground (nothing blocks in the box the corner
     // lines could touch) gives the answer walking the lines gives: every
     // placing of one or two walls on a 5 x 5 map, between every pair of
-    // spaces of size 1 and 2.
+    // spaces of size 1 and 2, and from each space to every square at once.
     #[test]
     fn open_ground_shortcut_agrees_everywhere() {
         let squares: Vec<Pos> = (0..25).map(|i| Pos::new(i % 5, i / 5)).collect();
@@ -454,6 +458,11 @@ mod tests {
                             squares[j]
                         );
                         assert_eq!(sight(&m, from, to), walked_sight(&m, from, to));
+                    }
+                    // And for the squares of an area, all at once.
+                    let batch = squares_in_line_of_effect(&m, from, &squares);
+                    for (p, got) in squares.iter().zip(batch) {
+                        assert_eq!(got, walked_line_of_effect(&m, from, Footprint::single(*p)));
                     }
                 }
             }
