@@ -69,6 +69,9 @@ pub fn summon_square(
 
 /// Whether `owner` has room for each creature `ability` would summon.
 pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::Ability) -> bool {
+    // The quick test first: the legal-action listing asks this of every
+    // ability, and gathering the stat blocks for one that summons nobody
+    // cost random games 4% more instructions.
     if !ability.has_effect(|e| matches!(e, crate::ability::Effect::Summon(_))) {
         return true;
     }
@@ -96,6 +99,7 @@ pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::A
 /// The stat blocks any line of the ability summons.
 pub fn summoned_by(ability: &crate::ability::Ability) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    // Every effect is visited: the search is never answered.
     ability.find_effect(|e| {
         if let crate::ability::Effect::Summon(id) = e
             && !out.contains(id)
