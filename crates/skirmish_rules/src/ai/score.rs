@@ -92,8 +92,7 @@ impl Weights {
 pub fn acting_side(e: &Encounter, legal: &[Command]) -> Option<Side> {
     legal
         .first()
-        .and_then(|c| e.creature(c.creature()))
-        .map(|c| c.side)
+        .and_then(|c| e.side_of(c.creature()))
 }
 
 /// What a creature can reach with its best damaging main-action ability,

@@ -238,9 +238,19 @@ impl Encounter {
 
     /// A creature's name (for log lines).
     pub fn name(&self, id: CreatureId) -> String {
-        self.creature(id)
-            .map(|c| c.name)
-            .unwrap_or_else(|| id.to_string())
+        let w = self.app.world();
+        act::entity_of(w, id)
+            .and_then(|e| w.get::<Creature>(e))
+            .map_or_else(|| id.to_string(), |c| c.name.clone())
+    }
+
+    /// A creature's side, without copying the rest of it as
+    /// [`Encounter::creature`] does.
+    pub fn side_of(&self, id: CreatureId) -> Option<Side> {
+        let w = self.app.world();
+        act::entity_of(w, id)
+            .and_then(|e| w.get::<Creature>(e))
+            .map(|c| c.side)
     }
 
     /// The glyphs on the board (seed 002), seen or not.

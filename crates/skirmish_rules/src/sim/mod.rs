@@ -158,9 +158,7 @@ pub fn play_with(
         if legal.is_empty() {
             break;
         }
-        let side = e
-            .creature(legal[0].creature())
-            .map_or(Side::Heroes, |c| c.side);
+        let side = e.side_of(legal[0].creature()).unwrap_or(Side::Heroes);
         let brain: &mut Box<dyn Brain> = match side {
             Side::Heroes => &mut heroes,
             Side::Director => &mut monsters,
