@@ -2,8 +2,6 @@
 //! squares and cheapest paths for a creature, the opportunity attacks a path
 //! provokes, and teleport destinations.
 
-use std::collections::VecDeque;
-
 use super::grid::{Footprint, Map, Occupant, Pos, Side, square};
 use super::los::line_of_effect_to_square;
 use crate::stats::CreatureId;
@@ -184,13 +182,16 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
     // Costs are small integers: a bucket queue (Dial's algorithm).
     let max_step = 2 + mover.extra_cost as usize;
     let nb = max_step + 1;
-    let mut buckets: Vec<VecDeque<usize>> = vec![VecDeque::new(); nb];
-    buckets[0].push_back(start);
+    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); nb];
+    buckets[0].push(start as u32);
     let mut current = 0u32;
     let mut pending = 1usize;
+    let mut work = Vec::new();
     while pending > 0 && current <= mover.speed {
         let b = current as usize % nb;
-        while let Some(i) = buckets[b].pop_front() {
+        std::mem::swap(&mut work, &mut buckets[b]);
+        for &i in &work {
+            let i = i as usize;
             pending -= 1;
             if reach.cost[i] != current {
                 continue;
@@ -223,11 +224,12 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
                     reach.cost[j] = total;
                     reach.parent[j] = i as u32;
                     reach.can_end[j] = can_end;
-                    buckets[total as usize % nb].push_back(j);
+                    buckets[total as usize % nb].push(j as u32);
                     pending += 1;
                 }
             }
         }
+        work.clear();
         current += 1;
     }
     reach
