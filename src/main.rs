@@ -10,6 +10,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// Simulations allocate and drop many small paths: mimalloc does that a
+/// good deal faster than the system allocator (README, "Speed").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Skirmish: a tactical combat client for grid skirmish rules of the power-roll family.
 #[derive(Parser, Debug)]
 #[command(name = "skirmish", version, about)]

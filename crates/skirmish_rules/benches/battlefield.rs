@@ -11,6 +11,11 @@ use skirmish_rules::map::movement::{Mover, reachable};
 use skirmish_rules::map::{Footprint, Map, Occupant, Pos, Side, Terrain, line_of_effect};
 use skirmish_rules::stats::CreatureId;
 
+/// The allocator the `skirmish` binary uses, so the figures are what `skirmish
+/// sim` gets.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A 64 x 64 map, 20% of its squares walls, seeded.
 fn map() -> Map {
     let mut rng = ChaCha8Rng::seed_from_u64(2026);

@@ -14,6 +14,11 @@ use skirmish_rules::encounter::Encounter;
 use skirmish_rules::encounter::def::{EncounterDef, FirstSide, HeroDef, MonsterDef};
 use skirmish_rules::sim::play_with;
 
+/// The allocator the `skirmish` binary uses, so the figures are what `skirmish
+/// sim` gets.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn content() -> Arc<ContentDb> {
     let mut db =
         ContentDb::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets")).expect("content");
