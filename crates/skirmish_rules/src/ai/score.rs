@@ -90,9 +90,7 @@ impl Weights {
 
 /// Whose side a brain plays: the side of whoever the legal actions are for.
 pub fn acting_side(e: &Encounter, legal: &[Command]) -> Option<Side> {
-    legal
-        .first()
-        .and_then(|c| e.side_of(c.creature()))
+    legal.first().and_then(|c| e.side_of(c.creature()))
 }
 
 /// What a creature can reach with its best damaging main-action ability,
