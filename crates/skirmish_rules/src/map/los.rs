@@ -251,6 +251,21 @@ pub fn sight(map: &Map, from: Footprint, to: Footprint) -> Sight {
     }
 }
 
+/// Whether [`sight`] is [`Sight::Clear`], without telling cover from
+/// blocked: a corner of `from` with every line to `to` clear, each corner
+/// given up at its first blocked line.
+pub fn clear_sight(map: &Map, from: Footprint, to: Footprint) -> bool {
+    open_between(map, from, to) || walked_clear_sight(map, from, to)
+}
+
+/// [`clear_sight`] found by walking the corner lines.
+fn walked_clear_sight(map: &Map, from: Footprint, to: Footprint) -> bool {
+    let tc = corners(to);
+    corners(from)
+        .iter()
+        .any(|&(a, qa)| tc.iter().all(|&(b, qb)| segment_clear(map, a, qa, b, qb)))
+}
+
 /// [`sight`] found by walking the corner lines.
 fn walked_sight(map: &Map, from: Footprint, to: Footprint) -> Sight {
     let tc = corners(to);
@@ -458,6 +473,10 @@ mod tests {
                             squares[j]
                         );
                         assert_eq!(sight(&m, from, to), walked_sight(&m, from, to));
+                        assert_eq!(
+                            clear_sight(&m, from, to),
+                            walked_sight(&m, from, to) == Sight::Clear
+                        );
                     }
                     // And for the squares of an area, all at once.
                     let batch = squares_in_line_of_effect(&m, from, &squares);
