@@ -96,13 +96,18 @@ pub struct Origin {
     pub column: usize,
 }
 
+/// Abilities by id, hashed with a fixed seed (the same on every run).
+pub type AbilityMap = std::collections::HashMap<String, Ability, foldhash::fast::FixedState>;
+
 /// Every piece of content, validated.
 #[derive(Clone, Debug, Default)]
 pub struct ContentDb {
     pub root: PathBuf,
     pub rulesets: BTreeMap<String, Ruleset>,
     pub classes: BTreeMap<String, Class>,
-    pub abilities: BTreeMap<String, Ability>,
+    /// By id. Hashed, not ordered: the engine looks abilities up by id for
+    /// every creature at every command, and nothing lists them in order.
+    pub abilities: AbilityMap,
     pub monsters: BTreeMap<String, Monster>,
     pub maps: BTreeMap<String, LoadedMap>,
     pub encounters: BTreeMap<String, EncounterDef>,
