@@ -27,7 +27,10 @@ pub struct Reach {
     origin: Pos,
     /// Cost to reach each top-left position, `u32::MAX` if unreachable.
     cost: Vec<u32>,
-    parent: Vec<u32>,
+    /// The square each was reached from ([`NO_PARENT`] for the start and
+    /// the unreached): kept as squares, so walking a path back needs no
+    /// division.
+    parent: Vec<Pos>,
     /// Whether the creature may end its move there.
     can_end: Vec<bool>,
     /// How far (in squares) from the origin a reached square can be.
@@ -35,6 +38,7 @@ pub struct Reach {
 }
 
 const NONE: u32 = u32::MAX;
+const NO_PARENT: Pos = Pos::new(i32::MIN, i32::MIN);
 
 impl Reach {
     fn idx(&self, p: Pos) -> Option<usize> {
@@ -65,15 +69,17 @@ impl Reach {
             (self.origin.y - r).max(0),
             (self.origin.y + r).min(height - 1),
         );
-        (y0..=y1)
-            .flat_map(|y| (x0..=x1).map(move |x| (y * self.width + x) as usize))
-            .filter(|&i| self.cost[i] != NONE && self.can_end[i])
-            .map(|i| {
-                let p = Pos::new(i as i32 % self.width, i as i32 / self.width);
-                (p, self.cost[i])
-            })
-            .filter(|(p, _)| *p != self.origin)
-            .collect()
+        let mut out = Vec::new();
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let i = (y * self.width + x) as usize;
+                let p = Pos::new(x, y);
+                if self.cost[i] != NONE && self.can_end[i] && p != self.origin {
+                    out.push((p, self.cost[i]));
+                }
+            }
+        }
+        out
     }
 
     /// The cheapest path from the start to `p`, both ends included.
@@ -82,9 +88,10 @@ impl Reach {
         let mut path = Vec::with_capacity(cost as usize + 1);
         path.push(p);
         let mut i = self.idx(p)?;
-        while self.parent[i] != NONE {
-            i = self.parent[i] as usize;
-            path.push(Pos::new(i as i32 % self.width, i as i32 / self.width));
+        while self.parent[i] != NO_PARENT {
+            let q = self.parent[i];
+            path.push(q);
+            i = (q.y * self.width + q.x) as usize;
         }
         path.reverse();
         Some(path)
@@ -170,7 +177,7 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
         width: map.width,
         origin: mover.space.pos,
         cost: vec![NONE; n],
-        parent: vec![NONE; n],
+        parent: vec![NO_PARENT; n],
         can_end: vec![false; n],
         radius: mover.speed.min(i32::MAX as u32) as i32,
     };
@@ -182,21 +189,20 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
     // Costs are small integers: a bucket queue (Dial's algorithm).
     let max_step = 2 + mover.extra_cost as usize;
     let nb = max_step + 1;
-    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); nb];
-    buckets[0].push(start as u32);
+    let mut buckets: Vec<Vec<Pos>> = vec![Vec::new(); nb];
+    buckets[0].push(mover.space.pos);
     let mut current = 0u32;
     let mut pending = 1usize;
     let mut work = Vec::new();
     while pending > 0 && current <= mover.speed {
         let b = current as usize % nb;
         std::mem::swap(&mut work, &mut buckets[b]);
-        for &i in &work {
-            let i = i as usize;
+        for &here in &work {
+            let i = (here.y * map.width + here.x) as usize;
             pending -= 1;
             if reach.cost[i] != current {
                 continue;
             }
-            let here = Pos::new(i as i32 % map.width, i as i32 / map.width);
             // No step costs less than this: a square already reached as
             // cheaply, or beyond the speed, needs no closer look.
             let least = current + 1 + mover.extra_cost;
@@ -222,9 +228,9 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
                 let j = (next.y * map.width + next.x) as usize;
                 if total < reach.cost[j] {
                     reach.cost[j] = total;
-                    reach.parent[j] = i as u32;
+                    reach.parent[j] = here;
                     reach.can_end[j] = can_end;
-                    buckets[total as usize % nb].push(j as u32);
+                    buckets[total as usize % nb].push(next);
                     pending += 1;
                 }
             }
