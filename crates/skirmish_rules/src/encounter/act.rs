@@ -22,9 +22,7 @@ use crate::content::Content;
 use crate::dice::Dice;
 use crate::map::forced::{Force, ForcedEvent};
 use crate::map::movement::{Mover, path_cost};
-use crate::map::{
-    Footprint, Map, Occupant, Pos, Side, Sight, clear_sight, line_of_effect, sight,
-};
+use crate::map::{Footprint, Map, Occupant, Pos, Side, Sight, clear_sight, line_of_effect, sight};
 use crate::power_roll::{RollSpec, resolve_for_target};
 use crate::stats::{Characteristics, CreatureId, DamageTraits, DamageType, Health, Stamina};
 
@@ -716,9 +714,10 @@ pub(super) fn walk_steps(
     for i in 0..path.len().saturating_sub(1) {
         let can_go = world.get::<Stamina>(entity).is_some_and(can_act) && {
             let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
-            let cond = world.get::<Conditions>(entity).cloned().unwrap_or_default();
-            movement_limits(&cond, speed).speed > 0
-                && !super::phased_flow::stops_moving(world, &cond)
+            let none = Conditions::default();
+            let cond = world.get::<Conditions>(entity).unwrap_or(&none);
+            movement_limits(cond, speed).speed > 0
+                && !super::phased_flow::stops_moving(world, cond)
         };
         if !can_go {
             log_walk(world, &walked);
@@ -734,35 +733,38 @@ pub(super) fn walk_steps(
         let side = world.get::<Creature>(entity).map(|c| c.side);
         let first_already_asked = i == 0 && asked;
         if !shift && !first_already_asked {
-            let held: Vec<CreatureId> = grabbed_by(world, id).iter().map(|g| g.0).collect();
-            let leaving: Vec<CreatureId> = others
+            let mut leaving: Vec<CreatureId> = others
                 .iter()
                 .filter(|o| {
                     o.id != id
-                        && !held.contains(&o.id)
                         && Some(o.side) != side
                         && from.distance(o.space) == 1
                         && to.distance(o.space) > 1
                 })
                 .map(|o| o.id)
                 .collect();
+            if !leaving.is_empty() {
+                // Those it drags along don't leave it.
+                let held = grabbed_by(world, id);
+                leaving.retain(|c| !held.iter().any(|g| g.0 == *c));
+            }
             let event = Event {
                 kind: TriggerEvent::EnemyLeavesAdjacency,
                 actor: id,
                 subject: None,
             };
-            if !leaving.is_empty() {
+            let askers = react::askers(world, &event, leaving);
+            if !askers.is_empty() {
+                // The walk goes on after the answers.
                 world.resource_mut::<Resolution>().push(Resume::Walk {
                     creature: id,
                     path: path[i..].to_vec(),
                     shift,
                     asked: true,
                 });
-                if react::offer_to(world, event, leaving) {
-                    log_walk(world, &walked);
-                    return;
-                }
-                world.resource_mut::<Resolution>().stack.pop();
+                react::ask(world, event, askers);
+                log_walk(world, &walked);
+                return;
             }
         }
         world.get_mut::<Space>(entity).expect("checked").0.pos = path[i + 1];
@@ -770,33 +772,29 @@ pub(super) fn walk_steps(
         drag_grabbed(world, id, path[i]);
         super::aura::entered(world, entity, from, to);
         super::glyph::entered(world, id, to);
-        let arriving: Vec<CreatureId> = others
+        let arriving = others
             .iter()
             .filter(|o| o.id != id && from.distance(o.space) > 1 && to.distance(o.space) == 1)
-            .map(|o| o.id)
-            .collect();
-        if !arriving.is_empty() {
-            let event = Event {
-                kind: TriggerEvent::CreatureMovesAdjacent,
-                actor: id,
-                subject: None,
-            };
-            let rest = path[i + 1..].to_vec();
+            .map(|o| o.id);
+        let event = Event {
+            kind: TriggerEvent::CreatureMovesAdjacent,
+            actor: id,
+            subject: None,
+        };
+        let askers = react::askers(world, &event, arriving);
+        if !askers.is_empty() {
+            let rest = &path[i + 1..];
             if rest.len() > 1 {
                 world.resource_mut::<Resolution>().push(Resume::Walk {
                     creature: id,
-                    path: rest,
+                    path: rest.to_vec(),
                     shift,
                     asked: false,
                 });
             }
-            if react::offer_to(world, event, arriving) {
-                log_walk(world, &walked);
-                return;
-            }
-            if path.len() - (i + 1) > 1 {
-                world.resource_mut::<Resolution>().stack.pop();
-            }
+            react::ask(world, event, askers);
+            log_walk(world, &walked);
+            return;
         }
     }
     log_walk(world, &walked);

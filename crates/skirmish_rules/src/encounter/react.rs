@@ -192,20 +192,35 @@ pub(super) fn offer(world: &mut World, event: Event) -> bool {
 
 /// Queue a prompt for those of `reactors` that could answer `event` now.
 pub(super) fn offer_to(world: &mut World, event: Event, reactors: Vec<CreatureId>) -> bool {
-    let mut reactors: Vec<CreatureId> = reactors
-        .into_iter()
-        .filter(|&r| has_option(world, r, &event))
-        .collect();
-    // Seed 002 "Reactions": asked "in turn order".
-    let flow = world.resource::<super::flow::Flow>();
-    reactors.sort_by_key(|&r| turn_order(flow, r));
+    let reactors = askers(world, &event, reactors);
     if reactors.is_empty() {
         return false;
     }
+    ask(world, event, reactors);
+    true
+}
+
+/// Those of `reactors` that could answer `event` now, in the order they are
+/// asked (seed 002 "Reactions": "in turn order").
+pub(super) fn askers(
+    world: &World,
+    event: &Event,
+    reactors: impl IntoIterator<Item = CreatureId>,
+) -> Vec<CreatureId> {
+    let mut reactors: Vec<CreatureId> = reactors
+        .into_iter()
+        .filter(|&r| has_option(world, r, event))
+        .collect();
+    let flow = world.resource::<super::flow::Flow>();
+    reactors.sort_by_key(|&r| turn_order(flow, r));
+    reactors
+}
+
+/// Queue asking [`askers`]' answer about `event`, first to last.
+pub(super) fn ask(world: &mut World, event: Event, reactors: Vec<CreatureId>) {
     world
         .resource_mut::<Resolution>()
         .push(Resume::Ask { event, reactors });
-    true
 }
 
 /// Where a creature stands in the round's turn order (our ruling for the
