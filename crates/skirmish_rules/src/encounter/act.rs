@@ -716,8 +716,7 @@ pub(super) fn walk_steps(
             let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
             let none = Conditions::default();
             let cond = world.get::<Conditions>(entity).unwrap_or(&none);
-            movement_limits(cond, speed).speed > 0
-                && !super::phased_flow::stops_moving(world, cond)
+            movement_limits(cond, speed).speed > 0 && !super::phased_flow::stops_moving(world, cond)
         };
         if !can_go {
             log_walk(world, &walked);

@@ -459,6 +459,13 @@ impl Map {
         at(x1 + 1, y1 + 1) + at(x0, y0) == at(x0, y1 + 1) + at(x1 + 1, y0)
     }
 
+    /// Every square's [`square`] flags in map order, when kept (a map
+    /// deserialised without [`Map::rebuild_blockers`] has none).
+    #[inline]
+    pub fn flags(&self) -> Option<&[u8]> {
+        (self.flags.len() == self.cells.len()).then_some(&self.flags)
+    }
+
     /// The [`square`] flags at `p` (outside the map: a wall's).
     #[inline]
     pub fn square_flags(&self, p: Pos) -> u8 {

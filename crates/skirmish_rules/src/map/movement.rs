@@ -186,6 +186,19 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
     };
     reach.cost[start] = 0;
     reach.can_end[start] = true;
+    if mover.space.size == 1
+        && let Some(flags) = map.flags()
+        && occ.len() == flags.len()
+    {
+        search_single(map.width, map.height, flags, occ, mover, &mut reach);
+        return reach;
+    }
+    search_general(map, occ, mover, &mut reach);
+    reach
+}
+
+/// [`reachable_with`]'s search for a creature of any size.
+fn search_general(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover, reach: &mut Reach) {
     // Costs are small integers: a bucket queue (Dial's algorithm).
     let max_step = 2 + mover.extra_cost as usize;
     let nb = max_step + 1;
@@ -238,7 +251,93 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
         work.clear();
         current += 1;
     }
-    reach
+}
+
+/// [`reachable_with`]'s search for a creature of one square, the common
+/// case, over the map's flags by index: the same steps in the same order
+/// (neighbours, corners, entering, costs), so the same paths.
+fn search_single(
+    width: i32,
+    height: i32,
+    flags: &[u8],
+    occ: &[Option<(CreatureId, Side)>],
+    mover: &Mover,
+    reach: &mut Reach,
+) {
+    const D: [(i32, i32); 8] = [
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+        (-1, 0),
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+    ];
+    let at = |x: i32, y: i32| (y * width + x) as usize;
+    let nb = 3 + mover.extra_cost as usize;
+    let mut buckets: Vec<Vec<Pos>> = vec![Vec::new(); nb];
+    buckets[0].push(mover.space.pos);
+    let mut current = 0u32;
+    let mut pending = 1usize;
+    let mut work = Vec::new();
+    while pending > 0 && current <= mover.speed {
+        let b = current as usize % nb;
+        std::mem::swap(&mut work, &mut buckets[b]);
+        for &here in &work {
+            pending -= 1;
+            if reach.cost[at(here.x, here.y)] != current {
+                continue;
+            }
+            let least = current + 1 + mover.extra_cost;
+            if least > mover.speed {
+                continue;
+            }
+            for (dx, dy) in D {
+                let (x, y) = (here.x + dx, here.y + dy);
+                if x < 0 || y < 0 || x >= width || y >= height {
+                    continue;
+                }
+                let j = at(x, y);
+                if reach.cost[j] <= least {
+                    continue;
+                }
+                // No cutting a wall's corner (see `cuts_corner`).
+                if dx != 0
+                    && dy != 0
+                    && (flags[at(x, here.y)] | flags[at(here.x, y)]) & square::SOLID != 0
+                {
+                    continue;
+                }
+                // Entering (see `enter_cost`).
+                let f = flags[j];
+                if f & square::BLOCKS_WALKING != 0 {
+                    continue;
+                }
+                let mut difficult = f & square::DIFFICULT != 0;
+                let mut can_end = true;
+                if let Some((id, side)) = occ[j]
+                    && id != mover.id
+                {
+                    can_end = false;
+                    difficult |= side != mover.side;
+                }
+                let total = current + 1 + u32::from(difficult) + mover.extra_cost;
+                if total > mover.speed {
+                    continue;
+                }
+                if total < reach.cost[j] {
+                    reach.cost[j] = total;
+                    reach.parent[j] = Pos::new(x, y).offset(-dx, -dy);
+                    reach.can_end[j] = can_end;
+                    buckets[total as usize % nb].push(Pos::new(x, y));
+                    pending += 1;
+                }
+            }
+        }
+        work.clear();
+        current += 1;
+    }
 }
 
 /// The cost of walking `path` (start included) for the mover, or `None` if
@@ -550,6 +649,62 @@ mod tests {
 
     proptest! {
         #![proptest_config(crate::map::fixed_proptest())]
+        // The one-square search is the general search made quicker: on maps
+        // of walls, difficult ground, pits, objects and creatures of both
+        // sides, crawling or not, it finds the same costs, the same paths
+        // and the same squares to end on (RULES.md "Movement").
+        #[test]
+        fn one_square_search_matches_the_general_one(
+            tiles in proptest::collection::vec(0u8..8, 64),
+            who in proptest::collection::vec((0i32..8, 0i32..8, any::<bool>()), 0..6),
+            at in (0i32..8, 0i32..8),
+            speed in 0u32..9,
+            crawl in any::<bool>(),
+        ) {
+            let mut m = Map::new(8, 8);
+            for (i, t) in tiles.into_iter().enumerate() {
+                let p = Pos::new(i as i32 % 8, i as i32 / 8);
+                match t {
+                    0 => m.set_terrain(p, Terrain::Wall),
+                    1 => m.set_terrain(p, Terrain::Difficult),
+                    2 => m.set_terrain(p, Terrain::Pit(2)),
+                    3 => m.set_object(p, Some(crate::map::grid::MapObject {
+                        material: crate::map::grid::Material::Wood,
+                        size: 1,
+                    })),
+                    _ => {}
+                }
+            }
+            let creatures: Vec<Occupant> = who
+                .iter()
+                .enumerate()
+                .map(|(i, &(x, y, foe))| {
+                    occ(i as u32 + 2, x, y, if foe { Side::Director } else { Side::Heroes })
+                })
+                .collect();
+            let mover = Mover {
+                extra_cost: u32::from(crawl),
+                ..hero(at.0, at.1, speed)
+            };
+            let grid = occupancy(&m, &creatures);
+            let fast = reachable_with(&m, &grid, &mover);
+            let mut slow = reachable_with(&Map::new(0, 0), &[], &mover);
+            slow.cost = vec![NONE; 64];
+            slow.parent = vec![NO_PARENT; 64];
+            slow.can_end = vec![false; 64];
+            slow.width = 8;
+            if m.in_bounds(mover.space.pos) {
+                let start = (at.1 * 8 + at.0) as usize;
+                slow.cost[start] = 0;
+                slow.can_end[start] = true;
+                search_general(&m, &grid, &mover, &mut slow);
+            }
+            prop_assert_eq!(&fast.cost, &slow.cost);
+            prop_assert_eq!(&fast.parent, &slow.parent);
+            prop_assert_eq!(&fast.can_end, &slow.can_end);
+            prop_assert!(fast.cost.iter().any(|&c| c == 0) == m.in_bounds(mover.space.pos));
+        }
+
         // Issue #3 point 7: a path never costs more than the speed it was found for.
         #[test]
         fn paths_within_speed(walls in proptest::collection::vec(0u8..10, 100), speed in 1u32..8) {
