@@ -57,6 +57,10 @@ pub struct Encounter {
     /// The step schedule, kept out of the world's schedules: run directly,
     /// a step skips looking it up by label.
     step_schedule: bevy_ecs::schedule::Schedule,
+    /// Whether any system runs on entering, leaving or changing a phase:
+    /// if none does, a step sets the new phase without running the
+    /// transition schedule.
+    phase_watched: bool,
     /// The seed and accepted commands so far: the replay, and the save.
     record: replay::Replay,
 }
@@ -136,9 +140,11 @@ impl Encounter {
             .resource_mut::<bevy_ecs::schedule::Schedules>()
             .remove(flow::EncounterStep)
             .expect("the flow plugin adds the step schedule");
+        let phase_watched = phase_watched(app.world());
         let mut e = Encounter {
             app,
             step_schedule,
+            phase_watched,
             record: replay::Replay {
                 encounter: encounter_id.to_string(),
                 seed,
@@ -155,8 +161,18 @@ impl Encounter {
         self.step_schedule.run(world);
         // The phase changes on some steps only; with no change pending the
         // transition schedule would do nothing but cost its run.
-        if !matches!(*world.resource::<NextState<Phase>>(), NextState::Unchanged) {
+        let next = match *world.resource::<NextState<Phase>>() {
+            NextState::Unchanged => return,
+            NextState::Pending(p) | NextState::PendingIfNeq(p) => p,
+        };
+        if self.phase_watched {
             world.run_schedule(StateTransition);
+        } else {
+            // Nothing runs on entering or leaving a phase: it is set as
+            // restoring a snapshot sets it, without the schedule's run (a
+            // tenth of a random game's time, turns being short).
+            world.insert_resource(State::new(next));
+            world.resource_mut::<NextState<Phase>>().reset();
         }
     }
 
@@ -410,6 +426,35 @@ impl Encounter {
         out.push(Command::EndTurn { creature: active });
         out
     }
+}
+
+/// Whether the world has a schedule that runs on entering, leaving or
+/// changing between any two phases.
+fn phase_watched(world: &World) -> bool {
+    use bevy_ecs::schedule::ScheduleLabel;
+    const ALL: [Phase; 5] = [
+        Phase::Setup,
+        Phase::AwaitingTurn,
+        Phase::Acting,
+        Phase::Reacting,
+        Phase::Over,
+    ];
+    let Some(schedules) = world.get_resource::<bevy_ecs::schedule::Schedules>() else {
+        return false;
+    };
+    ALL.iter().any(|&p| {
+        schedules.contains(OnEnter(p).intern())
+            || schedules.contains(OnExit(p).intern())
+            || ALL.iter().any(|&q| {
+                schedules.contains(
+                    OnTransition {
+                        exited: p,
+                        entered: q,
+                    }
+                    .intern(),
+                )
+            })
+    })
 }
 
 /// Whose phased turn can start: the next in the phase's order; in the

@@ -136,6 +136,37 @@ fn setup_spawns_creatures_and_starts_round_one() {
     assert_eq!(e.malice(), 3);
 }
 
+// A step sets the next phase itself only while no system watches phase
+// changes; one that does (on entering, leaving, or between two phases) gets
+// the transition schedule's run.
+#[test]
+fn phase_changes_run_the_transition_schedule_only_when_watched() {
+    use bevy_state::prelude::{OnEnter, OnTransition};
+    let mut app = bevy_app::App::new();
+    app.add_plugins((bevy_state::app::StatesPlugin, crate::RulesPlugin));
+    assert!(!super::phase_watched(app.world()));
+    let mut entered = bevy_app::App::new();
+    entered.add_plugins((bevy_state::app::StatesPlugin, crate::RulesPlugin));
+    entered.add_systems(OnEnter(Phase::Acting), || {});
+    assert!(super::phase_watched(entered.world()));
+    let mut between = bevy_app::App::new();
+    between.add_plugins((bevy_state::app::StatesPlugin, crate::RulesPlugin));
+    between.add_systems(
+        OnTransition {
+            exited: Phase::Acting,
+            entered: Phase::Reacting,
+        },
+        || {},
+    );
+    assert!(super::phase_watched(between.world()));
+    // Unwatched, the phase still follows the turn.
+    let mut e = Encounter::new(Arc::new(content()), "first_blood", 1).unwrap();
+    assert_eq!(e.phase(), Phase::AwaitingTurn);
+    let first = e.legal_actions()[0].clone();
+    e.apply(first).unwrap();
+    assert_eq!(e.phase(), Phase::Acting);
+}
+
 // RULES.md "Turns": "The sides alternate: one creature ... of one side takes
 // its turn, then one of the other side ... when one side has no creature left
 // to act, the other side's remaining creatures act one after another."
