@@ -412,7 +412,10 @@ pub(super) fn unseen_among(
 ) -> bool {
     let enemies = || creatures.iter().filter(|o| o.side != side && o.id != id);
     // Adjacency first: it is cheap and settles it without a look.
+    // Then open ground, which needs no line walked: one enemy seeing
+    // across it settles it too.
     enemies().all(|o| o.space.distance(space) > 1)
+        && !enemies().any(|o| crate::map::los::open_between(map, o.space, space))
         && enemies().all(|o| !clear_sight(map, o.space, space))
 }
 

@@ -148,7 +148,7 @@ fn step_clear(map: &Map, p: Pos, sx: i32, sy: i32) -> bool {
 /// every corner-to-corner line between them is clear and none needs
 /// walking. (A line can only leave the box along its outer edge, where an
 /// edge or a pinch needs a blocking square inside it too.)
-fn open_between(map: &Map, from: Footprint, to: Footprint) -> bool {
+pub(crate) fn open_between(map: &Map, from: Footprint, to: Footprint) -> bool {
     let n = to.size as i32 - 1;
     open_around(map, from, to.pos, to.pos.offset(n, n))
 }
