@@ -592,6 +592,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         })
         .map(|o| o.id)
         .collect();
+    // Line of effect to each creature, found once for all the abilities.
+    let mut in_line: Vec<Option<bool>> = vec![None; creatures.len()];
     for id in abilities {
         let Some(a) = content.ability(id) else {
             continue;
@@ -635,7 +637,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
             Distance::Myself => 0,
             d => d.reach(),
         };
-        for o in &creatures {
+        for (n, o) in creatures.iter().enumerate() {
             let kind_ok = a.target.kinds.iter().any(|k| match k {
                 crate::ability::TargetKind::Creature => o.id != active,
                 crate::ability::TargetKind::Enemy => o.side != me.side,
@@ -649,7 +651,9 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
                 && !hidden
                 && (o.id == active
                     || (space.distance(o.space) <= reach
-                        && (a.true_distance || line_of_effect(&map, space, o.space))))
+                        && (a.true_distance
+                            || *in_line[n]
+                                .get_or_insert_with(|| line_of_effect(&map, space, o.space)))))
             {
                 out.push(Command::UseAbility {
                     creature: active,
