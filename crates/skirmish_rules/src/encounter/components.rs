@@ -3,6 +3,7 @@
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::ability::TriggerEvent;
 use crate::map::{Footprint, Side};
 use crate::stats::CreatureId;
 
@@ -38,9 +39,59 @@ pub struct Movement {
     pub stability: u32,
 }
 
-/// The ids of the abilities a creature can use.
+/// The ids of the abilities a creature can use, and which trigger events
+/// any of them answers. Change the list through [`Abilities::push`] and
+/// [`Abilities::remove`], which keep the two in step.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Abilities(pub Vec<String>);
+pub struct Abilities(pub Vec<String>, pub Triggers);
+
+/// A set of [`TriggerEvent`]s: a bit each. Reactions are looked for after
+/// every step and every hit, for every creature: most answer none, and
+/// this tells so without looking their abilities up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Triggers(u8);
+
+impl Triggers {
+    /// The events the abilities with these ids answer.
+    pub fn of(ids: &[String], content: &crate::content::ContentDb) -> Triggers {
+        let mut t = Triggers(0);
+        for id in ids {
+            if let Some(on) = content
+                .ability(id)
+                .and_then(|a| a.trigger.as_ref())
+                .map(|t| t.on)
+            {
+                t.0 |= Triggers::bit(on);
+            }
+        }
+        t
+    }
+
+    fn bit(on: TriggerEvent) -> u8 {
+        1 << on as u8
+    }
+
+    pub fn contains(self, on: TriggerEvent) -> bool {
+        self.0 & Triggers::bit(on) != 0
+    }
+}
+
+impl Abilities {
+    pub fn new(ids: Vec<String>, content: &crate::content::ContentDb) -> Abilities {
+        let t = Triggers::of(&ids, content);
+        Abilities(ids, t)
+    }
+
+    pub fn push(&mut self, id: String, content: &crate::content::ContentDb) {
+        self.0.push(id);
+        self.1 = Triggers::of(&self.0, content);
+    }
+
+    pub fn remove(&mut self, id: &str, content: &crate::content::ContentDb) {
+        self.0.retain(|x| x != id);
+        self.1 = Triggers::of(&self.0, content);
+    }
+}
 
 /// Free strike damage (RULES.md "Movement": opportunity attacks are melee free strikes).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

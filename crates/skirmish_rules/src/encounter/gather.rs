@@ -133,7 +133,7 @@ pub(super) fn prepare(
     prepared.0.push((ability.to_string(), left));
     world.entity_mut(entity).insert(prepared);
     if !known && let Some(mut l) = world.get_mut::<Abilities>(entity) {
-        l.0.push(ability.to_string());
+        l.push(ability.to_string(), &content);
     }
     world
         .resource_mut::<CombatLog>()
@@ -148,8 +148,9 @@ fn expire(world: &mut World, entity: Entity, id: CreatureId, ability: &str) {
     if let Some(mut p) = world.get_mut::<PreparedAbilities>(entity) {
         p.0.retain(|(x, _)| x != ability);
     }
+    let content = world.resource::<Content>().0.clone();
     if let Some(mut l) = world.get_mut::<Abilities>(entity) {
-        l.0.retain(|x| x != ability);
+        l.remove(ability, &content);
     }
     let name = world
         .resource::<Content>()

@@ -288,6 +288,19 @@ fn each_option(
     let Some(re) = entity_of(world, reactor) else {
         return;
     };
+    // Only an opportunity attack answers an event none of its abilities does.
+    let Some(known) = world.get::<Abilities>(re) else {
+        return;
+    };
+    let answers = known.1.contains(event.kind);
+    debug_assert_eq!(
+        known.1,
+        super::components::Triggers::of(&known.0, &world.resource::<Content>().0),
+        "abilities changed without their triggers"
+    );
+    if !answers && event.kind != TriggerEvent::EnemyLeavesAdjacency {
+        return;
+    }
     let Some(ae) = entity_of(world, event.actor) else {
         return;
     };
@@ -318,11 +331,11 @@ fn each_option(
     {
         return;
     }
+    if !answers {
+        return;
+    }
     let content = &world.resource::<Content>().0;
     // Only the abilities this event triggers are looked at further.
-    let Some(known) = world.get::<Abilities>(re) else {
-        return;
-    };
     let triggered = known.0.iter().filter_map(|id| {
         content
             .ability(id)

@@ -70,7 +70,7 @@ pub fn spawn_creatures(
             Stamina::new(class.stamina_at(h.level), class.recoveries, LifeRule::Hero),
             Conditions::default(),
             DamageTraits::default(),
-            Abilities(with_basic(abilities)),
+            Abilities::new(with_basic(abilities), content),
             FreeStrike(class.free_strike),
             Heroic {
                 resource: class.resource.clone(),
@@ -163,6 +163,10 @@ pub(super) fn spawn_monster(
             abilities.push(b.clone());
         }
     }
+    let abilities = match world.get_resource::<crate::content::Content>() {
+        Some(c) => Abilities::new(abilities, &c.0),
+        None => Abilities(abilities, Triggers::default()),
+    };
     world
         .spawn((
             Creature {
@@ -184,7 +188,7 @@ pub(super) fn spawn_monster(
             Stamina::new(block.stamina, 0, LifeRule::Director),
             Conditions::default(),
             block.damage.clone(),
-            Abilities(abilities),
+            abilities,
             FreeStrike(block.free_strike),
             TurnBudget::default(),
             Stance::default(),

@@ -136,6 +136,26 @@ fn setup_spawns_creatures_and_starts_round_one() {
     assert_eq!(e.malice(), 3);
 }
 
+// Seed 000 "Trigger": a triggered ability answers only its trigger's event.
+// A creature's abilities carry which events they answer, and keep it when
+// an ability is added (prepared) or taken away (expired).
+#[test]
+fn known_abilities_follow_the_events_they_answer() {
+    use crate::ability::TriggerEvent as T;
+    use components::Abilities;
+    let db = content();
+    let mut known = Abilities::new(vec!["free_strike_dummy".into(), "riposte".into()], &db);
+    assert!(known.1.contains(T::SelfTargeted));
+    assert!(!known.1.contains(T::SelfTakesDamage));
+    known.push("parting_knife".into(), &db);
+    assert!(known.1.contains(T::SelfTakesDamage));
+    known.remove("riposte", &db);
+    assert!(!known.1.contains(T::SelfTargeted));
+    assert!(known.1.contains(T::SelfTakesDamage));
+    known.remove("parting_knife", &db);
+    assert_eq!(known.1, components::Triggers::default());
+}
+
 // A step sets the next phase itself only while no system watches phase
 // changes; one that does (on entering, leaving, or between two phases) gets
 // the transition schedule's run.
