@@ -146,6 +146,10 @@ pub(super) fn place(
 /// A creature has stepped into `to`: glyphs there that work against it
 /// react with their "enters" abilities.
 pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) {
+    // Most fights have no glyph: every step asks.
+    if world.resource::<Glyphs>().list.is_empty() {
+        return;
+    }
     let Some(e) = entity_of(world, id) else {
         return;
     };
