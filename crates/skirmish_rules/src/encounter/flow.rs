@@ -294,7 +294,7 @@ pub(super) fn roll_saves(
 /// the end phase.
 pub(super) fn end_of_turn(
     mut events: ResMut<TurnEvents>,
-    mut creatures: Query<(&Creature, &mut Conditions)>,
+    mut creatures: Query<(Entity, &Creature, &mut Conditions)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
     (ruleset, flow): (Res<ActiveRuleset>, Res<Flow>),
@@ -306,10 +306,17 @@ pub(super) fn end_of_turn(
         .phased
         .as_ref()
         .is_some_and(|p| p.stage == crate::phased::Stage::Movement);
-    for (c, mut conditions) in &mut creatures {
-        if !ended.contains(&c.id) {
+    // In the order the turns ended (a squad's members in their order), not
+    // the store's: saves take dice, and the store's order is no rule.
+    let mut order: Vec<(usize, Entity)> = creatures
+        .iter()
+        .filter_map(|(e, c, _)| Some((ended.iter().position(|&x| x == c.id)?, e)))
+        .collect();
+    order.sort_unstable();
+    for (_, e) in order {
+        let Ok((_, c, mut conditions)) = creatures.get_mut(e) else {
             continue;
-        }
+        };
         let id = c.id;
         if movement_turn {
             log.push(LogEntry::TurnEnded {
@@ -409,12 +416,14 @@ pub(super) fn new_round(world: &mut World) {
         let mut ended = Vec::new();
         for (c, mut b) in q.iter_mut(world) {
             for ability in b.end_round() {
-                ended.push(LogEntry::BonusEnded {
-                    creature: c.id,
-                    ability,
-                });
+                ended.push((c.id, ability));
             }
         }
+        // Logged in creature order, not the store's.
+        ended.sort_by_key(|(id, _)| *id);
+        let ended = ended
+            .into_iter()
+            .map(|(creature, ability)| LogEntry::BonusEnded { creature, ability });
         let mut log = world.resource_mut::<CombatLog>();
         for e in ended {
             log.push(e);

@@ -155,3 +155,31 @@ fn every_shipped_encounter_runs_to_the_end_with_random_brains() {
         }
     }
 }
+
+// Seed 004 "Round bonuses" end with the round; when several creatures' end
+// at once they are logged by creature, never in whatever order the ECS
+// store holds them (which changed with how the app was set up).
+#[test]
+fn round_bonuses_end_in_creature_order() {
+    let db = db();
+    let mut seen = 0;
+    for seed in 0..3 {
+        let h = by_name("greedy", seed, &db).unwrap();
+        let m = by_name("greedy", !seed, &db).unwrap();
+        let (_, e) = play_with(&db, "storm_rite", seed, h, m, 100_000).unwrap();
+        let mut last: Option<crate::stats::CreatureId> = None;
+        for entry in e.log() {
+            match entry {
+                crate::encounter::LogEntry::BonusEnded { creature, .. } => {
+                    if let Some(l) = last {
+                        assert!(l <= *creature, "{l:?} logged before {creature:?}");
+                        seen += 1;
+                    }
+                    last = Some(*creature);
+                }
+                _ => last = None,
+            }
+        }
+    }
+    assert!(seen > 0, "no round ended two creatures' bonuses at once");
+}
