@@ -466,17 +466,30 @@ pub(super) fn new_round(world: &mut World) {
 /// (RULES.md "Heroic resources": 1d3 for most, a flat amount for some).
 pub(super) fn start_of_turn(
     mut events: ResMut<TurnEvents>,
-    mut creatures: Query<(&Creature, &mut TurnBudget, &mut Stance, Option<&mut Heroic>)>,
+    mut creatures: Query<(
+        Entity,
+        &Creature,
+        &mut TurnBudget,
+        &mut Stance,
+        Option<&mut Heroic>,
+    )>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
     (content, flow): (Res<Content>, Res<Flow>),
 ) {
     let started = std::mem::take(&mut events.started);
     let stage = flow.phased.as_ref().map(|p| p.stage);
-    for (c, mut budget, mut stance, heroic) in &mut creatures {
-        if !started.contains(&c.id) {
+    // In the order the turns started (resource dice are rolled here), not
+    // the store's.
+    let mut order: Vec<(usize, Entity)> = creatures
+        .iter()
+        .filter_map(|(e, c, ..)| Some((started.iter().position(|&x| x == c.id)?, e)))
+        .collect();
+    order.sort_unstable();
+    for (_, e) in order {
+        let Ok((_, c, mut budget, mut stance, heroic)) = creatures.get_mut(e) else {
             continue;
-        }
+        };
         let id = c.id;
         // Defend lasts until the start of the creature's next turn.
         stance.defending = false;
