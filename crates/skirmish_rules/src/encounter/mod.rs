@@ -592,7 +592,9 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         })
         .map(|o| o.id)
         .collect();
-    // Line of effect to each creature, found once for all the abilities.
+    // Distance and line of effect to each creature, found once for all
+    // the abilities.
+    let apart: Vec<u32> = creatures.iter().map(|o| space.distance(o.space)).collect();
     let mut in_line: Vec<Option<bool>> = vec![None; creatures.len()];
     for id in abilities {
         let Some(a) = content.ability(id) else {
@@ -646,11 +648,11 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
                 crate::ability::TargetKind::Object => false,
             });
             // `creatures` holds only the living.
-            let hidden = o.side != me.side && space.distance(o.space) > 1 && hidden.contains(&o.id);
+            let hidden = o.side != me.side && apart[n] > 1 && hidden.contains(&o.id);
             if kind_ok
                 && !hidden
                 && (o.id == active
-                    || (space.distance(o.space) <= reach
+                    || (apart[n] <= reach
                         && (a.true_distance
                             || *in_line[n]
                                 .get_or_insert_with(|| line_of_effect(&map, space, o.space)))))
