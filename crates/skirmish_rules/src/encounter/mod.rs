@@ -544,16 +544,14 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
     let occ = crate::map::movement::occupancy(&map, &creatures);
     let reach = (limits.speed > 0 && (can_move || budget.main))
         .then(|| crate::map::movement::reachable_with(&map, &occ, &mover));
-    let destinations = reach.as_ref().map(|r| r.destinations()).unwrap_or_default();
     if let (true, Some(reach)) = (can_move, &reach) {
-        out.reserve(destinations.len() + 8);
-        for &(dest, _) in &destinations {
-            if let Some(path) = reach.path_to(dest) {
-                out.push(Command::Move {
-                    creature: active,
-                    path,
-                });
-            }
+        let paths = reach.paths();
+        out.reserve(paths.len() + 8);
+        for (_, path) in paths {
+            out.push(Command::Move {
+                creature: active,
+                path,
+            });
         }
         if limits.can_shift {
             for to in space.pos.neighbours() {

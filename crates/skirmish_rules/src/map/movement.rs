@@ -82,6 +82,53 @@ impl Reach {
         out
     }
 
+    /// Every destination (those of [`Reach::destinations`], in map order)
+    /// with its path (as [`Reach::path_to`] gives it). Each path is its
+    /// parent's with one square more, built once and copied, rather than
+    /// each walked back from its end.
+    pub fn paths(&self) -> Vec<(Pos, Vec<Pos>)> {
+        let dests = self.destinations();
+        let mut built: Vec<Vec<Pos>> = vec![Vec::new(); self.cost.len()];
+        let mut chain = Vec::new();
+        for &(dest, _) in &dests {
+            // Walk back to the start or to a square already built...
+            let mut q = dest;
+            loop {
+                let i = (q.y * self.width + q.x) as usize;
+                if !built[i].is_empty() {
+                    break;
+                }
+                chain.push(i);
+                let up = self.parent[i];
+                if up == NO_PARENT {
+                    break;
+                }
+                q = up;
+            }
+            // ... then build forward from there.
+            while let Some(i) = chain.pop() {
+                let up = self.parent[i];
+                let mut path = if up == NO_PARENT {
+                    Vec::with_capacity(1)
+                } else {
+                    let from = &built[(up.y * self.width + up.x) as usize];
+                    let mut path = Vec::with_capacity(from.len() + 1);
+                    path.extend_from_slice(from);
+                    path
+                };
+                path.push(Pos::new(i as i32 % self.width, i as i32 / self.width));
+                built[i] = path;
+            }
+        }
+        dests
+            .into_iter()
+            .map(|(dest, _)| {
+                let i = (dest.y * self.width + dest.x) as usize;
+                (dest, std::mem::take(&mut built[i]))
+            })
+            .collect()
+    }
+
     /// The cheapest path from the start to `p`, both ends included.
     pub fn path_to(&self, p: Pos) -> Option<Vec<Pos>> {
         let cost = self.cost_to(p)?;
@@ -703,6 +750,12 @@ mod tests {
             prop_assert_eq!(&fast.parent, &slow.parent);
             prop_assert_eq!(&fast.can_end, &slow.can_end);
             prop_assert!(fast.cost.contains(&0) == m.in_bounds(mover.space.pos));
+            // All the paths at once are the paths one by one.
+            let all = fast.paths();
+            prop_assert_eq!(all.len(), fast.destinations().len());
+            for (dest, path) in all {
+                prop_assert_eq!(Some(path), fast.path_to(dest));
+            }
         }
 
         // Issue #3 point 7: a path never costs more than the speed it was found for.
