@@ -50,19 +50,24 @@ impl Pos {
         Pos::new(self.x + dx, self.y + dy)
     }
 
+    /// The steps to the eight neighbours, in the order [`Pos::neighbours`]
+    /// gives them (rows top to bottom, each left to right).
+    pub const STEPS: [(i32, i32); 8] = [
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+        (-1, 0),
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+    ];
+
     /// The eight neighbours.
     pub fn neighbours(self) -> impl Iterator<Item = Pos> {
-        const D: [(i32, i32); 8] = [
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (-1, 0),
-            (1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-        ];
-        D.into_iter().map(move |(dx, dy)| self.offset(dx, dy))
+        Pos::STEPS
+            .into_iter()
+            .map(move |(dx, dy)| self.offset(dx, dy))
     }
 }
 

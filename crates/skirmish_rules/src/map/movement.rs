@@ -246,63 +246,17 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
 
 /// [`reachable_with`]'s search for a creature of any size.
 fn search_general(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover, reach: &mut Reach) {
-    // Costs are small integers: a bucket queue (Dial's algorithm).
-    let max_step = 2 + mover.extra_cost as usize;
-    let nb = max_step + 1;
-    let mut buckets: Vec<Vec<Pos>> = vec![Vec::new(); nb];
-    buckets[0].push(mover.space.pos);
-    let mut current = 0u32;
-    let mut pending = 1usize;
-    let mut work = Vec::new();
-    while pending > 0 && current <= mover.speed {
-        let b = current as usize % nb;
-        std::mem::swap(&mut work, &mut buckets[b]);
-        for &here in &work {
-            let i = (here.y * map.width + here.x) as usize;
-            pending -= 1;
-            if reach.cost[i] != current {
-                continue;
-            }
-            // No step costs less than this: a square already reached as
-            // cheaply, or beyond the speed, needs no closer look.
-            let least = current + 1 + mover.extra_cost;
-            if least > mover.speed {
-                continue;
-            }
-            for next in here.neighbours() {
-                if !map.in_bounds(next)
-                    || reach.cost[(next.y * map.width + next.x) as usize] <= least
-                {
-                    continue;
-                }
-                if cuts_corner(map, here, next, mover.space.size) {
-                    continue;
-                }
-                let Some((step, can_end)) = enter_cost(map, in_grid(map, occ), mover, next) else {
-                    continue;
-                };
-                let total = current + step;
-                if total > mover.speed {
-                    continue;
-                }
-                let j = (next.y * map.width + next.x) as usize;
-                if total < reach.cost[j] {
-                    reach.cost[j] = total;
-                    reach.parent[j] = here;
-                    reach.can_end[j] = can_end;
-                    buckets[total as usize % nb].push(next);
-                    pending += 1;
-                }
-            }
+    search(map.width, map.height, mover, reach, |here, next| {
+        if cuts_corner(map, here, next, mover.space.size) {
+            return None;
         }
-        work.clear();
-        current += 1;
-    }
+        enter_cost(map, in_grid(map, occ), mover, next)
+    });
 }
 
 /// [`reachable_with`]'s search for a creature of one square, the common
-/// case, over the map's flags by index: the same steps in the same order
-/// (neighbours, corners, entering, costs), so the same paths.
+/// case: corners and entering read from the map's flags by index, the same
+/// checks as [`cuts_corner`] and [`enter_cost`] make, so the same paths.
 fn search_single(
     width: i32,
     height: i32,
@@ -311,17 +265,46 @@ fn search_single(
     mover: &Mover,
     reach: &mut Reach,
 ) {
-    const D: [(i32, i32); 8] = [
-        (-1, -1),
-        (0, -1),
-        (1, -1),
-        (-1, 0),
-        (1, 0),
-        (-1, 1),
-        (0, 1),
-        (1, 1),
-    ];
     let at = |x: i32, y: i32| (y * width + x) as usize;
+    search(width, height, mover, reach, |here, next| {
+        if next.x != here.x
+            && next.y != here.y
+            && (flags[at(next.x, here.y)] | flags[at(here.x, next.y)]) & square::SOLID != 0
+        {
+            return None;
+        }
+        let j = at(next.x, next.y);
+        let f = flags[j];
+        if f & square::BLOCKS_WALKING != 0 {
+            return None;
+        }
+        let mut difficult = f & square::DIFFICULT != 0;
+        let mut can_end = true;
+        if let Some((id, side)) = occ[j]
+            && id != mover.id
+        {
+            can_end = false;
+            difficult |= side != mover.side;
+        }
+        Some((1 + u32::from(difficult) + mover.extra_cost, can_end))
+    });
+}
+
+/// The cheapest-first search both use, from the reach's start (cost 0).
+/// `step(here, next)` is the cost of stepping from `here` to the neighbour
+/// `next` (on the map) and whether the mover may end there, or `None` if it
+/// can't step there. Costs are small integers: a bucket queue (Dial's
+/// algorithm); no step lands in the bucket being emptied (every step costs
+/// 1 to `nb - 1`), so each bucket is taken whole and worked in order.
+#[inline(always)]
+fn search(
+    width: i32,
+    height: i32,
+    mover: &Mover,
+    reach: &mut Reach,
+    mut step: impl FnMut(Pos, Pos) -> Option<(u32, bool)>,
+) {
+    let at = |p: Pos| (p.y * width + p.x) as usize;
     let nb = 3 + mover.extra_cost as usize;
     let mut buckets: Vec<Vec<Pos>> = vec![Vec::new(); nb];
     buckets[0].push(mover.space.pos);
@@ -333,51 +316,36 @@ fn search_single(
         std::mem::swap(&mut work, &mut buckets[b]);
         for &here in &work {
             pending -= 1;
-            if reach.cost[at(here.x, here.y)] != current {
+            if reach.cost[at(here)] != current {
                 continue;
             }
+            // No step costs less than this: a square already reached as
+            // cheaply, or beyond the speed, needs no closer look.
             let least = current + 1 + mover.extra_cost;
             if least > mover.speed {
                 continue;
             }
-            for (dx, dy) in D {
-                let (x, y) = (here.x + dx, here.y + dy);
-                if x < 0 || y < 0 || x >= width || y >= height {
+            for (dx, dy) in Pos::STEPS {
+                let next = here.offset(dx, dy);
+                if next.x < 0 || next.y < 0 || next.x >= width || next.y >= height {
                     continue;
                 }
-                let j = at(x, y);
+                let j = at(next);
                 if reach.cost[j] <= least {
                     continue;
                 }
-                // No cutting a wall's corner (see `cuts_corner`).
-                if dx != 0
-                    && dy != 0
-                    && (flags[at(x, here.y)] | flags[at(here.x, y)]) & square::SOLID != 0
-                {
+                let Some((cost, can_end)) = step(here, next) else {
                     continue;
-                }
-                // Entering (see `enter_cost`).
-                let f = flags[j];
-                if f & square::BLOCKS_WALKING != 0 {
-                    continue;
-                }
-                let mut difficult = f & square::DIFFICULT != 0;
-                let mut can_end = true;
-                if let Some((id, side)) = occ[j]
-                    && id != mover.id
-                {
-                    can_end = false;
-                    difficult |= side != mover.side;
-                }
-                let total = current + 1 + u32::from(difficult) + mover.extra_cost;
+                };
+                let total = current + cost;
                 if total > mover.speed {
                     continue;
                 }
                 if total < reach.cost[j] {
                     reach.cost[j] = total;
-                    reach.parent[j] = Pos::new(x, y).offset(-dx, -dy);
+                    reach.parent[j] = here;
                     reach.can_end[j] = can_end;
-                    buckets[total as usize % nb].push(Pos::new(x, y));
+                    buckets[total as usize % nb].push(next);
                     pending += 1;
                 }
             }
