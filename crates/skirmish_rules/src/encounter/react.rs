@@ -289,13 +289,12 @@ fn each_option(
         return;
     };
     // Only an opportunity attack answers an event none of its abilities does.
-    let Some(known) = world.get::<Abilities>(re) else {
-        return;
-    };
-    let answers = known.1.contains(event.kind);
-    debug_assert_eq!(
-        known.1,
-        super::components::Triggers::of(&known.0, &world.resource::<Content>().0),
+    let known = world.get::<Abilities>(re);
+    let answers = known.is_some_and(|k| k.1.contains(event.kind));
+    debug_assert!(
+        known.is_none_or(
+            |k| k.1 == super::components::Triggers::of(&k.0, &world.resource::<Content>().0)
+        ),
         "abilities changed without their triggers"
     );
     if !answers && event.kind != TriggerEvent::EnemyLeavesAdjacency {
@@ -331,9 +330,9 @@ fn each_option(
     {
         return;
     }
-    if !answers {
+    let (true, Some(known)) = (answers, known) else {
         return;
-    }
+    };
     let content = &world.resource::<Content>().0;
     // Only the abilities this event triggers are looked at further.
     let triggered = known.0.iter().filter_map(|id| {
