@@ -169,10 +169,9 @@ impl Encounter {
             world.run_schedule(StateTransition);
         } else {
             // Nothing runs on entering or leaving a phase: it is set as
-            // restoring a snapshot sets it, without the schedule's run (a
-            // tenth of a random game's time, turns being short).
-            world.insert_resource(State::new(next));
-            world.resource_mut::<NextState<Phase>>().reset();
+            // restoring a snapshot sets it, without the schedule's run
+            // (which cost random games 1% more instructions).
+            set_phase(world, next);
         }
     }
 
@@ -426,6 +425,13 @@ impl Encounter {
         out.push(Command::EndTurn { creature: active });
         out
     }
+}
+
+/// Put the encounter in `phase` at once, with no transition run and
+/// nothing left pending.
+fn set_phase(world: &mut World, phase: Phase) {
+    world.insert_resource(State::new(phase));
+    world.resource_mut::<NextState<Phase>>().reset();
 }
 
 /// Whether the world has a schedule that runs on entering, leaving or

@@ -157,8 +157,7 @@ impl Encounter {
         *w.resource_mut::<Resolution>() = s.resolution.clone();
         *w.resource_mut::<TurnEvents>() = TurnEvents::default();
         *w.resource_mut::<PendingCommand>() = PendingCommand::default();
-        w.insert_resource(State::new(s.phase));
-        w.resource_mut::<NextState<Phase>>().reset();
+        super::set_phase(w, s.phase);
         self.record.commands.truncate(s.commands);
     }
 
