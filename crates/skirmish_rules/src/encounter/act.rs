@@ -188,47 +188,72 @@ type OccupantData = (
     &'static TurnBudget,
 );
 
-/// [`occupants`]' query, kept so that the components are looked up once
-/// per encounter rather than once per creature per call (it runs at every
-/// step of every move).
-#[derive(Resource)]
-pub(super) struct OccupantQuery(std::sync::Mutex<QueryState<OccupantData>>);
+/// What [`grabbed_by`] reads of each creature.
+type GrabData = (
+    Entity,
+    &'static Creature,
+    &'static Conditions,
+    &'static Stamina,
+);
 
-impl OccupantQuery {
-    pub(super) fn new(world: &mut World) -> OccupantQuery {
-        OccupantQuery(std::sync::Mutex::new(world.query::<OccupantData>()))
+/// A query kept for the encounter's life, so that its components are looked
+/// up once rather than once per creature per call (the functions using them
+/// run at every step of every move).
+#[derive(Resource)]
+pub(super) struct CachedQuery<D: bevy_ecs::query::QueryData + 'static>(
+    std::sync::Mutex<QueryState<D>>,
+);
+
+impl<D: bevy_ecs::query::QueryData + 'static> CachedQuery<D> {
+    fn new(world: &mut World) -> CachedQuery<D> {
+        CachedQuery(std::sync::Mutex::new(world.query::<D>()))
     }
+
+    /// Run `f` with the query brought up to date with `world` (None before
+    /// setup made it).
+    fn with<R>(world: &World, f: impl FnOnce(&mut QueryState<D>) -> R) -> Option<R> {
+        let cached = world.get_resource::<CachedQuery<D>>()?;
+        // A panic elsewhere while this was held leaves the cache as good as it was.
+        let mut q = cached.0.lock().unwrap_or_else(|p| p.into_inner());
+        q.update_archetypes(world);
+        Some(f(&mut q))
+    }
+}
+
+/// Make the queries the hot paths keep (at setup).
+pub(super) fn cache_queries(world: &mut World) {
+    let occupants = CachedQuery::<OccupantData>::new(world);
+    world.insert_resource(occupants);
+    let grabs = CachedQuery::<GrabData>::new(world);
+    world.insert_resource(grabs);
 }
 
 /// Every creature still on the map, for the spatial functions.
 pub fn occupants(world: &World) -> Vec<Occupant> {
     let surprised = surprised_side(world);
-    let (Some(index), Some(query)) = (
-        world.get_resource::<super::setup::CreatureIndex>(),
-        world.get_resource::<OccupantQuery>(),
-    ) else {
+    let Some(index) = world.get_resource::<super::setup::CreatureIndex>() else {
         return Vec::new();
     };
-    // A panic elsewhere while this was held leaves the cache as good as it was.
-    let mut q = query.0.lock().unwrap_or_else(|p| p.into_inner());
-    q.update_archetypes(world);
-    index
-        .0
-        .iter()
-        .flatten()
-        .filter_map(|&e| {
-            let (c, sp, s, cond, b) = q.get_manual(world, e).ok()?;
-            (!s.is_dead()).then(|| Occupant {
-                id: c.id,
-                space: sp.0,
-                side: c.side,
-                can_react: can_act(s)
-                    && b.triggered
-                    && action_limits(cond).triggered_allowed
-                    && surprised != Some(c.side),
+    CachedQuery::<OccupantData>::with(world, |q| {
+        index
+            .0
+            .iter()
+            .flatten()
+            .filter_map(|&e| {
+                let (c, sp, s, cond, b) = q.get_manual(world, e).ok()?;
+                (!s.is_dead()).then(|| Occupant {
+                    id: c.id,
+                    space: sp.0,
+                    side: c.side,
+                    can_react: can_act(s)
+                        && b.triggered
+                        && action_limits(cond).triggered_allowed
+                        && surprised != Some(c.side),
+                })
             })
-        })
-        .collect()
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
@@ -705,6 +730,11 @@ pub(super) fn walk_steps(
         return;
     };
     let mut walked = vec![path[0]];
+    // Who is where, and whom the walker drags along: the walker's own
+    // entry goes stale as it walks, and is never read; the others move, and
+    // grabs end, only when something reacts to a step.
+    let mut others = occupants(world);
+    let mut held = grabbed_by(world, id);
     let log_walk = |world: &mut World, walked: &[Pos]| {
         if walked.len() > 1 {
             world.resource_mut::<CombatLog>().push(LogEntry::Moved {
@@ -731,7 +761,6 @@ pub(super) fn walk_steps(
             Footprint::new(path[i], size),
             Footprint::new(path[i + 1], size),
         );
-        let others = occupants(world);
         let side = world.get::<Creature>(entity).map(|c| c.side);
         let first_already_asked = i == 0 && asked;
         if !shift && !first_already_asked {
@@ -745,11 +774,8 @@ pub(super) fn walk_steps(
                 })
                 .map(|o| o.id)
                 .collect();
-            if !leaving.is_empty() {
-                // Those it drags along don't leave it.
-                let held = grabbed_by(world, id);
-                leaving.retain(|c| !held.iter().any(|g| g.0 == *c));
-            }
+            // Those it drags along don't leave it.
+            leaving.retain(|c| !held.iter().any(|g| g.0 == *c));
             let event = Event {
                 kind: TriggerEvent::EnemyLeavesAdjacency,
                 actor: id,
@@ -771,9 +797,13 @@ pub(super) fn walk_steps(
         }
         world.get_mut::<Space>(entity).expect("checked").0.pos = path[i + 1];
         walked.push(path[i + 1]);
-        drag_grabbed(world, id, path[i]);
-        super::aura::entered(world, entity, from, to);
-        super::glyph::entered(world, id, to);
+        let dragged = !held.is_empty() && drag_grabbed(world, id, &held, path[i]);
+        let pulsed = super::aura::entered(world, entity, from, to);
+        let triggered = super::glyph::entered(world, id, to);
+        if dragged || pulsed || triggered {
+            others = occupants(world);
+            held = grabbed_by(world, id);
+        }
         let arriving = others
             .iter()
             .filter(|o| o.id != id && from.distance(o.space) > 1 && to.distance(o.space) == 1)
@@ -835,20 +865,22 @@ fn settle(world: &mut World, entity: Entity, id: CreatureId, walked: &[Pos]) {
 /// that creature moves, they bring the grabbed creature with them." The
 /// grabbed creature follows into the square the grabber just left; if that
 /// square is taken (the grabber passed through an ally), it stays put, and a
-/// grab whose two creatures end up apart ends.
-fn drag_grabbed(world: &mut World, grabber: CreatureId, left: Pos) {
+/// grab whose two creatures end up apart ends. `held` are those it has
+/// grabbed ([`grabbed_by`]); true if there were any.
+fn drag_grabbed(
+    world: &mut World,
+    grabber: CreatureId,
+    held: &[(CreatureId, Entity)],
+    left: Pos,
+) -> bool {
     let Some(ge) = entity_of(world, grabber) else {
-        return;
+        return false;
     };
     let Some(gspace) = world.get::<Space>(ge).map(|s| s.0) else {
-        return;
+        return false;
     };
-    let held = grabbed_by(world, grabber);
-    if held.is_empty() {
-        return;
-    }
     let map = world.resource::<Battlefield>().0.clone();
-    for (id, e) in held {
+    for &(id, e) in held {
         let others = occupants(world);
         let Some(space) = world.get::<Space>(e).map(|s| s.0) else {
             continue;
@@ -873,6 +905,7 @@ fn drag_grabbed(world: &mut World, grabber: CreatureId, left: Pos) {
             release(world, e, id, grabber);
         }
     }
+    true
 }
 
 /// Seed 000 "Grabbed": "If a creature's size is equal to or less than the
@@ -894,17 +927,18 @@ pub(super) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 
 
 /// The living creatures `grabber` has grabbed.
 fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
-    all_creatures(world)
-        .filter_map(|e| {
-            // The condition first: most creatures are grabbed by no one.
-            let cond = world.get::<Conditions>(e)?;
-            if cond.source_of(ConditionKind::Grabbed) != Some(grabber) {
-                return None;
-            }
-            let (c, s) = (world.get::<Creature>(e)?, world.get::<Stamina>(e)?);
-            (!s.is_dead()).then_some((c.id, e))
-        })
-        .collect()
+    let mut held: Vec<(CreatureId, Entity)> = CachedQuery::<GrabData>::with(world, |q| {
+        q.iter_manual(world)
+            .filter(|(_, _, cond, s)| {
+                cond.source_of(ConditionKind::Grabbed) == Some(grabber) && !s.is_dead()
+            })
+            .map(|(e, c, _, _)| (c.id, e))
+            .collect()
+    })
+    .unwrap_or_default();
+    // In id order, whatever order the store keeps them in.
+    held.sort_unstable_by_key(|h| h.0);
+    held
 }
 
 /// Every creature's entity, in id order (no query state to build: the

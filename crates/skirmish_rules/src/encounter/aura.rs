@@ -211,12 +211,13 @@ fn at_turn_end(world: &mut World) {
 }
 
 /// A creature stepped from `from` to `to`: auras with the `Enters` timing
-/// that now reach it and did not before act on it.
-pub(super) fn entered(world: &mut World, mover: Entity, from: Footprint, to: Footprint) {
+/// that now reach it and did not before act on it. True if any did.
+pub(super) fn entered(world: &mut World, mover: Entity, from: Footprint, to: Footprint) -> bool {
     let Some(id) = world.get::<Creature>(mover).map(|c| c.id) else {
-        return;
+        return false;
     };
     let map = world.resource::<Battlefield>().0.clone();
+    let mut pulsed = false;
     for (owner, owner_id, space, auras) in carriers(world) {
         if owner_id == id {
             continue;
@@ -224,7 +225,9 @@ pub(super) fn entered(world: &mut World, mover: Entity, from: Footprint, to: Foo
         for aura in auras.iter().filter(|a| a.when == AuraTiming::Enters) {
             if reaches(&map, space, aura.radius, to) && !reaches(&map, space, aura.radius, from) {
                 pulse(world, owner, aura, &[id]);
+                pulsed = true;
             }
         }
     }
+    pulsed
 }

@@ -144,17 +144,17 @@ pub(super) fn place(
 }
 
 /// A creature has stepped into `to`: glyphs there that work against it
-/// react with their "enters" abilities.
-pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) {
+/// react with their "enters" abilities. True if any did.
+pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) -> bool {
     // Most fights have no glyph: every step asks.
     if world.resource::<Glyphs>().list.is_empty() {
-        return;
+        return false;
     }
     let Some(e) = entity_of(world, id) else {
-        return;
+        return false;
     };
     let Some(side) = world.get::<super::components::Creature>(e).map(|c| c.side) else {
-        return;
+        return false;
     };
     let round = world.resource::<Flow>().round;
     let hits: Vec<usize> = {
@@ -164,9 +164,11 @@ pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) {
             .filter(|&i| g.ready(i, round))
             .collect()
     };
+    let fired = !hits.is_empty();
     for i in hits {
         react(world, i, &GlyphTrigger::Enters, Some(id));
     }
+    fired
 }
 
 /// The round starts: deliver the commands due, and let the glyphs react.

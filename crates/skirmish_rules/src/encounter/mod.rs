@@ -552,7 +552,10 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         .then(|| crate::map::movement::reachable_with(&map, &occ, &mover));
     if let (true, Some(reach)) = (can_move, &reach) {
         let paths = reach.paths();
-        out.reserve(paths.len() + 8);
+        // Room for the moves, shifts and charges, and an ability on each
+        // creature: one allocation, not a doubling as they come.
+        let abilities = world.get::<Abilities>(e).map_or(0, |a| a.0.len());
+        out.reserve(paths.len() + 16 + abilities * creatures.len());
         for (_, path) in paths {
             out.push(Command::Move {
                 creature: active,

@@ -139,8 +139,7 @@ pub fn spawn_creatures(
         index.0[i] = Some(e);
     }
     world.insert_resource(index);
-    let occupants = super::act::OccupantQuery::new(world);
-    world.insert_resource(occupants);
+    super::act::cache_queries(world);
     Ok(())
 }
 
