@@ -22,7 +22,9 @@ use crate::content::Content;
 use crate::dice::Dice;
 use crate::map::forced::{Force, ForcedEvent};
 use crate::map::movement::{Mover, path_cost};
-use crate::map::{Footprint, Map, Occupant, Pos, Side, Sight, clear_sight, line_of_effect, sight};
+use crate::map::{
+    Footprint, Map, Occupant, Pos, Side, Sight, any_clear_sight, line_of_effect, sight,
+};
 use crate::power_roll::{RollSpec, resolve_for_target};
 use crate::stats::{Characteristics, CreatureId, DamageTraits, DamageType, Health, Stamina};
 
@@ -437,11 +439,8 @@ pub(super) fn unseen_among(
 ) -> bool {
     let enemies = || creatures.iter().filter(|o| o.side != side && o.id != id);
     // Adjacency first: it is cheap and settles it without a look.
-    // Then open ground, which needs no line walked: one enemy seeing
-    // across it settles it too.
     enemies().all(|o| o.space.distance(space) > 1)
-        && !enemies().any(|o| crate::map::los::open_between(map, o.space, space))
-        && enemies().all(|o| !clear_sight(map, o.space, space))
+        && !any_clear_sight(map, enemies().map(|o| o.space), space)
 }
 
 /// Hide (maneuver, our ruling): with cover from, or out of line of effect

@@ -306,14 +306,9 @@ pub(super) fn end_of_turn(
         .phased
         .as_ref()
         .is_some_and(|p| p.stage == crate::phased::Stage::Movement);
-    // In the order the turns ended (a squad's members in their order), not
-    // the store's: saves take dice, and the store's order is no rule.
-    let mut order: Vec<(usize, Entity)> = creatures
-        .iter()
-        .filter_map(|(e, c, _)| Some((ended.iter().position(|&x| x == c.id)?, e)))
-        .collect();
-    order.sort_unstable();
-    for (_, e) in order {
+    // In the order the turns ended (a squad's members in their order):
+    // saves take dice.
+    for e in in_list_order(creatures.iter().map(|(e, c, _)| (e, c)), &ended) {
         let Ok((_, c, mut conditions)) = creatures.get_mut(e) else {
             continue;
         };
@@ -347,6 +342,22 @@ pub(super) fn end_of_turn(
             name: c.name.clone(),
         });
     }
+}
+
+/// The entities of the `listed` creatures, in the list's order rather than
+/// the store's: where dice are rolled for each, the store's order is no rule.
+fn in_list_order<'a>(
+    creatures: impl Iterator<Item = (Entity, &'a Creature)>,
+    listed: &[CreatureId],
+) -> Vec<Entity> {
+    if listed.is_empty() {
+        return Vec::new();
+    }
+    let mut order: Vec<(usize, Entity)> = creatures
+        .filter_map(|(e, c)| Some((listed.iter().position(|&x| x == c.id)?, e)))
+        .collect();
+    order.sort_unstable();
+    order.into_iter().map(|(_, e)| e).collect()
 }
 
 /// Choose who acts next: the other side if it has anyone left to act, else
@@ -479,14 +490,8 @@ pub(super) fn start_of_turn(
 ) {
     let started = std::mem::take(&mut events.started);
     let stage = flow.phased.as_ref().map(|p| p.stage);
-    // In the order the turns started (resource dice are rolled here), not
-    // the store's.
-    let mut order: Vec<(usize, Entity)> = creatures
-        .iter()
-        .filter_map(|(e, c, ..)| Some((started.iter().position(|&x| x == c.id)?, e)))
-        .collect();
-    order.sort_unstable();
-    for (_, e) in order {
+    // In the order the turns started: resource dice are rolled here.
+    for e in in_list_order(creatures.iter().map(|(e, c, ..)| (e, c)), &started) {
         let Ok((_, c, mut budget, mut stance, heroic)) = creatures.get_mut(e) else {
             continue;
         };

@@ -679,8 +679,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
     // The basic actions every creature has.
     let maneuver_ok = (budget.maneuver || budget.main) && !dazed_spent;
     if budget.main && !dazed_spent {
-        for o in &creatures {
-            if o.side != me.side && space.distance(o.space) == 1 {
+        for (o, &apart) in creatures.iter().zip(&apart) {
+            if o.side != me.side && apart == 1 {
                 out.push(Command::FreeStrike {
                     creature: active,
                     target: o.id,

@@ -148,7 +148,7 @@ fn step_clear(map: &Map, p: Pos, sx: i32, sy: i32) -> bool {
 /// every corner-to-corner line between them is clear and none needs
 /// walking. (A line can only leave the box along its outer edge, where an
 /// edge or a pinch needs a blocking square inside it too.)
-pub(crate) fn open_between(map: &Map, from: Footprint, to: Footprint) -> bool {
+fn open_between(map: &Map, from: Footprint, to: Footprint) -> bool {
     let n = to.size as i32 - 1;
     open_around(map, from, to.pos, to.pos.offset(n, n))
 }
@@ -256,6 +256,16 @@ pub fn sight(map: &Map, from: Footprint, to: Footprint) -> Sight {
 /// given up at its first blocked line.
 pub fn clear_sight(map: &Map, from: Footprint, to: Footprint) -> bool {
     open_between(map, from, to) || walked_clear_sight(map, from, to)
+}
+
+/// Whether any of `from` has [`clear_sight`] of `to`. The open-ground
+/// check, which walks no line, is asked of every one first: one seeing
+/// across open ground settles it before any line is walked.
+pub fn any_clear_sight<I>(map: &Map, mut from: I, to: Footprint) -> bool
+where
+    I: Iterator<Item = Footprint> + Clone,
+{
+    from.clone().any(|f| open_between(map, f, to)) || from.any(|f| walked_clear_sight(map, f, to))
 }
 
 /// [`clear_sight`] found by walking the corner lines.
@@ -447,7 +457,8 @@ mod tests {
     // The shortcut through open ground (nothing blocks in the box the corner
     // lines could touch) gives the answer walking the lines gives: every
     // placing of one or two walls on a 5 x 5 map, between every pair of
-    // spaces of size 1 and 2, and from each space to every square at once.
+    // spaces of size 1 and 2, from each space to every square at once, and
+    // from several spaces at once to each.
     #[test]
     fn open_ground_shortcut_agrees_everywhere() {
         let squares: Vec<Pos> = (0..25).map(|i| Pos::new(i % 5, i / 5)).collect();
@@ -482,6 +493,21 @@ mod tests {
                     let batch = squares_in_line_of_effect(&m, from, &squares);
                     for (p, got) in squares.iter().zip(batch) {
                         assert_eq!(got, walked_line_of_effect(&m, from, Footprint::single(*p)));
+                    }
+                }
+                // And for several lookers at once (Hide's "does any enemy
+                // see it clearly"), in groups of three.
+                for &to in &spaces {
+                    for group in spaces.chunks(3) {
+                        assert_eq!(
+                            any_clear_sight(&m, group.iter().copied(), to),
+                            group
+                                .iter()
+                                .any(|&f| walked_sight(&m, f, to) == Sight::Clear),
+                            "walls {:?} {:?}, {group:?} to {to:?}",
+                            squares[i],
+                            squares[j]
+                        );
                     }
                 }
             }

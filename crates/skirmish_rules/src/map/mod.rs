@@ -12,7 +12,7 @@ pub mod tiled;
 pub use grid::{
     Cell, Footprint, Map, MapDef, MapError, MapObject, Material, Occupant, Pos, Side, Terrain, Tile,
 };
-pub use los::{Sight, clear_sight, line_of_effect, sight};
+pub use los::{Sight, any_clear_sight, clear_sight, line_of_effect, sight};
 
 /// The property tests' configuration: a fixed seed, so CI runs the same
 /// cases every time (a failure is reproducible, never a flake), and more
