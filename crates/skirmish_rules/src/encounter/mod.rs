@@ -368,8 +368,7 @@ impl Encounter {
     /// abilities against each valid single target, and ending the turn.
     /// Every listed command is accepted by [`Encounter::apply`].
     pub fn legal_actions(&mut self) -> Vec<Command> {
-        let flow = self.flow().clone();
-        if flow.outcome.is_some() {
+        if self.flow().outcome.is_some() {
             return Vec::new();
         }
         let world = self.app.world_mut();
@@ -385,7 +384,12 @@ impl Encounter {
             }));
             return out;
         }
-        let Some(active) = flow.active else {
+        let (active, acting, phased) = {
+            let flow = world.resource::<Flow>();
+            (flow.active, flow.acting(), flow.phased.is_some())
+        };
+        let Some(active) = active else {
+            let flow = world.resource::<Flow>().clone();
             if let Some(p) = &flow.phased {
                 return phased_starts(world, &flow, p.stage);
             }
@@ -406,11 +410,11 @@ impl Encounter {
         };
         // Everyone taking the turn (a minion squad acts together).
         let mut out = Vec::new();
-        for member in flow.acting() {
+        for member in acting {
             if !self_alive(world, member) {
                 continue;
             }
-            if flow.phased.is_some() {
+            if phased {
                 // Seed 001: the phase decides what a turn may do.
                 out.extend(phased_flow::movement_commands(world, member));
                 let allowed: Vec<Command> = creature_actions(world, member)
@@ -418,6 +422,10 @@ impl Encounter {
                     .filter(|c| phased_flow::check_command(world, member, c).is_ok())
                     .collect();
                 out.extend(allowed);
+            } else if out.is_empty() {
+                // One creature acting, the common case: its list as it is,
+                // not copied.
+                out = creature_actions(world, member);
             } else {
                 out.extend(creature_actions(world, member));
             }
