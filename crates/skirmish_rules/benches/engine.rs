@@ -12,7 +12,7 @@ use skirmish_rules::ai::by_name;
 use skirmish_rules::content::{ContentDb, LoadedMap};
 use skirmish_rules::encounter::Encounter;
 use skirmish_rules::encounter::def::{EncounterDef, FirstSide, HeroDef, MonsterDef};
-use skirmish_rules::sim::play_with;
+use skirmish_rules::sim::play_on;
 
 /// The allocator the `skirmish` binary uses, so the figures are what `skirmish
 /// sim` gets.
@@ -115,30 +115,38 @@ fn midfight(db: &Arc<ContentDb>, commands: usize) -> Encounter {
 fn games(c: &mut Criterion) {
     let db = content();
     let mut seed = 0u64;
+    // As `skirmish sim` plays a batch: one encounter per thread, restarted
+    // with each game's seed (the same game as a new encounter gives).
+    let mut e = Encounter::new(db.clone(), "bench", seed).unwrap();
     c.bench_function("random v random game, 4 heroes v 6 monsters, 20x20", |b| {
         b.iter(|| {
             seed += 1;
+            e.restart(seed);
             let h = by_name("random", seed, &db).unwrap();
             let m = by_name("random", !seed, &db).unwrap();
-            black_box(
-                play_with(&db, "bench", seed, h, m, 100_000)
-                    .unwrap()
-                    .0
-                    .rounds,
-            )
+            black_box(play_on(&mut e, h, m, 100_000).rounds)
         })
     });
     c.bench_function("greedy v greedy game, 4 heroes v 6 monsters, 20x20", |b| {
         b.iter(|| {
             seed += 1;
+            e.restart(seed);
             let h = by_name("greedy", seed, &db).unwrap();
             let m = by_name("greedy", !seed, &db).unwrap();
-            black_box(
-                play_with(&db, "bench", seed, h, m, 100_000)
-                    .unwrap()
-                    .0
-                    .rounds,
-            )
+            black_box(play_on(&mut e, h, m, 100_000).rounds)
+        })
+    });
+    c.bench_function("setting up the encounter anew", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(Encounter::new(db.clone(), "bench", seed).unwrap())
+        })
+    });
+    c.bench_function("restarting the encounter", |b| {
+        b.iter(|| {
+            seed += 1;
+            e.restart(seed);
+            black_box(e.flow().round)
         })
     });
 }

@@ -63,6 +63,9 @@ pub struct Encounter {
     phase_watched: bool,
     /// The seed and accepted commands so far: the replay, and the save.
     record: replay::Replay,
+    /// The encounter as set up, before its seed was used: where
+    /// [`Encounter::restart`] begins again.
+    unseeded: Arc<snapshot::Snapshot>,
 }
 
 impl Encounter {
@@ -98,6 +101,51 @@ impl Encounter {
         }
         setup::spawn_creatures(app.world_mut(), &content, &def)?;
         glyph::setup(app.world_mut());
+        let step_schedule = app
+            .world_mut()
+            .resource_mut::<bevy_ecs::schedule::Schedules>()
+            .remove(flow::EncounterStep)
+            .expect("the flow plugin adds the step schedule");
+        let phase_watched = phase_watched(app.world());
+        let unseeded = Arc::new(snapshot::Snapshot::take(app.world(), 0));
+        let mut e = Encounter {
+            app,
+            step_schedule,
+            phase_watched,
+            record: replay::Replay {
+                encounter: encounter_id.to_string(),
+                seed,
+                commands: Vec::new(),
+            },
+            unseeded,
+        };
+        e.begin(&def, seed);
+        Ok(e)
+    }
+
+    /// Begin again from the start with another seed: the same fight, bit
+    /// for bit, as `Encounter::new` with this encounter's id and `seed`,
+    /// without building the app again (for batches of games).
+    pub fn restart(&mut self, seed: u64) {
+        let unseeded = self.unseeded.clone();
+        self.restore(&unseeded);
+        let content = self.content().clone();
+        let def = content
+            .encounters
+            .get(&self.record.encounter)
+            .cloned()
+            .expect("an encounter that was set up is in its content");
+        self.begin(&def, seed);
+    }
+
+    /// Everything of setting up that uses the seed: the generator, who goes
+    /// first, the Director's starting Malice, the abilities that act at the
+    /// encounter's start, and the first step.
+    fn begin(&mut self, def: &def::EncounterDef, seed: u64) {
+        self.record.seed = seed;
+        let content = self.content().clone();
+        let app = &mut self.app;
+        app.world_mut().insert_resource(Dice::seeded(seed));
         // Who goes first (RULES.md "Turns").
         {
             let world = app.world_mut();
@@ -135,24 +183,7 @@ impl Encounter {
         // Seed 002: passives are "always in effect"; episodics are
         // "performed at the start of a new Episode".
         act::encounter_start_abilities(app.world_mut());
-        let step_schedule = app
-            .world_mut()
-            .resource_mut::<bevy_ecs::schedule::Schedules>()
-            .remove(flow::EncounterStep)
-            .expect("the flow plugin adds the step schedule");
-        let phase_watched = phase_watched(app.world());
-        let mut e = Encounter {
-            app,
-            step_schedule,
-            phase_watched,
-            record: replay::Replay {
-                encounter: encounter_id.to_string(),
-                seed,
-                commands: Vec::new(),
-            },
-        };
-        e.step();
-        Ok(e)
+        self.step();
     }
 
     /// Run one step of the engine and apply state transitions.

@@ -54,11 +54,10 @@ pub struct Snapshot {
     glyphs: super::glyph::Glyphs,
 }
 
-impl Encounter {
-    /// Copy out the state, to [`restore`](Encounter::restore) later. Restoring
-    /// rewinds the log and the replay to this point too.
-    pub fn snapshot(&self) -> Snapshot {
-        let w = self.app.world();
+impl Snapshot {
+    /// Copy out `w`'s state; `commands` is how many commands the replay
+    /// holds at this point.
+    pub(super) fn take(w: &World, commands: usize) -> Snapshot {
         let creatures = w
             .resource::<CreatureIndex>()
             .0
@@ -93,10 +92,18 @@ impl Encounter {
             squads: w.resource::<Squads>().clone(),
             resolution: w.resource::<Resolution>().clone(),
             phase: *w.resource::<State<Phase>>().get(),
-            commands: self.record.commands.len(),
+            commands,
             creatures_len: w.resource::<CreatureIndex>().0.len(),
             glyphs: w.resource::<super::glyph::Glyphs>().clone(),
         }
+    }
+}
+
+impl Encounter {
+    /// Copy out the state, to [`restore`](Encounter::restore) later. Restoring
+    /// rewinds the log and the replay to this point too.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot::take(self.app.world(), self.record.commands.len())
     }
 
     /// Put the encounter back as it was when `s` was taken (a snapshot of

@@ -128,16 +128,29 @@ pub fn play_game(
     cfg: &SimConfig,
     seed: u64,
 ) -> Result<(GameResult, Encounter), String> {
+    let mut e = Encounter::new(db.clone(), &cfg.encounter, seed).map_err(|e| e.to_string())?;
+    let result = play_game_on(&mut e, db, cfg)?;
+    Ok((result, e))
+}
+
+/// [`play_game`] on an encounter already set up with the game's seed (new,
+/// or [restarted](Encounter::restart): a batch reuses one per thread).
+fn play_game_on(
+    e: &mut Encounter,
+    db: &Arc<ContentDb>,
+    cfg: &SimConfig,
+) -> Result<GameResult, String> {
+    let seed = e.replay().seed;
     let heroes = ai::by_name(&cfg.heroes, seed ^ 0x4845_524f, db).map_err(|e| e.to_string())?;
     let monsters = ai::by_name(&cfg.monsters, seed ^ 0x4d4f_4e53, db).map_err(|e| e.to_string())?;
-    let (result, e) = play_with(db, &cfg.encounter, seed, heroes, monsters, cfg.max_commands)?;
+    let result = play_on(e, heroes, monsters, cfg.max_commands);
     if let Some(dir) = &cfg.replay_dir {
         let _ = std::fs::create_dir_all(dir);
         let path = dir.join(format!("{}-{seed}.ron", cfg.encounter));
         std::fs::write(&path, e.replay().to_ron())
             .map_err(|err| format!("{}: {err}", path.display()))?;
     }
-    Ok((result, e))
+    Ok(result)
 }
 
 /// Play one game between two given brains (see [`play_game`]).
@@ -145,11 +158,24 @@ pub fn play_with(
     db: &Arc<ContentDb>,
     encounter: &str,
     seed: u64,
-    mut heroes: Box<dyn Brain>,
-    mut monsters: Box<dyn Brain>,
+    heroes: Box<dyn Brain>,
+    monsters: Box<dyn Brain>,
     max_commands: u32,
 ) -> Result<(GameResult, Encounter), String> {
     let mut e = Encounter::new(db.clone(), encounter, seed).map_err(|e| e.to_string())?;
+    let result = play_on(&mut e, heroes, monsters, max_commands);
+    Ok((result, e))
+}
+
+/// Play an encounter already set up (new or [restarted](Encounter::restart))
+/// to its end, or to `max_commands`, between two brains (see [`play_game`]).
+pub fn play_on(
+    e: &mut Encounter,
+    mut heroes: Box<dyn Brain>,
+    mut monsters: Box<dyn Brain>,
+    max_commands: u32,
+) -> GameResult {
+    let seed = e.replay().seed;
     let mut errors = Vec::new();
     let mut n = 0;
     while e.outcome().is_none() && n < max_commands {
@@ -163,7 +189,7 @@ pub fn play_with(
             Side::Heroes => &mut heroes,
             Side::Director => &mut monsters,
         };
-        let chosen = catch_unwind(AssertUnwindSafe(|| brain.choose(&e, &legal)));
+        let chosen = catch_unwind(AssertUnwindSafe(|| brain.choose(e, &legal)));
         let cmd = match chosen {
             Ok(cmd) => cmd,
             Err(p) => {
@@ -186,7 +212,7 @@ pub fn play_with(
                 "brain `{}` chose an illegal command at seed {seed}: {cmd:?}",
                 brain.name()
             ));
-            fallback(&e, &legal)
+            fallback(e, &legal)
         };
         if let Err(r) = e.perform(cmd.clone()) {
             errors.push(format!(
@@ -195,7 +221,7 @@ pub fn play_with(
             break;
         }
     }
-    Ok((tally(&e, seed, errors), e))
+    tally(e, seed, errors)
 }
 
 /// What happens instead of an illegal command: let a prompt pass, end the
@@ -277,11 +303,30 @@ pub fn simulate(
                 let (db, done) = (db.clone(), &done);
                 s.spawn(move || {
                     let mut out = Vec::new();
+                    // One encounter per thread, restarted for each game
+                    // (the same game as a new one: setting up is a
+                    // twentieth of a random game), and built afresh after
+                    // a panic left it in pieces.
+                    let mut reused: Option<Encounter> = None;
                     for i in (j..total).step_by(jobs) {
                         let seed = cfg.seed.wrapping_add(i as u64);
-                        let r = catch_unwind(AssertUnwindSafe(|| play_game(&db, cfg, seed)))
-                            .unwrap_or_else(|_| Err(format!("the engine panicked at seed {seed}")))
-                            .map(|(g, _)| g);
+                        let r = catch_unwind(AssertUnwindSafe(|| {
+                            let e = match reused.as_mut() {
+                                Some(e) => {
+                                    e.restart(seed);
+                                    e
+                                }
+                                None => reused.insert(
+                                    Encounter::new(db.clone(), &cfg.encounter, seed)
+                                        .map_err(|e| e.to_string())?,
+                                ),
+                            };
+                            play_game_on(e, &db, cfg)
+                        }))
+                        .unwrap_or_else(|_| {
+                            reused = None;
+                            Err(format!("the engine panicked at seed {seed}"))
+                        });
                         out.push(r);
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                     }

@@ -183,3 +183,50 @@ fn round_bonuses_end_in_creature_order() {
     }
     assert!(seen > 0, "no round ended two creatures' bonuses at once");
 }
+
+// `Encounter::restart` promises the fight a new encounter with that seed
+// would give, bit for bit: batches reuse one encounter per thread on it.
+// Every shipped encounter, after a game has left it in some end state
+// (summons made, walls raised, conditions on), restarted with other seeds
+// and brains, against new encounters with those seeds.
+#[test]
+fn a_restarted_encounter_plays_the_game_a_new_one_would() {
+    let db = db();
+    let mut summons = 0;
+    for id in db.encounters.keys() {
+        let mut reused = Encounter::new(db.clone(), id, 99).unwrap();
+        let greedy = |seed| by_name("greedy", seed, &db).unwrap();
+        let random = |seed: u64| by_name("random", seed, &db).unwrap();
+        play_on(&mut reused, random(99), greedy(99), 3_000);
+        for (seed, brain) in [(1, "random"), (2, "greedy"), (3, "random")] {
+            let brains = || {
+                (
+                    by_name(brain, seed, &db).unwrap(),
+                    by_name(brain, !seed, &db).unwrap(),
+                )
+            };
+            let (h, m) = brains();
+            let (fresh_result, fresh) = play_with(&db, id, seed, h, m, 3_000).unwrap();
+            reused.restart(seed);
+            let (h, m) = brains();
+            let result = play_on(&mut reused, h, m, 3_000);
+            assert_eq!(fresh.log(), reused.log(), "{id}, seed {seed}, {brain}");
+            assert_eq!(
+                fresh.replay(),
+                reused.replay(),
+                "{id}, seed {seed}, {brain}"
+            );
+            assert_eq!(
+                (fresh_result.winner, fresh_result.rounds),
+                (result.winner, result.rounds)
+            );
+            summons += fresh
+                .log()
+                .iter()
+                .filter(|l| matches!(l, LogEntry::Summoned { .. }))
+                .count();
+        }
+    }
+    // Summoned creatures are the part a restart has to remove.
+    assert!(summons > 0, "no game summoned anything");
+}
