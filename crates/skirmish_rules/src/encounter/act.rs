@@ -200,7 +200,7 @@ type GrabData = (
 
 /// A query kept for the encounter's life, so that its components are looked
 /// up once rather than once per creature per call (the functions using them
-/// run at every step of every move).
+/// run for every listing and every move).
 #[derive(Resource)]
 pub(super) struct CachedQuery<D: bevy_ecs::query::QueryData + 'static>(
     std::sync::Mutex<QueryState<D>>,
@@ -734,6 +734,7 @@ pub(super) fn walk_steps(
     // grabs end, only when something reacts to a step.
     let mut others = occupants(world);
     let mut held = grabbed_by(world, id);
+    let side = world.get::<Creature>(entity).map(|c| c.side);
     let log_walk = |world: &mut World, walked: &[Pos]| {
         if walked.len() > 1 {
             world.resource_mut::<CombatLog>().push(LogEntry::Moved {
@@ -760,7 +761,6 @@ pub(super) fn walk_steps(
             Footprint::new(path[i], size),
             Footprint::new(path[i + 1], size),
         );
-        let side = world.get::<Creature>(entity).map(|c| c.side);
         let first_already_asked = i == 0 && asked;
         if !shift && !first_already_asked {
             let mut leaving: Vec<CreatureId> = others
