@@ -205,7 +205,7 @@ pub fn command_at(
     match aim {
         Aim::Move => {
             let mv = mine()
-                .find(|c| matches!(c, Command::Move { path, .. } if path.last() == Some(&square)));
+                .find(|c| matches!(c, Command::Move { path, .. } if path.end() == Some(square)));
             let sh = mine().find(|c| matches!(c, Command::Shift { to, .. } if *to == square));
             if let Some(c) = if shift { sh.or(mv) } else { mv.or(sh) } {
                 return Some(c.clone());
@@ -213,7 +213,7 @@ pub fn command_at(
             // Phased 2d6: the best movement power that gets there.
             mine()
                 .filter_map(|c| match c {
-                    Command::Movement { power, path, .. } if path.last() == Some(&square) => {
+                    Command::Movement { power, path, .. } if path.end() == Some(square) => {
                         Some((power_rank(*power, shift), c))
                     }
                     _ => None,
@@ -294,7 +294,7 @@ pub fn powers(legal: &[Command], actor: CreatureId) -> BTreeMap<Pos, MovementPow
             path,
         } = c
             && *creature == actor
-            && let Some(&end) = path.last()
+            && let Some(end) = path.end()
         {
             let better = out
                 .get(&end)
@@ -316,8 +316,8 @@ pub fn destinations(legal: &[Command], actor: CreatureId) -> BTreeMap<Pos, Vec<P
     for c in legal {
         match c {
             Command::Move { creature, path } if *creature == actor => {
-                if let Some(&end) = path.last() {
-                    out.insert(end, path.clone());
+                if let Some(end) = path.end() {
+                    out.insert(end, path.to_vec());
                 }
             }
             Command::Shift { creature, to } if *creature == actor => {
@@ -328,11 +328,11 @@ pub fn destinations(legal: &[Command], actor: CreatureId) -> BTreeMap<Pos, Vec<P
                 power,
                 path,
             } if *creature == actor => {
-                if let Some(&end) = path.last() {
+                if let Some(end) = path.end() {
                     let rank = power_rank(*power, false);
                     if ranks.get(&end).is_none_or(|&r| rank < r) {
                         ranks.insert(end, rank);
-                        out.insert(end, path.clone());
+                        out.insert(end, path.to_vec());
                     }
                 }
             }
@@ -460,7 +460,7 @@ mod tests {
             cmd,
             Command::Move {
                 creature: who,
-                path: path.clone()
+                path: path.clone().into()
             }
         );
         assert!(e.apply(cmd).is_ok());
@@ -490,7 +490,7 @@ mod tests {
         assert_eq!(powers[&far], MovementPower::Run);
         let cmd = command_at(&legal, who, &Aim::Move, far, None, false).unwrap();
         assert!(
-            matches!(&cmd, Command::Movement { power: MovementPower::Run, path: p, .. } if p == path)
+            matches!(&cmd, Command::Movement { power: MovementPower::Run, path: p, .. } if p[..] == path[..])
         );
         let near = dests
             .iter()

@@ -147,7 +147,9 @@ fn draw(
             let path = selection.hover.and_then(|h| {
                 let cmd = intent::command_at(legal, actor, &Aim::Move, h, None, selection.shift)?;
                 match cmd {
-                    Command::Move { path, .. } | Command::Movement { path, .. } => Some(path),
+                    Command::Move { path, .. } | Command::Movement { path, .. } => {
+                        Some(path.into_vec())
+                    }
                     Command::Shift { to, .. } => Some(vec![view.space.pos, to]),
                     _ => None,
                 }

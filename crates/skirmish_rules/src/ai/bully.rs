@@ -51,7 +51,7 @@ impl Brain for Bully {
             let step = legal.iter().filter_map(|c| match c {
                 // (`Movement` is a move under the phased 2d6 ruleset.)
                 Command::Move { path, .. } | Command::Movement { path, .. } => {
-                    Some((path.last()?.distance(w.space.pos), c))
+                    Some((path.end()?.distance(w.space.pos), c))
                 }
                 _ => None,
             });

@@ -453,13 +453,13 @@ impl<'a> Scorer<'a> {
                 .preview(cmd)
                 .map_or(0.0, |p| self.preview_value(&p) * 0.9),
             Command::Charge { path, .. } => {
-                let end = Footprint::new(*path.last().unwrap_or(&c.space.pos), c.space.size);
+                let end = Footprint::new(path.end().unwrap_or(c.space.pos), c.space.size);
                 self.e.preview(cmd).map_or(0.0, |p| self.preview_value(&p)) + self.position(c, end)
                     - self.position(c, c.space)
                     - w.provoke * self.provoked(c, path)
             }
             Command::Move { path, .. } => {
-                let end = Footprint::new(*path.last().unwrap_or(&c.space.pos), c.space.size);
+                let end = Footprint::new(path.end().unwrap_or(c.space.pos), c.space.size);
                 let mut v = self.position(c, end)
                     - self.position(c, c.space)
                     - w.provoke * self.provoked(c, path);
@@ -475,7 +475,7 @@ impl<'a> Scorer<'a> {
             // round's attacks, a run forbids them, a charge helps).
             Command::Movement { path, power, .. } => {
                 use crate::phased::MovementPower as P;
-                let end = Footprint::new(*path.last().unwrap_or(&c.space.pos), c.space.size);
+                let end = Footprint::new(path.end().unwrap_or(c.space.pos), c.space.size);
                 let provokes = matches!(power, P::Walk | P::Hustle | P::Run | P::Charge);
                 let mut v = self.position(c, end) - self.position(c, c.space);
                 if provokes {

@@ -16,7 +16,7 @@ pub enum Command {
     /// Move along a path (start square first) with the move action.
     Move {
         creature: CreatureId,
-        path: Vec<Pos>,
+        path: crate::map::movement::Path,
     },
     /// Shift one square without provoking, with the move action.
     Shift {
@@ -27,7 +27,7 @@ pub enum Command {
     Movement {
         creature: CreatureId,
         power: crate::phased::MovementPower,
-        path: Vec<Pos>,
+        path: crate::map::movement::Path,
     },
     /// Use an ability against targets.
     UseAbility {
@@ -67,7 +67,7 @@ pub enum Command {
     /// strike, or an ability with the Charge keyword, against `target`.
     Charge {
         creature: CreatureId,
-        path: Vec<Pos>,
+        path: crate::map::movement::Path,
         target: CreatureId,
         #[serde(default)]
         ability: Option<String>,
@@ -127,6 +127,39 @@ impl Command {
             potency_surges: Vec::new(),
             spend: 0,
             tier: None,
+        }
+    }
+
+    /// The command with its path (if any) held as its own squares, not as
+    /// a share of the search it came from (which a kept command, as in a
+    /// replay, would otherwise keep alive).
+    pub fn owned(self) -> Command {
+        match self {
+            Command::Move { creature, path } => Command::Move {
+                creature,
+                path: path.into_vec().into(),
+            },
+            Command::Movement {
+                creature,
+                power,
+                path,
+            } => Command::Movement {
+                creature,
+                power,
+                path: path.into_vec().into(),
+            },
+            Command::Charge {
+                creature,
+                path,
+                target,
+                ability,
+            } => Command::Charge {
+                creature,
+                path: path.into_vec().into(),
+                target,
+                ability,
+            },
+            other => other,
         }
     }
 

@@ -229,7 +229,7 @@ impl Encounter {
         // The handler hands the command back once it is done with it.
         let command = pending.done.take();
         reply?;
-        self.record.commands.extend(command);
+        self.record.commands.extend(command.map(Command::owned));
         Ok(())
     }
 
@@ -590,18 +590,21 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
     // One search of the squares in reach serves moves and charges.
     let occ = crate::map::movement::occupancy(&map, &creatures);
     let reach = (limits.speed > 0 && (can_move || budget.main))
-        .then(|| crate::map::movement::reachable_with(&map, &occ, &mover));
+        .then(|| Arc::new(crate::map::movement::reachable_with(&map, &occ, &mover)));
     if let (true, Some(reach)) = (can_move, &reach) {
-        let paths = reach.paths();
+        let dests = reach.destinations();
         // Room for the moves, shifts and charges, and an ability on each
         // creature: one allocation, not a doubling as they come.
         let abilities = world.get::<Abilities>(e).map_or(0, |a| a.0.len());
-        out.reserve(paths.len() + 16 + abilities * creatures.len());
-        for (_, path) in paths {
-            out.push(Command::Move {
-                creature: active,
-                path,
-            });
+        out.reserve(dests.len() + 16 + abilities * creatures.len());
+        // Each move's path is walked out of the one search only if read.
+        for (to, _) in dests {
+            out.extend(
+                crate::map::movement::Path::in_reach(reach, to).map(|path| Command::Move {
+                    creature: active,
+                    path,
+                }),
+            );
         }
         if limits.can_shift {
             for to in space.pos.neighbours() {
@@ -822,7 +825,7 @@ fn charges(
         if let Some(path) = best {
             out.push(Command::Charge {
                 creature: mover.id,
-                path,
+                path: path.into(),
                 target: o.id,
                 ability: None,
             });

@@ -8,6 +8,8 @@
 //! Our rulings where the seed is silent are commented in
 //! `assets/rulesets/phased_2d6.ron`.
 
+use std::sync::Arc;
+
 use bevy_ecs::prelude::*;
 
 use super::act::{self, Snapshot, entity_of, is_straight, occupants, spend_action};
@@ -19,7 +21,7 @@ use super::react::{Resolution, Resume};
 use crate::conditions::{ConditionKind, Conditions, movement_limits};
 use crate::content::RulesetKind;
 use crate::dice::Dice;
-use crate::map::movement::{Mover, path_cost};
+use crate::map::movement::{Mover, Path, path_cost};
 use crate::map::{Pos, Side};
 use crate::phased::{
     MovementPower, PhasedRound, PhasedRules, Stage, attack_tier, battle_order, extra_die,
@@ -648,9 +650,10 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
             extra_cost: 0,
             shifting: true,
         };
-        let reach = crate::map::movement::reachable(&map, &creatures, &shifter);
+        // (A destination is never the start: every path has a step.)
+        let reach = Arc::new(crate::map::movement::reachable(&map, &creatures, &shifter));
         for (dest, _) in reach.destinations() {
-            if let Some(path) = reach.path_to(dest).filter(|p| p.len() > 1) {
+            if let Some(path) = Path::in_reach(&reach, dest) {
                 push(&mut out, MovementPower::Disengage, path);
             }
         }
@@ -668,9 +671,9 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         extra_cost: limits.extra_cost_per_square,
         shifting: false,
     };
-    let reach = crate::map::movement::reachable(&map, &creatures, &mover);
+    let reach = Arc::new(crate::map::movement::reachable(&map, &creatures, &mover));
     for (dest, cost) in reach.destinations() {
-        let Some(path) = reach.path_to(dest).filter(|p| p.len() > 1) else {
+        let Some(path) = Path::in_reach(&reach, dest) else {
             continue;
         };
         let power = if cost <= squares(MovementPower::Walk) {
@@ -696,7 +699,7 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
             if path_cost(&map, &creatures, &shifter, &path)
                 .is_some_and(|c| c <= squares(MovementPower::Shift))
             {
-                push(&mut out, MovementPower::Shift, path);
+                push(&mut out, MovementPower::Shift, path.into());
             }
         }
     }

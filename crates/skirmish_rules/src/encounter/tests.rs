@@ -254,7 +254,7 @@ fn moving_spends_the_move_action_then_the_main_action() {
     let path = vec![Pos::new(1, 1), Pos::new(2, 1), Pos::new(3, 1)];
     e.apply(Command::Move {
         creature: FURY,
-        path,
+        path: path.into(),
     })
     .unwrap();
     let v = e.creature(FURY).unwrap();
@@ -262,14 +262,14 @@ fn moving_spends_the_move_action_then_the_main_action() {
     assert!(!v.budget.move_action && v.budget.main);
     e.apply(Command::Move {
         creature: FURY,
-        path: vec![Pos::new(3, 1), Pos::new(4, 1)],
+        path: vec![Pos::new(3, 1), Pos::new(4, 1)].into(),
     })
     .unwrap();
     assert!(!e.creature(FURY).unwrap().budget.main);
     assert_eq!(
         e.apply(Command::Move {
             creature: FURY,
-            path: vec![Pos::new(4, 1), Pos::new(5, 1)],
+            path: vec![Pos::new(4, 1), Pos::new(5, 1)].into(),
         }),
         Err(Refusal::MoveActionUsed)
     );
@@ -291,7 +291,7 @@ fn refused_moves_change_nothing() {
     assert!(matches!(
         e.apply(Command::Move {
             creature: FURY,
-            path: far
+            path: far.into()
         }),
         Err(Refusal::TooFar { speed: 5, .. })
     ));
@@ -299,7 +299,7 @@ fn refused_moves_change_nothing() {
     assert!(matches!(
         e.apply(Command::Move {
             creature: FURY,
-            path: vec![Pos::new(1, 1), Pos::new(0, 1)]
+            path: vec![Pos::new(1, 1), Pos::new(0, 1)].into()
         }),
         Err(Refusal::BadPath(_))
     ));
@@ -332,7 +332,7 @@ fn brutal_slam_end_to_end() {
     let adjacent_again = vec![Pos::new(5, 3), Pos::new(6, 3)];
     e.apply(Command::Move {
         creature: FURY,
-        path: adjacent_again,
+        path: adjacent_again.into(),
     })
     .unwrap();
     assert_eq!(slam(&mut e, bandit), Err(Refusal::MainActionUsed));
@@ -702,7 +702,7 @@ fn knockback_grab_and_escape() {
     assert_eq!(e.creature(bandit).unwrap().space.pos, Pos::new(8, 3));
     e.apply(Command::Move {
         creature: FURY,
-        path: vec![Pos::new(5, 3), Pos::new(6, 3), Pos::new(7, 3)],
+        path: vec![Pos::new(5, 3), Pos::new(6, 3), Pos::new(7, 3)].into(),
     })
     .unwrap();
     e.dice_mut().force([6, 6]);
@@ -721,7 +721,7 @@ fn knockback_grab_and_escape() {
     assert_eq!(
         e.apply(Command::Move {
             creature: bandit,
-            path: vec![Pos::new(8, 3), Pos::new(9, 3)]
+            path: vec![Pos::new(8, 3), Pos::new(9, 3)].into()
         }),
         Err(Refusal::CannotMove)
     );
@@ -890,7 +890,7 @@ fn bleeding_costs_stamina_after_a_main_action() {
     let log = e
         .apply(Command::Move {
             creature: FURY,
-            path: vec![Pos::new(5, 3), Pos::new(5, 4)],
+            path: vec![Pos::new(5, 3), Pos::new(5, 4)].into(),
         })
         .unwrap();
     assert!(!log.iter().any(|l| matches!(l, LogEntry::Bled { .. })));
@@ -1001,7 +1001,7 @@ fn the_triggered_action_returns_each_round() {
     // Walk away: the bandit's opportunity attack uses its triggered action.
     e.apply(Command::Move {
         creature: FURY,
-        path: vec![Pos::new(5, 3), Pos::new(5, 4), Pos::new(5, 5)],
+        path: vec![Pos::new(5, 3), Pos::new(5, 4), Pos::new(5, 5)].into(),
     })
     .unwrap();
     e.apply(Command::Answer {

@@ -5,6 +5,7 @@
 use super::grid::{Footprint, Map, Occupant, Pos, Side, square};
 use super::los::line_of_effect_to_square;
 use crate::stats::CreatureId;
+use std::sync::{Arc, OnceLock};
 
 /// Who is moving and how.
 #[derive(Clone, Copy, Debug)]
@@ -82,53 +83,6 @@ impl Reach {
         out
     }
 
-    /// Every destination (those of [`Reach::destinations`], in map order)
-    /// with its path (as [`Reach::path_to`] gives it). Each path is its
-    /// parent's with one square more, built once and copied, rather than
-    /// each walked back from its end.
-    pub fn paths(&self) -> Vec<(Pos, Vec<Pos>)> {
-        let dests = self.destinations();
-        let mut built: Vec<Vec<Pos>> = vec![Vec::new(); self.cost.len()];
-        let mut chain = Vec::new();
-        for &(dest, _) in &dests {
-            // Walk back to the start or to a square already built...
-            let mut q = dest;
-            loop {
-                let i = (q.y * self.width + q.x) as usize;
-                if !built[i].is_empty() {
-                    break;
-                }
-                chain.push(i);
-                let up = self.parent[i];
-                if up == NO_PARENT {
-                    break;
-                }
-                q = up;
-            }
-            // ... then build forward from there.
-            while let Some(i) = chain.pop() {
-                let up = self.parent[i];
-                let mut path = if up == NO_PARENT {
-                    Vec::with_capacity(1)
-                } else {
-                    let from = &built[(up.y * self.width + up.x) as usize];
-                    let mut path = Vec::with_capacity(from.len() + 1);
-                    path.extend_from_slice(from);
-                    path
-                };
-                path.push(Pos::new(i as i32 % self.width, i as i32 / self.width));
-                built[i] = path;
-            }
-        }
-        dests
-            .into_iter()
-            .map(|(dest, _)| {
-                let i = (dest.y * self.width + dest.x) as usize;
-                (dest, std::mem::take(&mut built[i]))
-            })
-            .collect()
-    }
-
     /// The cheapest path from the start to `p`, both ends included.
     pub fn path_to(&self, p: Pos) -> Option<Vec<Pos>> {
         let cost = self.cost_to(p)?;
@@ -142,6 +96,118 @@ impl Reach {
         }
         path.reverse();
         Some(path)
+    }
+}
+
+/// A path of squares, start first, as a move command carries it: owned
+/// squares, or one of a [`Reach`]'s cheapest paths, walked out only when
+/// something reads it. A listing offers a move to every square in reach; a
+/// brain takes one, so the rest are never built (each shares the one
+/// search). It reads as a slice of squares either way, compares by its
+/// squares, and saves and loads as a plain list.
+#[derive(Clone)]
+pub struct Path(PathRepr);
+
+#[derive(Clone)]
+enum PathRepr {
+    Owned(Vec<Pos>),
+    InReach {
+        reach: Arc<Reach>,
+        to: Pos,
+        built: OnceLock<Vec<Pos>>,
+    },
+}
+
+impl Path {
+    /// The cheapest path in `reach` to `to`, if `to` can be reached and
+    /// ended in, built when first read.
+    pub fn in_reach(reach: &Arc<Reach>, to: Pos) -> Option<Path> {
+        reach.cost_to(to)?;
+        Some(Path(PathRepr::InReach {
+            reach: reach.clone(),
+            to,
+            built: OnceLock::new(),
+        }))
+    }
+
+    /// The last square (where the path ends), without building the path.
+    pub fn end(&self) -> Option<Pos> {
+        match &self.0 {
+            PathRepr::Owned(v) => v.last().copied(),
+            PathRepr::InReach { to, .. } => Some(*to),
+        }
+    }
+
+    pub fn into_vec(self) -> Vec<Pos> {
+        match self.0 {
+            PathRepr::Owned(v) => v,
+            PathRepr::InReach { built, .. } if built.get().is_some() => {
+                built.into_inner().unwrap_or_default()
+            }
+            PathRepr::InReach { reach, to, .. } => reach.path_to(to).unwrap_or_default(),
+        }
+    }
+}
+
+impl std::ops::Deref for Path {
+    type Target = [Pos];
+
+    fn deref(&self) -> &[Pos] {
+        match &self.0 {
+            PathRepr::Owned(v) => v,
+            PathRepr::InReach { reach, to, built } => {
+                built.get_or_init(|| reach.path_to(*to).unwrap_or_default())
+            }
+        }
+    }
+}
+
+impl From<Vec<Pos>> for Path {
+    fn from(v: Vec<Pos>) -> Path {
+        Path(PathRepr::Owned(v))
+    }
+}
+
+impl FromIterator<Pos> for Path {
+    fn from_iter<I: IntoIterator<Item = Pos>>(squares: I) -> Path {
+        Path::from(squares.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl PartialEq for Path {
+    fn eq(&self, other: &Path) -> bool {
+        match (&self.0, &other.0) {
+            // Two paths of one search: the same end, the same path.
+            (
+                PathRepr::InReach {
+                    reach: a, to: x, ..
+                },
+                PathRepr::InReach {
+                    reach: b, to: y, ..
+                },
+            ) if Arc::ptr_eq(a, b) => x == y,
+            _ => **self == **other,
+        }
+    }
+}
+
+impl Eq for Path {}
+
+impl std::fmt::Debug for Path {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl serde::Serialize for Path {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Path {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Path, D::Error> {
+        Vec::<Pos>::deserialize(d).map(Path::from)
     }
 }
 
@@ -519,6 +585,41 @@ mod tests {
         assert_eq!(r.path_to(Pos::new(2, 2)).unwrap().len(), 3);
     }
 
+    // A move's path as a listing offers it: two from one search are equal
+    // only if they end alike; one equals any path of the same squares
+    // (owned, or from another search); it saves as the plain list of
+    // squares; and once owned it no longer holds the search.
+    #[test]
+    fn a_lazy_path_compares_and_saves_as_its_squares() {
+        let m = ascii(".....\n.#...\n.....\n.....\n.....");
+        let reach = Arc::new(reachable(&m, &[], &hero(0, 0, 4)));
+        let a = Path::in_reach(&reach, Pos::new(2, 2)).unwrap();
+        let b = Path::in_reach(&reach, Pos::new(3, 2)).unwrap();
+        assert_ne!(a, b);
+        assert_eq!(a, Path::in_reach(&reach, Pos::new(2, 2)).unwrap());
+        let again = Arc::new(reachable(&m, &[], &hero(0, 0, 4)));
+        assert_eq!(a, Path::in_reach(&again, Pos::new(2, 2)).unwrap());
+        let squares = reach.path_to(Pos::new(2, 2)).unwrap();
+        assert_eq!(a, Path::from(squares.clone()));
+        assert_ne!(b, Path::from(squares.clone()));
+        assert_eq!(
+            ron::to_string(&a).unwrap(),
+            ron::to_string(&squares).unwrap()
+        );
+        let loaded: Path = ron::from_str(&ron::to_string(&a).unwrap()).unwrap();
+        assert_eq!(loaded, a);
+        // Nowhere to end: no path.
+        assert!(Path::in_reach(&reach, Pos::new(1, 1)).is_none());
+        assert!(Path::in_reach(&reach, Pos::new(4, 0)).is_some());
+        assert!(Path::in_reach(&reach, Pos::new(9, 9)).is_none());
+        drop(b);
+        assert_eq!(a.clone().into_vec(), squares);
+        assert_eq!(Arc::strong_count(&reach), 2, "the search and `a`");
+        let owned = Path::from(a.into_vec());
+        assert_eq!(Arc::strong_count(&reach), 1);
+        assert_eq!(owned.end(), Some(Pos::new(2, 2)));
+    }
+
     // RULES.md: "Difficult terrain costs 1 extra per square."
     #[test]
     fn difficult_terrain_costs_one_more() {
@@ -718,11 +819,15 @@ mod tests {
             prop_assert_eq!(&fast.parent, &slow.parent);
             prop_assert_eq!(&fast.can_end, &slow.can_end);
             prop_assert!(fast.cost.contains(&0) == m.in_bounds(mover.space.pos));
-            // All the paths at once are the paths one by one.
-            let all = fast.paths();
-            prop_assert_eq!(all.len(), fast.destinations().len());
-            for (dest, path) in all {
-                prop_assert_eq!(Some(path), fast.path_to(dest));
+            // A listed move's path, walked out when read, is the path
+            // found: it ends where it says and equals its squares owned.
+            let fast = Arc::new(fast);
+            for (dest, _) in fast.destinations() {
+                let path = Path::in_reach(&fast, dest).expect("a destination can be ended in");
+                prop_assert_eq!(path.end(), Some(dest));
+                let want = fast.path_to(dest).expect("a destination has a path");
+                prop_assert_eq!(&path[..], &want[..]);
+                prop_assert_eq!(&path, &Path::from(want));
             }
         }
 

@@ -254,7 +254,7 @@ fn movement_powers_slowed_and_run() {
     start(&mut e, KORVA);
     let power_move = Command::Move {
         creature: KORVA,
-        path: vec![Pos::new(5, 3), Pos::new(5, 4)],
+        path: vec![Pos::new(5, 3), Pos::new(5, 4)].into(),
     };
     let err = e.apply(power_move).unwrap_err();
     assert!(err.to_string().contains("movement powers"), "{err}");
@@ -277,7 +277,7 @@ fn movement_powers_slowed_and_run() {
     let walk = |to: Vec<Pos>| Command::Movement {
         creature: KORVA,
         power: MovementPower::Walk,
-        path: to,
+        path: to.into(),
     };
     let err = e
         .apply(walk(vec![Pos::new(5, 3), Pos::new(5, 4)]))

@@ -94,7 +94,7 @@ fn a_squad_takes_one_turn_together() {
         .unwrap();
     e.apply(Command::Move {
         creature: c,
-        path: vec![Pos::new(6, 6), Pos::new(6, 5), Pos::new(6, 4)],
+        path: vec![Pos::new(6, 6), Pos::new(6, 5), Pos::new(6, 4)].into(),
     })
     .unwrap();
     e.dice_mut().force([3, 3]);

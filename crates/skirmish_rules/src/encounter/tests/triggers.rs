@@ -437,7 +437,7 @@ fn hiding_behind_a_wall() {
     // and a crossbow bolt from afar can't pick it out.
     e.apply(Command::Move {
         creature: archer,
-        path: vec![Pos::new(7, 3), Pos::new(6, 2), Pos::new(5, 1)],
+        path: vec![Pos::new(7, 3), Pos::new(6, 2), Pos::new(5, 1)].into(),
     })
     .unwrap();
     let refused = e
@@ -627,7 +627,8 @@ fn a_grabber_drags_its_catch_at_half_speed_and_a_push_frees_it() {
                 Pos::new(2, 3),
                 Pos::new(2, 4),
                 Pos::new(2, 5)
-            ],
+            ]
+            .into(),
         }),
         Err(Refusal::TooFar { speed: 2, .. })
     ));
