@@ -590,7 +590,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
     // One search of the squares in reach serves moves and charges.
     let occ = crate::map::movement::occupancy(&map, &creatures);
     let reach = (limits.speed > 0 && (can_move || budget.main))
-        .then(|| Arc::new(crate::map::movement::reachable_with(&map, &occ, &mover)));
+        .then(|| crate::map::movement::reachable_with(&map, &occ, &mover));
     if let (true, Some(reach)) = (can_move, &reach) {
         let dests = reach.destinations();
         // Room for the moves, shifts and charges, and an ability on each

@@ -8,8 +8,6 @@
 //! Our rulings where the seed is silent are commented in
 //! `assets/rulesets/phased_2d6.ron`.
 
-use std::sync::Arc;
-
 use bevy_ecs::prelude::*;
 
 use super::act::{self, Snapshot, entity_of, is_straight, occupants, spend_action};
@@ -651,7 +649,7 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
             shifting: true,
         };
         // (A destination is never the start: every path has a step.)
-        let reach = Arc::new(crate::map::movement::reachable(&map, &creatures, &shifter));
+        let reach = crate::map::movement::reachable(&map, &creatures, &shifter);
         for (dest, _) in reach.destinations() {
             if let Some(path) = Path::in_reach(&reach, dest) {
                 push(&mut out, MovementPower::Disengage, path);
@@ -671,7 +669,7 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         extra_cost: limits.extra_cost_per_square,
         shifting: false,
     };
-    let reach = Arc::new(crate::map::movement::reachable(&map, &creatures, &mover));
+    let reach = crate::map::movement::reachable(&map, &creatures, &mover);
     for (dest, cost) in reach.destinations() {
         let Some(path) = Path::in_reach(&reach, dest) else {
             continue;

@@ -5,7 +5,7 @@
 use super::grid::{Footprint, Map, Occupant, Pos, Side, square};
 use super::los::line_of_effect_to_square;
 use crate::stats::CreatureId;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// Who is moving and how.
 #[derive(Clone, Copy, Debug)]
@@ -34,11 +34,17 @@ pub struct Reach {
     parent: Vec<Pos>,
     /// Whether the creature may end its move there.
     can_end: Vec<bool>,
+    /// The steps of the path to each square, as a [`Path`] keeps them
+    /// (found with the parents, so listing a move reads them at once).
+    dirs: Vec<u64>,
+    /// How many steps that path has ([`TOO_LONG`] past what `dirs` holds).
+    steps: Vec<u8>,
     /// How far (in squares) from the origin a reached square can be.
     radius: i32,
 }
 
 const NONE: u32 = u32::MAX;
+const TOO_LONG: u8 = u8::MAX;
 const NO_PARENT: Pos = Pos::new(i32::MIN, i32::MIN);
 
 impl Reach {
@@ -100,32 +106,47 @@ impl Reach {
 }
 
 /// A path of squares, start first, as a move command carries it: owned
-/// squares, or one of a [`Reach`]'s cheapest paths, walked out only when
-/// something reads it. A listing offers a move to every square in reach; a
-/// brain takes one, so the rest are never built (each shares the one
-/// search). It reads as a slice of squares either way, compares by its
-/// squares, and saves and loads as a plain list.
+/// squares, or a short path kept as its steps (three bits each), walked out
+/// into squares only when something reads them. A listing offers a move to
+/// every square in reach; a brain takes one, so the others are never built.
+/// It reads as a slice of squares either way, compares by its squares, and
+/// saves and loads as a plain list.
 #[derive(Clone)]
 pub struct Path(PathRepr);
 
 #[derive(Clone)]
 enum PathRepr {
     Owned(Vec<Pos>),
-    InReach {
-        reach: Arc<Reach>,
-        to: Pos,
+    Steps {
+        start: Pos,
+        end: Pos,
+        /// Step `i` is `Pos::STEPS[(dirs >> 3 * i) & 7]`.
+        dirs: u64,
+        len: u8,
         built: OnceLock<Vec<Pos>>,
     },
 }
 
+/// The most steps a path kept as steps holds (three bits each in a `u64`).
+const MAX_STEPS: usize = 21;
+
 impl Path {
     /// The cheapest path in `reach` to `to`, if `to` can be reached and
-    /// ended in, built when first read.
-    pub fn in_reach(reach: &Arc<Reach>, to: Pos) -> Option<Path> {
+    /// ended in: its steps read back from the search, its squares built
+    /// only when read.
+    #[inline(always)]
+    pub fn in_reach(reach: &Reach, to: Pos) -> Option<Path> {
         reach.cost_to(to)?;
-        Some(Path(PathRepr::InReach {
-            reach: reach.clone(),
-            to,
+        let i = reach.idx(to)?;
+        let len = reach.steps[i];
+        if len as usize > MAX_STEPS {
+            return reach.path_to(to).map(Path::from);
+        }
+        Some(Path(PathRepr::Steps {
+            start: reach.origin,
+            end: to,
+            dirs: reach.dirs[i],
+            len,
             built: OnceLock::new(),
         }))
     }
@@ -134,19 +155,37 @@ impl Path {
     pub fn end(&self) -> Option<Pos> {
         match &self.0 {
             PathRepr::Owned(v) => v.last().copied(),
-            PathRepr::InReach { to, .. } => Some(*to),
+            PathRepr::Steps { end, .. } => Some(*end),
         }
     }
 
     pub fn into_vec(self) -> Vec<Pos> {
         match self.0 {
             PathRepr::Owned(v) => v,
-            PathRepr::InReach { built, .. } if built.get().is_some() => {
-                built.into_inner().unwrap_or_default()
-            }
-            PathRepr::InReach { reach, to, .. } => reach.path_to(to).unwrap_or_default(),
+            PathRepr::Steps {
+                start,
+                dirs,
+                len,
+                built,
+                ..
+            } => built
+                .into_inner()
+                .unwrap_or_else(|| walk_steps(start, dirs, len)),
         }
     }
+}
+
+/// The squares of a path kept as steps.
+fn walk_steps(start: Pos, dirs: u64, len: u8) -> Vec<Pos> {
+    let mut out = Vec::with_capacity(len as usize + 1);
+    let mut at = start;
+    out.push(at);
+    for i in 0..len as u64 {
+        let (dx, dy) = Pos::STEPS[(dirs >> (3 * i) & 7) as usize];
+        at = at.offset(dx, dy);
+        out.push(at);
+    }
+    out
 }
 
 impl std::ops::Deref for Path {
@@ -155,9 +194,13 @@ impl std::ops::Deref for Path {
     fn deref(&self) -> &[Pos] {
         match &self.0 {
             PathRepr::Owned(v) => v,
-            PathRepr::InReach { reach, to, built } => {
-                built.get_or_init(|| reach.path_to(*to).unwrap_or_default())
-            }
+            PathRepr::Steps {
+                start,
+                dirs,
+                len,
+                built,
+                ..
+            } => built.get_or_init(|| walk_steps(*start, *dirs, *len)),
         }
     }
 }
@@ -177,15 +220,21 @@ impl FromIterator<Pos> for Path {
 impl PartialEq for Path {
     fn eq(&self, other: &Path) -> bool {
         match (&self.0, &other.0) {
-            // Two paths of one search: the same end, the same path.
+            // The same start and steps: the same squares.
             (
-                PathRepr::InReach {
-                    reach: a, to: x, ..
+                PathRepr::Steps {
+                    start: a,
+                    dirs: x,
+                    len: n,
+                    ..
                 },
-                PathRepr::InReach {
-                    reach: b, to: y, ..
+                PathRepr::Steps {
+                    start: b,
+                    dirs: y,
+                    len: m,
+                    ..
                 },
-            ) if Arc::ptr_eq(a, b) => x == y,
+            ) => a == b && x == y && n == m,
             _ => **self == **other,
         }
     }
@@ -292,6 +341,8 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
         cost: vec![NONE; n],
         parent: vec![NO_PARENT; n],
         can_end: vec![false; n],
+        dirs: vec![0; n],
+        steps: vec![0; n],
         radius: mover.speed.min(i32::MAX as u32) as i32,
     };
     let Some(start) = reach.idx(mover.space.pos) else {
@@ -391,7 +442,8 @@ fn search(
             if least > mover.speed {
                 continue;
             }
-            for (dx, dy) in Pos::STEPS {
+            let h = at(here);
+            for (k, (dx, dy)) in Pos::STEPS.into_iter().enumerate() {
                 let next = here.offset(dx, dy);
                 if next.x < 0 || next.y < 0 || next.x >= width || next.y >= height {
                     continue;
@@ -411,6 +463,13 @@ fn search(
                     reach.cost[j] = total;
                     reach.parent[j] = here;
                     reach.can_end[j] = can_end;
+                    // The parent's steps and this one (see `Path`).
+                    let n = reach.steps[h];
+                    (reach.dirs[j], reach.steps[j]) = if (n as usize) < MAX_STEPS {
+                        (reach.dirs[h] | (k as u64) << (3 * n as u64), n + 1)
+                    } else {
+                        (0, TOO_LONG)
+                    };
                     buckets[total as usize % nb].push(next);
                     pending += 1;
                 }
@@ -585,39 +644,51 @@ mod tests {
         assert_eq!(r.path_to(Pos::new(2, 2)).unwrap().len(), 3);
     }
 
-    // A move's path as a listing offers it: two from one search are equal
-    // only if they end alike; one equals any path of the same squares
-    // (owned, or from another search); it saves as the plain list of
-    // squares; and once owned it no longer holds the search.
+    // A move's path as a listing offers it (kept as steps): it reads as the
+    // search's path; two are equal only if their squares are (kept as steps
+    // or owned); it saves and loads as the plain list of squares; a path
+    // too long to keep as steps is kept as squares, and reads the same.
     #[test]
-    fn a_lazy_path_compares_and_saves_as_its_squares() {
+    fn a_listed_path_compares_and_saves_as_its_squares() {
         let m = ascii(".....\n.#...\n.....\n.....\n.....");
-        let reach = Arc::new(reachable(&m, &[], &hero(0, 0, 4)));
+        let reach = reachable(&m, &[], &hero(0, 0, 4));
         let a = Path::in_reach(&reach, Pos::new(2, 2)).unwrap();
         let b = Path::in_reach(&reach, Pos::new(3, 2)).unwrap();
+        let squares = reach.path_to(Pos::new(2, 2)).unwrap();
+        assert_eq!(a.end(), Some(Pos::new(2, 2)));
+        assert_eq!(&a[..], &squares[..]);
+        assert_eq!(&b[..], &reach.path_to(Pos::new(3, 2)).unwrap()[..]);
         assert_ne!(a, b);
         assert_eq!(a, Path::in_reach(&reach, Pos::new(2, 2)).unwrap());
-        let again = Arc::new(reachable(&m, &[], &hero(0, 0, 4)));
-        assert_eq!(a, Path::in_reach(&again, Pos::new(2, 2)).unwrap());
-        let squares = reach.path_to(Pos::new(2, 2)).unwrap();
         assert_eq!(a, Path::from(squares.clone()));
+        assert_eq!(Path::from(squares.clone()), a);
         assert_ne!(b, Path::from(squares.clone()));
         assert_eq!(
             ron::to_string(&a).unwrap(),
             ron::to_string(&squares).unwrap()
         );
-        let loaded: Path = ron::from_str(&ron::to_string(&a).unwrap()).unwrap();
-        assert_eq!(loaded, a);
+        let loaded: Path = ron::from_str(&ron::to_string(&b).unwrap()).unwrap();
+        assert_eq!(loaded, b);
+        assert_eq!(a.clone().into_vec(), squares);
         // Nowhere to end: no path.
         assert!(Path::in_reach(&reach, Pos::new(1, 1)).is_none());
         assert!(Path::in_reach(&reach, Pos::new(4, 0)).is_some());
         assert!(Path::in_reach(&reach, Pos::new(9, 9)).is_none());
-        drop(b);
-        assert_eq!(a.clone().into_vec(), squares);
-        assert_eq!(Arc::strong_count(&reach), 2, "the search and `a`");
-        let owned = Path::from(a.into_vec());
-        assert_eq!(Arc::strong_count(&reach), 1);
-        assert_eq!(owned.end(), Some(Pos::new(2, 2)));
+        // Every direction, and a path longer than a `u64` of steps holds.
+        let m = ascii(&[".".repeat(40), ".".repeat(40), ".".repeat(40)].join("\n"));
+        let reach = reachable(&m, &[], &hero(1, 1, 30));
+        for to in
+            Pos::new(1, 1)
+                .neighbours()
+                .chain([Pos::new(22, 1), Pos::new(23, 1), Pos::new(31, 0)])
+        {
+            let path = Path::in_reach(&reach, to).unwrap();
+            let want = reach.path_to(to).unwrap();
+            assert_eq!(&path[..], &want[..]);
+            assert_eq!(path.end(), Some(to));
+            assert_eq!(path.into_vec(), want);
+        }
+        assert_eq!(reach.path_to(Pos::new(31, 0)).unwrap().len(), 31);
     }
 
     // RULES.md: "Difficult terrain costs 1 extra per square."
@@ -808,6 +879,8 @@ mod tests {
             slow.cost = vec![NONE; 64];
             slow.parent = vec![NO_PARENT; 64];
             slow.can_end = vec![false; 64];
+            slow.dirs = vec![0; 64];
+            slow.steps = vec![0; 64];
             slow.width = 8;
             if m.in_bounds(mover.space.pos) {
                 let start = (at.1 * 8 + at.0) as usize;
@@ -818,10 +891,11 @@ mod tests {
             prop_assert_eq!(&fast.cost, &slow.cost);
             prop_assert_eq!(&fast.parent, &slow.parent);
             prop_assert_eq!(&fast.can_end, &slow.can_end);
+            prop_assert_eq!(&fast.dirs, &slow.dirs);
+            prop_assert_eq!(&fast.steps, &slow.steps);
             prop_assert!(fast.cost.contains(&0) == m.in_bounds(mover.space.pos));
             // A listed move's path, walked out when read, is the path
             // found: it ends where it says and equals its squares owned.
-            let fast = Arc::new(fast);
             for (dest, _) in fast.destinations() {
                 let path = Path::in_reach(&fast, dest).expect("a destination can be ended in");
                 prop_assert_eq!(path.end(), Some(dest));
