@@ -130,39 +130,6 @@ impl Command {
         }
     }
 
-    /// The command with its path (if any) held as its own squares, not as
-    /// a share of the search it came from (which a kept command, as in a
-    /// replay, would otherwise keep alive).
-    pub fn owned(self) -> Command {
-        match self {
-            Command::Move { creature, path } => Command::Move {
-                creature,
-                path: path.into_vec().into(),
-            },
-            Command::Movement {
-                creature,
-                power,
-                path,
-            } => Command::Movement {
-                creature,
-                power,
-                path: path.into_vec().into(),
-            },
-            Command::Charge {
-                creature,
-                path,
-                target,
-                ability,
-            } => Command::Charge {
-                creature,
-                path: path.into_vec().into(),
-                target,
-                ability,
-            },
-            other => other,
-        }
-    }
-
     pub fn creature(&self) -> CreatureId {
         match self {
             Command::StartTurn { creature }

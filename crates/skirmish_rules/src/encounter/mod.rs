@@ -229,7 +229,7 @@ impl Encounter {
         // The handler hands the command back once it is done with it.
         let command = pending.done.take();
         reply?;
-        self.record.commands.extend(command.map(Command::owned));
+        self.record.commands.extend(command);
         Ok(())
     }
 
