@@ -175,10 +175,7 @@ fn handle_command(world: &mut World) {
 pub fn entity_of(world: &World, id: CreatureId) -> Option<Entity> {
     world
         .get_resource::<super::setup::CreatureIndex>()?
-        .0
-        .get(id.0 as usize)
-        .copied()
-        .flatten()
+        .entity(id)
 }
 
 /// What [`occupants`] reads of each creature.

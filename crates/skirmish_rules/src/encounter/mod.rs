@@ -634,10 +634,12 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
     let abilities: &[String] = world.get::<Abilities>(e).map_or(&[], |a| &a.0);
     let heroic = world.get::<Heroic>(e);
     let malice = world.resource::<Malice>().0;
+    let index = world.resource::<setup::CreatureIndex>();
     let hidden: Vec<CreatureId> = creatures
         .iter()
         .filter(|o| {
-            act::entity_of(world, o.id)
+            index
+                .entity(o.id)
                 .and_then(|e| world.get::<Stance>(e))
                 .is_some_and(|s| s.hidden)
         })

@@ -285,7 +285,10 @@ fn each_option(
     event: &Event,
     mut take: impl FnMut(&str, Option<CreatureId>) -> bool,
 ) {
-    let Some(re) = entity_of(world, reactor) else {
+    let Some(index) = world.get_resource::<super::setup::CreatureIndex>() else {
+        return;
+    };
+    let Some(re) = index.entity(reactor) else {
         return;
     };
     // Only an opportunity attack answers an event none of its abilities does.
@@ -300,11 +303,11 @@ fn each_option(
     if !answers && event.kind != TriggerEvent::EnemyLeavesAdjacency {
         return;
     }
-    let Some(ae) = entity_of(world, event.actor) else {
+    let Some(ae) = index.entity(event.actor) else {
         return;
     };
     let subject = match event.subject {
-        Some(s) => match entity_of(world, s) {
+        Some(s) => match index.entity(s) {
             Some(se) if alive(world, se) => Some((s, se)),
             _ => return,
         },

@@ -200,3 +200,12 @@ pub(super) fn spawn_monster(
 /// for the log and the summary).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct CreatureIndex(pub Vec<Option<Entity>>);
+
+impl CreatureIndex {
+    /// The creature's entity. Loops over creatures fetch the index once and
+    /// ask it, rather than [`entity_of`](super::act::entity_of) each time
+    /// (a resource lookup costs several map lookups).
+    pub fn entity(&self, id: CreatureId) -> Option<Entity> {
+        self.0.get(id.0 as usize).copied().flatten()
+    }
+}
