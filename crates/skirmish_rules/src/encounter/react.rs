@@ -211,6 +211,10 @@ pub(super) fn askers(
         .into_iter()
         .filter(|&r| has_option(world, r, event))
         .collect();
+    // (Most steps of a walk have no one to ask: no order to find.)
+    if reactors.len() < 2 {
+        return reactors;
+    }
     let flow = world.resource::<super::flow::Flow>();
     reactors.sort_by_key(|&r| turn_order(flow, r));
     reactors
