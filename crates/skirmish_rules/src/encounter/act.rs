@@ -728,7 +728,8 @@ pub(super) fn walk_steps(
     let mut walked = vec![path[0]];
     // Who is where, and whom the walker drags along: the walker's own
     // entry goes stale as it walks, and is never read; the others move, and
-    // grabs end, only when something reacts to a step.
+    // grabs end, only when something acts on a step (a drag, an aura, a
+    // glyph; a reaction interrupts the walk, which resumes anew).
     let mut others = occupants(world);
     let mut held = grabbed_by(world, id);
     let side = world.get::<Creature>(entity).map(|c| c.side);
@@ -741,19 +742,25 @@ pub(super) fn walk_steps(
             });
         }
     };
+    // Whether the walker can still go on, and its size: these too change
+    // only when something acts on a step.
+    let mut walker: Option<(bool, u32)> = None;
     for i in 0..path.len().saturating_sub(1) {
-        let can_go = world.get::<Stamina>(entity).is_some_and(can_act) && {
-            let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
-            let none = Conditions::default();
-            let cond = world.get::<Conditions>(entity).unwrap_or(&none);
-            movement_limits(cond, speed).speed > 0 && !super::phased_flow::stops_moving(world, cond)
-        };
+        let (can_go, size) = *walker.get_or_insert_with(|| {
+            let can_go = world.get::<Stamina>(entity).is_some_and(can_act) && {
+                let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
+                let none = Conditions::default();
+                let cond = world.get::<Conditions>(entity).unwrap_or(&none);
+                movement_limits(cond, speed).speed > 0
+                    && !super::phased_flow::stops_moving(world, cond)
+            };
+            (can_go, world.get::<Space>(entity).map_or(1, |s| s.0.size))
+        });
         if !can_go {
             log_walk(world, &walked);
             settle(world, entity, id, &walked);
             return;
         }
-        let size = world.get::<Space>(entity).map_or(1, |s| s.0.size);
         let (from, to) = (
             Footprint::new(path[i], size),
             Footprint::new(path[i + 1], size),
@@ -799,6 +806,7 @@ pub(super) fn walk_steps(
         if dragged || pulsed || triggered {
             others = occupants(world);
             held = grabbed_by(world, id);
+            walker = None;
         }
         let arriving = others
             .iter()

@@ -96,3 +96,36 @@ fn an_aura_can_act_on_creatures_moving_into_it_and_run_out() {
             .any(|l| l == "Korva's Thorns fades.")
     );
 }
+
+// RULES.md "Stamina": "Director creatures die at 0", and the dead don't
+// move. A walk that enters an aura which kills the walker ends on that
+// square: the rest of its path is not walked.
+#[test]
+fn a_walker_killed_by_an_aura_it_enters_stops_there() {
+    const BRAMBLES: &str = r#"(id: "brambles", name: "Brambles", keywords: [Area, Magic],
+        action: Maneuver, distance: Aura(2), target: (kinds: [Enemy]),
+        aura: Some((when: Enters, effect: "40 damage")))"#;
+    let mut e = open(
+        db_with(&[BRAMBLES]),
+        vec![with(hero("fury", "Korva", (1, 1)), &["brambles"])],
+        vec![monster("bandit", (6, 1))],
+    );
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    use_aura(&mut e, "brambles");
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, BANDIT);
+    walk(&mut e, BANDIT, &[(6, 1), (5, 1), (4, 1), (3, 1), (3, 2)]);
+    let bandit = e.creature(BANDIT).unwrap();
+    assert!(bandit.stamina.is_dead(), "{:?}", bandit.stamina);
+    assert_eq!(bandit.space.pos, Pos::new(3, 1), "no step after the aura");
+    let walked: Vec<Vec<Pos>> = e
+        .log()
+        .iter()
+        .filter_map(|l| match l {
+            LogEntry::Moved { creature, path, .. } if *creature == BANDIT => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(walked.last().and_then(|p| p.last()), Some(&Pos::new(3, 1)));
+}
