@@ -305,6 +305,11 @@ pub struct Map {
     /// reach) read one byte instead of a cell.
     #[serde(skip)]
     flags: Vec<u8>,
+    /// For each square, which of [`Pos::STEPS`] a one-square creature may
+    /// take from it (bit `k` for step `k`): onto the map, onto a square it
+    /// can walk, not cutting a solid corner. Kept in step with `flags`.
+    #[serde(skip)]
+    step_masks: Vec<u8>,
     /// Summed-area table of line-of-effect blockers, `(width + 1) *
     /// (height + 1)`: how many block in any box, in four reads.
     #[serde(skip)]
@@ -319,14 +324,17 @@ impl Map {
     /// An open map of floor.
     pub fn new(width: i32, height: i32) -> Map {
         let n = (width.max(0) * height.max(0)) as usize;
-        Map {
+        let mut map = Map {
             width,
             height,
             cells: vec![Cell::default(); n],
             flags: vec![0; n],
+            step_masks: Vec::new(),
             blocker_sums: vec![0; ((width.max(0) + 1) * (height.max(0) + 1)) as usize],
             glyphs: Vec::new(),
-        }
+        };
+        map.step_masks = (0..n).map(|i| map.step_mask(i)).collect();
+        map
     }
 
     pub fn in_bounds(&self, p: Pos) -> bool {
@@ -361,6 +369,14 @@ impl Map {
             let now = self.flags[i] & square::BLOCKS_EFFECT != 0;
             if was != now {
                 self.count_blocker(p, now);
+            }
+            // The steps from the square and its neighbours (onto it, or
+            // past its corner) may have changed.
+            for q in std::iter::once(p).chain(p.neighbours()) {
+                if self.in_bounds(q) {
+                    let j = self.index(q);
+                    self.step_masks[j] = self.step_mask(j);
+                }
             }
         }
     }
@@ -412,6 +428,7 @@ impl Map {
     /// Rebuild the per-square flags (after deserialising).
     pub fn rebuild_blockers(&mut self) {
         self.flags = self.cells.iter().map(square::of).collect();
+        self.step_masks = (0..self.cells.len()).map(|i| self.step_mask(i)).collect();
         self.sum_blockers();
     }
 
@@ -469,6 +486,37 @@ impl Map {
     #[inline]
     pub fn flags(&self) -> Option<&[u8]> {
         (self.flags.len() == self.cells.len()).then_some(&self.flags)
+    }
+
+    /// Every square's steps for a one-square creature (see the field), when
+    /// the flags are kept.
+    #[inline]
+    pub fn step_masks(&self) -> Option<&[u8]> {
+        (self.step_masks.len() == self.cells.len()).then_some(&self.step_masks)
+    }
+
+    /// Which steps a one-square creature may take from square `i`, from the
+    /// flags: the rule of `movement`'s corner and entering checks.
+    fn step_mask(&self, i: usize) -> u8 {
+        let here = Pos::new(i as i32 % self.width, i as i32 / self.width);
+        let mut mask = 0;
+        for (k, (dx, dy)) in Pos::STEPS.into_iter().enumerate() {
+            let next = here.offset(dx, dy);
+            if !self.in_bounds(next) || self.square_flags(next) & square::BLOCKS_WALKING != 0 {
+                continue;
+            }
+            if dx != 0
+                && dy != 0
+                && (self.square_flags(Pos::new(next.x, here.y))
+                    | self.square_flags(Pos::new(here.x, next.y)))
+                    & square::SOLID
+                    != 0
+            {
+                continue;
+            }
+            mask |= 1 << k;
+        }
+        mask
     }
 
     /// The [`square`] flags at `p` (outside the map: a wall's).

@@ -351,10 +351,10 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
     reach.cost[start] = 0;
     reach.can_end[start] = true;
     if mover.space.size == 1
-        && let Some(flags) = map.flags()
+        && let (Some(flags), Some(masks)) = (map.flags(), map.step_masks())
         && occ.len() == flags.len()
     {
-        search_single(map.width, map.height, flags, occ, mover, &mut reach);
+        search_single(map.width, flags, masks, occ, mover, &mut reach);
         return reach;
     }
     search_general(map, occ, mover, &mut reach);
@@ -363,7 +363,18 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
 
 /// [`reachable_with`]'s search for a creature of any size.
 fn search_general(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover, reach: &mut Reach) {
-    search(map.width, map.height, mover, reach, |here, next| {
+    let (width, height) = (map.width, map.height);
+    let on_map = |here: Pos, _| {
+        let mut mask = 0;
+        for (k, (dx, dy)) in Pos::STEPS.into_iter().enumerate() {
+            let next = here.offset(dx, dy);
+            if next.x >= 0 && next.y >= 0 && next.x < width && next.y < height {
+                mask |= 1 << k;
+            }
+        }
+        mask
+    };
+    search(width, mover, reach, on_map, |here, next, _| {
         if cuts_corner(map, here, next, mover.space.size) {
             return None;
         }
@@ -372,54 +383,52 @@ fn search_general(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover, 
 }
 
 /// [`reachable_with`]'s search for a creature of one square, the common
-/// case: corners and entering read from the map's flags by index, the same
-/// checks as [`cuts_corner`] and [`enter_cost`] make, so the same paths.
+/// case: the steps it may take from each square (onto the map, onto a
+/// square it can walk, not cutting a solid corner) are the map's step
+/// masks, found from the same flags as [`cuts_corner`] and [`enter_cost`]
+/// read; entering reads the flags and the occupants by index. The same
+/// paths as the general search.
 fn search_single(
     width: i32,
-    height: i32,
     flags: &[u8],
+    masks: &[u8],
     occ: &[Option<(CreatureId, Side)>],
     mover: &Mover,
     reach: &mut Reach,
 ) {
-    let at = |x: i32, y: i32| (y * width + x) as usize;
-    search(width, height, mover, reach, |here, next| {
-        if next.x != here.x
-            && next.y != here.y
-            && (flags[at(next.x, here.y)] | flags[at(here.x, next.y)]) & square::SOLID != 0
-        {
-            return None;
-        }
-        let j = at(next.x, next.y);
-        let f = flags[j];
-        if f & square::BLOCKS_WALKING != 0 {
-            return None;
-        }
-        let mut difficult = f & square::DIFFICULT != 0;
-        let mut can_end = true;
-        if let Some((id, side)) = occ[j]
-            && id != mover.id
-        {
-            can_end = false;
-            difficult |= side != mover.side;
-        }
-        Some((1 + u32::from(difficult) + mover.extra_cost, can_end))
-    });
+    search(
+        width,
+        mover,
+        reach,
+        |_, h| masks[h],
+        |_, _, j| {
+            let mut difficult = flags[j] & square::DIFFICULT != 0;
+            let mut can_end = true;
+            if let Some((id, side)) = occ[j]
+                && id != mover.id
+            {
+                can_end = false;
+                difficult |= side != mover.side;
+            }
+            Some((1 + u32::from(difficult) + mover.extra_cost, can_end))
+        },
+    );
 }
 
 /// The cheapest-first search both use, from the reach's start (cost 0).
-/// `step(here, next)` is the cost of stepping from `here` to the neighbour
-/// `next` (on the map) and whether the mover may end there, or `None` if it
-/// can't step there. Costs are small integers: a bucket queue (Dial's
+/// `candidates(here, index)` are the steps worth a look from `here` (bit
+/// `k` for `Pos::STEPS[k]`, each onto the map); `step(here, next, index)`
+/// is the cost of stepping from `here` to the neighbour `next` and whether
+/// the mover may end there, or `None` if it can't step there. Costs are small integers: a bucket queue (Dial's
 /// algorithm); no step lands in the bucket being emptied (every step costs
 /// 1 to `nb - 1`), so each bucket is taken whole and worked in order.
 #[inline(always)]
 fn search(
     width: i32,
-    height: i32,
     mover: &Mover,
     reach: &mut Reach,
-    mut step: impl FnMut(Pos, Pos) -> Option<(u32, bool)>,
+    candidates: impl Fn(Pos, usize) -> u8,
+    mut step: impl FnMut(Pos, Pos, usize) -> Option<(u32, bool)>,
 ) {
     let at = |p: Pos| (p.y * width + p.x) as usize;
     let nb = 3 + mover.extra_cost as usize;
@@ -443,16 +452,18 @@ fn search(
                 continue;
             }
             let h = at(here);
-            for (k, (dx, dy)) in Pos::STEPS.into_iter().enumerate() {
+            // The candidates in order of `Pos::STEPS` (ties keep the first).
+            let mut mask = candidates(here, h);
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let (dx, dy) = Pos::STEPS[k];
                 let next = here.offset(dx, dy);
-                if next.x < 0 || next.y < 0 || next.x >= width || next.y >= height {
-                    continue;
-                }
                 let j = at(next);
                 if reach.cost[j] <= least {
                     continue;
                 }
-                let Some((cost, can_end)) = step(here, next) else {
+                let Some((cost, can_end)) = step(here, next, j) else {
                     continue;
                 };
                 let total = current + cost;
@@ -873,6 +884,11 @@ mod tests {
                 extra_cost: u32::from(crawl),
                 ..hero(at.0, at.1, speed)
             };
+            // The step masks, kept in step with each change, are those
+            // found afresh.
+            let mut afresh = m.clone();
+            afresh.rebuild_blockers();
+            prop_assert_eq!(afresh.step_masks(), m.step_masks());
             let grid = occupancy(&m, &creatures);
             let fast = reachable_with(&m, &grid, &mover);
             let mut slow = reachable_with(&Map::new(0, 0), &[], &mover);
