@@ -412,7 +412,7 @@ pub fn path_preview(
     let provoked = if path.len() == 1 {
         Vec::new()
     } else {
-        opportunity_attacks(&occupants, &mover, path)
+        opportunity_attacks(&occupants, &mover, path.iter().copied())
             .into_iter()
             .map(|p| p.by)
             .collect()

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::ability::{ActionType, Cost, Distance};
 use crate::encounter::preview::Preview;
 use crate::encounter::{Command, CreatureView, Encounter};
-use crate::map::movement::{Mover, opportunity_attacks};
+use crate::map::movement::{Mover, Path, opportunity_attacks};
 use crate::map::{Footprint, Occupant, Pos, Side};
 use crate::stats::CreatureId;
 
@@ -375,7 +375,7 @@ impl<'a> Scorer<'a> {
     }
 
     /// Damage from the opportunity attacks a path would provoke.
-    fn provoked(&self, c: &CreatureView, path: &[Pos]) -> f64 {
+    fn provoked(&self, c: &CreatureView, path: &Path) -> f64 {
         let mover = Mover {
             id: c.id,
             space: c.space,
@@ -384,7 +384,7 @@ impl<'a> Scorer<'a> {
             extra_cost: 0,
             shifting: false,
         };
-        opportunity_attacks(&self.occupants, &mover, path).len() as f64 * 3.0
+        opportunity_attacks(&self.occupants, &mover, path.squares()).len() as f64 * 3.0
     }
 
     /// The best attack `c` could make from `at` next (for planning moves).

@@ -159,6 +159,25 @@ impl Path {
         }
     }
 
+    /// The squares in order, start first, without building the path.
+    pub fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
+        let (built, steps) = match &self.0 {
+            PathRepr::Owned(v) => (Some(v), None),
+            PathRepr::Steps {
+                start,
+                dirs,
+                len,
+                built,
+                ..
+            } => match built.get() {
+                Some(v) => (Some(v), None),
+                None => (None, Some(steps_of(*start, *dirs, *len))),
+            },
+        };
+        let built = built.into_iter().flat_map(|v| v.iter().copied());
+        built.chain(steps.into_iter().flatten())
+    }
+
     pub fn into_vec(self) -> Vec<Pos> {
         match self.0 {
             PathRepr::Owned(v) => v,
@@ -178,14 +197,18 @@ impl Path {
 /// The squares of a path kept as steps.
 fn walk_steps(start: Pos, dirs: u64, len: u8) -> Vec<Pos> {
     let mut out = Vec::with_capacity(len as usize + 1);
-    let mut at = start;
-    out.push(at);
-    for i in 0..len as u64 {
-        let (dx, dy) = Pos::STEPS[(dirs >> (3 * i) & 7) as usize];
-        at = at.offset(dx, dy);
-        out.push(at);
-    }
+    out.extend(steps_of(start, dirs, len));
     out
+}
+
+/// The squares of a path kept as steps, one by one.
+fn steps_of(start: Pos, dirs: u64, len: u8) -> impl Iterator<Item = Pos> {
+    let after = (0..u64::from(len)).scan(start, move |at, i| {
+        let (dx, dy) = Pos::STEPS[(dirs >> (3 * i) & 7) as usize];
+        *at = at.offset(dx, dy);
+        Some(*at)
+    });
+    std::iter::once(start).chain(after)
 }
 
 impl std::ops::Deref for Path {
@@ -556,14 +579,23 @@ pub struct Provoked {
 /// The opportunity attacks a path provokes (RULES.md "Movement"): leaving a
 /// square adjacent to an enemy that can take triggered actions, to a square
 /// not adjacent to it, without shifting. Each enemy at most once.
-pub fn opportunity_attacks(creatures: &[Occupant], mover: &Mover, path: &[Pos]) -> Vec<Provoked> {
+pub fn opportunity_attacks(
+    creatures: &[Occupant],
+    mover: &Mover,
+    path: impl IntoIterator<Item = Pos>,
+) -> Vec<Provoked> {
     if mover.shifting {
         return Vec::new();
     }
     let mut out: Vec<Provoked> = Vec::new();
-    for (i, w) in path.windows(2).enumerate() {
-        let from = Footprint::new(w[0], mover.space.size);
-        let to = Footprint::new(w[1], mover.space.size);
+    let mut squares = path.into_iter();
+    let Some(mut last) = squares.next() else {
+        return out;
+    };
+    for (i, next) in squares.enumerate() {
+        let from = Footprint::new(last, mover.space.size);
+        let to = Footprint::new(next, mover.space.size);
+        last = next;
         for e in creatures {
             if e.id == mover.id || e.side == mover.side || !e.can_react {
                 continue;
@@ -695,7 +727,10 @@ mod tests {
         {
             let path = Path::in_reach(&reach, to).unwrap();
             let want = reach.path_to(to).unwrap();
+            // Read one by one before it is built, then as built.
+            assert_eq!(path.squares().collect::<Vec<_>>(), want);
             assert_eq!(&path[..], &want[..]);
+            assert_eq!(path.squares().collect::<Vec<_>>(), want);
             assert_eq!(path.end(), Some(to));
             assert_eq!(path.into_vec(), want);
         }
@@ -813,7 +848,7 @@ mod tests {
         ];
         let mover = hero(0, 1, 6);
         assert_eq!(path_cost(&m, &creatures, &mover, &path), Some(5));
-        let p = opportunity_attacks(&creatures, &mover, &path);
+        let p = opportunity_attacks(&creatures, &mover, path.iter().copied());
         // Moving around the goblin stays adjacent until (2,2) -> (3,2).
         assert_eq!(
             p,
@@ -826,7 +861,7 @@ mod tests {
             shifting: true,
             ..mover
         };
-        assert!(opportunity_attacks(&creatures, &shift, &path).is_empty());
+        assert!(opportunity_attacks(&creatures, &shift, path.iter().copied()).is_empty());
     }
 
     // RULES.md: teleport to "any unoccupied square within range and in line of effect".
