@@ -31,6 +31,14 @@ pub fn loot_squares(map: &Map, space: Footprint, range: u32) -> Vec<Pos> {
 fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
     let mut coins = 0;
     let mut taken = Vec::new();
+    // Most squares hold nothing: the map (shared with any snapshot) is
+    // copied for a change only when there is treasure to take.
+    if squares
+        .iter()
+        .all(|&p| world.resource::<Battlefield>().0.cell(p).treasure == 0)
+    {
+        return;
+    }
     {
         let mut map = world.resource_mut::<Battlefield>();
         for p in squares {

@@ -400,7 +400,9 @@ impl Map {
         }
         let mut c = self.cell(p);
         let coins = std::mem::take(&mut c.treasure);
-        self.set(p, c);
+        if coins > 0 {
+            self.set(p, c);
+        }
         coins
     }
 
