@@ -135,9 +135,29 @@ impl Footprint {
         dx.max(dy) as u32
     }
 
-    /// Distance between two spaces (1 when adjacent).
+    /// Distance between two spaces (1 when adjacent): the least distance
+    /// from this space to a square of `o`. Across and down are apart, so
+    /// that square is the one of `o` nearest this space in each (the
+    /// sides' gaps, found without walking `o`'s squares).
     pub fn distance(self, o: Footprint) -> u32 {
-        o.squares().map(|q| self.distance_to(q)).min().unwrap_or(0)
+        if o.size == 0 {
+            return 0;
+        }
+        let (n, m) = (self.size as i32, o.size as i32);
+        let nearest = |a: i32, lo: i32| {
+            let hi = lo + m - 1;
+            if hi < a {
+                hi
+            } else if lo > a + n - 1 {
+                lo
+            } else {
+                lo.max(a)
+            }
+        };
+        self.distance_to(Pos::new(
+            nearest(self.pos.x, o.pos.x),
+            nearest(self.pos.y, o.pos.y),
+        ))
     }
 
     pub fn overlaps(self, o: Footprint) -> bool {
@@ -844,6 +864,22 @@ pub fn ascii(block: &str) -> Map {
 
 #[cfg(test)]
 mod tests {
+    // Footprint::distance (seed 000: "within X" counts diagonal steps as 1;
+    // a space's distance is that of its nearest square) is the least
+    // distance to any square of the other space, for every pair of sizes
+    // and placements near each other, including a space of no squares.
+    #[test]
+    fn space_distance_is_the_nearest_squares() {
+        for (n, m) in (0..=3).flat_map(|n| (0..=3).map(move |m| (n, m))) {
+            for (x, y) in (-5..=5).flat_map(|x| (-5..=5).map(move |y| (x, y))) {
+                let a = Footprint::new(Pos::new(0, 0), n);
+                let b = Footprint::new(Pos::new(x, y), m);
+                let nearest = b.squares().map(|q| a.distance_to(q)).min().unwrap_or(0);
+                assert_eq!(a.distance(b), nearest, "{a:?} to {b:?}");
+            }
+        }
+    }
+
     use super::*;
 
     // Issue #3 point 1: maps load from ASCII art plus a legend.
