@@ -76,7 +76,9 @@ impl Reach {
             (self.origin.y - r).max(0),
             (self.origin.y + r).min(height - 1),
         );
-        let mut out = Vec::new();
+        // (At most the box: one allocation, not a doubling as they come.)
+        let boxed = ((x1 - x0 + 1).max(0) * (y1 - y0 + 1).max(0)) as usize;
+        let mut out = Vec::with_capacity(boxed);
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let i = (y * self.width + x) as usize;
@@ -455,11 +457,14 @@ fn search(
 ) {
     let at = |p: Pos| (p.y * width + p.x) as usize;
     let nb = 3 + mover.extra_cost as usize;
-    let mut buckets: Vec<Vec<Pos>> = vec![Vec::new(); nb];
+    // Room in each bucket for a wide frontier at once, rather than growing
+    // each step by step.
+    let room = 8 * (mover.speed.min(16) as usize + 1);
+    let mut buckets: Vec<Vec<Pos>> = (0..nb).map(|_| Vec::with_capacity(room)).collect();
     buckets[0].push(mover.space.pos);
     let mut current = 0u32;
     let mut pending = 1usize;
-    let mut work = Vec::new();
+    let mut work = Vec::with_capacity(room);
     while pending > 0 && current <= mover.speed {
         let b = current as usize % nb;
         std::mem::swap(&mut work, &mut buckets[b]);
