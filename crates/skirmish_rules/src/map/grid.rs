@@ -140,8 +140,10 @@ impl Footprint {
     /// that square is the one of `o` nearest this space in each (the
     /// sides' gaps, found without walking `o`'s squares).
     pub fn distance(self, o: Footprint) -> u32 {
-        if o.size == 0 {
-            return 0;
+        match o.size {
+            0 => return 0,
+            1 => return self.distance_to(o.pos),
+            _ => {}
         }
         let (n, m) = (self.size as i32, o.size as i32);
         let nearest = |a: i32, lo: i32| {
