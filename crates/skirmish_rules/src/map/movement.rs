@@ -120,13 +120,38 @@ pub struct Path(PathRepr);
 enum PathRepr {
     Owned(Vec<Pos>),
     Steps {
-        start: Pos,
+        steps: Steps,
         end: Pos,
-        /// Step `i` is `Pos::STEPS[(dirs >> 3 * i) & 7]`.
-        dirs: u64,
-        len: u8,
         built: OnceLock<Vec<Pos>>,
     },
+}
+
+/// A path of at most [`MAX_STEPS`] steps, as its start and steps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Steps {
+    start: Pos,
+    /// Step `i` is `Pos::STEPS[(dirs >> 3 * i) & 7]`.
+    dirs: u64,
+    len: u8,
+}
+
+impl Steps {
+    /// The squares, start first, one by one.
+    fn squares(self) -> impl Iterator<Item = Pos> {
+        let Steps { start, dirs, len } = self;
+        let after = (0..u64::from(len)).scan(start, move |at, i| {
+            let (dx, dy) = Pos::STEPS[(dirs >> (3 * i) & 7) as usize];
+            *at = at.offset(dx, dy);
+            Some(*at)
+        });
+        std::iter::once(start).chain(after)
+    }
+
+    fn to_vec(self) -> Vec<Pos> {
+        let mut out = Vec::with_capacity(self.len as usize + 1);
+        out.extend(self.squares());
+        out
+    }
 }
 
 /// The most steps a path kept as steps holds (three bits each in a `u64`).
@@ -145,10 +170,12 @@ impl Path {
             return reach.path_to(to).map(Path::from);
         }
         Some(Path(PathRepr::Steps {
-            start: reach.origin,
+            steps: Steps {
+                start: reach.origin,
+                dirs: reach.dirs[i],
+                len,
+            },
             end: to,
-            dirs: reach.dirs[i],
-            len,
             built: OnceLock::new(),
         }))
     }
@@ -165,15 +192,9 @@ impl Path {
     pub fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
         let (built, steps) = match &self.0 {
             PathRepr::Owned(v) => (Some(v), None),
-            PathRepr::Steps {
-                start,
-                dirs,
-                len,
-                built,
-                ..
-            } => match built.get() {
+            PathRepr::Steps { steps, built, .. } => match built.get() {
                 Some(v) => (Some(v), None),
-                None => (None, Some(steps_of(*start, *dirs, *len))),
+                None => (None, Some(steps.squares())),
             },
         };
         let built = built.into_iter().flat_map(|v| v.iter().copied());
@@ -183,34 +204,11 @@ impl Path {
     pub fn into_vec(self) -> Vec<Pos> {
         match self.0 {
             PathRepr::Owned(v) => v,
-            PathRepr::Steps {
-                start,
-                dirs,
-                len,
-                built,
-                ..
-            } => built
-                .into_inner()
-                .unwrap_or_else(|| walk_steps(start, dirs, len)),
+            PathRepr::Steps { steps, built, .. } => {
+                built.into_inner().unwrap_or_else(|| steps.to_vec())
+            }
         }
     }
-}
-
-/// The squares of a path kept as steps.
-fn walk_steps(start: Pos, dirs: u64, len: u8) -> Vec<Pos> {
-    let mut out = Vec::with_capacity(len as usize + 1);
-    out.extend(steps_of(start, dirs, len));
-    out
-}
-
-/// The squares of a path kept as steps, one by one.
-fn steps_of(start: Pos, dirs: u64, len: u8) -> impl Iterator<Item = Pos> {
-    let after = (0..u64::from(len)).scan(start, move |at, i| {
-        let (dx, dy) = Pos::STEPS[(dirs >> (3 * i) & 7) as usize];
-        *at = at.offset(dx, dy);
-        Some(*at)
-    });
-    std::iter::once(start).chain(after)
 }
 
 impl std::ops::Deref for Path {
@@ -219,13 +217,7 @@ impl std::ops::Deref for Path {
     fn deref(&self) -> &[Pos] {
         match &self.0 {
             PathRepr::Owned(v) => v,
-            PathRepr::Steps {
-                start,
-                dirs,
-                len,
-                built,
-                ..
-            } => built.get_or_init(|| walk_steps(*start, *dirs, *len)),
+            PathRepr::Steps { steps, built, .. } => built.get_or_init(|| steps.to_vec()),
         }
     }
 }
@@ -246,20 +238,7 @@ impl PartialEq for Path {
     fn eq(&self, other: &Path) -> bool {
         match (&self.0, &other.0) {
             // The same start and steps: the same squares.
-            (
-                PathRepr::Steps {
-                    start: a,
-                    dirs: x,
-                    len: n,
-                    ..
-                },
-                PathRepr::Steps {
-                    start: b,
-                    dirs: y,
-                    len: m,
-                    ..
-                },
-            ) => a == b && x == y && n == m,
+            (PathRepr::Steps { steps: a, .. }, PathRepr::Steps { steps: b, .. }) => a == b,
             _ => **self == **other,
         }
     }
