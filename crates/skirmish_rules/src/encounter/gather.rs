@@ -33,10 +33,8 @@ fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
     let mut taken = Vec::new();
     // Most squares hold nothing: the map (shared with any snapshot) is
     // copied for a change only when there is treasure to take.
-    if squares
-        .iter()
-        .all(|&p| world.resource::<Battlefield>().0.cell(p).treasure == 0)
-    {
+    let map = &world.resource::<Battlefield>().0;
+    if squares.iter().all(|&p| map.cell(p).treasure == 0) {
         return;
     }
     {

@@ -597,7 +597,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         // creature: one allocation, not a doubling as they come.
         let abilities = world.get::<Abilities>(e).map_or(0, |a| a.0.len());
         out.reserve(dests.len() + 16 + abilities * creatures.len());
-        // Each move's path is walked out of the one search only if read.
+        // Each move keeps its path as steps, walked out into squares only
+        // if something reads it.
         for (to, _) in dests {
             out.extend(
                 crate::map::movement::Path::in_reach(reach, to).map(|path| Command::Move {
