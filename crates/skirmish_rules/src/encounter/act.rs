@@ -195,6 +195,15 @@ type GrabData = (
     &'static Stamina,
 );
 
+/// What [`super::aura`]'s carriers reads of each creature.
+pub(super) type AuraData = (
+    Entity,
+    &'static Creature,
+    &'static Space,
+    &'static Stamina,
+    &'static Auras,
+);
+
 /// A query kept for the encounter's life, so that its components are looked
 /// up once rather than once per creature per call (the functions using them
 /// run for every listing and every move).
@@ -210,7 +219,7 @@ impl<D: bevy_ecs::query::QueryData + 'static> CachedQuery<D> {
 
     /// Run `f` with the query brought up to date with `world` (None before
     /// setup made it).
-    fn with<R>(world: &World, f: impl FnOnce(&mut QueryState<D>) -> R) -> Option<R> {
+    pub(super) fn with<R>(world: &World, f: impl FnOnce(&mut QueryState<D>) -> R) -> Option<R> {
         let cached = world.get_resource::<CachedQuery<D>>()?;
         // A panic elsewhere while this was held leaves the cache as good as it was.
         let mut q = cached.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -225,6 +234,8 @@ pub(super) fn cache_queries(world: &mut World) {
     world.insert_resource(occupants);
     let grabs = CachedQuery::<GrabData>::new(world);
     world.insert_resource(grabs);
+    let auras = CachedQuery::<AuraData>::new(world);
+    world.insert_resource(auras);
 }
 
 /// Every creature still on the map, for the spatial functions.

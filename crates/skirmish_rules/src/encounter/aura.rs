@@ -18,7 +18,7 @@ use super::react::Resolution;
 use crate::ability::{Ability, AuraLasts, AuraTiming, Distance};
 use crate::content::Content;
 use crate::map::{Footprint, line_of_effect};
-use crate::stats::{CreatureId, Stamina};
+use crate::stats::CreatureId;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -63,21 +63,19 @@ fn reaches(map: &crate::map::Map, owner: Footprint, radius: u32, fp: Footprint) 
 }
 
 /// Every living carrier of a lasting aura, with its auras.
+/// In id order (the order the creatures are listed in, and auras act in).
+/// Read through a query kept for the encounter's life: it runs at every
+/// step of every walk, and almost no one carries an aura.
 fn carriers(world: &World) -> Vec<(Entity, CreatureId, Footprint, Vec<ActiveAura>)> {
-    act::all_creatures(world)
-        .filter_map(|e| {
-            let a = world.get::<Auras>(e)?;
-            if a.0.is_empty() || !can_act(world.get::<Stamina>(e)?) {
-                return None;
-            }
-            Some((
-                e,
-                world.get::<Creature>(e)?.id,
-                world.get::<Space>(e)?.0,
-                a.0.clone(),
-            ))
-        })
-        .collect()
+    let mut out = act::CachedQuery::<act::AuraData>::with(world, |q| {
+        q.iter_manual(world)
+            .filter(|(_, _, _, s, a)| !a.0.is_empty() && can_act(s))
+            .map(|(e, c, sp, _, a)| (e, c.id, sp.0, a.0.clone()))
+            .collect::<Vec<_>>()
+    })
+    .unwrap_or_default();
+    out.sort_by_key(|c| c.1);
+    out
 }
 
 /// Every living creature's id and space.
