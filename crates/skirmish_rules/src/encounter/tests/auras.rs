@@ -27,6 +27,22 @@ fn use_aura(e: &mut Encounter, id: &str) {
     .unwrap();
 }
 
+/// The fury at (1, 1) takes up the aura `ability` (its RON `def`) and ends
+/// its turn; the bandit at (6, 1) starts its own.
+fn bandit_facing_aura(def: &str, ability: &str) -> Encounter {
+    let mut e = open(
+        db_with(&[def]),
+        vec![with(hero("fury", "Korva", (1, 1)), &[ability])],
+        vec![monster("bandit", (6, 1))],
+    );
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    use_aura(&mut e, ability);
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, BANDIT);
+    e
+}
+
 #[test]
 fn an_aura_acts_on_enemies_starting_their_turn_in_it_and_moves_with_its_user() {
     let mut e = open(
@@ -65,16 +81,7 @@ fn an_aura_acts_on_enemies_starting_their_turn_in_it_and_moves_with_its_user() {
 
 #[test]
 fn an_aura_can_act_on_creatures_moving_into_it_and_run_out() {
-    let mut e = open(
-        db_with(&[THORNS]),
-        vec![with(hero("fury", "Korva", (1, 1)), &["thorns"])],
-        vec![monster("bandit", (6, 1))],
-    );
-    e.dice_mut().force([1]);
-    start(&mut e, FURY);
-    use_aura(&mut e, "thorns");
-    e.apply(Command::EndTurn { creature: FURY }).unwrap();
-    start(&mut e, BANDIT);
+    let mut e = bandit_facing_aura(THORNS, "thorns");
     walk(&mut e, BANDIT, &[(6, 1), (5, 1), (4, 1), (3, 1)]);
     assert_eq!(stamina(&mut e, BANDIT), 19);
     assert!(
@@ -105,16 +112,7 @@ fn a_walker_killed_by_an_aura_it_enters_stops_there() {
     const BRAMBLES: &str = r#"(id: "brambles", name: "Brambles", keywords: [Area, Magic],
         action: Maneuver, distance: Aura(2), target: (kinds: [Enemy]),
         aura: Some((when: Enters, effect: "40 damage")))"#;
-    let mut e = open(
-        db_with(&[BRAMBLES]),
-        vec![with(hero("fury", "Korva", (1, 1)), &["brambles"])],
-        vec![monster("bandit", (6, 1))],
-    );
-    e.dice_mut().force([1]);
-    start(&mut e, FURY);
-    use_aura(&mut e, "brambles");
-    e.apply(Command::EndTurn { creature: FURY }).unwrap();
-    start(&mut e, BANDIT);
+    let mut e = bandit_facing_aura(BRAMBLES, "brambles");
     walk(&mut e, BANDIT, &[(6, 1), (5, 1), (4, 1), (3, 1), (3, 2)]);
     let bandit = e.creature(BANDIT).unwrap();
     assert!(bandit.stamina.is_dead(), "{:?}", bandit.stamina);
