@@ -599,14 +599,10 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         out.reserve(dests.len() + 16 + abilities * creatures.len());
         // Each move keeps its path as steps, walked out into squares only
         // if something reads it.
-        for (to, _) in dests {
-            out.extend(
-                crate::map::movement::Path::in_reach(reach, to).map(|path| Command::Move {
-                    creature: active,
-                    path,
-                }),
-            );
-        }
+        out.extend(dests.iter().map(|&(to, _)| Command::Move {
+            creature: active,
+            path: crate::map::movement::Path::to_destination(reach, to),
+        }));
         if limits.can_shift {
             for to in space.pos.neighbours() {
                 let shift = [space.pos, to];

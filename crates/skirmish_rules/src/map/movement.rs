@@ -132,7 +132,7 @@ struct Steps {
     start: Pos,
     /// Step `i` is `Pos::STEPS[(dirs >> 3 * i) & 7]`.
     dirs: u64,
-    len: u8,
+    len: u32,
 }
 
 impl Steps {
@@ -173,11 +173,21 @@ impl Path {
             steps: Steps {
                 start: reach.origin,
                 dirs: reach.dirs[i],
-                len,
+                len: u32::from(len),
             },
             end: to,
             built: OnceLock::new(),
         }))
+    }
+
+    /// The path to `to`, one of `reach`'s destinations (for any other
+    /// square, the path that stays at the origin).
+    #[inline(always)]
+    pub fn to_destination(reach: &Reach, to: Pos) -> Path {
+        match Path::in_reach(reach, to) {
+            Some(p) => p,
+            None => Path::from(vec![reach.origin]),
+        }
     }
 
     /// The last square (where the path ends), without building the path.
@@ -932,7 +942,8 @@ mod tests {
             // A listed move's path, walked out when read, is the path
             // found: it ends where it says and equals its squares owned.
             for (dest, _) in fast.destinations() {
-                let path = Path::in_reach(&fast, dest).expect("a destination can be ended in");
+                let path = Path::to_destination(&fast, dest);
+                prop_assert_eq!(Some(path.clone()), Path::in_reach(&fast, dest));
                 prop_assert_eq!(path.end(), Some(dest));
                 let want = fast.path_to(dest).expect("a destination has a path");
                 prop_assert_eq!(&path[..], &want[..]);
