@@ -45,6 +45,17 @@ pub(super) fn plugin(app: &mut App) {
         )
             .chain(),
     );
+    // Most commands neither end nor start a turn nor leave the turn open:
+    // the stages with nothing to do are skipped whole, a condition each,
+    // rather than every one of their systems run to find nothing.
+    app.configure_sets(
+        EncounterStep,
+        (
+            Step::EndOfTurn.run_if(|e: Res<TurnEvents>| !e.ended.is_empty()),
+            Step::Advance.run_if(|f: Res<Flow>| f.active.is_none() && f.outcome.is_none()),
+            Step::StartOfTurn.run_if(|e: Res<TurnEvents>| !e.started.is_empty()),
+        ),
+    );
     app.add_systems(
         EncounterStep,
         (
