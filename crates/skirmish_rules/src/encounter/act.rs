@@ -241,29 +241,24 @@ pub(super) fn cache_queries(world: &mut World) {
 /// Every creature still on the map, for the spatial functions.
 pub fn occupants(world: &World) -> Vec<Occupant> {
     let surprised = surprised_side(world);
-    let Some(index) = world.get_resource::<super::setup::CreatureIndex>() else {
-        return Vec::new();
-    };
-    CachedQuery::<OccupantData>::with(world, |q| {
-        index
-            .0
-            .iter()
-            .flatten()
-            .filter_map(|&e| {
-                let (c, sp, s, cond, b) = q.get_manual(world, e).ok()?;
-                (!s.is_dead()).then(|| Occupant {
-                    id: c.id,
-                    space: sp.0,
-                    side: c.side,
-                    can_react: can_act(s)
-                        && b.triggered
-                        && action_limits(cond).triggered_allowed
-                        && surprised != Some(c.side),
-                })
+    let mut out: Vec<Occupant> = CachedQuery::<OccupantData>::with(world, |q| {
+        q.iter_manual(world)
+            .filter(|(_, _, s, _, _)| !s.is_dead())
+            .map(|(c, sp, s, cond, b)| Occupant {
+                id: c.id,
+                space: sp.0,
+                side: c.side,
+                can_react: can_act(s)
+                    && b.triggered
+                    && action_limits(cond).triggered_allowed
+                    && surprised != Some(c.side),
             })
             .collect()
     })
-    .unwrap_or_default()
+    .unwrap_or_default();
+    // In id order, whatever order the store keeps them in.
+    out.sort_unstable_by_key(|o| o.id);
+    out
 }
 
 fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {

@@ -853,17 +853,18 @@ fn placements(
     if targets.is_empty() {
         return Vec::new();
     }
-    // A burst or an aura covers only squares within its radius of the
-    // user: with no eligible creature that near, nothing is worth working
-    // out the area (and its line of effect) for.
-    if let Distance::Aura(r) | Distance::Burst(r) = a.distance
-        && !targets.iter().any(|t| user.distance(t.space) <= r)
-    {
-        return Vec::new();
+    // A burst or an aura has one placement, worth listing if it reaches an
+    // eligible creature: asked of their squares, not the whole area.
+    if let Distance::Aura(r) | Distance::Burst(r) = a.distance {
+        let squares = targets.iter().flat_map(|t| t.space.squares());
+        return if crate::map::area::burst_reaches_any(map, user, r, squares) {
+            vec![P::OnSelf]
+        } else {
+            Vec::new()
+        };
     }
     let mut candidates: Vec<P> = Vec::new();
     match a.distance {
-        Distance::Aura(_) | Distance::Burst(_) => candidates.push(P::OnSelf),
         Distance::Cube { size, .. } => {
             for t in &targets {
                 let s = size as i32;

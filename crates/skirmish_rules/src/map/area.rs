@@ -92,6 +92,31 @@ pub fn burst(map: &Map, user: Footprint, radius: u32) -> Area {
     finish(map, user, covered)
 }
 
+/// Whether a burst (or aura) of `radius` around `user` reaches any of
+/// `squares`: the same as asking [`burst`]'s area of each, without working
+/// out the whole area (a listing asks only whether it would catch anyone).
+pub fn burst_reaches_any(
+    map: &Map,
+    user: Footprint,
+    radius: u32,
+    squares: impl IntoIterator<Item = Pos>,
+) -> bool {
+    // Covered (within the radius, not the user's own), then as `finish`
+    // keeps them: on the map, open, in line of effect from the user.
+    let open: Vec<Pos> = squares
+        .into_iter()
+        .filter(|&q| {
+            !user.contains(q)
+                && user.distance_to(q) <= radius
+                && map.in_bounds(q)
+                && !map.blocks(q.x, q.y)
+        })
+        .collect();
+    squares_in_line_of_effect(map, user, &open)
+        .into_iter()
+        .any(|seen| seen)
+}
+
 /// The origin square of an area placed away from the user: the nearest of
 /// `candidates` within `within` and in line of effect (seed 000: "one square
 /// of the area of effect must be within that distance, and must also be
@@ -385,6 +410,40 @@ mod tests {
             Pos::new(3, 4),
         ] {
             assert!(a.reaches(p), "{p}\n{picture}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::map::fixed_proptest())]
+        // The listing's quick question, whether a burst catches any of some
+        // squares, has the answer the burst's whole area gives (seed 000
+        // "Burst": within X squares, not through walls or around corners).
+        #[test]
+        fn burst_reaches_any_agrees_with_the_area(
+            walls in proptest::collection::vec(0u8..5, 64),
+            (x, y, size) in (0i32..8, 0i32..8, 1u32..3),
+            radius in 1u32..4,
+            squares in proptest::collection::vec((-1i32..9, -1i32..9), 0..5),
+        ) {
+            let mut m = Map::new(8, 8);
+            for (i, w) in walls.iter().enumerate() {
+                let p = Pos::new(i as i32 % 8, i as i32 / 8);
+                match w {
+                    0 => m.set_terrain(p, crate::map::grid::Terrain::Wall),
+                    1 => m.set_object(p, Some(crate::map::grid::MapObject {
+                        material: crate::map::grid::Material::Stone,
+                        size: 1,
+                    })),
+                    _ => {}
+                }
+            }
+            let user = Footprint::new(Pos::new(x, y), size);
+            let squares: Vec<Pos> = squares.into_iter().map(Pos::from).collect();
+            let area = burst(&m, user, radius);
+            proptest::prop_assert_eq!(
+                burst_reaches_any(&m, user, radius, squares.iter().copied()),
+                squares.iter().any(|&q| area.reaches(q)),
+            );
         }
     }
 
