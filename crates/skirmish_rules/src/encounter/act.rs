@@ -195,6 +195,12 @@ type GrabData = (
     &'static Stamina,
 );
 
+/// What [`creatures_and_stamina`] reads of each creature.
+type StandingData = (&'static Creature, &'static Stamina);
+
+/// What [`super::summon::summons_of`] reads of each summoned creature.
+pub(super) type SummonData = (&'static Summoned, &'static Stamina, &'static Creature);
+
 /// What [`super::aura`]'s carriers reads of each creature.
 pub(super) type AuraData = (
     Entity,
@@ -236,6 +242,10 @@ pub(super) fn cache_queries(world: &mut World) {
     world.insert_resource(grabs);
     let auras = CachedQuery::<AuraData>::new(world);
     world.insert_resource(auras);
+    let standing = CachedQuery::<StandingData>::new(world);
+    world.insert_resource(standing);
+    let summons = CachedQuery::<SummonData>::new(world);
+    world.insert_resource(summons);
 }
 
 /// Every creature still on the map, for the spatial functions.
@@ -960,9 +970,14 @@ pub(super) fn all_creatures(world: &World) -> impl Iterator<Item = Entity> + '_ 
         .flat_map(|i| i.0.iter().flatten().copied())
 }
 
-/// Every creature's identity and stamina, in id order (no query to build).
+/// Every creature's identity and stamina, in id order (one pass of a kept query).
 pub(super) fn creatures_and_stamina(world: &World) -> impl Iterator<Item = (&Creature, &Stamina)> {
-    all_creatures(world).filter_map(|e| Some((world.get::<Creature>(e)?, world.get::<Stamina>(e)?)))
+    let mut all: Vec<(&Creature, &Stamina)> =
+        CachedQuery::<StandingData>::with(world, |q| q.iter_manual(world).collect())
+            .unwrap_or_default();
+    // In id order, whatever order the store keeps them in.
+    all.sort_unstable_by_key(|(c, _)| c.id);
+    all.into_iter()
 }
 
 /// End a grab.
@@ -979,21 +994,28 @@ fn release(world: &mut World, entity: Entity, id: CreatureId, grabber: CreatureI
 /// grabbing them is force moved so that both creatures are not adjacent to
 /// each other, that creature is no longer grabbed." Also when either falls.
 fn check_grabs(world: &mut World) {
-    let grabs: Vec<(Entity, CreatureId, CreatureId, Footprint, bool)> = all_creatures(world)
-        .filter_map(|e| {
-            let g = world
-                .get::<Conditions>(e)?
-                .source_of(ConditionKind::Grabbed)?;
-            Some((
-                e,
-                world.get::<Creature>(e)?.id,
-                g,
-                world.get::<Space>(e)?.0,
-                world.get::<Stamina>(e)?.is_dead(),
-            ))
+    // Run after every command: one pass of the kept query finds the
+    // grabbed (most often nobody).
+    let mut grabs: Vec<(Entity, CreatureId, CreatureId, bool)> =
+        CachedQuery::<GrabData>::with(world, |q| {
+            q.iter_manual(world)
+                .filter_map(|(e, c, cond, s)| {
+                    Some((
+                        e,
+                        c.id,
+                        cond.source_of(ConditionKind::Grabbed)?,
+                        s.is_dead(),
+                    ))
+                })
+                .collect()
         })
-        .collect();
-    for (e, id, g, space, dead) in grabs {
+        .unwrap_or_default();
+    // In id order, whatever order the store keeps them in.
+    grabs.sort_unstable_by_key(|g| g.1);
+    for (e, id, g, dead) in grabs {
+        let Some(space) = world.get::<Space>(e).map(|s| s.0) else {
+            continue;
+        };
         let apart = match entity_of(world, g) {
             Some(ge) => {
                 world.get::<Stamina>(ge).is_none_or(|s| !can_act(s))

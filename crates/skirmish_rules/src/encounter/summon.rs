@@ -187,15 +187,17 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
 
 /// A creature's living summons, in the order they were summoned.
 pub(super) fn summons_of(world: &World, owner: CreatureId) -> Vec<(CreatureId, Summoned)> {
-    let mut out: Vec<(CreatureId, Summoned)> = act::all_creatures(world)
-        .filter_map(|e| {
-            let s = *world.get::<Summoned>(e)?;
-            let alive = world.get::<Stamina>(e).is_some_and(|st| !st.is_dead());
-            let id = world.get::<Creature>(e)?.id;
-            (s.owner == owner && alive).then_some((id, s))
+    // Every turn start asks: a kept query of the summoned finds them
+    // without a look at every creature.
+    let mut out: Vec<(CreatureId, Summoned)> =
+        act::CachedQuery::<act::SummonData>::with(world, |q| {
+            q.iter_manual(world)
+                .filter(|(s, st, _)| s.owner == owner && !st.is_dead())
+                .map(|(s, _, c)| (c.id, *s))
+                .collect()
         })
-        .collect();
-    out.sort_by_key(|(_, s)| s.order);
+        .unwrap_or_default();
+    out.sort_unstable_by_key(|(id, s)| (s.order, *id));
     out
 }
 
