@@ -201,6 +201,22 @@ type StandingData = (&'static Creature, &'static Stamina);
 /// What [`super::summon::summons_of`] reads of each summoned creature.
 pub(super) type SummonData = (&'static Summoned, &'static Stamina, &'static Creature);
 
+/// What the listing reads of the creature acting.
+pub(super) type ActorData = (
+    &'static Creature,
+    &'static Conditions,
+    &'static Movement,
+    &'static TurnBudget,
+    Option<&'static Space>,
+    Option<&'static Abilities>,
+    Option<&'static Heroic>,
+    Option<&'static Stance>,
+    Option<&'static Stamina>,
+);
+
+/// What [`hidden_creatures`] reads of each creature.
+type StanceData = (&'static Creature, &'static Stance);
+
 /// What [`super::aura`]'s carriers reads of each creature.
 pub(super) type AuraData = (
     Entity,
@@ -246,6 +262,10 @@ pub(super) fn cache_queries(world: &mut World) {
     world.insert_resource(standing);
     let summons = CachedQuery::<SummonData>::new(world);
     world.insert_resource(summons);
+    let actor = CachedQuery::<ActorData>::new(world);
+    world.insert_resource(actor);
+    let stances = CachedQuery::<StanceData>::new(world);
+    world.insert_resource(stances);
 }
 
 /// Every creature still on the map, for the spatial functions.
@@ -968,6 +988,17 @@ pub(super) fn all_creatures(world: &World) -> impl Iterator<Item = Entity> + '_ 
         .get_resource::<super::setup::CreatureIndex>()
         .into_iter()
         .flat_map(|i| i.0.iter().flatten().copied())
+}
+
+/// The hidden creatures (any order; most often none).
+pub(super) fn hidden_creatures(world: &World) -> Vec<CreatureId> {
+    CachedQuery::<StanceData>::with(world, |q| {
+        q.iter_manual(world)
+            .filter(|(_, s)| s.hidden)
+            .map(|(c, _)| c.id)
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// Every creature's identity and stamina, in id order (one pass of a kept query).

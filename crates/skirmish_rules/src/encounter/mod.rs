@@ -564,18 +564,17 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
     };
     let creatures = act::occupants(world);
     let map = world.resource::<Battlefield>().0.clone();
-    let (Some(me), Some(cond), Some(mv), Some(budget)) = (
-        world.get::<Creature>(e),
-        world.get::<Conditions>(e),
-        world.get::<Movement>(e).copied(),
-        world.get::<TurnBudget>(e).copied(),
-    ) else {
+    // Everything of the creature at once, through a kept query.
+    let Some((me, cond, mv, budget, space, abilities, heroic, stance, stamina)) =
+        act::CachedQuery::<act::ActorData>::with(world, |q| q.get_manual(world, e).ok()).flatten()
+    else {
         return out;
     };
-    let space = world
-        .get::<Space>(e)
+    let (mv, budget) = (*mv, *budget);
+    let space = space
         .map(|s| s.0)
         .unwrap_or(crate::map::Footprint::single(Default::default()));
+    let abilities: &[String] = abilities.map_or(&[], |a| &a.0);
     let dazed_spent = cond.has(crate::conditions::ConditionKind::Dazed) && budget.dazed_done;
     let can_move = (budget.move_action || budget.main) && !dazed_spent;
     let limits = movement_limits(cond, act::speed_with_grab(world, e, mv.speed));
@@ -595,8 +594,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         let dests = reach.destinations();
         // Room for the moves, shifts and charges, and an ability on each
         // creature: one allocation, not a doubling as they come.
-        let abilities = world.get::<Abilities>(e).map_or(0, |a| a.0.len());
-        out.reserve(dests.len() + 16 + abilities * creatures.len());
+        out.reserve(dests.len() + 16 + abilities.len() * creatures.len());
         // Each move keeps its path as steps, walked out into squares only
         // if something reads it.
         out.extend(dests.iter().map(|&(to, _)| Command::Move {
@@ -628,20 +626,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         out.extend(charges(&creatures, mover, reach));
     }
     let content = world.resource::<Content>();
-    let abilities: &[String] = world.get::<Abilities>(e).map_or(&[], |a| &a.0);
-    let heroic = world.get::<Heroic>(e);
     let malice = world.resource::<Malice>().0;
-    let index = world.resource::<setup::CreatureIndex>();
-    let hidden: Vec<CreatureId> = creatures
-        .iter()
-        .filter(|o| {
-            index
-                .entity(o.id)
-                .and_then(|e| world.get::<Stance>(e))
-                .is_some_and(|s| s.hidden)
-        })
-        .map(|o| o.id)
-        .collect();
+    let hidden = act::hidden_creatures(world);
     // Distance and line of effect to each creature, found once for all
     // the abilities.
     let apart: Vec<u32> = creatures.iter().map(|o| space.distance(o.space)).collect();
@@ -735,8 +721,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         out.push(Command::Defend { creature: active });
     }
     if maneuver_ok {
-        let stance = world.get::<Stance>(e).copied().unwrap_or_default();
-        if !stance.hidden && act::unseen_among(&map, &creatures, active, space, me.side) {
+        let hidden = stance.is_some_and(|s| s.hidden);
+        if !hidden && act::unseen_among(&map, &creatures, active, space, me.side) {
             out.push(Command::Hide { creature: active });
         }
     }
@@ -748,8 +734,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         if cond.has(K::Grabbed) {
             out.push(Command::EscapeGrab { creature: active });
         }
-        let stamina = world.get::<Stamina>(e).cloned();
-        let hero = world.get::<Heroic>(e).is_some();
+        let hero = heroic.is_some();
         if let Some(s) = stamina
             && hero
             && s.recoveries > 0
