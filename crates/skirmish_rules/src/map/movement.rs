@@ -26,21 +26,39 @@ pub struct Mover {
 pub struct Reach {
     width: i32,
     origin: Pos,
-    /// Cost to reach each top-left position, `u32::MAX` if unreachable.
-    cost: Vec<u32>,
-    /// The square each was reached from ([`NO_PARENT`] for the start and
-    /// the unreached): kept as squares, so walking a path back needs no
-    /// division.
-    parent: Vec<Pos>,
-    /// Whether the creature may end its move there.
-    can_end: Vec<bool>,
-    /// The steps of the path to each square, as a [`Path`] keeps them
-    /// (found with the parents, so listing a move reads them at once).
-    dirs: Vec<u64>,
-    /// How many steps that path has ([`TOO_LONG`] past what `dirs` holds).
-    steps: Vec<u8>,
+    /// What the search found of each top-left position, in map order (one
+    /// array: a step reads and writes one place, not five).
+    nodes: Vec<Node>,
     /// How far (in squares) from the origin a reached square can be.
     radius: i32,
+}
+
+/// What the search found of one square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Node {
+    /// The steps of the path to it, as a [`Path`] keeps them (found with
+    /// the parents, so listing a move reads them at once).
+    dirs: u64,
+    /// The square it was reached from ([`NO_PARENT`] for the start and
+    /// the unreached): kept as a square, so walking a path back needs no
+    /// division.
+    parent: Pos,
+    /// Cost to reach it, [`NONE`] if unreachable.
+    cost: u32,
+    /// How many steps that path has ([`TOO_LONG`] past what `dirs` holds).
+    steps: u8,
+    /// Whether the creature may end its move there.
+    can_end: bool,
+}
+
+impl Node {
+    const UNREACHED: Node = Node {
+        dirs: 0,
+        parent: NO_PARENT,
+        cost: NONE,
+        steps: 0,
+        can_end: false,
+    };
 }
 
 const NONE: u32 = u32::MAX;
@@ -53,20 +71,21 @@ impl Reach {
             return None;
         }
         let i = (p.y * self.width + p.x) as usize;
-        (i < self.cost.len()).then_some(i)
+        (i < self.nodes.len()).then_some(i)
     }
 
     /// The cost to reach `p` (top-left square of the space), if it can be reached and ended in.
     pub fn cost_to(&self, p: Pos) -> Option<u32> {
         let i = self.idx(p)?;
-        (self.cost[i] != NONE && self.can_end[i]).then_some(self.cost[i])
+        let n = &self.nodes[i];
+        (n.cost != NONE && n.can_end).then_some(n.cost)
     }
 
     /// Every square the creature can end its move on, with its cost, in map order.
     pub fn destinations(&self) -> Vec<(Pos, u32)> {
         // Every step is one square: only the box within `radius` of the
         // origin can hold a reached square.
-        let height = self.cost.len() as i32 / self.width.max(1);
+        let height = self.nodes.len() as i32 / self.width.max(1);
         let r = self.radius;
         let (x0, x1) = (
             (self.origin.x - r).max(0),
@@ -83,8 +102,9 @@ impl Reach {
             for x in x0..=x1 {
                 let i = (y * self.width + x) as usize;
                 let p = Pos::new(x, y);
-                if self.cost[i] != NONE && self.can_end[i] && p != self.origin {
-                    out.push((p, self.cost[i]));
+                let n = &self.nodes[i];
+                if n.cost != NONE && n.can_end && p != self.origin {
+                    out.push((p, n.cost));
                 }
             }
         }
@@ -97,8 +117,8 @@ impl Reach {
         let mut path = Vec::with_capacity(cost as usize + 1);
         path.push(p);
         let mut i = self.idx(p)?;
-        while self.parent[i] != NO_PARENT {
-            let q = self.parent[i];
+        while self.nodes[i].parent != NO_PARENT {
+            let q = self.nodes[i].parent;
             path.push(q);
             i = (q.y * self.width + q.x) as usize;
         }
@@ -165,14 +185,16 @@ impl Path {
     pub fn in_reach(reach: &Reach, to: Pos) -> Option<Path> {
         reach.cost_to(to)?;
         let i = reach.idx(to)?;
-        let len = reach.steps[i];
+        let Node {
+            dirs, steps: len, ..
+        } = reach.nodes[i];
         if len as usize > MAX_STEPS {
             return reach.path_to(to).map(Path::from);
         }
         Some(Path(PathRepr::Steps {
             steps: Steps {
                 start: reach.origin,
-                dirs: reach.dirs[i],
+                dirs,
                 len: u32::from(len),
             },
             end: to,
@@ -352,18 +374,14 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
     let mut reach = Reach {
         width: map.width,
         origin: mover.space.pos,
-        cost: vec![NONE; n],
-        parent: vec![NO_PARENT; n],
-        can_end: vec![false; n],
-        dirs: vec![0; n],
-        steps: vec![0; n],
+        nodes: vec![Node::UNREACHED; n],
         radius: mover.speed.min(i32::MAX as u32) as i32,
     };
     let Some(start) = reach.idx(mover.space.pos) else {
         return reach;
     };
-    reach.cost[start] = 0;
-    reach.can_end[start] = true;
+    reach.nodes[start].cost = 0;
+    reach.nodes[start].can_end = true;
     if mover.space.size == 1
         && let (Some(flags), Some(masks)) = (map.flags(), map.step_masks())
         && occ.len() == flags.len()
@@ -459,7 +477,14 @@ fn search(
         std::mem::swap(&mut work, &mut buckets[b]);
         for &here in &work {
             pending -= 1;
-            if reach.cost[at(here)] != current {
+            let h = at(here);
+            let Node {
+                cost: here_cost,
+                dirs: here_dirs,
+                steps: here_steps,
+                ..
+            } = reach.nodes[h];
+            if here_cost != current {
                 continue;
             }
             // No step costs less than this: a square already reached as
@@ -468,7 +493,6 @@ fn search(
             if least > mover.speed {
                 continue;
             }
-            let h = at(here);
             // The candidates in order of `Pos::STEPS` (ties keep the first).
             let mut mask = candidates(here, h);
             while mask != 0 {
@@ -477,7 +501,8 @@ fn search(
                 let (dx, dy) = Pos::STEPS[k];
                 let next = here.offset(dx, dy);
                 let j = at(next);
-                if reach.cost[j] <= least {
+                let there = &mut reach.nodes[j];
+                if there.cost <= least {
                     continue;
                 }
                 let Some((cost, can_end)) = step(here, next, j) else {
@@ -487,16 +512,20 @@ fn search(
                 if total > mover.speed {
                     continue;
                 }
-                if total < reach.cost[j] {
-                    reach.cost[j] = total;
-                    reach.parent[j] = here;
-                    reach.can_end[j] = can_end;
+                if total < there.cost {
                     // The parent's steps and this one (see `Path`).
-                    let n = reach.steps[h];
-                    (reach.dirs[j], reach.steps[j]) = if (n as usize) < MAX_STEPS {
-                        (reach.dirs[h] | (k as u64) << (3 * n as u64), n + 1)
+                    let n = here_steps;
+                    let (dirs, steps) = if (n as usize) < MAX_STEPS {
+                        (here_dirs | (k as u64) << (3 * n as u64), n + 1)
                     } else {
                         (0, TOO_LONG)
+                    };
+                    *there = Node {
+                        dirs,
+                        parent: here,
+                        cost: total,
+                        steps,
+                        can_end,
                     };
                     buckets[total as usize % nb].push(next);
                     pending += 1;
@@ -921,24 +950,16 @@ mod tests {
             let grid = occupancy(&m, &creatures);
             let fast = reachable_with(&m, &grid, &mover);
             let mut slow = reachable_with(&Map::new(0, 0), &[], &mover);
-            slow.cost = vec![NONE; 64];
-            slow.parent = vec![NO_PARENT; 64];
-            slow.can_end = vec![false; 64];
-            slow.dirs = vec![0; 64];
-            slow.steps = vec![0; 64];
+            slow.nodes = vec![Node::UNREACHED; 64];
             slow.width = 8;
             if m.in_bounds(mover.space.pos) {
                 let start = (at.1 * 8 + at.0) as usize;
-                slow.cost[start] = 0;
-                slow.can_end[start] = true;
+                slow.nodes[start].cost = 0;
+                slow.nodes[start].can_end = true;
                 search_general(&m, &grid, &mover, &mut slow);
             }
-            prop_assert_eq!(&fast.cost, &slow.cost);
-            prop_assert_eq!(&fast.parent, &slow.parent);
-            prop_assert_eq!(&fast.can_end, &slow.can_end);
-            prop_assert_eq!(&fast.dirs, &slow.dirs);
-            prop_assert_eq!(&fast.steps, &slow.steps);
-            prop_assert!(fast.cost.contains(&0) == m.in_bounds(mover.space.pos));
+            prop_assert_eq!(&fast.nodes, &slow.nodes);
+            prop_assert!(fast.nodes.iter().any(|n| n.cost == 0) == m.in_bounds(mover.space.pos));
             // A listed move's path, walked out when read, is the path
             // found: it ends where it says and equals its squares owned.
             for (dest, _) in fast.destinations() {
