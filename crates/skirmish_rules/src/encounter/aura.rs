@@ -211,12 +211,17 @@ fn at_turn_end(world: &mut World) {
 /// A creature stepped from `from` to `to`: auras with the `Enters` timing
 /// that now reach it and did not before act on it. True if any did.
 pub(super) fn entered(world: &mut World, mover: Entity, from: Footprint, to: Footprint) -> bool {
+    // Asked at every step of every walk: most often nobody carries an aura.
+    let carriers = carriers(world);
+    if carriers.is_empty() {
+        return false;
+    }
     let Some(id) = world.get::<Creature>(mover).map(|c| c.id) else {
         return false;
     };
     let map = world.resource::<Battlefield>().0.clone();
     let mut pulsed = false;
-    for (owner, owner_id, space, auras) in carriers(world) {
+    for (owner, owner_id, space, auras) in carriers {
         if owner_id == id {
             continue;
         }
