@@ -217,6 +217,9 @@ pub(super) type ActorData = (
 /// What [`hidden_creatures`] reads of each creature.
 type StanceData = (&'static Creature, &'static Stance);
 
+/// What [`super::react::offer`] reads of each creature.
+pub(super) type TriggerData = (&'static Creature, Option<&'static Abilities>);
+
 /// What [`super::aura`]'s carriers reads of each creature.
 pub(super) type AuraData = (
     Entity,
@@ -266,6 +269,8 @@ pub(super) fn cache_queries(world: &mut World) {
     world.insert_resource(actor);
     let stances = CachedQuery::<StanceData>::new(world);
     world.insert_resource(stances);
+    let triggers = CachedQuery::<TriggerData>::new(world);
+    world.insert_resource(triggers);
 }
 
 /// Every creature still on the map, for the spatial functions.

@@ -184,9 +184,19 @@ pub(super) fn run(world: &mut World) {
 /// Queue a prompt for every creature that could answer `event` now, in id
 /// order. Returns whether anyone could.
 pub(super) fn offer(world: &mut World, event: Event) -> bool {
-    let ids: Vec<CreatureId> = act::all_creatures(world)
-        .filter_map(|e| world.get::<Creature>(e).map(|c| c.id))
-        .collect();
+    // Those with an ability answering this kind of event (only an
+    // opportunity attack answers without one), from one pass of a kept
+    // query: [`each_option`] would turn the rest away.
+    let everyone = event.kind == TriggerEvent::EnemyLeavesAdjacency;
+    let mut ids: Vec<CreatureId> = act::CachedQuery::<act::TriggerData>::with(world, |q| {
+        q.iter_manual(world)
+            .filter(|(_, a)| everyone || a.is_some_and(|a| a.1.contains(event.kind)))
+            .map(|(c, _)| c.id)
+            .collect()
+    })
+    .unwrap_or_default();
+    // In id order, whatever order the store keeps them in.
+    ids.sort_unstable();
     offer_to(world, event, ids)
 }
 
