@@ -3535,10 +3535,15 @@ pub(super) fn after_ability(world: &mut World, id: CreatureId, ability: &str) {
 /// Seed 000 "Straight Lines": "move the creature one square at a time in a
 /// single direction without ever bending back in a direction opposite to
 /// where they've already moved."
-pub(super) fn is_straight(path: &[Pos]) -> bool {
+pub(super) fn is_straight(path: impl IntoIterator<Item = Pos>) -> bool {
+    let mut squares = path.into_iter();
+    let Some(mut at) = squares.next() else {
+        return true;
+    };
     let mut dir = (0, 0);
-    for w in path.windows(2) {
-        let (dx, dy) = (w[1].x - w[0].x, w[1].y - w[0].y);
+    for next in squares {
+        let (dx, dy) = (next.x - at.x, next.y - at.y);
+        at = next;
         if dx * dir.0 < 0 || dy * dir.1 < 0 {
             return false;
         }
@@ -3569,7 +3574,7 @@ fn charge(
         .ok_or(Refusal::NoTurnInProgress)?;
     spend_action(&mut budget, &conditions, ActionType::MainAction)?;
     let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
-    if !is_straight(path) {
+    if !is_straight(path.iter().copied()) {
         return Err(Refusal::BadPath("a charge moves in a straight line".into()));
     }
     let creatures = occupants(world);

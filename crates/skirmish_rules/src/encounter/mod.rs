@@ -776,7 +776,8 @@ fn charges(
     let mut out = Vec::new();
     let m = mover.space.size as i32;
     for o in creatures.iter().filter(|o| o.side != mover.side) {
-        let mut best: Option<Vec<crate::map::Pos>> = None;
+        // The best run so far, with its number of squares.
+        let mut best: Option<(u32, crate::map::movement::Path)> = None;
         // The squares a run could end on next to it, in map order (the
         // order of `destinations`, so the first of the cheapest is kept).
         let (lo, hi) = (
@@ -793,23 +794,24 @@ fn charges(
                 // A run that qualifies has `cost + 1` squares: none beats a shorter best.
                 if dest == mover.space.pos
                     || end.distance(o.space) != 1
-                    || best.as_ref().is_some_and(|b| b.len() as u32 <= cost + 1)
+                    || best.as_ref().is_some_and(|b| b.0 <= cost + 1)
                 {
                     continue;
                 }
-                let Some(path) = reach.path_to(dest) else {
+                // Read as steps, built into squares only for the run kept.
+                let Some(path) = crate::map::movement::Path::in_reach(reach, dest) else {
                     continue;
                 };
-                let steps = path.len() as u32 - 1;
-                if act::is_straight(&path) && cost == steps {
-                    best = Some(path);
+                let squares = path.squares().count() as u32;
+                if cost + 1 == squares && act::is_straight(path.squares()) {
+                    best = Some((squares, path));
                 }
             }
         }
-        if let Some(path) = best {
+        if let Some((_, path)) = best {
             out.push(Command::Charge {
                 creature: mover.id,
-                path: path.into(),
+                path,
                 target: o.id,
                 ability: None,
             });

@@ -419,7 +419,7 @@ pub(super) fn movement(
         let next_to_enemy = creatures
             .iter()
             .any(|o| o.side != side && o.space.distance(end) == 1);
-        if !is_straight(path) || cost != path.len() as u32 - 1 || !next_to_enemy {
+        if !is_straight(path.iter().copied()) || cost != path.len() as u32 - 1 || !next_to_enemy {
             return Err(Refusal::BadPath(
                 "a charge moves in a straight line over plain ground and ends next to an enemy"
                     .into(),
