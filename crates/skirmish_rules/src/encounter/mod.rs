@@ -577,20 +577,25 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
     let abilities: &[String] = abilities.map_or(&[], |a| &a.0);
     let dazed_spent = cond.has(crate::conditions::ConditionKind::Dazed) && budget.dazed_done;
     let can_move = (budget.move_action || budget.main) && !dazed_spent;
-    let limits = movement_limits(cond, act::speed_with_grab(world, e, mv.speed));
-    let mover = Mover {
-        id: active,
-        space,
-        side: me.side,
-        speed: limits.speed,
-        extra_cost: limits.extra_cost_per_square,
-        shifting: false,
-    };
-    // One search of the squares in reach serves moves and charges.
-    let occ = crate::map::movement::occupancy(&map, &creatures);
-    let reach = (limits.speed > 0 && (can_move || budget.main))
-        .then(|| crate::map::movement::reachable_with(&map, &occ, &mover));
-    if let (true, Some(reach)) = (can_move, &reach) {
+    // One search of the squares in reach serves moves, shifts and charges
+    // (none of which a creature with neither its move nor its main action
+    // left can take: then nothing of moving is worked out).
+    let moving = (can_move || budget.main).then(|| {
+        let limits = movement_limits(cond, act::speed_with_grab(world, e, mv.speed));
+        let mover = Mover {
+            id: active,
+            space,
+            side: me.side,
+            speed: limits.speed,
+            extra_cost: limits.extra_cost_per_square,
+            shifting: false,
+        };
+        let occ = crate::map::movement::occupancy(&map, &creatures);
+        let reach = (limits.speed > 0)
+            .then(|| crate::map::movement::reachable_with(&map, &occ, &mover));
+        (limits, mover, occ, reach)
+    });
+    if let (true, Some((limits, mover, occ, Some(reach)))) = (can_move, &moving) {
         let dests = reach.destinations();
         // Room for the moves, shifts and charges, and an ability on each
         // creature: one allocation, not a doubling as they come.
@@ -608,9 +613,9 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
                     speed: 1,
                     extra_cost: 0,
                     shifting: true,
-                    ..mover
+                    ..*mover
                 };
-                if crate::map::movement::path_cost_with(&map, &occ, &shifter, &shift)
+                if crate::map::movement::path_cost_with(&map, occ, &shifter, &shift)
                     .is_some_and(|c| c <= 1)
                 {
                     out.push(Command::Shift {
@@ -622,8 +627,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         }
     }
     // Charges: a straight run ending next to an enemy (RULES.md "Charge").
-    if let (true, Some(reach)) = (budget.main && !dazed_spent, &reach) {
-        out.extend(charges(&creatures, mover, reach));
+    if let (true, Some((_, mover, _, Some(reach)))) = (budget.main && !dazed_spent, &moving) {
+        out.extend(charges(&creatures, *mover, reach));
     }
     let content = world.resource::<Content>();
     let malice = world.resource::<Malice>().0;
