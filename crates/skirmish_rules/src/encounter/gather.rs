@@ -103,7 +103,8 @@ pub fn uses_left(progress: Option<&Progress>, ability: &Ability) -> Option<u32> 
 
 /// Whether the creature may use `ability` now (it is not spent).
 pub(super) fn available(world: &World, entity: Entity, ability: &Ability) -> bool {
-    uses_left(world.get::<Progress>(entity), ability) != Some(0)
+    // Most abilities have no limit: no need to read what was spent.
+    ability.uses.is_none() || uses_left(world.get::<Progress>(entity), ability) != Some(0)
 }
 
 /// Seed 002 "Prepared Abilities": the user gains `ability` until it has
