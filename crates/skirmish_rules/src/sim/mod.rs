@@ -180,7 +180,7 @@ pub fn play_on(
     let mut n = 0;
     while e.outcome().is_none() && n < max_commands {
         n += 1;
-        let legal = e.legal_actions();
+        let mut legal = e.legal_actions();
         if legal.is_empty() {
             break;
         }
@@ -205,18 +205,22 @@ pub fn play_on(
                 break;
             }
         };
-        let cmd = if legal.contains(&cmd) {
-            cmd
-        } else {
-            errors.push(format!(
-                "brain `{}` chose an illegal command at seed {seed}: {cmd:?}",
-                brain.name()
-            ));
-            fallback(e, &legal)
+        // The listed command itself is performed (the brain's equal copy
+        // is kept to name it if the engine refused it).
+        let (cmd, chosen) = match legal.iter().position(|c| *c == cmd) {
+            Some(i) => (legal.swap_remove(i), cmd),
+            None => {
+                errors.push(format!(
+                    "brain `{}` chose an illegal command at seed {seed}: {cmd:?}",
+                    brain.name()
+                ));
+                let instead = fallback(e, &legal);
+                (instead.clone(), instead)
+            }
         };
-        if let Err(r) = e.perform(cmd.clone()) {
+        if let Err(r) = e.perform(cmd) {
             errors.push(format!(
-                "the engine refused a legal command at seed {seed}: {cmd:?}: {r}"
+                "the engine refused a legal command at seed {seed}: {chosen:?}: {r}"
             ));
             break;
         }
