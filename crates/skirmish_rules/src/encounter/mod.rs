@@ -591,8 +591,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
             shifting: false,
         };
         let occ = crate::map::movement::occupancy(&map, &creatures);
-        let reach = (limits.speed > 0)
-            .then(|| crate::map::movement::reachable_with(&map, &occ, &mover));
+        let reach =
+            (limits.speed > 0).then(|| crate::map::movement::reachable_with(&map, &occ, &mover));
         (limits, mover, occ, reach)
     });
     if let (true, Some((limits, mover, occ, Some(reach)))) = (can_move, &moving) {

@@ -24,13 +24,16 @@ pub struct Mover {
 /// Every square reachable this move, with its cost and how to get there.
 #[derive(Clone, Debug)]
 pub struct Reach {
-    width: i32,
     origin: Pos,
-    /// What the search found of each top-left position, in map order (one
-    /// array: a step reads and writes one place, not five).
+    /// The box of top-left positions the search may reach: every step
+    /// moves one square, so none is farther from the origin than the
+    /// speed (clipped to the map). Only this box is set up, not the map.
+    corner: Pos,
+    width: i32,
+    height: i32,
+    /// What the search found of each position in the box, in map order
+    /// (one array: a step reads and writes one place, not five).
     nodes: Vec<Node>,
-    /// How far (in squares) from the origin a reached square can be.
-    radius: i32,
 }
 
 /// What the search found of one square.
@@ -67,11 +70,11 @@ const NO_PARENT: Pos = Pos::new(i32::MIN, i32::MIN);
 
 impl Reach {
     fn idx(&self, p: Pos) -> Option<usize> {
-        if p.x < 0 || p.y < 0 || p.x >= self.width {
+        let (dx, dy) = (p.x - self.corner.x, p.y - self.corner.y);
+        if dx < 0 || dy < 0 || dx >= self.width || dy >= self.height {
             return None;
         }
-        let i = (p.y * self.width + p.x) as usize;
-        (i < self.nodes.len()).then_some(i)
+        Some((dy * self.width + dx) as usize)
     }
 
     /// The cost to reach `p` (top-left square of the space), if it can be reached and ended in.
@@ -83,26 +86,12 @@ impl Reach {
 
     /// Every square the creature can end its move on, with its cost, in map order.
     pub fn destinations(&self) -> Vec<(Pos, u32)> {
-        // Every step is one square: only the box within `radius` of the
-        // origin can hold a reached square.
-        let height = self.nodes.len() as i32 / self.width.max(1);
-        let r = self.radius;
-        let (x0, x1) = (
-            (self.origin.x - r).max(0),
-            (self.origin.x + r).min(self.width - 1),
-        );
-        let (y0, y1) = (
-            (self.origin.y - r).max(0),
-            (self.origin.y + r).min(height - 1),
-        );
         // (At most the box: one allocation, not a doubling as they come.)
-        let boxed = ((x1 - x0 + 1).max(0) * (y1 - y0 + 1).max(0)) as usize;
-        let mut out = Vec::with_capacity(boxed);
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                let i = (y * self.width + x) as usize;
+        let mut out = Vec::with_capacity(self.nodes.len());
+        let rows = self.nodes.chunks_exact(self.width.max(1) as usize);
+        for (y, row) in (self.corner.y..).zip(rows) {
+            for (x, n) in (self.corner.x..).zip(row) {
                 let p = Pos::new(x, y);
-                let n = &self.nodes[i];
                 if n.cost != NONE && n.can_end && p != self.origin {
                     out.push((p, n.cost));
                 }
@@ -120,7 +109,7 @@ impl Reach {
         while self.nodes[i].parent != NO_PARENT {
             let q = self.nodes[i].parent;
             path.push(q);
-            i = (q.y * self.width + q.x) as usize;
+            i = self.idx(q)?;
         }
         path.reverse();
         Some(path)
@@ -370,12 +359,23 @@ pub fn reachable(map: &Map, creatures: &[Occupant], mover: &Mover) -> Reach {
 
 /// [`reachable`] with a prebuilt occupancy grid.
 pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover) -> Reach {
-    let n = (map.width * map.height).max(0) as usize;
+    let o = mover.space.pos;
+    let r = mover.speed.min(i32::MAX as u32) as i32;
+    let (x0, x1) = (
+        o.x.saturating_sub(r).max(0),
+        o.x.saturating_add(r).min(map.width - 1),
+    );
+    let (y0, y1) = (
+        o.y.saturating_sub(r).max(0),
+        o.y.saturating_add(r).min(map.height - 1),
+    );
+    let (width, height) = ((x1 - x0 + 1).max(0), (y1 - y0 + 1).max(0));
     let mut reach = Reach {
-        width: map.width,
-        origin: mover.space.pos,
-        nodes: vec![Node::UNREACHED; n],
-        radius: mover.speed.min(i32::MAX as u32) as i32,
+        origin: o,
+        corner: Pos::new(x0, y0),
+        width,
+        height,
+        nodes: vec![Node::UNREACHED; (width * height) as usize],
     };
     let Some(start) = reach.idx(mover.space.pos) else {
         return reach;
@@ -462,7 +462,12 @@ fn search(
     candidates: impl Fn(Pos, usize) -> u8,
     mut step: impl FnMut(Pos, Pos, usize) -> Option<(u32, bool)>,
 ) {
+    // Squares by their index on the map (for `candidates` and `step`) and
+    // in the reach's box (a step explored is never outside it: only a
+    // square nearer than the speed is looked beyond).
     let at = |p: Pos| (p.y * width + p.x) as usize;
+    let (corner, box_width) = (reach.corner, reach.width);
+    let node = |p: Pos| ((p.y - corner.y) * box_width + (p.x - corner.x)) as usize;
     let nb = 3 + mover.extra_cost as usize;
     // Room in each bucket for a wide frontier at once, rather than growing
     // each step by step.
@@ -477,13 +482,12 @@ fn search(
         std::mem::swap(&mut work, &mut buckets[b]);
         for &here in &work {
             pending -= 1;
-            let h = at(here);
             let Node {
                 cost: here_cost,
                 dirs: here_dirs,
                 steps: here_steps,
                 ..
-            } = reach.nodes[h];
+            } = reach.nodes[node(here)];
             if here_cost != current {
                 continue;
             }
@@ -494,18 +498,17 @@ fn search(
                 continue;
             }
             // The candidates in order of `Pos::STEPS` (ties keep the first).
-            let mut mask = candidates(here, h);
+            let mut mask = candidates(here, at(here));
             while mask != 0 {
                 let k = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let (dx, dy) = Pos::STEPS[k];
                 let next = here.offset(dx, dy);
-                let j = at(next);
-                let there = &mut reach.nodes[j];
+                let there = &mut reach.nodes[node(next)];
                 if there.cost <= least {
                     continue;
                 }
-                let Some((cost, can_end)) = step(here, next, j) else {
+                let Some((cost, can_end)) = step(here, next, at(next)) else {
                     continue;
                 };
                 let total = current + cost;
@@ -949,16 +952,27 @@ mod tests {
             prop_assert_eq!(afresh.step_masks(), m.step_masks());
             let grid = occupancy(&m, &creatures);
             let fast = reachable_with(&m, &grid, &mover);
-            let mut slow = reachable_with(&Map::new(0, 0), &[], &mover);
-            slow.nodes = vec![Node::UNREACHED; 64];
-            slow.width = 8;
+            // The general search over the whole map, not a box.
+            let mut slow = Reach {
+                origin: mover.space.pos,
+                corner: Pos::new(0, 0),
+                width: 8,
+                height: 8,
+                nodes: vec![Node::UNREACHED; 64],
+            };
             if m.in_bounds(mover.space.pos) {
                 let start = (at.1 * 8 + at.0) as usize;
                 slow.nodes[start].cost = 0;
                 slow.nodes[start].can_end = true;
                 search_general(&m, &grid, &mover, &mut slow);
             }
-            prop_assert_eq!(&fast.nodes, &slow.nodes);
+            // Square by square the same, and nothing reached outside the
+            // fast search's box.
+            for (i, want) in slow.nodes.iter().enumerate() {
+                let p = Pos::new(i as i32 % 8, i as i32 / 8);
+                let got = fast.idx(p).map_or(Node::UNREACHED, |j| fast.nodes[j]);
+                prop_assert_eq!(got, *want, "at {:?}", p);
+            }
             prop_assert!(fast.nodes.iter().any(|n| n.cost == 0) == m.in_bounds(mover.space.pos));
             // A listed move's path, walked out when read, is the path
             // found: it ends where it says and equals its squares owned.
