@@ -726,8 +726,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         out.push(Command::Defend { creature: active });
     }
     if maneuver_ok {
-        let hidden = stance.is_some_and(|s| s.hidden);
-        if !hidden && act::unseen_among(&map, &creatures, active, space, me.side) {
+        let already = stance.is_some_and(|s| s.hidden);
+        if !already && act::unseen_among(&map, &creatures, active, space, me.side) {
             out.push(Command::Hide { creature: active });
         }
     }
