@@ -276,21 +276,24 @@ pub(super) fn cache_queries(world: &mut World) {
 /// Every creature still on the map, for the spatial functions.
 pub fn occupants(world: &World) -> Vec<Occupant> {
     let surprised = surprised_side(world);
-    let mut out: Vec<Occupant> = CachedQuery::<OccupantData>::with(world, |q| {
-        q.iter_manual(world)
-            .filter(|(_, _, s, _, _)| !s.is_dead())
-            .map(|(c, sp, s, cond, b)| Occupant {
-                id: c.id,
-                space: sp.0,
-                side: c.side,
-                can_react: can_act(s)
-                    && b.triggered
-                    && action_limits(cond).triggered_allowed
-                    && surprised != Some(c.side),
-            })
-            .collect()
-    })
-    .unwrap_or_default();
+    // Room for a fight's creatures at once; filled by the query's own loop
+    // over its tables, which is quicker than stepping it one by one.
+    let mut out: Vec<Occupant> = Vec::with_capacity(16);
+    CachedQuery::<OccupantData>::with(world, |q| {
+        q.iter_manual(world).for_each(|(c, sp, s, cond, b)| {
+            if !s.is_dead() {
+                out.push(Occupant {
+                    id: c.id,
+                    space: sp.0,
+                    side: c.side,
+                    can_react: can_act(s)
+                        && b.triggered
+                        && action_limits(cond).triggered_allowed
+                        && surprised != Some(c.side),
+                });
+            }
+        })
+    });
     // In id order, whatever order the store keeps them in.
     out.sort_unstable_by_key(|o| o.id);
     out
@@ -972,15 +975,14 @@ pub(super) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 
 
 /// The living creatures `grabber` has grabbed.
 fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
-    let mut held: Vec<(CreatureId, Entity)> = CachedQuery::<GrabData>::with(world, |q| {
+    let mut held: Vec<(CreatureId, Entity)> = Vec::new();
+    CachedQuery::<GrabData>::with(world, |q| {
         q.iter_manual(world)
             .filter(|(_, _, cond, s)| {
                 cond.source_of(ConditionKind::Grabbed) == Some(grabber) && !s.is_dead()
             })
-            .map(|(e, c, _, _)| (c.id, e))
-            .collect()
-    })
-    .unwrap_or_default();
+            .for_each(|(e, c, _, _)| held.push((c.id, e)))
+    });
     // In id order, whatever order the store keeps them in.
     held.sort_unstable_by_key(|h| h.0);
     held
@@ -997,20 +999,19 @@ pub(super) fn all_creatures(world: &World) -> impl Iterator<Item = Entity> + '_ 
 
 /// The hidden creatures (any order; most often none).
 pub(super) fn hidden_creatures(world: &World) -> Vec<CreatureId> {
+    let mut hidden = Vec::new();
     CachedQuery::<StanceData>::with(world, |q| {
         q.iter_manual(world)
             .filter(|(_, s)| s.hidden)
-            .map(|(c, _)| c.id)
-            .collect()
-    })
-    .unwrap_or_default()
+            .for_each(|(c, _)| hidden.push(c.id))
+    });
+    hidden
 }
 
 /// Every creature's identity and stamina, in id order (one pass of a kept query).
 pub(super) fn creatures_and_stamina(world: &World) -> impl Iterator<Item = (&Creature, &Stamina)> {
-    let mut all: Vec<(&Creature, &Stamina)> =
-        CachedQuery::<StandingData>::with(world, |q| q.iter_manual(world).collect())
-            .unwrap_or_default();
+    let mut all: Vec<(&Creature, &Stamina)> = Vec::with_capacity(16);
+    CachedQuery::<StandingData>::with(world, |q| q.iter_manual(world).for_each(|x| all.push(x)));
     // In id order, whatever order the store keeps them in.
     all.sort_unstable_by_key(|(c, _)| c.id);
     all.into_iter()
@@ -1032,20 +1033,14 @@ fn release(world: &mut World, entity: Entity, id: CreatureId, grabber: CreatureI
 fn check_grabs(world: &mut World) {
     // Run after every command: one pass of the kept query finds the
     // grabbed (most often nobody).
-    let mut grabs: Vec<(Entity, CreatureId, CreatureId, bool)> =
-        CachedQuery::<GrabData>::with(world, |q| {
-            q.iter_manual(world)
-                .filter_map(|(e, c, cond, s)| {
-                    Some((
-                        e,
-                        c.id,
-                        cond.source_of(ConditionKind::Grabbed)?,
-                        s.is_dead(),
-                    ))
-                })
-                .collect()
+    let mut grabs: Vec<(Entity, CreatureId, CreatureId, bool)> = Vec::new();
+    CachedQuery::<GrabData>::with(world, |q| {
+        q.iter_manual(world).for_each(|(e, c, cond, s)| {
+            if let Some(g) = cond.source_of(ConditionKind::Grabbed) {
+                grabs.push((e, c.id, g, s.is_dead()));
+            }
         })
-        .unwrap_or_default();
+    });
     // In id order, whatever order the store keeps them in.
     grabs.sort_unstable_by_key(|g| g.1);
     for (e, id, g, dead) in grabs {

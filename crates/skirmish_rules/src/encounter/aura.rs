@@ -67,13 +67,12 @@ fn reaches(map: &crate::map::Map, owner: Footprint, radius: u32, fp: Footprint) 
 /// Read through a query kept for the encounter's life: it runs at every
 /// step of every walk, and almost no one carries an aura.
 fn carriers(world: &World) -> Vec<(Entity, CreatureId, Footprint, Vec<ActiveAura>)> {
-    let mut out = act::CachedQuery::<act::AuraData>::with(world, |q| {
+    let mut out = Vec::new();
+    act::CachedQuery::<act::AuraData>::with(world, |q| {
         q.iter_manual(world)
             .filter(|(_, _, _, s, a)| !a.0.is_empty() && can_act(s))
-            .map(|(e, c, sp, _, a)| (e, c.id, sp.0, a.0.clone()))
-            .collect::<Vec<_>>()
-    })
-    .unwrap_or_default();
+            .for_each(|(e, c, sp, _, a)| out.push((e, c.id, sp.0, a.0.clone())))
+    });
     out.sort_by_key(|c| c.1);
     out
 }

@@ -188,13 +188,12 @@ pub(super) fn offer(world: &mut World, event: Event) -> bool {
     // opportunity attack answers without one), from one pass of a kept
     // query: [`each_option`] would turn the rest away.
     let everyone = event.kind == TriggerEvent::EnemyLeavesAdjacency;
-    let mut ids: Vec<CreatureId> = act::CachedQuery::<act::TriggerData>::with(world, |q| {
+    let mut ids: Vec<CreatureId> = Vec::new();
+    act::CachedQuery::<act::TriggerData>::with(world, |q| {
         q.iter_manual(world)
             .filter(|(_, a)| everyone || a.is_some_and(|a| a.1.contains(event.kind)))
-            .map(|(c, _)| c.id)
-            .collect()
-    })
-    .unwrap_or_default();
+            .for_each(|(c, _)| ids.push(c.id))
+    });
     // In id order, whatever order the store keeps them in.
     ids.sort_unstable();
     offer_to(world, event, ids)

@@ -189,14 +189,12 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
 pub(super) fn summons_of(world: &World, owner: CreatureId) -> Vec<(CreatureId, Summoned)> {
     // Every turn start asks: a kept query of the summoned finds them
     // without a look at every creature.
-    let mut out: Vec<(CreatureId, Summoned)> =
-        act::CachedQuery::<act::SummonData>::with(world, |q| {
-            q.iter_manual(world)
-                .filter(|(s, st, _)| s.owner == owner && !st.is_dead())
-                .map(|(s, _, c)| (c.id, *s))
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut out: Vec<(CreatureId, Summoned)> = Vec::new();
+    act::CachedQuery::<act::SummonData>::with(world, |q| {
+        q.iter_manual(world)
+            .filter(|(s, st, _)| s.owner == owner && !st.is_dead())
+            .for_each(|(s, _, c)| out.push((c.id, *s)))
+    });
     out.sort_unstable_by_key(|(id, s)| (s.order, *id));
     out
 }
