@@ -770,12 +770,14 @@ pub(super) fn walk_steps(
         return;
     };
     let mut walked = vec![path[0]];
-    // Who is where, and whom the walker drags along: the walker's own
-    // entry goes stale as it walks, and is never read; the others move, and
-    // grabs end, only when something acts on a step (a drag, an aura, a
-    // glyph; a reaction interrupts the walk, which resumes anew).
+    // Who is where, whom the walker drags along, and who carries auras:
+    // the walker's own entry goes stale as it walks, and is never read; the
+    // others move, grabs end and carriers fall only when something acts on
+    // a step (a drag, an aura, a glyph; a reaction interrupts the walk,
+    // which resumes anew).
     let mut others = occupants(world);
     let mut held = grabbed_by(world, id);
+    let mut carriers = super::aura::carriers(world);
     let side = world.get::<Creature>(entity).map(|c| c.side);
     let log_walk = |world: &mut World, walked: &[Pos]| {
         if walked.len() > 1 {
@@ -845,11 +847,15 @@ pub(super) fn walk_steps(
         world.get_mut::<Space>(entity).expect("checked").0.pos = path[i + 1];
         walked.push(path[i + 1]);
         let dragged = !held.is_empty() && drag_grabbed(world, id, &held, path[i]);
-        let pulsed = super::aura::entered(world, entity, from, to);
+        if dragged {
+            carriers = super::aura::carriers(world);
+        }
+        let pulsed = super::aura::entered(world, entity, from, to, &carriers);
         let triggered = super::glyph::entered(world, id, to);
         if dragged || pulsed || triggered {
             others = occupants(world);
             held = grabbed_by(world, id);
+            carriers = super::aura::carriers(world);
             walker = None;
         }
         let arriving = others

@@ -62,11 +62,14 @@ fn reaches(map: &crate::map::Map, owner: Footprint, radius: u32, fp: Footprint) 
     owner.distance(fp) <= radius && line_of_effect(map, owner, fp)
 }
 
+/// A creature carrying auras: its entity, id, space and auras.
+pub(super) type Carrier = (Entity, CreatureId, Footprint, Vec<ActiveAura>);
+
 /// Every living carrier of a lasting aura, with its auras.
 /// In id order (the order the creatures are listed in, and auras act in).
 /// Read through a query kept for the encounter's life: it runs at every
 /// step of every walk, and almost no one carries an aura.
-fn carriers(world: &World) -> Vec<(Entity, CreatureId, Footprint, Vec<ActiveAura>)> {
+pub(super) fn carriers(world: &World) -> Vec<Carrier> {
     let mut out = Vec::new();
     act::CachedQuery::<act::AuraData>::with(world, |q| {
         q.iter_manual(world)
@@ -209,9 +212,16 @@ fn at_turn_end(world: &mut World) {
 
 /// A creature stepped from `from` to `to`: auras with the `Enters` timing
 /// that now reach it and did not before act on it. True if any did.
-pub(super) fn entered(world: &mut World, mover: Entity, from: Footprint, to: Footprint) -> bool {
+/// `carriers` are the aura carriers as [`carriers`] found them (a walk
+/// finds them once, and again only after something acted on a step).
+pub(super) fn entered(
+    world: &mut World,
+    mover: Entity,
+    from: Footprint,
+    to: Footprint,
+    carriers: &[Carrier],
+) -> bool {
     // Asked at every step of every walk: most often nobody carries an aura.
-    let carriers = carriers(world);
     if carriers.is_empty() {
         return false;
     }
@@ -221,12 +231,12 @@ pub(super) fn entered(world: &mut World, mover: Entity, from: Footprint, to: Foo
     let map = world.resource::<Battlefield>().0.clone();
     let mut pulsed = false;
     for (owner, owner_id, space, auras) in carriers {
-        if owner_id == id {
+        if *owner_id == id {
             continue;
         }
         for aura in auras.iter().filter(|a| a.when == AuraTiming::Enters) {
-            if reaches(&map, space, aura.radius, to) && !reaches(&map, space, aura.radius, from) {
-                pulse(world, owner, aura, &[id]);
+            if reaches(&map, *space, aura.radius, to) && !reaches(&map, *space, aura.radius, from) {
+                pulse(world, *owner, aura, &[id]);
                 pulsed = true;
             }
         }
