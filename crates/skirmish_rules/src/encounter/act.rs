@@ -238,8 +238,10 @@ pub(super) struct CachedQuery<D: bevy_ecs::query::QueryData + 'static>(
 );
 
 impl<D: bevy_ecs::query::QueryData + 'static> CachedQuery<D> {
-    fn new(world: &mut World) -> CachedQuery<D> {
-        CachedQuery(std::sync::Mutex::new(world.query::<D>()))
+    /// Make the query and keep it in `world`.
+    fn keep(world: &mut World) {
+        let kept = CachedQuery(std::sync::Mutex::new(world.query::<D>()));
+        world.insert_resource(kept);
     }
 
     /// Run `f` with the query brought up to date with `world` (None before
@@ -255,22 +257,14 @@ impl<D: bevy_ecs::query::QueryData + 'static> CachedQuery<D> {
 
 /// Make the queries the hot paths keep (at setup).
 pub(super) fn cache_queries(world: &mut World) {
-    let occupants = CachedQuery::<OccupantData>::new(world);
-    world.insert_resource(occupants);
-    let grabs = CachedQuery::<GrabData>::new(world);
-    world.insert_resource(grabs);
-    let auras = CachedQuery::<AuraData>::new(world);
-    world.insert_resource(auras);
-    let standing = CachedQuery::<StandingData>::new(world);
-    world.insert_resource(standing);
-    let summons = CachedQuery::<SummonData>::new(world);
-    world.insert_resource(summons);
-    let actor = CachedQuery::<ActorData>::new(world);
-    world.insert_resource(actor);
-    let stances = CachedQuery::<StanceData>::new(world);
-    world.insert_resource(stances);
-    let triggers = CachedQuery::<TriggerData>::new(world);
-    world.insert_resource(triggers);
+    CachedQuery::<OccupantData>::keep(world);
+    CachedQuery::<GrabData>::keep(world);
+    CachedQuery::<AuraData>::keep(world);
+    CachedQuery::<StandingData>::keep(world);
+    CachedQuery::<SummonData>::keep(world);
+    CachedQuery::<ActorData>::keep(world);
+    CachedQuery::<StanceData>::keep(world);
+    CachedQuery::<TriggerData>::keep(world);
 }
 
 /// Every creature still on the map, for the spatial functions.
