@@ -67,8 +67,8 @@ pub(super) type Carrier = (Entity, CreatureId, Footprint, Vec<ActiveAura>);
 
 /// Every living carrier of a lasting aura, with its auras.
 /// In id order (the order the creatures are listed in, and auras act in).
-/// Read through a query kept for the encounter's life: it runs at every
-/// step of every walk, and almost no one carries an aura.
+/// Read through a query kept for the encounter's life: it runs for every
+/// walk and turn boundary, and almost no one carries an aura.
 pub(super) fn carriers(world: &World) -> Vec<Carrier> {
     let mut out = Vec::new();
     act::CachedQuery::<act::AuraData>::with(world, |q| {
