@@ -24,6 +24,17 @@ pub trait Brain {
     /// actions, or the answers to an open prompt). Returning a command not in
     /// `legal` is a bug the simulator reports; it ends that creature's turn.
     fn choose(&mut self, encounter: &Encounter, legal: &[Command]) -> Command;
+
+    /// [`Brain::choose`], answered as the chosen command's position in
+    /// `legal`, or as the command itself if it is not there (an illegal
+    /// choice). The simulator asks this; the default asks `choose` and looks
+    /// its answer up. A brain that picks by position overrides it to spare
+    /// the copy and the search (the random brain does: a random game makes
+    /// some two thousand choices).
+    fn choose_at(&mut self, encounter: &Encounter, legal: &[Command]) -> Result<usize, Command> {
+        let chosen = self.choose(encounter, legal);
+        legal.iter().position(|c| *c == chosen).ok_or(chosen)
+    }
 }
 
 /// The names [`by_name`] knows.

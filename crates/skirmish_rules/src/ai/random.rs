@@ -19,12 +19,24 @@ impl Random {
     }
 }
 
+impl Random {
+    /// The position of the choice: one draw of the brain's generator.
+    fn pick(&mut self, _: &Encounter, legal: &[Command]) -> usize {
+        self.rng.random_range(0..legal.len())
+    }
+}
+
 impl Brain for Random {
     fn name(&self) -> String {
         "random".into()
     }
 
-    fn choose(&mut self, _: &Encounter, legal: &[Command]) -> Command {
-        legal[self.rng.random_range(0..legal.len())].clone()
+    fn choose(&mut self, e: &Encounter, legal: &[Command]) -> Command {
+        let i = self.pick(e, legal);
+        legal[i].clone()
+    }
+
+    fn choose_at(&mut self, e: &Encounter, legal: &[Command]) -> Result<usize, Command> {
+        Ok(self.pick(e, legal))
     }
 }

@@ -219,6 +219,15 @@ impl Encounter {
     /// [`Encounter::apply`] without a copy of the log entries it made (for
     /// simulations and searches, which read the encounter instead).
     pub fn perform(&mut self, command: Command) -> Result<(), Refusal> {
+        self.perform_or_return(command).map_err(|(r, _)| r)
+    }
+
+    /// [`Encounter::perform`], handing a refused command back with the
+    /// reason (the simulator names it in its report).
+    pub(crate) fn perform_or_return(
+        &mut self,
+        command: Command,
+    ) -> Result<(), (Refusal, Option<Command>)> {
         self.app
             .world_mut()
             .resource_mut::<act::PendingCommand>()
@@ -226,11 +235,16 @@ impl Encounter {
         self.step();
         let mut pending = self.app.world_mut().resource_mut::<act::PendingCommand>();
         let reply = pending.reply.take().unwrap_or(Err(Refusal::Over));
-        // The handler hands the command back once it is done with it.
-        let command = pending.done.take();
-        reply?;
-        self.record.commands.extend(command);
-        Ok(())
+        // The handler hands the command back once it is done with it (if
+        // it never ran, the command is where it was left).
+        let command = pending.done.take().or_else(|| pending.command.take());
+        match reply {
+            Ok(()) => {
+                self.record.commands.extend(command);
+                Ok(())
+            }
+            Err(r) => Err((r, command)),
+        }
     }
 
     /// The replay of everything so far (also the save file).

@@ -189,9 +189,9 @@ pub fn play_on(
             Side::Heroes => &mut heroes,
             Side::Director => &mut monsters,
         };
-        let chosen = catch_unwind(AssertUnwindSafe(|| brain.choose(e, &legal)));
-        let cmd = match chosen {
-            Ok(cmd) => cmd,
+        let chosen = catch_unwind(AssertUnwindSafe(|| brain.choose_at(e, &legal)));
+        let chosen = match chosen {
+            Ok(chosen) => chosen,
             Err(p) => {
                 let why = p
                     .downcast_ref::<String>()
@@ -205,22 +205,27 @@ pub fn play_on(
                 break;
             }
         };
-        // The listed command itself is performed (the brain's equal copy
-        // is kept to name it if the engine refused it).
-        let (cmd, chosen) = match legal.iter().position(|c| *c == cmd) {
-            Some(i) => (legal.swap_remove(i), cmd),
-            None => {
+        // The listed command itself is performed, taken out of the list
+        // (not copied); one not in the list is reported and a fallback
+        // performed instead.
+        let cmd = match chosen {
+            Ok(i) if i < legal.len() => legal.swap_remove(i),
+            illegal => {
+                let what = match illegal {
+                    Ok(i) => format!("position {i} of {} legal commands", legal.len()),
+                    Err(cmd) => format!("{cmd:?}"),
+                };
                 errors.push(format!(
-                    "brain `{}` chose an illegal command at seed {seed}: {cmd:?}",
+                    "brain `{}` chose an illegal command at seed {seed}: {what}",
                     brain.name()
                 ));
-                let instead = fallback(e, &legal);
-                (instead.clone(), instead)
+                fallback(&mut legal)
             }
         };
-        if let Err(r) = e.perform(cmd) {
+        if let Err((r, cmd)) = e.perform_or_return(cmd) {
+            let cmd = cmd.map_or_else(String::new, |c| format!("{c:?}"));
             errors.push(format!(
-                "the engine refused a legal command at seed {seed}: {chosen:?}: {r}"
+                "the engine refused a legal command at seed {seed}: {cmd}: {r}"
             ));
             break;
         }
@@ -230,18 +235,15 @@ pub fn play_on(
 
 /// What happens instead of an illegal command: let a prompt pass, end the
 /// acting creature's turn, or start the first creature that may.
-fn fallback(e: &Encounter, legal: &[Command]) -> Command {
-    legal
+fn fallback(legal: &mut Vec<Command>) -> Command {
+    let i = legal
         .iter()
-        .find(|c| {
+        .position(|c| {
             matches!(c, Command::Answer { reaction: None, .. })
                 || matches!(c, Command::EndTurn { .. })
         })
-        .cloned()
-        .unwrap_or_else(|| {
-            let _ = e;
-            legal[0].clone()
-        })
+        .unwrap_or(0);
+    legal.swap_remove(i)
 }
 
 /// Read a finished game's log for its numbers.

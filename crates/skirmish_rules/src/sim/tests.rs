@@ -22,6 +22,23 @@ impl Brain for Liar {
     }
 }
 
+/// A brain that answers by position, one past the end of the list.
+struct OffTheEnd;
+
+impl Brain for OffTheEnd {
+    fn name(&self) -> String {
+        "off-the-end".into()
+    }
+
+    fn choose(&mut self, _: &Encounter, legal: &[Command]) -> Command {
+        legal[0].clone()
+    }
+
+    fn choose_at(&mut self, _: &Encounter, legal: &[Command]) -> Result<usize, Command> {
+        Ok(legal.len())
+    }
+}
+
 /// A brain that panics on its third decision.
 struct Fragile(u32);
 
@@ -57,6 +74,23 @@ fn an_illegal_command_is_reported_and_the_game_goes_on() {
         "{}",
         g.errors[0]
     );
+}
+
+// The same for a brain answering by position (`Brain::choose_at`): a
+// position outside the list is named with the list's length.
+#[test]
+fn a_position_outside_the_list_is_reported_and_the_game_goes_on() {
+    let db = db();
+    let greedy = by_name("greedy", 1, &db).unwrap();
+    let (g, e) = play_with(&db, "first_blood", 7, Box::new(OffTheEnd), greedy, 20_000).unwrap();
+    assert!(e.outcome().is_some(), "the game still ends");
+    assert_eq!(g.winner, Some(Side::Director));
+    let first = &g.errors[0];
+    assert!(
+        first.starts_with("brain `off-the-end` chose an illegal command at seed 7: position "),
+        "{first}"
+    );
+    assert!(first.contains(" legal commands"), "{first}");
 }
 
 // "a brain that panics is caught and reported with the seed that reproduces it".
