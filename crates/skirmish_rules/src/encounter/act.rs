@@ -234,14 +234,16 @@ pub(super) type AuraData = (
 /// run for every listing and every move).
 #[derive(Resource)]
 pub(super) struct CachedQuery<D: bevy_ecs::query::QueryData + 'static>(
-    std::sync::Mutex<QueryState<D>>,
+    std::sync::Arc<std::sync::Mutex<QueryState<D>>>,
 );
 
 impl<D: bevy_ecs::query::QueryData + 'static> CachedQuery<D> {
     /// Make the query and keep it in `world`.
     fn keep(world: &mut World) {
-        let kept = CachedQuery(std::sync::Mutex::new(world.query::<D>()));
-        world.insert_resource(kept);
+        let state = world.query::<D>();
+        world.insert_resource(CachedQuery(std::sync::Arc::new(std::sync::Mutex::new(
+            state,
+        ))));
     }
 
     /// Run `f` with the query brought up to date with `world` (None before
@@ -252,6 +254,18 @@ impl<D: bevy_ecs::query::QueryData + 'static> CachedQuery<D> {
         let mut q = cached.0.lock().unwrap_or_else(|p| p.into_inner());
         q.update_archetypes(world);
         Some(f(&mut q))
+    }
+
+    /// [`CachedQuery::with`] for a query that writes: `f` gets the world
+    /// too, mutably (the query is held apart from it meanwhile).
+    pub(super) fn with_mut<R>(
+        world: &mut World,
+        f: impl FnOnce(&mut QueryState<D>, &mut World) -> R,
+    ) -> Option<R> {
+        let kept = world.get_resource::<CachedQuery<D>>()?.0.clone();
+        let mut q = kept.lock().unwrap_or_else(|p| p.into_inner());
+        q.update_archetypes(world);
+        Some(f(&mut q, world))
     }
 }
 
@@ -265,7 +279,12 @@ pub(super) fn cache_queries(world: &mut World) {
     CachedQuery::<ActorData>::keep(world);
     CachedQuery::<StanceData>::keep(world);
     CachedQuery::<TriggerData>::keep(world);
+    CachedQuery::<BonusData>::keep(world);
+    CachedQuery::<&mut TurnBudget>::keep(world);
 }
+
+/// What a new round changes of each creature's round bonuses.
+pub(super) type BonusData = (&'static Creature, &'static mut Bonuses);
 
 /// Every creature still on the map, for the spatial functions.
 pub fn occupants(world: &World) -> Vec<Occupant> {

@@ -11,6 +11,7 @@ use bevy_ecs::schedule::ScheduleLabel;
 use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::act::{BonusData, CachedQuery, SummonData};
 use super::components::*;
 use super::log::{CombatLog, LogEntry};
 use crate::conditions::{ConditionKind, Conditions};
@@ -434,13 +435,14 @@ pub(super) fn new_round(world: &mut World) {
             .resource_mut::<CombatLog>()
             .push(LogEntry::RoundEnded { round });
         // Seed 004 "Round bonuses": active "until the end of the round".
-        let mut q = world.query::<(&Creature, &mut Bonuses)>();
         let mut ended = Vec::new();
-        for (c, mut b) in q.iter_mut(world) {
-            for ability in b.end_round() {
-                ended.push((c.id, ability));
+        CachedQuery::<BonusData>::with_mut(world, |q, world| {
+            for (c, mut b) in q.iter_mut(world) {
+                for ability in b.end_round() {
+                    ended.push((c.id, ability));
+                }
             }
-        }
+        });
         // Logged in creature order, not the store's.
         ended.sort_by_key(|(id, _)| *id);
         let ended = ended
@@ -452,13 +454,14 @@ pub(super) fn new_round(world: &mut World) {
         }
     }
     // Summons never pick a turn of their own (seed 004 "Summon").
-    let mut q = world.query_filtered::<&Creature, With<Summoned>>();
-    let summons: Vec<CreatureId> = q.iter(world).map(|c| c.id).collect();
+    let mut summons: Vec<CreatureId> = Vec::new();
+    CachedQuery::<SummonData>::with(world, |q| {
+        q.iter_manual(world).for_each(|(_, _, c)| summons.push(c.id));
+    });
     // RULES.md "Turns": "one triggered action per round".
-    let mut q = world.query::<&mut TurnBudget>();
-    for mut b in q.iter_mut(world) {
-        b.triggered = true;
-    }
+    CachedQuery::<&mut TurnBudget>::with_mut(world, |q, world| {
+        q.iter_mut(world).for_each(|mut b| b.triggered = true);
+    });
     let heroes = super::act::creatures_and_stamina(world)
         .filter(|(c, s)| c.side == Side::Heroes && !s.is_dead())
         .count() as u32;
