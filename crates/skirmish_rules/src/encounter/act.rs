@@ -1114,7 +1114,6 @@ fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction>) -> Resul
     let content = world.resource::<Content>().clone();
     let ability = content
         .ability(&choice.ability)
-        .cloned()
         .ok_or_else(|| Refusal::UnknownAbility(choice.ability.clone()))?;
     if ability.action == ActionType::TriggeredAction
         && let Some(mut b) = world.get_mut::<TurnBudget>(entity)
@@ -1125,8 +1124,8 @@ fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction>) -> Resul
         creature: id,
         event: prompt.event.kind,
     });
-    pay(world, entity, id, &ability, 0);
-    super::aura::start(world, entity, &ability);
+    pay(world, entity, id, ability, 0);
+    super::aura::start(world, entity, ability);
     let space = world.get::<Space>(entity).map(|s| s.0);
     let area = match (ability.distance, space) {
         (Distance::Aura(_) | Distance::Burst(_), Some(space)) => {
@@ -1455,9 +1454,8 @@ fn use_ability(
         potency_surges,
     } = u;
     let content = world.resource::<Content>().clone();
-    let ability: Ability = content
+    let ability: &Ability = content
         .ability(ability_id)
-        .cloned()
         .ok_or_else(|| Refusal::UnknownAbility(ability_id.to_string()))?;
     if !world
         .get::<Abilities>(entity)
@@ -1474,12 +1472,12 @@ fn use_ability(
     }
     let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     // Seed 004 "Recover and Refresh": a spent ability waits to be recovered.
-    if !super::gather::available(world, entity, &ability) {
+    if !super::gather::available(world, entity, ability) {
         return Err(Refusal::Spent(ability.name.clone()));
     }
     // Seed 004 "Summon": "If there are no available hexes, the summon
     // ability cannot be used."
-    if !super::summon::room_for(world, entity, &ability) {
+    if !super::summon::room_for(world, entity, ability) {
         return Err(Refusal::NoRoomToSummon);
     }
     // The action first: "main action already used" outranks target problems.
@@ -1567,13 +1565,13 @@ fn use_ability(
         // Seed 002: a glyphic ability inscribes its glyphs on the area.
         if ability.glyph.is_some() {
             *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
-            pay(world, entity, id, &ability, spend);
+            pay(world, entity, id, ability, spend);
             super::glyph::place(world, id, user.side, &ability.id, &area.covered);
             return Ok(());
         }
         if let Distance::Wall { .. } = ability.distance {
             *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
-            pay(world, entity, id, &ability, spend);
+            pay(world, entity, id, ability, spend);
             for &p in &area.covered {
                 world
                     .resource_mut::<Battlefield>()
@@ -1612,8 +1610,8 @@ fn use_ability(
             targets.truncate(max as usize);
         }
         *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
-        pay(world, entity, id, &ability, spend);
-        super::aura::start(world, entity, &ability);
+        pay(world, entity, id, ability, spend);
+        super::aura::start(world, entity, ability);
         let ids: Vec<CreatureId> = targets.iter().map(|t| t.id).collect();
         if ids.len() >= 2 {
             trigger_resource(
@@ -1632,7 +1630,7 @@ fn use_ability(
         start_ability(
             world,
             entity,
-            &ability,
+            ability,
             PendingRoll {
                 user: id,
                 ability: ability.id.clone(),
@@ -1699,11 +1697,11 @@ fn use_ability(
     }
     // Committed from here on: spend the action and pay.
     *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
-    pay(world, entity, id, &ability, spend);
+    pay(world, entity, id, ability, spend);
     start_ability(
         world,
         entity,
-        &ability,
+        ability,
         PendingRoll {
             user: id,
             ability: ability.id.clone(),
@@ -1813,7 +1811,7 @@ fn start_ability(world: &mut World, entity: Entity, ability: &Ability, roll: Pen
 /// within range and targetable, the Slow Action will not be interrupted.")
 fn resolve_slow(world: &mut World, entity: Entity, casting: Casting) {
     let content = world.resource::<Content>().clone();
-    let Some(ability) = content.ability(&casting.roll.ability).cloned() else {
+    let Some(ability) = content.ability(&casting.roll.ability) else {
         return;
     };
     let Some(space) = world.get::<Space>(entity).map(|s| s.0) else {
@@ -1916,7 +1914,7 @@ pub(super) fn run_roll(world: &mut World, r: PendingRoll) {
         return;
     }
     let content = world.resource::<Content>().clone();
-    let Some(ability) = content.ability(&r.ability).cloned() else {
+    let Some(ability) = content.ability(&r.ability) else {
         return;
     };
     let Some(user) = snapshot(world, entity) else {
@@ -1967,7 +1965,7 @@ pub(super) fn run_roll(world: &mut World, r: PendingRoll) {
         world,
         entity,
         &user,
-        &ability,
+        ability,
         &targets,
         Choices {
             surges: r.surges,

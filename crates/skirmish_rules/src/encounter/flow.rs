@@ -456,7 +456,8 @@ pub(super) fn new_round(world: &mut World) {
     // Summons never pick a turn of their own (seed 004 "Summon").
     let mut summons: Vec<CreatureId> = Vec::new();
     CachedQuery::<SummonData>::with(world, |q| {
-        q.iter_manual(world).for_each(|(_, _, c)| summons.push(c.id));
+        q.iter_manual(world)
+            .for_each(|(_, _, c)| summons.push(c.id));
     });
     // RULES.md "Turns": "one triggered action per round".
     CachedQuery::<&mut TurnBudget>::with_mut(world, |q, world| {

@@ -219,15 +219,16 @@ impl Encounter {
     /// [`Encounter::apply`] without a copy of the log entries it made (for
     /// simulations and searches, which read the encounter instead).
     pub fn perform(&mut self, command: Command) -> Result<(), Refusal> {
-        self.perform_or_return(command).map_err(|(r, _)| r)
+        self.perform_or_return(command).map_err(|refused| refused.0)
     }
 
     /// [`Encounter::perform`], handing a refused command back with the
-    /// reason (the simulator names it in its report).
+    /// reason (the simulator names it in its report; boxed, as refusals
+    /// are rare and a command is large).
     pub(crate) fn perform_or_return(
         &mut self,
         command: Command,
-    ) -> Result<(), (Refusal, Option<Command>)> {
+    ) -> Result<(), Box<(Refusal, Option<Command>)>> {
         self.app
             .world_mut()
             .resource_mut::<act::PendingCommand>()
@@ -243,7 +244,7 @@ impl Encounter {
                 self.record.commands.extend(command);
                 Ok(())
             }
-            Err(r) => Err((r, command)),
+            Err(r) => Err(Box::new((r, command))),
         }
     }
 

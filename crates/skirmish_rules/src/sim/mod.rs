@@ -222,7 +222,8 @@ pub fn play_on(
                 fallback(&mut legal)
             }
         };
-        if let Err((r, cmd)) = e.perform_or_return(cmd) {
+        if let Err(refused) = e.perform_or_return(cmd) {
+            let (r, cmd) = *refused;
             let cmd = cmd.map_or_else(String::new, |c| format!("{c:?}"));
             errors.push(format!(
                 "the engine refused a legal command at seed {seed}: {cmd}: {r}"
