@@ -782,7 +782,6 @@ pub(super) fn walk_steps(
     let Some(entity) = entity_of(world, id) else {
         return;
     };
-    let mut walked = vec![path[0]];
     // Who is where, whom the walker drags along, and who carries auras:
     // the walker's own entry goes stale as it walks, and is never read; the
     // others move, grabs end and carriers fall only when something acts on
@@ -816,8 +815,9 @@ pub(super) fn walk_steps(
             (can_go, world.get::<Space>(entity).map_or(1, |s| s.0.size))
         });
         if !can_go {
-            log_walk(world, &walked);
-            settle(world, entity, id, &walked);
+            // The squares walked so far are the path's first `i + 1`.
+            log_walk(world, &path[..=i]);
+            settle(world, entity, id, &path[..=i]);
             return;
         }
         let (from, to) = (
@@ -826,7 +826,8 @@ pub(super) fn walk_steps(
         );
         let first_already_asked = i == 0 && asked;
         if !shift && !first_already_asked {
-            let mut leaving: Vec<CreatureId> = others
+            // Those it drags along don't leave it.
+            let leaving = others
                 .iter()
                 .filter(|o| {
                     o.id != id
@@ -835,9 +836,7 @@ pub(super) fn walk_steps(
                         && to.distance(o.space) > 1
                 })
                 .map(|o| o.id)
-                .collect();
-            // Those it drags along don't leave it.
-            leaving.retain(|c| !held.iter().any(|g| g.0 == *c));
+                .filter(|c| !held.iter().any(|g| g.0 == *c));
             let event = Event {
                 kind: TriggerEvent::EnemyLeavesAdjacency,
                 actor: id,
@@ -853,12 +852,11 @@ pub(super) fn walk_steps(
                     asked: true,
                 });
                 react::ask(world, event, askers);
-                log_walk(world, &walked);
+                log_walk(world, &path[..=i]);
                 return;
             }
         }
         world.get_mut::<Space>(entity).expect("checked").0.pos = path[i + 1];
-        walked.push(path[i + 1]);
         let dragged = !held.is_empty() && drag_grabbed(world, id, &held, path[i]);
         if dragged {
             carriers = super::aura::carriers(world);
@@ -892,11 +890,18 @@ pub(super) fn walk_steps(
                 });
             }
             react::ask(world, event, askers);
-            log_walk(world, &walked);
+            log_walk(world, &path[..=i + 1]);
             return;
         }
     }
-    log_walk(world, &walked);
+    // The whole path was walked: it is logged as it is.
+    if path.len() > 1 {
+        world.resource_mut::<CombatLog>().push(LogEntry::Moved {
+            creature: id,
+            path,
+            shift,
+        });
+    }
     // A hidden creature that ends its move in plain sight is found.
     if world.get::<Stance>(entity).is_some_and(|s| s.hidden) {
         let (space, side) = (
