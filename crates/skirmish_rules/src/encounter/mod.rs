@@ -611,15 +611,15 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         (limits, mover, occ, reach)
     });
     if let (true, Some((limits, mover, occ, Some(reach)))) = (can_move, &moving) {
-        let dests = reach.destinations();
-        // Room for the moves, shifts and charges, and an ability on each
-        // creature: one allocation, not a doubling as they come.
-        out.reserve(dests.len() + 16 + abilities.len() * creatures.len());
+        // Room for the moves (at most the search's box), shifts and
+        // charges, and an ability on each creature: one allocation, not a
+        // doubling as they come.
+        out.reserve(reach.boxed() + 16 + abilities.len() * creatures.len());
         // Each move keeps its path as steps, walked out into squares only
         // if something reads it.
-        out.extend(dests.iter().map(|&(to, _)| Command::Move {
+        out.extend(reach.paths().map(|(_, path)| Command::Move {
             creature: active,
-            path: crate::map::movement::Path::to_destination(reach, to),
+            path,
         }));
         if limits.can_shift {
             for to in space.pos.neighbours() {

@@ -40,33 +40,33 @@ pub struct Reach {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Node {
     /// The steps of the path to it, as a [`Path`] keeps them (found with
-    /// the parents, so listing a move reads them at once).
+    /// the costs, so listing a move reads them at once).
     dirs: u64,
-    /// The square it was reached from ([`NO_PARENT`] for the start and
-    /// the unreached): kept as a square, so walking a path back needs no
-    /// division.
-    parent: Pos,
     /// Cost to reach it, [`NONE`] if unreachable.
     cost: u32,
     /// How many steps that path has ([`TOO_LONG`] past what `dirs` holds).
     steps: u8,
     /// Whether the creature may end its move there.
     can_end: bool,
+    /// The step (`Pos::STEPS[last]`) it was reached by ([`NO_STEP`] for
+    /// the start and the unreached): a path is walked back by it, so a
+    /// node needs no parent square (sixteen bytes, not twenty-four).
+    last: u8,
 }
 
 impl Node {
     const UNREACHED: Node = Node {
         dirs: 0,
-        parent: NO_PARENT,
         cost: NONE,
         steps: 0,
         can_end: false,
+        last: NO_STEP,
     };
 }
 
 const NONE: u32 = u32::MAX;
 const TOO_LONG: u8 = u8::MAX;
-const NO_PARENT: Pos = Pos::new(i32::MIN, i32::MIN);
+const NO_STEP: u8 = u8::MAX;
 
 impl Reach {
     fn idx(&self, p: Pos) -> Option<usize> {
@@ -100,16 +100,54 @@ impl Reach {
         out
     }
 
+    /// How many squares the search's box holds (no more can be reached).
+    pub fn boxed(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Every square the creature can end its move on, with the cheapest
+    /// path there (as [`Path::in_reach`] gives it), in map order: the
+    /// squares of [`Reach::destinations`], read off the search at once.
+    pub fn paths(&self) -> impl Iterator<Item = (Pos, Path)> + '_ {
+        let rows = self.nodes.chunks_exact(self.width.max(1) as usize);
+        (self.corner.y..).zip(rows).flat_map(move |(y, row)| {
+            (self.corner.x..).zip(row).filter_map(move |(x, n)| {
+                let p = Pos::new(x, y);
+                if n.cost == NONE || !n.can_end || p == self.origin {
+                    return None;
+                }
+                if n.steps as usize > MAX_STEPS {
+                    return self.path_to(p).map(|v| (p, Path::from(v)));
+                }
+                let steps = Steps {
+                    start: self.origin,
+                    dirs: n.dirs,
+                    len: u32::from(n.steps),
+                };
+                Some((
+                    p,
+                    Path(PathRepr::Steps {
+                        steps,
+                        end: p,
+                        built: OnceLock::new(),
+                    }),
+                ))
+            })
+        })
+    }
+
     /// The cheapest path from the start to `p`, both ends included.
     pub fn path_to(&self, p: Pos) -> Option<Vec<Pos>> {
         let cost = self.cost_to(p)?;
         let mut path = Vec::with_capacity(cost as usize + 1);
         path.push(p);
+        let mut at = p;
         let mut i = self.idx(p)?;
-        while self.nodes[i].parent != NO_PARENT {
-            let q = self.nodes[i].parent;
-            path.push(q);
-            i = self.idx(q)?;
+        while self.nodes[i].last != NO_STEP {
+            let (dx, dy) = Pos::STEPS[self.nodes[i].last as usize];
+            at = at.offset(-dx, -dy);
+            path.push(at);
+            i = self.idx(at)?;
         }
         path.reverse();
         Some(path)
@@ -396,7 +434,10 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
 /// [`reachable_with`]'s search for a creature of any size.
 fn search_general(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover, reach: &mut Reach) {
     let (width, height) = (map.width, map.height);
-    let on_map = |here: Pos, _| {
+    // Squares by their place on the map (the search hands over indices).
+    let pos = |j: usize| Pos::new(j as i32 % width, j as i32 / width);
+    let on_map = |j: usize| {
+        let here = pos(j);
         let mut mask = 0;
         for (k, (dx, dy)) in Pos::STEPS.into_iter().enumerate() {
             let next = here.offset(dx, dy);
@@ -406,7 +447,8 @@ fn search_general(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover, 
         }
         mask
     };
-    search(width, mover, reach, on_map, |here, next, _| {
+    search(width, mover, reach, on_map, |here, next| {
+        let (here, next) = (pos(here), pos(next));
         if cuts_corner(map, here, next, mover.space.size) {
             return None;
         }
@@ -432,8 +474,8 @@ fn search_single(
         width,
         mover,
         reach,
-        |_, h| masks[h],
-        |_, _, j| {
+        |h| masks[h],
+        |_, j| {
             let mut difficult = flags[j] & square::DIFFICULT != 0;
             let mut can_end = true;
             if let Some((id, side)) = occ[j]
@@ -447,47 +489,95 @@ fn search_single(
     );
 }
 
+/// A square waiting its turn in [`search`]: its index on the map and its
+/// column and row in the reach's box.
+#[derive(Clone, Copy)]
+struct Queued {
+    map: u32,
+    x: u16,
+    y: u16,
+}
+
 /// The cheapest-first search both use, from the reach's start (cost 0).
-/// `candidates(here, index)` are the steps worth a look from `here` (bit
-/// `k` for `Pos::STEPS[k]`, each onto the map); `step(here, next, index)`
-/// is the cost of stepping from `here` to the neighbour `next` and whether
-/// the mover may end there, or `None` if it can't step there. Costs are small integers: a bucket queue (Dial's
-/// algorithm); no step lands in the bucket being emptied (every step costs
-/// 1 to `nb - 1`), so each bucket is taken whole and worked in order.
+/// Squares are handed over by their index on the map: `candidates(here)`
+/// are the steps worth a look from `here` (bit `k` for `Pos::STEPS[k]`,
+/// each onto the map); `step(here, next)` is the cost of stepping from
+/// `here` to the neighbour `next` and whether the mover may end there, or
+/// `None` if it can't step there. Costs are small integers: a bucket queue
+/// (Dial's algorithm); no step lands in the bucket being emptied (every
+/// step costs 1 to `nb - 1`), so each bucket is taken whole and worked in
+/// order.
 #[inline(always)]
 fn search(
     width: i32,
     mover: &Mover,
     reach: &mut Reach,
-    candidates: impl Fn(Pos, usize) -> u8,
-    mut step: impl FnMut(Pos, Pos, usize) -> Option<(u32, bool)>,
+    candidates: impl Fn(usize) -> u8,
+    mut step: impl FnMut(usize, usize) -> Option<(u32, bool)>,
 ) {
-    // Squares by their index on the map (for `candidates` and `step`) and
-    // in the reach's box (a step explored is never outside it: only a
-    // square nearer than the speed is looked beyond).
-    let at = |p: Pos| (p.y * width + p.x) as usize;
-    let (corner, box_width) = (reach.corner, reach.width);
-    let node = |p: Pos| ((p.y - corner.y) * box_width + (p.x - corner.x)) as usize;
+    // Each square is kept as its index in the reach's box and on the map:
+    // a step adds the same to each, whatever the square (a step explored
+    // is never outside the box: only a square nearer than the speed is
+    // looked beyond). No square is worked out from its coordinates.
+    let box_width = reach.width as isize;
+    let in_box = Pos::STEPS.map(|(dx, dy)| dy as isize * box_width + dx as isize);
+    let on_map = Pos::STEPS.map(|(dx, dy)| dy as isize * width as isize + dx as isize);
+    let start = mover.space.pos;
+    let (Some(start_node), true) = (reach.idx(start), start.x >= 0 && start.y >= 0) else {
+        return;
+    };
+    let start_map = (start.y * width + start.x) as usize;
+    // The squares reached, a row of bits for each row of the box (bit
+    // `x + 1` for column `x`, with a row more above and below), so a
+    // square's eight neighbours already reached are read at once and not
+    // looked at one by one: a square reached keeps its cost (a step's cost
+    // is that of the square entered, and squares are taken cheapest first),
+    // so only the others are worth a look. A box wider than the bits (a
+    // speed over 30) looks at each.
+    let bits = reach.width <= 62;
+    let mut reached = vec![u64::MAX; if bits { reach.height as usize + 2 } else { 0 }];
+    for row in reached.iter_mut().skip(1).take(reach.height as usize) {
+        *row = !(((1u64 << reach.width) - 1) << 1);
+    }
+    let (start_x, start_y) = (
+        start_node % reach.width as usize,
+        start_node / reach.width as usize,
+    );
+    if bits {
+        reached[start_y + 1] |= 1 << (start_x + 1);
+    }
     let nb = 3 + mover.extra_cost as usize;
     // Room in each bucket for a wide frontier at once, rather than growing
     // each step by step.
     let room = 8 * (mover.speed.min(16) as usize + 1);
-    let mut buckets: Vec<Vec<Pos>> = (0..nb).map(|_| Vec::with_capacity(room)).collect();
-    buckets[0].push(mover.space.pos);
+    let mut buckets: Vec<Vec<Queued>> = (0..nb).map(|_| Vec::with_capacity(room)).collect();
+    buckets[0].push(Queued {
+        map: start_map as u32,
+        x: start_x as u16,
+        y: start_y as u16,
+    });
     let mut current = 0u32;
     let mut pending = 1usize;
     let mut work = Vec::with_capacity(room);
+    let nodes = &mut reach.nodes[..];
     while pending > 0 && current <= mover.speed {
         let b = current as usize % nb;
         std::mem::swap(&mut work, &mut buckets[b]);
-        for &here in &work {
+        for &Queued {
+            map: here_map,
+            x,
+            y,
+        } in &work
+        {
             pending -= 1;
+            let (x, y) = (x as usize, y as usize);
+            let (here, here_map) = (y * box_width as usize + x, here_map as usize);
             let Node {
                 cost: here_cost,
                 dirs: here_dirs,
                 steps: here_steps,
                 ..
-            } = reach.nodes[node(here)];
+            } = nodes[here];
             if here_cost != current {
                 continue;
             }
@@ -497,18 +587,26 @@ fn search(
             if least > mover.speed {
                 continue;
             }
-            // The candidates in order of `Pos::STEPS` (ties keep the first).
-            let mut mask = candidates(here, at(here));
+            // The candidates in order of `Pos::STEPS` (ties keep the first),
+            // less those reached: the rows above and below give steps 0-2
+            // and 5-7, this row's sides steps 3 and 4.
+            let mut mask = candidates(here_map);
+            if bits {
+                let row = |r: usize| (reached[r] >> x) & 7;
+                let beside = row(y + 1);
+                let seen = row(y) | (beside & 1) << 3 | (beside & 4) << 2 | row(y + 2) << 5;
+                mask &= !(seen as u8);
+            }
             while mask != 0 {
                 let k = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                let (dx, dy) = Pos::STEPS[k];
-                let next = here.offset(dx, dy);
-                let there = &mut reach.nodes[node(next)];
+                let next = here.wrapping_add_signed(in_box[k]);
+                let there = &mut nodes[next];
                 if there.cost <= least {
                     continue;
                 }
-                let Some((cost, can_end)) = step(here, next, at(next)) else {
+                let next_map = here_map.wrapping_add_signed(on_map[k]);
+                let Some((cost, can_end)) = step(here_map, next_map) else {
                     continue;
                 };
                 let total = current + cost;
@@ -525,12 +623,24 @@ fn search(
                     };
                     *there = Node {
                         dirs,
-                        parent: here,
                         cost: total,
                         steps,
                         can_end,
+                        last: k as u8,
                     };
-                    buckets[total as usize % nb].push(next);
+                    let (dx, dy) = Pos::STEPS[k];
+                    let (nx, ny) = (
+                        x.wrapping_add_signed(dx as isize),
+                        y.wrapping_add_signed(dy as isize),
+                    );
+                    if bits {
+                        reached[ny + 1] |= 1 << (nx + 1);
+                    }
+                    buckets[total as usize % nb].push(Queued {
+                        map: next_map as u32,
+                        x: nx as u16,
+                        y: ny as u16,
+                    });
                     pending += 1;
                 }
             }
@@ -761,6 +871,19 @@ mod tests {
             assert_eq!(path.into_vec(), want);
         }
         assert_eq!(reach.path_to(Pos::new(31, 0)).unwrap().len(), 31);
+        // A box wider than the search's rows of bits (a speed over 30):
+        // every square in reach at its distance, by a path that costs it.
+        let m = ascii(&[".".repeat(80), ".".repeat(80), ".".repeat(80)].join("\n"));
+        let mover = hero(1, 1, 70);
+        let reach = reachable(&m, &[], &mover);
+        let listed: Vec<(Pos, Path)> = reach.paths().collect();
+        assert_eq!(listed.len(), 3 * 72 - 1);
+        for (to, path) in listed {
+            let cost = Pos::new(1, 1).distance(to);
+            assert_eq!(reach.cost_to(to), Some(cost));
+            assert_eq!(path_cost(&m, &[], &mover, &path), Some(cost));
+            assert_eq!(path.end(), Some(to));
+        }
     }
 
     // RULES.md: "Difficult terrain costs 1 extra per square."
@@ -974,6 +1097,14 @@ mod tests {
                 prop_assert_eq!(got, *want, "at {:?}", p);
             }
             prop_assert!(fast.nodes.iter().any(|n| n.cost == 0) == m.in_bounds(mover.space.pos));
+            // The listing's paths are the destinations' paths, in order.
+            let listed: Vec<(Pos, Path)> = fast.paths().collect();
+            let each: Vec<(Pos, Path)> = fast
+                .destinations()
+                .into_iter()
+                .map(|(dest, _)| (dest, Path::to_destination(&fast, dest)))
+                .collect();
+            prop_assert_eq!(listed, each);
             // A listed move's path, walked out when read, is the path
             // found: it ends where it says and equals its squares owned.
             for (dest, _) in fast.destinations() {
