@@ -119,19 +119,7 @@ impl Reach {
                 if n.steps as usize > MAX_STEPS {
                     return self.path_to(p).map(|v| (p, Path::from(v)));
                 }
-                let steps = Steps {
-                    start: self.origin,
-                    dirs: n.dirs,
-                    len: u32::from(n.steps),
-                };
-                Some((
-                    p,
-                    Path(PathRepr::Steps {
-                        steps,
-                        end: p,
-                        built: OnceLock::new(),
-                    }),
-                ))
+                Some((p, Path::as_steps(self.origin, p, n)))
             })
         })
     }
@@ -212,21 +200,26 @@ impl Path {
     pub fn in_reach(reach: &Reach, to: Pos) -> Option<Path> {
         reach.cost_to(to)?;
         let i = reach.idx(to)?;
-        let Node {
-            dirs, steps: len, ..
-        } = reach.nodes[i];
-        if len as usize > MAX_STEPS {
+        let n = &reach.nodes[i];
+        if n.steps as usize > MAX_STEPS {
             return reach.path_to(to).map(Path::from);
         }
-        Some(Path(PathRepr::Steps {
+        Some(Path::as_steps(reach.origin, to, n))
+    }
+
+    /// The path from `start` to `end` kept as the steps of `end`'s node
+    /// (of at most [`MAX_STEPS`]), built into squares only when read.
+    #[inline(always)]
+    fn as_steps(start: Pos, end: Pos, n: &Node) -> Path {
+        Path(PathRepr::Steps {
             steps: Steps {
-                start: reach.origin,
-                dirs,
-                len: u32::from(len),
+                start,
+                dirs: n.dirs,
+                len: u32::from(n.steps),
             },
-            end: to,
+            end,
             built: OnceLock::new(),
-        }))
+        })
     }
 
     /// The path to `to`, one of `reach`'s destinations (for any other
