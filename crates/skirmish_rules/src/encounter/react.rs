@@ -116,10 +116,17 @@ impl Resolution {
 /// Run waiting work until it is done or a prompt opens.
 pub(super) fn run(world: &mut World) {
     loop {
-        if world.resource::<Resolution>().prompt.is_some() {
+        // The prompt, the damage to ask about and the next item, read with
+        // one lookup of the resolution.
+        let mut res = world.resource_mut::<Resolution>();
+        if res.prompt.is_some() {
             return;
         }
-        let damage = std::mem::take(&mut world.resource_mut::<Resolution>().damage);
+        let (damage, item) = if res.damage.is_empty() {
+            (Vec::new(), res.stack.pop())
+        } else {
+            (std::mem::take(&mut res.damage), None)
+        };
         if !damage.is_empty() {
             // Pushed in reverse so the first damage is asked about first.
             for (by, to) in damage.into_iter().rev() {
@@ -139,7 +146,7 @@ pub(super) fn run(world: &mut World) {
             }
             continue;
         }
-        let Some(item) = world.resource_mut::<Resolution>().stack.pop() else {
+        let Some(item) = item else {
             return;
         };
         match item {
