@@ -122,7 +122,9 @@ fn handle_command(world: &mut World) {
     let Some(cmd) = world.resource_mut::<PendingCommand>().command.take() else {
         return;
     };
-    let result = execute(world, &cmd);
+    // The phase stays as it is while the step runs (it changes after it).
+    let phase = *world.resource::<State<Phase>>().get();
+    let result = execute(world, &cmd, phase);
     if result.is_ok() {
         react::run(world);
         check_grabs(world);
@@ -157,7 +159,6 @@ fn handle_command(world: &mut World) {
     if matches!(cmd, Command::StartTurn { .. }) && result.is_ok() {
         world.resource_mut::<Flow>().delayed = None;
     }
-    let phase = *world.resource::<State<Phase>>().get();
     let prompt = world.resource::<Resolution>().prompt.is_some();
     if prompt && phase != Phase::Reacting {
         world
@@ -312,13 +313,17 @@ pub fn occupants(world: &World) -> Vec<Occupant> {
     out
 }
 
-fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
-    if world.resource::<Flow>().outcome.is_some() {
-        return Err(Refusal::Over);
-    }
+fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal> {
     let id = cmd.creature();
+    // Whose turn it is, read once: nothing before its checks below changes it.
+    let (in_turn, acting) = {
+        let flow = world.resource::<Flow>();
+        if flow.outcome.is_some() {
+            return Err(Refusal::Over);
+        }
+        (flow.active.is_some(), flow.is_acting(id))
+    };
     let entity = entity_of(world, id).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
-    let phase = *world.resource::<State<Phase>>().get();
     // An open prompt must be answered before anything else happens.
     if let Some(p) = &world.resource::<Resolution>().prompt {
         let asked = p.creature;
@@ -338,11 +343,10 @@ fn execute(world: &mut World, cmd: &Command) -> Result<(), Refusal> {
         Command::Answer { .. } => return Err(Refusal::NoPrompt),
         _ => {}
     }
-    let flow = world.resource::<Flow>();
-    if flow.active.is_none() {
+    if !in_turn {
         return Err(Refusal::NoTurnInProgress);
     }
-    if !flow.is_acting(id) {
+    if !acting {
         return Err(Refusal::NotTheirTurn(Who::of(world, id)));
     }
     if world.get::<Stamina>(entity).is_none_or(|s| !can_act(s))
