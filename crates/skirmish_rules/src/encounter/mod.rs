@@ -623,16 +623,22 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         }));
         if limits.can_shift {
             for to in space.pos.neighbours() {
-                let shift = [space.pos, to];
-                let shifter = Mover {
-                    speed: 1,
-                    extra_cost: 0,
-                    shifting: true,
-                    ..*mover
+                // A shift is a step of cost 1 ending where it may: with no
+                // extra cost per square, the search found that already
+                // (only a single step reaches a square for 1).
+                let shifts = if mover.extra_cost == 0 {
+                    reach.cost_to(to) == Some(1)
+                } else {
+                    let shifter = Mover {
+                        speed: 1,
+                        extra_cost: 0,
+                        shifting: true,
+                        ..*mover
+                    };
+                    crate::map::movement::path_cost_with(&map, occ, &shifter, &[space.pos, to])
+                        .is_some_and(|c| c <= 1)
                 };
-                if crate::map::movement::path_cost_with(&map, occ, &shifter, &shift)
-                    .is_some_and(|c| c <= 1)
-                {
+                if shifts {
                     out.push(Command::Shift {
                         creature: active,
                         to,

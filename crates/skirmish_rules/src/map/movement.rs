@@ -1090,6 +1090,18 @@ mod tests {
                 prop_assert_eq!(got, *want, "at {:?}", p);
             }
             prop_assert!(fast.nodes.iter().any(|n| n.cost == 0) == m.in_bounds(mover.space.pos));
+            // A shift (one square, for a cost of 1, ending where it may) is
+            // where a search with some speed got for 1, when squares cost
+            // no extra: the listing reads shifts off the search.
+            if !crawl && speed > 0 && m.in_bounds(mover.space.pos) {
+                let shifter = Mover { speed: 1, shifting: true, ..mover };
+                for to in mover.space.pos.neighbours() {
+                    let step = [mover.space.pos, to];
+                    let shifts = m.in_bounds(to)
+                        && path_cost_with(&m, &grid, &shifter, &step).is_some_and(|c| c <= 1);
+                    prop_assert_eq!(fast.cost_to(to) == Some(1), shifts, "shift to {:?}", to);
+                }
+            }
             // The listing's paths are the destinations' paths, in order.
             let listed: Vec<(Pos, Path)> = fast.paths().collect();
             let each: Vec<(Pos, Path)> = fast
