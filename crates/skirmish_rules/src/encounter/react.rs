@@ -122,10 +122,11 @@ pub(super) fn run(world: &mut World) {
         if res.prompt.is_some() {
             return;
         }
-        let (damage, item) = if res.damage.is_empty() {
-            (Vec::new(), res.stack.pop())
+        let damage = std::mem::take(&mut res.damage);
+        let item = if damage.is_empty() {
+            res.stack.pop()
         } else {
-            (std::mem::take(&mut res.damage), None)
+            None
         };
         if !damage.is_empty() {
             // Pushed in reverse so the first damage is asked about first.
