@@ -425,6 +425,7 @@ mod tests {
             amount,
             damage_type,
             stamina_left: 3,
+            by: None,
         }
     }
 

@@ -1194,6 +1194,8 @@ fn opportunity_attack(world: &mut World, ae: Entity, attacker: CreatureId, targe
 }
 
 /// Apply damage through immunity and weakness; log it, and log death.
+/// `by` is the creature dealing it, as the rules see it (its triggers, the
+/// damage reactions answer), and is credited with it in the log.
 fn deal_damage(
     world: &mut World,
     entity: Entity,
@@ -1201,6 +1203,21 @@ fn deal_damage(
     amount: i32,
     t: DamageType,
     by: Option<CreatureId>,
+) {
+    deal_damage_credited(world, entity, id, amount, t, by, by);
+}
+
+/// [`deal_damage`], crediting `credit` with it in the log: the creature
+/// whose forced movement made a collision or fall is credited, though the
+/// rules don't count it as dealing that damage (no trigger answers it).
+fn deal_damage_credited(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    amount: i32,
+    t: DamageType,
+    by: Option<CreatureId>,
+    credit: Option<CreatureId>,
 ) {
     let traits = world
         .get::<DamageTraits>(entity)
@@ -1224,6 +1241,7 @@ fn deal_damage(
             amount: taken,
             damage_type: t,
             stamina_left: left,
+            by: credit,
         });
         squad_deaths(world, entity, by);
         return;
@@ -1244,6 +1262,7 @@ fn deal_damage(
         amount: taken,
         damage_type: t,
         stamina_left: left,
+        by: credit,
     });
     if after != before {
         match after {
@@ -3132,16 +3151,25 @@ fn force_move(
                     other: Some(other),
                     damage,
                 });
-                deal_damage(
+                deal_damage_credited(
                     world,
                     target.entity,
                     target.id,
                     damage,
                     DamageType::Untyped,
                     None,
+                    Some(user.id),
                 );
                 if let Some(oe) = entity_of(world, other) {
-                    deal_damage(world, oe, other, damage, DamageType::Untyped, None);
+                    deal_damage_credited(
+                        world,
+                        oe,
+                        other,
+                        damage,
+                        DamageType::Untyped,
+                        None,
+                        Some(user.id),
+                    );
                 }
             }
             ForcedEvent::CollidedWithObstacle { damage, .. }
@@ -3151,13 +3179,14 @@ fn force_move(
                     other: None,
                     damage,
                 });
-                deal_damage(
+                deal_damage_credited(
                     world,
                     target.entity,
                     target.id,
                     damage,
                     DamageType::Untyped,
                     None,
+                    Some(user.id),
                 );
             }
             ForcedEvent::Fell { depth, damage, .. } => {
@@ -3166,13 +3195,14 @@ fn force_move(
                     depth,
                     damage,
                 });
-                deal_damage(
+                deal_damage_credited(
                     world,
                     target.entity,
                     target.id,
                     damage,
                     DamageType::Untyped,
                     None,
+                    Some(user.id),
                 );
                 impose(
                     world,

@@ -60,6 +60,11 @@ pub enum LogEntry {
         amount: i32,
         damage_type: DamageType,
         stamina_left: i32,
+        /// Who dealt it: an ability's or aura's user, a glyph's maker, the
+        /// creature whose forced movement caused a collision or fall; none
+        /// for damage with no dealer (strain, a glyph nobody made).
+        #[serde(default)]
+        by: Option<CreatureId>,
     },
     ConditionGained {
         target: CreatureId,
@@ -624,6 +629,7 @@ impl LogEntry {
                 amount,
                 damage_type,
                 stamina_left,
+                by,
             } => {
                 let t = damage_type.word();
                 let t = if t.is_empty() {
@@ -631,8 +637,12 @@ impl LogEntry {
                 } else {
                     format!("{t} ")
                 };
+                let from = match by {
+                    Some(b) if b != target => format!(" from {}", name(*b)),
+                    _ => String::new(),
+                };
                 format!(
-                    "{} takes {amount} {t}damage ({stamina_left} stamina left).",
+                    "{} takes {amount} {t}damage{from} ({stamina_left} stamina left).",
                     name(*target)
                 )
             }

@@ -248,7 +248,7 @@ fn fallback(legal: &mut Vec<Command>) -> Command {
 }
 
 /// Read a finished game's log for its numbers.
-fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult {
+pub(crate) fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult {
     let mut r = GameResult {
         seed,
         winner: e.outcome(),
@@ -264,16 +264,18 @@ fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult {
         r.dealt.insert(c.clone(), 0);
         r.taken.insert(c.clone(), 0);
     }
-    let mut actor = None;
     for entry in e.log() {
         match entry {
-            LogEntry::TurnStarted { creature, .. } => actor = Some(*creature),
-            LogEntry::AbilityUsed { creature, name, .. } => {
-                actor = Some(*creature);
+            LogEntry::AbilityUsed { name, .. } => {
                 *r.abilities.entry(name.clone()).or_default() += 1;
             }
-            LogEntry::Damage { target, amount, .. } => {
-                if let Some(a) = actor.and_then(|a| names.get(&a)) {
+            // Each damage is credited to whoever the log says dealt it
+            // (not whoever acted last: an aura's damage at the start of an
+            // enemy's turn is its user's, and a strain's nobody's).
+            LogEntry::Damage {
+                target, amount, by, ..
+            } => {
+                if let Some(a) = by.and_then(|a| names.get(&a)) {
                     *r.dealt.entry(a.clone()).or_default() += *amount as i64;
                 }
                 if let Some(t) = names.get(target) {

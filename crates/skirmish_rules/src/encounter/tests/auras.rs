@@ -127,3 +127,35 @@ fn a_walker_killed_by_an_aura_it_enters_stops_there() {
         .collect();
     assert_eq!(walked.last().and_then(|p| p.last()), Some(&Pos::new(3, 1)));
 }
+
+// Issue 6 point 3 (the simulator reports "damage dealt and taken per
+// creature"): an aura's damage is dealt by the aura's user (seed 000
+// "Aura": it "originates from you"), not by the creature whose turn it is.
+#[test]
+fn aura_damage_is_credited_to_the_auras_user() {
+    let mut e = open(
+        db_with(&[GRIM]),
+        vec![with(hero("fury", "Korva", (2, 2)), &["grim_aura"])],
+        vec![monster("bandit", (3, 2))],
+    );
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    use_aura(&mut e, "grim_aura");
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, BANDIT);
+    // The bandit started its turn inside the fury's aura: 2 damage.
+    let hit = e
+        .log()
+        .iter()
+        .find_map(|l| match l {
+            LogEntry::Damage { target, by, .. } if *target == BANDIT => Some(*by),
+            _ => None,
+        })
+        .expect("the aura hurt the bandit");
+    assert_eq!(hit, Some(FURY));
+    let r = crate::sim::tally(&e, 0, Vec::new());
+    let name = |id| e.creature(id).unwrap().name;
+    assert_eq!(r.dealt[&name(FURY)], 2);
+    assert_eq!(r.dealt[&name(BANDIT)], 0);
+    assert_eq!(r.taken[&name(BANDIT)], 2);
+}

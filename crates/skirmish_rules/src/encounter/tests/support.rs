@@ -183,6 +183,17 @@ fn the_talent_spends_clarity_it_does_not_have_and_pays_in_stamina() {
         amount: 2
     }));
     assert_eq!(e.creature(FIRST).unwrap().stamina.current, before - 2);
+    // Nobody deals strain: the talent is not credited with hurting itself
+    // (the simulator's damage dealt reads this).
+    assert!(log.iter().any(|l| matches!(
+        l,
+        LogEntry::Damage {
+            target: FIRST,
+            amount: 2,
+            by: None,
+            ..
+        }
+    )));
     // Gains pay the strain back first.
     set_heroic(&mut e, FIRST, |h| h.gain(3));
     let h = heroic(&e, FIRST);
