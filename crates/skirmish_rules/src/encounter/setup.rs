@@ -94,7 +94,8 @@ pub fn spawn_creatures(
         ));
         next += 1;
     }
-    for m in &def.monsters {
+    let names = monster_names(def, content);
+    for (m, name) in def.monsters.iter().zip(names) {
         let block = match (&m.monster, &m.inline) {
             (Some(id), _) => content
                 .monsters
@@ -104,7 +105,7 @@ pub fn spawn_creatures(
             (None, Some(inline)) => inline.clone(),
             (None, None) => return Err(invalid("a monster entry names no stat block".into())),
         };
-        let name = m.name.clone().unwrap_or_else(|| block.name.clone());
+        let name = name.unwrap_or_else(|| block.name.clone());
         let at = Footprint::new(Pos::new(m.at.0, m.at.1), block.size);
         let entity = spawn_monster(
             world,
@@ -208,4 +209,41 @@ impl CreatureIndex {
     pub fn entity(&self, id: CreatureId) -> Option<Entity> {
         self.0.get(id.0 as usize).copied().flatten()
     }
+}
+
+/// Each monster's name, where it can be told: its own, or its stat block's;
+/// monsters left unnamed that share a block's name are numbered in the
+/// order listed ("Wolf 1", "Wolf 2"), so the log, the tokens and the
+/// simulator's report tell them apart. (An unknown stat block is reported
+/// where the monster is spawned.)
+fn monster_names(def: &EncounterDef, content: &ContentDb) -> Vec<Option<String>> {
+    let given: Vec<(bool, Option<String>)> = def
+        .monsters
+        .iter()
+        .map(|m| match (&m.name, &m.monster, &m.inline) {
+            (Some(n), _, _) => (false, Some(n.clone())),
+            (None, Some(id), _) => (true, content.monsters.get(id).map(|b| b.name.clone())),
+            (None, None, Some(inline)) => (true, Some(inline.name.clone())),
+            (None, None, None) => (true, None),
+        })
+        .collect();
+    let shared = |n: &str| {
+        given
+            .iter()
+            .filter(|(unnamed, g)| *unnamed && g.as_deref() == Some(n))
+            .count()
+            > 1
+    };
+    let mut counts: std::collections::HashMap<String, u32> = Default::default();
+    given
+        .iter()
+        .map(|(unnamed, g)| match g {
+            Some(n) if *unnamed && shared(n) => {
+                let k = counts.entry(n.clone()).or_insert(0);
+                *k += 1;
+                Some(format!("{n} {k}"))
+            }
+            g => g.clone(),
+        })
+        .collect()
 }

@@ -136,6 +136,37 @@ fn setup_spawns_creatures_and_starts_round_one() {
     assert_eq!(e.malice(), 3);
 }
 
+// Issue 6 point 3 (damage dealt and taken "per creature") and the combat
+// log a table reads: monsters left unnamed that share a stat block's name
+// are numbered in the order listed, so no two creatures go by one name; a
+// monster given a name, or alone with its block's, keeps it.
+#[test]
+fn unnamed_monsters_sharing_a_name_are_numbered() {
+    let mut named = monster("bandit", (8, 3));
+    named.name = Some("Bandit Captain".into());
+    let e = setup(
+        vec![hero("fury", "Korva", (1, 1))],
+        vec![
+            monster("bandit", (6, 3)),
+            named,
+            monster("bandit_archer", (9, 3)),
+            monster("bandit", (7, 3)),
+        ],
+        1,
+    );
+    let names: Vec<String> = e.creatures().into_iter().map(|c| c.name).collect();
+    assert_eq!(
+        names,
+        [
+            "Korva",
+            "Bandit 1",
+            "Bandit Captain",
+            "Bandit Archer",
+            "Bandit 2"
+        ]
+    );
+}
+
 // Seed 000 "Trigger": a triggered ability answers only its trigger's event.
 // A creature's abilities carry which events they answer, and keep it when
 // an ability is added (prepared) or taken away (expired).
@@ -201,7 +232,7 @@ fn sides_alternate_and_the_last_side_finishes_back_to_back() {
     // Refusals name creatures by name.
     let refused = e.apply(Command::StartTurn { creature: m1 }).unwrap_err();
     assert!(matches!(&refused, Refusal::NotTheirTurn(w) if w.id == m1));
-    assert_eq!(refused.to_string(), "it is not Bandit's turn");
+    assert_eq!(refused.to_string(), "it is not Bandit 1's turn");
     start(&mut e, a);
     assert_eq!(e.phase(), Phase::Acting);
     assert_eq!(
