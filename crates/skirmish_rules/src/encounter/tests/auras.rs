@@ -30,10 +30,20 @@ fn use_aura(e: &mut Encounter, id: &str) {
 /// The fury at (1, 1) takes up the aura `ability` (its RON `def`) and ends
 /// its turn; the bandit at (6, 1) starts its own.
 fn bandit_facing_aura(def: &str, ability: &str) -> Encounter {
+    bandit_facing_aura_from(def, ability, (1, 1), (6, 1))
+}
+
+/// [`bandit_facing_aura`] with the fury and the bandit where given.
+fn bandit_facing_aura_from(
+    def: &str,
+    ability: &str,
+    fury: (i32, i32),
+    bandit: (i32, i32),
+) -> Encounter {
     let mut e = open(
         db_with(&[def]),
-        vec![with(hero("fury", "Korva", (1, 1)), &[ability])],
-        vec![monster("bandit", (6, 1))],
+        vec![with(hero("fury", "Korva", fury), &[ability])],
+        vec![monster("bandit", bandit)],
     );
     e.dice_mut().force([1]);
     start(&mut e, FURY);
@@ -45,17 +55,8 @@ fn bandit_facing_aura(def: &str, ability: &str) -> Encounter {
 
 #[test]
 fn an_aura_acts_on_enemies_starting_their_turn_in_it_and_moves_with_its_user() {
-    let mut e = open(
-        db_with(&[GRIM]),
-        vec![with(hero("fury", "Korva", (2, 2)), &["grim_aura"])],
-        vec![monster("bandit", (3, 2))],
-    );
-    e.dice_mut().force([1]);
-    start(&mut e, FURY);
-    use_aura(&mut e, "grim_aura");
+    let mut e = bandit_facing_aura_from(GRIM, "grim_aura", (2, 2), (3, 2));
     assert_eq!(e.creature(FURY).unwrap().auras.len(), 1);
-    e.apply(Command::EndTurn { creature: FURY }).unwrap();
-    start(&mut e, BANDIT);
     assert_eq!(
         stamina(&mut e, BANDIT),
         18,
@@ -133,16 +134,7 @@ fn a_walker_killed_by_an_aura_it_enters_stops_there() {
 // "Aura": it "originates from you"), not by the creature whose turn it is.
 #[test]
 fn aura_damage_is_credited_to_the_auras_user() {
-    let mut e = open(
-        db_with(&[GRIM]),
-        vec![with(hero("fury", "Korva", (2, 2)), &["grim_aura"])],
-        vec![monster("bandit", (3, 2))],
-    );
-    e.dice_mut().force([1]);
-    start(&mut e, FURY);
-    use_aura(&mut e, "grim_aura");
-    e.apply(Command::EndTurn { creature: FURY }).unwrap();
-    start(&mut e, BANDIT);
+    let e = bandit_facing_aura_from(GRIM, "grim_aura", (2, 2), (3, 2));
     // The bandit started its turn inside the fury's aura: 2 damage.
     let hit = e
         .log()
