@@ -49,9 +49,10 @@ pub struct GameResult {
     pub seed: u64,
     pub winner: Option<Side>,
     pub rounds: u32,
-    /// Per creature (by name): damage dealt and taken.
+    /// Per creature (by name): damage dealt and taken, and its side.
     pub dealt: BTreeMap<String, i64>,
     pub taken: BTreeMap<String, i64>,
+    pub sides: BTreeMap<String, Side>,
     /// Ability uses by ability name.
     pub abilities: BTreeMap<String, u32>,
     pub resource_spent: u32,
@@ -95,6 +96,9 @@ impl Rate {
 pub struct CreatureTotals {
     pub dealt_per_game: f64,
     pub taken_per_game: f64,
+    /// The side it fought on.
+    #[serde(default)]
+    pub side: Option<Side>,
 }
 
 /// The report of a batch.
@@ -255,15 +259,18 @@ pub(crate) fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult
         rounds: e.flow().round,
         dealt: BTreeMap::new(),
         taken: BTreeMap::new(),
+        sides: BTreeMap::new(),
         abilities: BTreeMap::new(),
         resource_spent: 0,
         errors,
     };
-    let names: BTreeMap<_, _> = e.creatures().into_iter().map(|c| (c.id, c.name)).collect();
-    for c in names.values() {
-        r.dealt.insert(c.clone(), 0);
-        r.taken.insert(c.clone(), 0);
+    let creatures = e.creatures();
+    for c in &creatures {
+        r.dealt.insert(c.name.clone(), 0);
+        r.taken.insert(c.name.clone(), 0);
+        r.sides.insert(c.name.clone(), c.side);
     }
+    let names: BTreeMap<_, _> = creatures.into_iter().map(|c| (c.id, c.name)).collect();
     for entry in e.log() {
         match entry {
             LogEntry::AbilityUsed { name, .. } => {
@@ -378,6 +385,9 @@ fn report(cfg: &SimConfig, games: &[GameResult], mut errors: Vec<String>) -> Rep
         for (c, d) in &g.taken {
             creatures.entry(c.clone()).or_default().taken_per_game += *d as f64;
         }
+        for (c, side) in &g.sides {
+            creatures.entry(c.clone()).or_default().side = Some(*side);
+        }
         for (a, k) in &g.abilities {
             *abilities.entry(a.clone()).or_insert(0) += k;
         }
@@ -439,13 +449,37 @@ impl std::fmt::Display for Report {
             "  heroic resource spent {:.1} a game",
             self.resource_spent_per_game
         )?;
-        writeln!(f, "  per creature, a game:   dealt   taken")?;
-        for (name, c) in &self.creatures {
-            writeln!(
-                f,
-                "    {name:<20} {:7.1} {:7.1}",
-                c.dealt_per_game, c.taken_per_game
-            )?;
+        // The heroes' rows, then the monsters' (summons with their side),
+        // each by name; the names' column as wide as the longest.
+        let width = self.creatures.keys().map(|n| n.chars().count()).max();
+        let width = width.unwrap_or(0).max(20);
+        writeln!(
+            f,
+            "  per creature, a game: {:>w$}   taken",
+            "dealt",
+            w = width - 12
+        )?;
+        for (side, title) in [
+            (Some(Side::Heroes), "heroes:"),
+            (Some(Side::Director), "monsters:"),
+            (None, "others:"),
+        ] {
+            let rows: Vec<_> = self
+                .creatures
+                .iter()
+                .filter(|(_, c)| c.side == side)
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            writeln!(f, "   {title}")?;
+            for (name, c) in rows {
+                writeln!(
+                    f,
+                    "    {name:<width$} {:7.1} {:7.1}",
+                    c.dealt_per_game, c.taken_per_game
+                )?;
+            }
         }
         writeln!(f, "  ability uses:")?;
         for (name, k) in &self.abilities {

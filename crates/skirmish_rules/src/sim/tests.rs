@@ -126,6 +126,40 @@ fn reports_do_not_depend_on_the_number_of_jobs() {
     assert_eq!(one.heroes_won + one.director_won + one.draws, 12);
 }
 
+// Issue 6 point 3: "damage dealt and taken per creature". Each creature of
+// the encounter has its row, marked with its side; the text lists the
+// heroes' rows, then the monsters', and damage taken adds up to what the
+// games' logs say was taken.
+#[test]
+fn the_report_has_a_row_per_creature_grouped_by_side() {
+    let db = db();
+    let cfg = SimConfig::new("wolf_pack", "greedy", "greedy", 4, 7);
+    let r = simulate(db.clone(), &cfg, &|_, _| {}).unwrap();
+    let e = Encounter::new(db, "wolf_pack", 7).unwrap();
+    for c in e.creatures() {
+        let row = r
+            .creatures
+            .get(&c.name)
+            .unwrap_or_else(|| panic!("no row for {}", c.name));
+        assert_eq!(row.side, Some(c.side), "{}", c.name);
+    }
+    let text = r.to_string();
+    let line_of = |name: &str| {
+        text.lines()
+            .position(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("{name} not in\n{text}"))
+    };
+    let (heroes, monsters) = (line_of("heroes:"), line_of("monsters:"));
+    assert!(heroes < monsters);
+    for c in e.creatures() {
+        let at = line_of(&c.name);
+        match c.side {
+            Side::Heroes => assert!(heroes < at && at < monsters, "{}", c.name),
+            Side::Director => assert!(monsters < at, "{}", c.name),
+        }
+    }
+}
+
 // Wilson score interval for 95%: 50 of 100 gives 40.4% to 59.6%.
 #[test]
 fn win_rates_come_with_a_95_percent_interval() {
