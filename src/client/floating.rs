@@ -316,7 +316,8 @@ fn spawn_floats(
                 FloatStyle::Good => (22.0, Palette::GOOD),
                 FloatStyle::Defeat => (30.0, Palette::DAMAGE),
             };
-            let start = base + Vec2::new(0.0, 36.0 + n as f32 * (size + 6.0) * zoom);
+            let mut start = base + Vec2::new(0.0, 36.0 + n as f32 * (size + 6.0) * zoom);
+            start.x = keep_on_board(start.x, &f.text, size * zoom, &geometry);
             commands.spawn((
                 Name::new("Float"),
                 Floating {
@@ -340,6 +341,22 @@ fn spawn_floats(
                 },
             ));
         }
+    }
+}
+
+/// A float's centre moved in so the text stays over the board (a float
+/// over a creature at its edge ran under the side panels), by its width
+/// estimated from its length: a centred text wider than the board is
+/// centred on it.
+fn keep_on_board(x: f32, text: &str, font_size: f32, geometry: &BoardGeometry) -> f32 {
+    // The UI font's glyphs average about 0.6 of the font size across.
+    let half_text = text.chars().count() as f32 * font_size * 0.6 / 2.0;
+    let half_board = geometry.width.max(1) as f32 * super::view::SQUARE / 2.0;
+    let room = half_board - half_text;
+    if room <= 0.0 {
+        0.0
+    } else {
+        x.clamp(-room, room)
     }
 }
 
@@ -549,6 +566,34 @@ mod tests {
         .centre(Pos { x: 2, y: 3 }, 1);
         assert_eq!(floats[0].1.x, home.x);
         assert!(floats[0].1.y > home.y);
+    }
+
+    // A float over a creature at the board's edge is moved in so it stays
+    // over the board; one with room is left centred on its creature; one
+    // wider than the board is centred on it.
+    #[test]
+    fn floats_stay_over_the_board() {
+        use crate::client::view::{BoardGeometry, SQUARE};
+        let g = BoardGeometry {
+            width: 10,
+            height: 10,
+        };
+        let left_edge = -5.0 * SQUARE;
+        let text = "collision -3";
+        let size = 28.0;
+        let half = text.chars().count() as f32 * size * 0.6 / 2.0;
+        let at_edge = g.centre(Pos { x: 0, y: 4 }, 1).x;
+        assert!(at_edge - half < left_edge, "the case is real");
+        let x = keep_on_board(at_edge, text, size, &g);
+        assert!(x > at_edge && (x - half - left_edge).abs() < 1e-3, "{x}");
+        let right = keep_on_board(-at_edge, text, size, &g);
+        assert!(
+            (right + x).abs() < 1e-3,
+            "the same at the right edge: {right}"
+        );
+        let middle = g.centre(Pos { x: 4, y: 4 }, 1).x;
+        assert_eq!(keep_on_board(middle, text, size, &g), middle);
+        assert_eq!(keep_on_board(at_edge, &"x".repeat(200), size, &g), 0.0);
     }
 
     #[test]
