@@ -3143,6 +3143,19 @@ fn force_move(
             crate::content::ResourceTrigger::ForceMoves,
         );
     }
+    // Collisions and falls: untyped, no dealer as the rules count it, the
+    // pusher credited in the log.
+    let pushed_into = |world: &mut World, e: Entity, id: CreatureId, damage: i32| {
+        deal_damage_credited(
+            world,
+            e,
+            id,
+            damage,
+            DamageType::Untyped,
+            None,
+            Some(user.id),
+        );
+    };
     for e in &result.events {
         match *e {
             ForcedEvent::CollidedWithCreature { other, damage, .. } => {
@@ -3151,25 +3164,9 @@ fn force_move(
                     other: Some(other),
                     damage,
                 });
-                deal_damage_credited(
-                    world,
-                    target.entity,
-                    target.id,
-                    damage,
-                    DamageType::Untyped,
-                    None,
-                    Some(user.id),
-                );
+                pushed_into(world, target.entity, target.id, damage);
                 if let Some(oe) = entity_of(world, other) {
-                    deal_damage_credited(
-                        world,
-                        oe,
-                        other,
-                        damage,
-                        DamageType::Untyped,
-                        None,
-                        Some(user.id),
-                    );
+                    pushed_into(world, oe, other, damage);
                 }
             }
             ForcedEvent::CollidedWithObstacle { damage, .. }
@@ -3179,15 +3176,7 @@ fn force_move(
                     other: None,
                     damage,
                 });
-                deal_damage_credited(
-                    world,
-                    target.entity,
-                    target.id,
-                    damage,
-                    DamageType::Untyped,
-                    None,
-                    Some(user.id),
-                );
+                pushed_into(world, target.entity, target.id, damage);
             }
             ForcedEvent::Fell { depth, damage, .. } => {
                 world.resource_mut::<CombatLog>().push(LogEntry::Fell {
@@ -3195,15 +3184,7 @@ fn force_move(
                     depth,
                     damage,
                 });
-                deal_damage_credited(
-                    world,
-                    target.entity,
-                    target.id,
-                    damage,
-                    DamageType::Untyped,
-                    None,
-                    Some(user.id),
-                );
+                pushed_into(world, target.entity, target.id, damage);
                 impose(
                     world,
                     target.entity,
