@@ -241,7 +241,14 @@ impl<'a> Scorer<'a> {
             v += w.kill * t.kill_chance;
             for i in 0..3 {
                 let tier = &t.tiers[i];
-                v += t.chances[i] * w.condition * tier.conditions.len() as f64;
+                // A condition it already has adds nothing (a second grab
+                // of a grabbed enemy is a wasted maneuver).
+                let new = tier
+                    .conditions
+                    .iter()
+                    .filter(|&&k| !tc.conditions.has(k))
+                    .count();
+                v += t.chances[i] * w.condition * new as f64;
                 if let Some((_, d)) = tier.forced {
                     v += t.chances[i] * w.forced * d as f64;
                 }
