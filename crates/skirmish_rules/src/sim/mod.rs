@@ -91,14 +91,20 @@ impl Rate {
     }
 }
 
-/// Per-creature totals over all games.
+/// Per-creature totals over the games it took part in.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct CreatureTotals {
+    /// Damage dealt, on average over the games it was in (a summon's
+    /// games are those it was summoned in).
     pub dealt_per_game: f64,
+    /// Damage taken, likewise.
     pub taken_per_game: f64,
     /// The side it fought on.
     #[serde(default)]
     pub side: Option<Side>,
+    /// How many of the games it was in.
+    #[serde(default)]
+    pub games: u32,
 }
 
 /// The report of a batch.
@@ -386,7 +392,9 @@ fn report(cfg: &SimConfig, games: &[GameResult], mut errors: Vec<String>) -> Rep
             creatures.entry(c.clone()).or_default().taken_per_game += *d as f64;
         }
         for (c, side) in &g.sides {
-            creatures.entry(c.clone()).or_default().side = Some(*side);
+            let row = creatures.entry(c.clone()).or_default();
+            row.side = Some(*side);
+            row.games += 1;
         }
         for (a, k) in &g.abilities {
             *abilities.entry(a.clone()).or_insert(0) += k;
@@ -394,9 +402,12 @@ fn report(cfg: &SimConfig, games: &[GameResult], mut errors: Vec<String>) -> Rep
         errors.extend(g.errors.iter().cloned());
     }
     let per = |x: f64| if n == 0 { 0.0 } else { x / n as f64 };
+    // Averaged over the games each was in: a summon called up in a few
+    // games is not diluted by the rest.
     for c in creatures.values_mut() {
-        c.dealt_per_game = per(c.dealt_per_game);
-        c.taken_per_game = per(c.taken_per_game);
+        let per = c.games.max(1) as f64;
+        c.dealt_per_game /= per;
+        c.taken_per_game /= per;
     }
     Report {
         encounter: cfg.encounter.clone(),
@@ -453,11 +464,11 @@ impl std::fmt::Display for Report {
         // each by name; the names' column as wide as the longest.
         let width = self.creatures.keys().map(|n| n.chars().count()).max();
         let width = width.unwrap_or(0).max(20);
+        writeln!(f, "  per creature, on average over the games it was in:")?;
         writeln!(
             f,
-            "  per creature, a game: {:>w$}   taken",
-            "dealt",
-            w = width - 12
+            "    {:<width$} {:>7} {:>7} {:>9}",
+            "", "dealt", "taken", "in games"
         )?;
         for (side, title) in [
             (Some(Side::Heroes), "heroes:"),
@@ -474,9 +485,10 @@ impl std::fmt::Display for Report {
             }
             writeln!(f, "   {title}")?;
             for (name, c) in rows {
+                let share = 100.0 * c.games as f64 / self.games.max(1) as f64;
                 writeln!(
                     f,
-                    "    {name:<width$} {:7.1} {:7.1}",
+                    "    {name:<width$} {:7.1} {:7.1} {share:8.0}%",
                     c.dealt_per_game, c.taken_per_game
                 )?;
             }

@@ -160,6 +160,52 @@ fn the_report_has_a_row_per_creature_grouped_by_side() {
     }
 }
 
+/// A game's result with these creatures: (name, side, dealt, taken).
+fn game_with(seed: u64, rows: &[(&str, Side, i64, i64)]) -> GameResult {
+    GameResult {
+        seed,
+        winner: Some(Side::Heroes),
+        rounds: 5,
+        dealt: rows.iter().map(|r| (r.0.to_string(), r.2)).collect(),
+        taken: rows.iter().map(|r| (r.0.to_string(), r.3)).collect(),
+        sides: rows.iter().map(|r| (r.0.to_string(), r.1)).collect(),
+        abilities: BTreeMap::new(),
+        resource_spent: 0,
+        errors: Vec::new(),
+    }
+}
+
+// Issue 6 point 3: "damage dealt and taken per creature". A summon called
+// up in one game of four is averaged over that game, not over all four,
+// and its row says it was in a quarter of them.
+#[test]
+fn a_creature_in_some_games_is_averaged_over_those() {
+    let cfg = SimConfig::new("bone_caller", "greedy", "greedy", 4, 1);
+    let mut games: Vec<GameResult> = (0..4)
+        .map(|i| game_with(i, &[("Korva", Side::Heroes, 8, 4)]))
+        .collect();
+    games[2] = game_with(
+        2,
+        &[
+            ("Korva", Side::Heroes, 8, 4),
+            ("Bone Thrall", Side::Director, 12, 6),
+        ],
+    );
+    let r = report(&cfg, &games, Vec::new());
+    let thrall = &r.creatures["Bone Thrall"];
+    assert_eq!(thrall.games, 1);
+    assert_eq!((thrall.dealt_per_game, thrall.taken_per_game), (12.0, 6.0));
+    let korva = &r.creatures["Korva"];
+    assert_eq!(korva.games, 4);
+    assert_eq!((korva.dealt_per_game, korva.taken_per_game), (8.0, 4.0));
+    let text = r.to_string();
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("Bone Thrall"))
+        .unwrap();
+    assert!(row.trim_end().ends_with("25%"), "{row}");
+}
+
 // Wilson score interval for 95%: 50 of 100 gives 40.4% to 59.6%.
 #[test]
 fn win_rates_come_with_a_95_percent_interval() {
