@@ -261,6 +261,68 @@ pub struct Floating {
     life: f32,
     start: Vec2,
     rise: f32,
+    /// Half its text's estimated width and height, to keep later floats
+    /// clear of it.
+    half: Vec2,
+}
+
+impl Floating {
+    /// Where it stands now as a [`Slot`] (a float still waiting its turn
+    /// counts where it would be had it risen all along): floats all rise
+    /// at one speed, so two clear of each other now stay clear.
+    fn slot(&self) -> Slot {
+        Slot {
+            x: self.start.x,
+            y: self.start.y + self.rise * self.age / self.life,
+            half: self.half,
+        }
+    }
+}
+
+/// A float's box: its centre now (see [`Floating::slot`]) and its half
+/// width and height.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Slot {
+    x: f32,
+    y: f32,
+    half: Vec2,
+}
+
+/// Space left between two floats, in pixels.
+const FLOAT_GAP: f32 = 4.0;
+
+/// The lowest centre at or above `lowest` for a float
+/// `half` across and high at `x` that clears every float in `placed`:
+/// floats over neighbouring creatures, or from one command after another
+/// on the same creature, stack instead of printing over each other.
+fn place(x: f32, half: Vec2, lowest: f32, placed: &[Slot]) -> f32 {
+    // Side by side with room between: no clash (a hair's overlap from
+    // rounding is none).
+    let clear = |y: f32| {
+        placed.iter().all(|s| {
+            (s.x - x).abs() >= s.half.x + half.x
+                || (s.y - y).abs() >= s.half.y + half.y + FLOAT_GAP - 0.01
+        })
+    };
+    // The lowest place is either `lowest` or just above some float.
+    let mut candidates: Vec<f32> = placed
+        .iter()
+        .map(|s| s.y + s.half.y + half.y + FLOAT_GAP)
+        .filter(|&y| y > lowest)
+        .collect();
+    candidates.push(lowest);
+    candidates.sort_by(f32::total_cmp);
+    candidates.into_iter().find(|&y| clear(y)).unwrap_or(lowest)
+}
+
+/// A float's estimated half width and height at `font_size` (the UI
+/// font's glyphs average about 0.6 of its size across; a line is about
+/// 1.2 of it high).
+fn half_size(text: &str, font_size: f32) -> Vec2 {
+    Vec2::new(
+        text.chars().count() as f32 * font_size * 0.6 / 2.0,
+        font_size * 1.2 / 2.0,
+    )
 }
 
 fn spawn_floats(
@@ -270,6 +332,7 @@ fn spawn_floats(
     geometry: Res<BoardGeometry>,
     positions: Query<&Transform, Without<Floating>>,
     camera: Query<&Projection, With<Camera2d>>,
+    floating: Query<&Floating>,
 ) {
     // Floats keep their size on screen whatever the zoom.
     let zoom = camera
@@ -280,9 +343,14 @@ fn spawn_floats(
         })
         .unwrap_or(1.0)
         .clamp(0.6, 3.0);
+    // The floats on screen, and those spawned below as they come.
+    let mut placed: Vec<Slot> = Vec::new();
     for batch in applied.read() {
+        if placed.is_empty() {
+            placed.extend(floating.iter().map(Floating::slot));
+        }
         let floats = floats_for(&batch.entries);
-        // Stack several floats on one creature so they don't overlap.
+        // Several floats on one creature appear one after another.
         let mut stacked: Vec<(FloatAt, u32)> = Vec::new();
         for f in floats {
             let base = match f.at {
@@ -316,16 +384,23 @@ fn spawn_floats(
                 FloatStyle::Good => (22.0, Palette::GOOD),
                 FloatStyle::Defeat => (30.0, Palette::DAMAGE),
             };
-            let mut start = base + Vec2::new(0.0, 36.0 + n as f32 * (size + 6.0) * zoom);
-            start.x = keep_on_board(start.x, &f.text, size * zoom, &geometry);
+            let half = half_size(&f.text, size * zoom);
+            let x = keep_on_board(base.x, &f.text, size * zoom, &geometry);
+            let mut float = Floating {
+                age: -(n as f32) * 0.2,
+                life: 3.0,
+                start: Vec2::ZERO,
+                rise: 40.0 * zoom,
+                half,
+            };
+            // Clear of the floats already up (see `Floating::slot`).
+            let y = place(x, half, base.y + 36.0, &placed);
+            float.start = Vec2::new(x, y - float.rise * float.age / float.life);
+            placed.push(float.slot());
+            let start = float.start;
             commands.spawn((
                 Name::new("Float"),
-                Floating {
-                    age: -(n as f32) * 0.2,
-                    life: 3.0,
-                    start,
-                    rise: 40.0 * zoom,
-                },
+                float,
                 Text2d::new(f.text),
                 TextFont {
                     font_size: FontSize::Px(size * zoom),
@@ -349,8 +424,7 @@ fn spawn_floats(
 /// estimated from its length: a centred text wider than the board is
 /// centred on it.
 fn keep_on_board(x: f32, text: &str, font_size: f32, geometry: &BoardGeometry) -> f32 {
-    // The UI font's glyphs average about 0.6 of the font size across.
-    let half_text = text.chars().count() as f32 * font_size * 0.6 / 2.0;
+    let half_text = half_size(text, font_size).x;
     let half_board = geometry.width.max(1) as f32 * super::view::SQUARE / 2.0;
     let room = half_board - half_text;
     if room <= 0.0 {
@@ -594,6 +668,101 @@ mod tests {
         let middle = g.centre(Pos { x: 4, y: 4 }, 1).x;
         assert_eq!(keep_on_board(middle, text, size, &g), middle);
         assert_eq!(keep_on_board(at_edge, &"x".repeat(200), size, &g), 0.0);
+    }
+
+    // Floats over neighbouring creatures (a burst's tier results) and
+    // floats from one command after another on the same creature stack
+    // clear of each other; floats far apart stay low.
+    #[test]
+    fn floats_do_not_print_over_each_other() {
+        let half = half_size("Tier 2 · 8 fire", 30.0);
+        let first = Slot {
+            x: 0.0,
+            y: 100.0,
+            half,
+        };
+        let y = place(0.0, half, 100.0, &[first]);
+        assert!((y - (100.0 + 2.0 * half.y + FLOAT_GAP)).abs() < 1e-3, "{y}");
+        // A square to the side: the texts are wider than a square.
+        let y = place(64.0, half, 100.0, &[first]);
+        assert!(y > 100.0 + 2.0 * half.y, "{y}");
+        // Far off: left where it is.
+        assert_eq!(place(640.0, half, 100.0, &[first]), 100.0);
+        // Above one already risen past the lowest place: still clear of it
+        // and of what stands above it.
+        let risen = Slot { y: 130.0, ..first };
+        let top = Slot { y: 300.0, ..first };
+        let y = place(0.0, half, 100.0, &[top, risen]);
+        assert!((y - (130.0 + 2.0 * half.y + FLOAT_GAP)).abs() < 1e-3, "{y}");
+        // Floats as a demo left them (an early version stepped above one
+        // float at a time and, on a float just touching, ran out of steps
+        // under the last one).
+        let s = |x: f32, y: f32, hx: f32, hy: f32| Slot {
+            x,
+            y,
+            half: Vec2::new(hx, hy),
+        };
+        let placed = [
+            s(32.0, 89.20173, 165.68091, 33.13618),
+            s(96.0, 157.26503, 170.09908, 30.927103),
+            s(32.0, 225.32832, 99.40855, 33.13618),
+            s(32.0, 155.05592, 100.51308, 28.718023),
+            s(96.0, 293.3916, 170.09908, 30.927103),
+        ];
+        let half = Vec2::new(132.54472, 33.13618);
+        let y = place(96.0, half, 68.0, &placed);
+        for p in placed {
+            assert!(
+                (p.y - y).abs() >= p.half.y + half.y + FLOAT_GAP - 0.01,
+                "{y}"
+            );
+        }
+    }
+
+    #[test]
+    fn floats_spawned_over_neighbours_and_in_turn_stay_apart() {
+        use crate::client::tokens::TokenIndex;
+        use crate::client::view::BoardGeometry;
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .add_message::<Applied>()
+            .init_resource::<TokenIndex>()
+            .insert_resource(BoardGeometry {
+                width: 10,
+                height: 10,
+            })
+            .add_systems(Update, (spawn_floats, rise).chain());
+        for (id, x) in [(A, 2), (B, 3)] {
+            app.world_mut().resource_mut::<TokenIndex>().place(
+                id,
+                Entity::PLACEHOLDER,
+                Pos { x, y: 3 },
+                1,
+            );
+        }
+        app.world_mut().write_message(Applied {
+            entries: vec![
+                tier(A, Tier::Two, false),
+                damage(A, 8, DamageType::Fire),
+                tier(B, Tier::Three, false),
+                damage(B, 11, DamageType::Fire),
+            ],
+        });
+        app.update();
+        app.world_mut().write_message(Applied {
+            entries: vec![tier(A, Tier::One, false), damage(A, 4, DamageType::Untyped)],
+        });
+        app.update();
+        let mut q = app.world_mut().query::<&Floating>();
+        let slots: Vec<Slot> = q.iter(app.world()).map(Floating::slot).collect();
+        assert_eq!(slots.len(), 3);
+        for (i, a) in slots.iter().enumerate() {
+            for b in &slots[i + 1..] {
+                let apart_x = (a.x - b.x).abs() >= a.half.x + b.half.x;
+                let apart_y = (a.y - b.y).abs() >= a.half.y + b.half.y;
+                assert!(apart_x || apart_y, "{a:?} and {b:?} overlap");
+            }
+        }
     }
 
     #[test]
