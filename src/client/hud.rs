@@ -515,7 +515,9 @@ pub fn forecast(e: &Encounter, cmd: &Command) -> Vec<String> {
                     s
                 })
                 .collect();
-            let mut line = format!("{}: {}", e.name(t.target), tiers.join(" | "));
+            // An aura's outcome is what it does each time it acts.
+            let within = if p.aura { ", in the aura" } else { "" };
+            let mut line = format!("{}{within}: {}", e.name(t.target), tiers.join(" | "));
             if t.edges + t.banes > 0 {
                 line += &format!(" ({} edge, {} bane)", t.edges, t.banes);
             }

@@ -450,10 +450,28 @@ impl<'a> Scorer<'a> {
                 let Some(a) = self.e.content().ability(ability) else {
                     return 0.0;
                 };
+                let cost = self.cost(a.cost) + w.resource_cost * *spend as f64;
+                // Using an aura it carries again only starts it over.
+                if a.aura.is_some() && c.auras.iter().any(|x| x.ability == a.id) {
+                    return -cost;
+                }
                 let Some(p) = self.e.preview(cmd) else {
                     return 0.0;
                 };
-                self.preview_value(&p) - self.cost(a.cost) - w.resource_cost * *spend as f64
+                // Surges the user gains: each adds damage to a later strike.
+                let surges = if c.heroic.is_some() {
+                    p.targets
+                        .iter()
+                        .map(|t| {
+                            (0..3)
+                                .map(|i| t.chances[i] * t.tiers[i].surges as f64)
+                                .sum()
+                        })
+                        .fold(0.0, f64::max)
+                } else {
+                    0.0
+                };
+                self.preview_value(&p) + 2.0 * w.damage * surges - cost
             }
             Command::FreeStrike { .. } => self
                 .e

@@ -48,6 +48,9 @@ pub struct TierOutcome {
     /// Creatures summoned next to the user.
     #[serde(default)]
     pub summons: u32,
+    /// Surges the user gains.
+    #[serde(default)]
+    pub surges: u32,
 }
 
 /// One target's forecast.
@@ -70,6 +73,10 @@ pub struct TargetPreview {
 pub struct Preview {
     pub ability: String,
     pub targets: Vec<TargetPreview>,
+    /// A lasting aura: the targets are the creatures in it now, and their
+    /// outcomes what the aura does each time it acts on them.
+    #[serde(default)]
+    pub aura: bool,
 }
 
 impl Preview {
@@ -199,11 +206,13 @@ impl Encounter {
             main_action_ability: ability.action == ActionType::MainAction,
             ..Default::default()
         };
+        // An aura acts later, on whoever is in it: what it does then.
         let always: Vec<crate::ability::Effect> = ability
             .effect
-            .as_ref()
-            .map(|e| e.effects.clone())
-            .unwrap_or_default();
+            .iter()
+            .chain(ability.aura.as_ref().map(|a| &a.effect))
+            .flat_map(|e| e.effects.iter().cloned())
+            .collect();
         let mut out = Vec::new();
         for ts in &snaps {
             if placement.is_none()
@@ -305,6 +314,7 @@ impl Encounter {
                         })
                         .sum(),
                     summons: o.summons.len() as u32,
+                    surges: o.surges,
                 }
             });
             out.push(target_preview(
@@ -312,6 +322,7 @@ impl Encounter {
             ));
         }
         Some(Preview {
+            aura: ability.aura.is_some(),
             ability: ability.id,
             targets: out,
         })
@@ -381,5 +392,6 @@ fn free_strike_preview(
     Some(Preview {
         ability: "free_strike".into(),
         targets: vec![target_preview(world, te, target, 0, 0, chances, tiers)],
+        aura: false,
     })
 }

@@ -159,3 +159,75 @@ fn a_condition_the_target_already_has_is_worth_nothing() {
         greedy_score(&e, &grab)
     );
 }
+
+const CHILL: &str = r#"(id: "chill", name: "Chill", keywords: [Area, Magic],
+    action: Maneuver, distance: Aura(2), target: (kinds: [Enemy]),
+    aura: Some((when: StartOfTurnInside, effect: "3 cold damage; slowed (EoT)")))"#;
+
+fn take_up_chill() -> Command {
+    Command::UseAreaAbility {
+        creature: FURY,
+        ability: "chill".into(),
+        placement: command::Placement::OnSelf,
+        surges: 0,
+        potency_surges: Vec::new(),
+        spend: 0,
+        tier: None,
+    }
+}
+
+// Seed 000 "Aura": it "always originates from you and moves with you for
+// the duration of the ability that created it". Its forecast names the
+// enemies in it now and what it does to each when it acts; the greedy
+// brain takes it up for that, and does not start over one it carries.
+#[test]
+fn an_aura_is_forecast_by_what_it_does_to_enemies_in_it() {
+    let mut e = open(
+        db_with(&[CHILL]),
+        vec![with(hero("fury", "Korva", (4, 2)), &["chill"])],
+        vec![monster("bandit", (6, 2)), monster("bandit", (9, 2))],
+    );
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    let p = e.preview(&take_up_chill()).unwrap();
+    assert!(p.aura);
+    let ids: Vec<CreatureId> = p.targets.iter().map(|t| t.target).collect();
+    assert_eq!(
+        ids,
+        vec![BANDIT],
+        "the bandit 2 squares off, not the one 5 off"
+    );
+    let t = &p.targets[0];
+    assert_eq!(t.chances, [1.0, 0.0, 0.0]);
+    assert_eq!(t.tiers[0].damage, 3);
+    assert_eq!(t.tiers[0].conditions, vec![ConditionKind::Slowed]);
+    assert!(greedy_score(&e, &take_up_chill()) > 0.0);
+    e.apply(take_up_chill()).unwrap();
+    assert!(greedy_score(&e, &take_up_chill()) <= 0.0);
+}
+
+// Seed 000 "Surges": "Each surge you spend deals extra damage equal to
+// your highest characteristic score." Blood Up ("gain 6 temporary
+// stamina; gain 2 surges") is worth its 3 wrath.
+#[test]
+fn surges_the_user_gains_are_worth_something() {
+    let mut e = open(
+        db_with(&[]),
+        vec![hero("fury", "Korva", (2, 2))],
+        vec![monster("bandit", (3, 2))],
+    );
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
+    e.world_mut().get_mut::<Heroic>(ent).unwrap().amount = 3;
+    let blood_up = Command::use_ability(FURY, "fury_blood_up", vec![FURY]);
+    assert!(e.legal_actions().contains(&blood_up));
+    let p = e.preview(&blood_up).unwrap();
+    assert_eq!(p.targets[0].tiers[0].surges, 2);
+    assert_eq!(p.targets[0].tiers[0].temporary, 6);
+    assert!(
+        greedy_score(&e, &blood_up) > 1.0,
+        "{}",
+        greedy_score(&e, &blood_up)
+    );
+}
