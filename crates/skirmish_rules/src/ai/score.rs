@@ -53,6 +53,11 @@ pub struct Weights {
     pub plan: f64,
     /// Phased 2d6: seizing the initiative (subtracted).
     pub seize: f64,
+    /// How much a raised wall counts for the strikes it keeps the enemy's
+    /// melee creatures from on their next turns (valued as this side's
+    /// strikes are: damage, focus fire, kills), less those it keeps this
+    /// side's from.
+    pub shelter: f64,
 }
 
 impl Default for Weights {
@@ -84,6 +89,7 @@ impl Weights {
             heal: 0.6,
             plan: 0.0,
             seize: 4.0,
+            shelter: 1.0,
         }
     }
 }
@@ -118,6 +124,10 @@ pub fn attack_reach(e: &Encounter, c: &CreatureView) -> (u32, bool) {
     best
 }
 
+/// Whom a creature could strike on its next turn, each with a square it
+/// could strike from.
+type Strikes = Vec<(CreatureId, Pos)>;
+
 /// The scorer: a view of the fight from one side's point of view.
 pub struct Scorer<'a> {
     pub e: &'a Encounter,
@@ -130,6 +140,12 @@ pub struct Scorer<'a> {
     /// Each creature's [`attack_reach`], worked out when first needed (a
     /// decision asks it for every square a move could end on).
     reaches: std::cell::RefCell<Vec<(CreatureId, (u32, bool))>>,
+    /// Whom each melee creature could strike on its next turn as the map
+    /// stands, worked out when a wall is first weighed.
+    strikes: std::cell::RefCell<Vec<(CreatureId, Strikes)>>,
+    /// What each creature's best strike on each other is worth, as worked
+    /// out (see [`Scorer::strike_value`]).
+    strike_values: std::cell::RefCell<Vec<(CreatureId, CreatureId, f64)>>,
 }
 
 impl<'a> Scorer<'a> {
@@ -142,7 +158,151 @@ impl<'a> Scorer<'a> {
             occupants: e.occupants(),
             walk: Default::default(),
             reaches: Default::default(),
+            strikes: Default::default(),
+            strike_values: Default::default(),
         }
+    }
+
+    /// Whom `x` could strike on its next turn on `map`, if it fights in
+    /// melee: each creature of the other side next to (within reach of) a
+    /// square it can move to, with that square. Empty for a creature with a
+    /// ranged attack (a wall barely slows it) and for the dead.
+    fn melee_strikes(&self, map: &crate::map::Map, x: &CreatureView) -> Strikes {
+        let (reach, ranged) = self.reach_of(x);
+        if ranged || x.stamina.is_dead() {
+            return Vec::new();
+        }
+        let limits = crate::conditions::movement_limits(&x.conditions, x.movement.speed);
+        let occ = crate::map::movement::occupancy(map, &self.occupants);
+        let squares: Vec<Pos> = if limits.speed == 0 {
+            vec![x.space.pos]
+        } else {
+            let r = crate::map::movement::reachable_with(
+                map,
+                &occ,
+                &Mover {
+                    id: x.id,
+                    space: x.space,
+                    side: x.side,
+                    speed: limits.speed,
+                    extra_cost: limits.extra_cost_per_square,
+                    shifting: false,
+                },
+            );
+            std::iter::once(x.space.pos)
+                .chain(r.destinations().into_iter().map(|(p, _)| p))
+                .collect()
+        };
+        self.all
+            .iter()
+            .filter(|o| o.side != x.side && !o.stamina.is_dead())
+            .filter_map(|o| {
+                squares
+                    .iter()
+                    .find(|&&p| Footprint::new(p, x.space.size).distance(o.space) <= reach)
+                    .map(|&p| (o.id, p))
+            })
+            .collect()
+    }
+
+    /// [`Scorer::melee_strikes`] on the map as it stands, kept.
+    fn strikes_now(&self, x: &CreatureView) -> Strikes {
+        if let Some((_, s)) = self.strikes.borrow().iter().find(|(id, _)| *id == x.id) {
+            return s.clone();
+        }
+        let s = self.melee_strikes(self.e.map(), x);
+        self.strikes.borrow_mut().push((x.id, s.clone()));
+        s
+    }
+
+    /// What `x`'s best strike on `target` is worth to `x`'s side (the
+    /// engine's forecast from `from`: damage it can take, more on the
+    /// wounded, and the chance to drop it), kept per pair.
+    fn strike_value(&self, x: &CreatureView, target: CreatureId, from: Pos) -> f64 {
+        if let Some(&(_, _, v)) = self
+            .strike_values
+            .borrow()
+            .iter()
+            .find(|(a, b, _)| *a == x.id && *b == target)
+        {
+            return v;
+        }
+        let mut best: f64 = 0.0;
+        if let Some(t) = self.get(target) {
+            let left = (t.stamina.current + t.stamina.temporary).max(1) as f64;
+            let lost = 1.0 - t.stamina.current as f64 / t.stamina.max.max(1) as f64;
+            for id in &x.abilities {
+                let Some(a) = self.e.content().ability(id) else {
+                    continue;
+                };
+                if a.action != ActionType::MainAction
+                    || a.distance.is_area()
+                    || a.power_roll.is_none()
+                {
+                    continue;
+                }
+                let cmd = Command::use_ability(x.id, id, vec![target]);
+                let Some(p) = self.e.preview_from(&cmd, Some(from)) else {
+                    continue;
+                };
+                for tp in p.targets.iter().filter(|tp| tp.target == target) {
+                    let dealt: f64 = (0..3)
+                        .map(|i| tp.chances[i] * (tp.tiers[i].damage as f64).min(left))
+                        .sum();
+                    let v = self.w.damage * dealt * (1.0 + self.w.focus_fire * lost.max(0.0))
+                        + self.w.kill * tp.kill_chance;
+                    best = best.max(v);
+                }
+            }
+        }
+        self.strike_values.borrow_mut().push((x.id, target, best));
+        best
+    }
+
+    /// The best of `x`'s strikes on those it can reach.
+    fn best_strike(&self, x: &CreatureView, strikes: &[(CreatureId, Pos)]) -> f64 {
+        strikes
+            .iter()
+            .map(|&(t, from)| self.strike_value(x, t, from))
+            .fold(0.0, f64::max)
+    }
+
+    /// What a wall raised on `squares` is worth to this side: every
+    /// creature gets one turn with it. A melee creature it keeps from its
+    /// best strike makes only the best it has left, or none: the enemy's
+    /// loss counts for this side, its own against (seed 000 "Wall": "a
+    /// wall can't be placed in occupied squares, and a wall blocks line of
+    /// effect"; our ruling, a raised wall stands until the end of its
+    /// maker's next turn).
+    pub fn wall_value(&self, squares: &[Pos]) -> f64 {
+        let mut map = self.e.map().clone();
+        for &p in squares {
+            if map.in_bounds(p) {
+                map.set_raised_wall(p, true);
+            }
+        }
+        let mut v = 0.0;
+        for x in &self.all {
+            let before = self.strikes_now(x);
+            if before.is_empty() {
+                continue;
+            }
+            // A wall beyond where it could walk changes nothing for it.
+            let limit = x.movement.speed + x.space.size + 1;
+            if squares
+                .iter()
+                .all(|&p| x.space.distance(Footprint::single(p)) > limit)
+            {
+                continue;
+            }
+            let after = self.melee_strikes(&map, x);
+            if after.len() == before.len() {
+                continue;
+            }
+            let lost = self.best_strike(x, &before) - self.best_strike(x, &after);
+            v += if x.side == self.side { -lost } else { lost };
+        }
+        self.w.shelter * v
     }
 
     /// [`attack_reach`] of `c`, kept for the life of the scorer.
@@ -222,7 +382,7 @@ impl<'a> Scorer<'a> {
                     let mut help = w.heal * (tier.heal as f64).min(missing)
                         + w.heal * 0.5 * tier.temporary as f64
                         + 2.0 * w.damage * tier.grant_surges as f64
-                        + 0.3 * tier.shift as f64
+                        + self.shift_gain(tc, tier.shift)
                         // Seed 004: a shield saves damage on each attack to
                         // come, retaliation deals some; a summon is another
                         // body with a free strike each round.
@@ -258,6 +418,36 @@ impl<'a> Scorer<'a> {
             }
         }
         v
+    }
+
+    /// What a shift of up to `n` squares granted to the ally `a` is worth:
+    /// the engine moves it toward the nearest enemy (see `granted_shift`),
+    /// so the gain of the square `n` steps that way (or next to the enemy,
+    /// if nearer) over where it stands, and nothing if that is no better.
+    fn shift_gain(&self, a: &CreatureView, n: u32) -> f64 {
+        if n == 0 {
+            return 0.0;
+        }
+        let Some(near) = self
+            .enemies()
+            .min_by_key(|o| (o.space.distance(a.space), o.id))
+        else {
+            return 0.0;
+        };
+        let d = near.space.distance(a.space);
+        let steps = n.min(d.saturating_sub(1)) as i32;
+        if steps == 0 {
+            return 0.0;
+        }
+        let (dx, dy) = (
+            (near.space.pos.x - a.space.pos.x).signum(),
+            (near.space.pos.y - a.space.pos.y).signum(),
+        );
+        let to = Footprint::new(a.space.pos.offset(dx * steps, dy * steps), a.space.size);
+        if !self.e.map().in_bounds(to.pos) {
+            return 0.0;
+        }
+        (self.position(a, to) - self.position(a, a.space)).max(0.0)
     }
 
     /// Expected damage from pits, walls and collisions where the forecast's
@@ -454,6 +644,14 @@ impl<'a> Scorer<'a> {
                 // Using an aura it carries again only starts it over.
                 if a.aura.is_some() && c.auras.iter().any(|x| x.ability == a.id) {
                     return -cost;
+                }
+                // A wall harms no one: it is worth the strikes it stops.
+                if let Command::UseAreaAbility {
+                    placement: crate::encounter::command::Placement::Wall { squares },
+                    ..
+                } = cmd
+                {
+                    return self.wall_value(squares) - cost;
                 }
                 let Some(p) = self.e.preview(cmd) else {
                     return 0.0;

@@ -231,3 +231,165 @@ fn surges_the_user_gains_are_worth_something() {
         greedy_score(&e, &blood_up)
     );
 }
+
+/// The first hero (an elementalist, a tactician).
+const FIRST: CreatureId = FURY;
+
+fn earth_wall(user: CreatureId, squares: Vec<Pos>) -> Command {
+    Command::UseAreaAbility {
+        creature: user,
+        ability: "elem_earth_wall".into(),
+        placement: command::Placement::Wall { squares },
+        surges: 0,
+        potency_surges: Vec::new(),
+        spend: 0,
+        tier: None,
+    }
+}
+
+fn column(x: i32) -> Vec<Pos> {
+    (0..5).map(|y| Pos::new(x, y)).collect()
+}
+
+// Seed 000 "Wall": "a wall can't be placed in occupied squares, and a wall
+// blocks line of effect" (and movement: a raised wall is a wall square);
+// our ruling: it stands until the end of its maker's next turn. A wall is
+// worth the strikes it keeps the enemy from on its coming turn.
+#[test]
+fn a_wall_is_worth_the_strikes_it_keeps_off() {
+    // The bandit (speed 5, melee) can walk up to the elementalist five
+    // squares west of it; a wall across its west side leaves it no way
+    // round in reach (the map is six rows deep).
+    let mut e = open(
+        db_with(&[]),
+        vec![hero("elementalist", "Pell", (1, 2))],
+        vec![monster("bandit", (6, 2))],
+    );
+    e.dice_mut().force([1]);
+    start(&mut e, FIRST);
+    let ent = act::entity_of(e.world_mut(), FIRST).unwrap();
+    e.world_mut().get_mut::<Heroic>(ent).unwrap().amount = 3;
+    let legal = e.legal_actions();
+    let west = earth_wall(FIRST, column(5));
+    let east = earth_wall(FIRST, column(7));
+    assert!(legal.contains(&west), "{legal:?}");
+    assert!(legal.contains(&east));
+    let (w, ea) = (greedy_score(&e, &west), greedy_score(&e, &east));
+    assert!(w > 1.0, "the wall between them: {w}");
+    assert!(ea < 0.0, "a wall behind the bandit stops nothing: {ea}");
+    let best = legal
+        .iter()
+        .filter(|c| matches!(c, Command::UseAreaAbility { ability, .. } if ability == "elem_earth_wall"))
+        .max_by(|a, b| greedy_score(&e, a).total_cmp(&greedy_score(&e, b)))
+        .unwrap();
+    assert_eq!(best, &west);
+    // The premise: the bandit can walk up to the elementalist now, and not
+    // once the wall is raised.
+    assert!(bandit_reaches(&e, Pos::new(1, 2)));
+    e.apply(west).unwrap();
+    assert!(e.map().cell(Pos::new(5, 2)).raised_wall);
+    assert!(!bandit_reaches(&e, Pos::new(1, 2)));
+}
+
+/// Whether the bandit can end its move next to `p`.
+fn bandit_reaches(e: &Encounter, p: Pos) -> bool {
+    let b = e.creature(BANDIT).unwrap();
+    let reach = crate::map::movement::reachable(
+        e.map(),
+        &e.occupants(),
+        &crate::map::movement::Mover {
+            id: BANDIT,
+            space: b.space,
+            side: b.side,
+            speed: b.movement.speed,
+            extra_cost: 0,
+            shifting: false,
+        },
+    );
+    reach
+        .destinations()
+        .iter()
+        .any(|&(q, _)| Footprint::single(q).distance(Footprint::single(p)) <= 1)
+}
+
+#[test]
+fn a_wall_that_keeps_the_own_side_off_its_target_counts_against() {
+    // The same wall, with a fury of the elementalist's side east of it
+    // who could reach the bandit: the wall keeps the bandit from the
+    // elementalist but not from the fury, and keeps nothing from the
+    // fury. With the fury west of the wall instead, the wall keeps the
+    // fury from the bandit: worth less.
+    let value = |fury_at: (i32, i32)| {
+        let mut e = open(
+            db_with(&[]),
+            vec![
+                hero("elementalist", "Pell", (1, 2)),
+                hero("fury", "Korva", fury_at),
+            ],
+            vec![monster("bandit", (6, 2))],
+        );
+        e.dice_mut().force([1]);
+        start(&mut e, FIRST);
+        Scorer::new(&e, &Weights::greedy(), Side::Heroes).wall_value(&column(5))
+    };
+    let alone = {
+        let mut e = open(
+            db_with(&[]),
+            vec![hero("elementalist", "Pell", (1, 2))],
+            vec![monster("bandit", (6, 2))],
+        );
+        e.dice_mut().force([1]);
+        start(&mut e, FIRST);
+        Scorer::new(&e, &Weights::greedy(), Side::Heroes).wall_value(&column(5))
+    };
+    let fury_west = value((2, 4));
+    assert!(alone > 0.0, "{alone}");
+    assert!(
+        fury_west < alone,
+        "the fury's strike on the bandit lost: {fury_west} against {alone}"
+    );
+}
+
+fn advance() -> Command {
+    Command::UseAreaAbility {
+        creature: FIRST,
+        ability: "tact_advance".into(),
+        placement: command::Placement::OnSelf,
+        surges: 0,
+        potency_surges: Vec::new(),
+        spend: 0,
+        tier: None,
+    }
+}
+
+// Advance! ("shift 2" to each ally in a 3 burst): the engine moves each
+// ally toward its nearest enemy (RULES.md "Movement": a shift provokes no
+// opportunity attack). It is worth what the squares gained are worth to the
+// allies: a fury brought next to a bandit gains much, a fury already next to
+// it nothing.
+#[test]
+fn a_granted_shift_is_worth_the_ground_it_gains_the_allies() {
+    let score_with_bandit_at = |x: i32| {
+        let mut e = open(
+            db_with(&[]),
+            vec![
+                hero("tactician", "Hollis", (1, 2)),
+                hero("fury", "Korva", (2, 2)),
+            ],
+            vec![monster("bandit", (x, 2))],
+        );
+        e.dice_mut().force([1]);
+        start(&mut e, FIRST);
+        let ent = act::entity_of(e.world_mut(), FIRST).unwrap();
+        e.world_mut().get_mut::<Heroic>(ent).unwrap().amount = 3;
+        assert!(e.legal_actions().contains(&advance()));
+        greedy_score(&e, &advance())
+    };
+    let far = score_with_bandit_at(5);
+    let engaged = score_with_bandit_at(3);
+    assert!(far > 0.0, "the fury two squares short of the bandit: {far}");
+    assert!(
+        engaged < 0.0,
+        "the fury already next to the bandit: {engaged}"
+    );
+}
