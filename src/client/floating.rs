@@ -594,19 +594,24 @@ mod tests {
         assert!(floats.iter().all(|f| f.style == FloatStyle::Quiet));
     }
 
-    #[test]
-    fn applied_commands_spawn_floats_over_their_targets_headless() {
-        use crate::client::tokens::TokenIndex;
-        use crate::client::view::BoardGeometry;
+    /// A headless app spawning and raising floats over a 10 x 10 board.
+    fn float_app() -> App {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins)
             .add_message::<Applied>()
-            .init_resource::<TokenIndex>()
-            .insert_resource(BoardGeometry {
+            .init_resource::<crate::client::tokens::TokenIndex>()
+            .insert_resource(crate::client::view::BoardGeometry {
                 width: 10,
                 height: 10,
             })
             .add_systems(Update, (spawn_floats, rise).chain());
+        app
+    }
+
+    #[test]
+    fn applied_commands_spawn_floats_over_their_targets_headless() {
+        use crate::client::tokens::TokenIndex;
+        let mut app = float_app();
         app.world_mut().write_message(Applied {
             entries: vec![tier(A, Tier::Two, false), damage(A, 8, DamageType::Fire)],
         });
@@ -722,16 +727,7 @@ mod tests {
     #[test]
     fn floats_spawned_over_neighbours_and_in_turn_stay_apart() {
         use crate::client::tokens::TokenIndex;
-        use crate::client::view::BoardGeometry;
-        let mut app = App::new();
-        app.add_plugins(MinimalPlugins)
-            .add_message::<Applied>()
-            .init_resource::<TokenIndex>()
-            .insert_resource(BoardGeometry {
-                width: 10,
-                height: 10,
-            })
-            .add_systems(Update, (spawn_floats, rise).chain());
+        let mut app = float_app();
         for (id, x) in [(A, 2), (B, 3)] {
             app.world_mut().resource_mut::<TokenIndex>().place(
                 id,

@@ -11,6 +11,32 @@ use crate::map::{Footprint, Side};
 const BANDIT: CreatureId = CreatureId(2);
 const OTHER_BANDIT: CreatureId = CreatureId(3);
 
+/// `user` uses the area ability `ability` placed so, with nothing spent.
+fn area_use(user: CreatureId, ability: &str, placement: command::Placement) -> Command {
+    Command::UseAreaAbility {
+        creature: user,
+        ability: ability.into(),
+        placement,
+        surges: 0,
+        potency_surges: Vec::new(),
+        spend: 0,
+        tier: None,
+    }
+}
+
+/// An open-map fight with the first hero's turn begun and, if given, that
+/// much of its heroic resource.
+fn started(heroes: Vec<HeroDef>, monsters: Vec<MonsterDef>, heroic: Option<u32>) -> Encounter {
+    let mut e = open(db_with(&[]), heroes, monsters);
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    if let Some(n) = heroic {
+        let ent = act::entity_of(e.world_mut(), FURY).unwrap();
+        e.world_mut().get_mut::<Heroic>(ent).unwrap().amount = n;
+    }
+    e
+}
+
 fn greedy_score(e: &Encounter, cmd: &Command) -> f64 {
     Scorer::new(e, &Weights::greedy(), Side::Heroes).score(cmd)
 }
@@ -51,15 +77,7 @@ const SWEEP: &str = r#"(id: "sweep", name: "Sweep", keywords: [Area, Melee, Weap
     power_roll: Some((characteristics: [Might], tiers: ("3 damage", "3 damage", "3 damage"))))"#;
 
 fn sweep() -> Command {
-    Command::UseAreaAbility {
-        creature: FURY,
-        ability: "sweep".into(),
-        placement: command::Placement::OnSelf,
-        surges: 0,
-        potency_surges: Vec::new(),
-        spend: 0,
-        tier: None,
-    }
+    area_use(FURY, "sweep", command::Placement::OnSelf)
 }
 
 #[test]
@@ -133,13 +151,11 @@ fn greedy_keeps_a_ranged_creature_out_of_adjacency() {
 // an enemy already grabbed gains nothing.
 #[test]
 fn a_condition_the_target_already_has_is_worth_nothing() {
-    let mut e = open(
-        db_with(&[]),
+    let mut e = started(
         vec![hero("fury", "Korva", (2, 2))],
         vec![monster("bandit", (3, 2))],
+        None,
     );
-    e.dice_mut().force([1]);
-    start(&mut e, FURY);
     let grab = Command::use_ability(FURY, "grab", vec![BANDIT]);
     assert!(
         greedy_score(&e, &grab) > 0.0,
@@ -165,15 +181,7 @@ const CHILL: &str = r#"(id: "chill", name: "Chill", keywords: [Area, Magic],
     aura: Some((when: StartOfTurnInside, effect: "3 cold damage; slowed (EoT)")))"#;
 
 fn take_up_chill() -> Command {
-    Command::UseAreaAbility {
-        creature: FURY,
-        ability: "chill".into(),
-        placement: command::Placement::OnSelf,
-        surges: 0,
-        potency_surges: Vec::new(),
-        spend: 0,
-        tier: None,
-    }
+    area_use(FURY, "chill", command::Placement::OnSelf)
 }
 
 // Seed 000 "Aura": it "always originates from you and moves with you for
@@ -211,15 +219,11 @@ fn an_aura_is_forecast_by_what_it_does_to_enemies_in_it() {
 // stamina; gain 2 surges") is worth its 3 wrath.
 #[test]
 fn surges_the_user_gains_are_worth_something() {
-    let mut e = open(
-        db_with(&[]),
+    let mut e = started(
         vec![hero("fury", "Korva", (2, 2))],
         vec![monster("bandit", (3, 2))],
+        Some(3),
     );
-    e.dice_mut().force([1]);
-    start(&mut e, FURY);
-    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
-    e.world_mut().get_mut::<Heroic>(ent).unwrap().amount = 3;
     let blood_up = Command::use_ability(FURY, "fury_blood_up", vec![FURY]);
     assert!(e.legal_actions().contains(&blood_up));
     let p = e.preview(&blood_up).unwrap();
@@ -236,15 +240,11 @@ fn surges_the_user_gains_are_worth_something() {
 const FIRST: CreatureId = FURY;
 
 fn earth_wall(user: CreatureId, squares: Vec<Pos>) -> Command {
-    Command::UseAreaAbility {
-        creature: user,
-        ability: "elem_earth_wall".into(),
-        placement: command::Placement::Wall { squares },
-        surges: 0,
-        potency_surges: Vec::new(),
-        spend: 0,
-        tier: None,
-    }
+    area_use(
+        user,
+        "elem_earth_wall",
+        command::Placement::Wall { squares },
+    )
 }
 
 fn column(x: i32) -> Vec<Pos> {
@@ -260,15 +260,11 @@ fn a_wall_is_worth_the_strikes_it_keeps_off() {
     // The bandit (speed 5, melee) can walk up to the elementalist five
     // squares west of it; a wall across its west side leaves it no way
     // round in reach (the map is six rows deep).
-    let mut e = open(
-        db_with(&[]),
+    let mut e = started(
         vec![hero("elementalist", "Pell", (1, 2))],
         vec![monster("bandit", (6, 2))],
+        Some(3),
     );
-    e.dice_mut().force([1]);
-    start(&mut e, FIRST);
-    let ent = act::entity_of(e.world_mut(), FIRST).unwrap();
-    e.world_mut().get_mut::<Heroic>(ent).unwrap().amount = 3;
     let legal = e.legal_actions();
     let west = earth_wall(FIRST, column(5));
     let east = earth_wall(FIRST, column(7));
@@ -319,30 +315,13 @@ fn a_wall_that_keeps_the_own_side_off_its_target_counts_against() {
     // elementalist but not from the fury, and keeps nothing from the
     // fury. With the fury west of the wall instead, the wall keeps the
     // fury from the bandit: worth less.
-    let value = |fury_at: (i32, i32)| {
-        let mut e = open(
-            db_with(&[]),
-            vec![
-                hero("elementalist", "Pell", (1, 2)),
-                hero("fury", "Korva", fury_at),
-            ],
-            vec![monster("bandit", (6, 2))],
-        );
-        e.dice_mut().force([1]);
-        start(&mut e, FIRST);
+    let value = |heroes: Vec<HeroDef>| {
+        let e = started(heroes, vec![monster("bandit", (6, 2))], None);
         Scorer::new(&e, &Weights::greedy(), Side::Heroes).wall_value(&column(5))
     };
-    let alone = {
-        let mut e = open(
-            db_with(&[]),
-            vec![hero("elementalist", "Pell", (1, 2))],
-            vec![monster("bandit", (6, 2))],
-        );
-        e.dice_mut().force([1]);
-        start(&mut e, FIRST);
-        Scorer::new(&e, &Weights::greedy(), Side::Heroes).wall_value(&column(5))
-    };
-    let fury_west = value((2, 4));
+    let pell = || hero("elementalist", "Pell", (1, 2));
+    let alone = value(vec![pell()]);
+    let fury_west = value(vec![pell(), hero("fury", "Korva", (2, 4))]);
     assert!(alone > 0.0, "{alone}");
     assert!(
         fury_west < alone,
@@ -351,15 +330,7 @@ fn a_wall_that_keeps_the_own_side_off_its_target_counts_against() {
 }
 
 fn advance() -> Command {
-    Command::UseAreaAbility {
-        creature: FIRST,
-        ability: "tact_advance".into(),
-        placement: command::Placement::OnSelf,
-        surges: 0,
-        potency_surges: Vec::new(),
-        spend: 0,
-        tier: None,
-    }
+    area_use(FIRST, "tact_advance", command::Placement::OnSelf)
 }
 
 // Advance! ("shift 2" to each ally in a 3 burst): the engine moves each
@@ -370,18 +341,14 @@ fn advance() -> Command {
 #[test]
 fn a_granted_shift_is_worth_the_ground_it_gains_the_allies() {
     let score_with_bandit_at = |x: i32| {
-        let mut e = open(
-            db_with(&[]),
+        let mut e = started(
             vec![
                 hero("tactician", "Hollis", (1, 2)),
                 hero("fury", "Korva", (2, 2)),
             ],
             vec![monster("bandit", (x, 2))],
+            Some(3),
         );
-        e.dice_mut().force([1]);
-        start(&mut e, FIRST);
-        let ent = act::entity_of(e.world_mut(), FIRST).unwrap();
-        e.world_mut().get_mut::<Heroic>(ent).unwrap().amount = 3;
         assert!(e.legal_actions().contains(&advance()));
         greedy_score(&e, &advance())
     };
