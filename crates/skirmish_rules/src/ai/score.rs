@@ -380,7 +380,9 @@ impl<'a> Scorer<'a> {
                 for i in 0..3 {
                     let tier = &t.tiers[i];
                     let mut help = w.heal * (tier.heal as f64).min(missing)
-                        + w.heal * 0.5 * tier.temporary as f64
+                        // Temporary stamina doesn't stack: only more than
+                        // it has counts.
+                        + w.heal * 0.5 * (tier.temporary as i32 - tc.stamina.temporary).max(0) as f64
                         + 2.0 * w.damage * tier.grant_surges as f64
                         + self.shift_gain(tc, tier.shift)
                         // Seed 004: a shield saves damage on each attack to
@@ -656,13 +658,16 @@ impl<'a> Scorer<'a> {
                 let Some(p) = self.e.preview(cmd) else {
                     return 0.0;
                 };
-                // Surges the user gains: each adds damage to a later strike.
-                let surges = if c.heroic.is_some() {
+                // Surges the user gains: each adds damage to a later strike,
+                // up to the 3 one damage roll can spend (seed 000 "Surges"):
+                // beyond what it holds, more wait for strikes after that.
+                let surges = if let Some(h) = &c.heroic {
+                    let room = 3u32.saturating_sub(h.surges);
                     p.targets
                         .iter()
                         .map(|t| {
                             (0..3)
-                                .map(|i| t.chances[i] * t.tiers[i].surges as f64)
+                                .map(|i| t.chances[i] * t.tiers[i].surges.min(room) as f64)
                                 .sum()
                         })
                         .fold(0.0, f64::max)

@@ -360,3 +360,26 @@ fn a_granted_shift_is_worth_the_ground_it_gains_the_allies() {
         "the fury already next to the bandit: {engaged}"
     );
 }
+
+// Seed 000 "Surges": "you can spend up to 3 surges" on a damage roll; and
+// temporary stamina doesn't stack (the higher stays). Blood Up ("gain 6
+// temporary stamina; gain 2 surges") is worth nothing more to a fury who
+// already holds 3 surges and 6 temporary stamina: greedy furies played
+// it every turn (about a hundred times a game in phased_ambush) and never
+// struck.
+#[test]
+fn surges_and_a_cushion_already_held_are_worth_nothing_more() {
+    let mut e = started(
+        vec![hero("fury", "Korva", (2, 2))],
+        vec![monster("bandit", (3, 2))],
+        Some(3),
+    );
+    let blood_up = Command::use_ability(FURY, "fury_blood_up", vec![FURY]);
+    let fresh = greedy_score(&e, &blood_up);
+    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
+    e.world_mut().get_mut::<Heroic>(ent).unwrap().surges = 3;
+    e.world_mut().get_mut::<Stamina>(ent).unwrap().temporary = 6;
+    let held = greedy_score(&e, &blood_up);
+    assert!(fresh > 1.0, "{fresh}");
+    assert!(held < 0.0, "only its cost is left: {held}");
+}
