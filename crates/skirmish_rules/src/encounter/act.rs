@@ -150,7 +150,12 @@ fn handle_command(world: &mut World) {
                 Some(m) => world.resource_mut::<Flow>().active = Some(m),
                 None => {
                     let done = world.resource_mut::<Flow>().finish_turn();
-                    world.resource_mut::<TurnEvents>().ended = done;
+                    // A turn that ended as it began (its creature died of
+                    // its slow action's bleeding) has nothing of its start
+                    // left to do: the dead gain no resource.
+                    let mut events = world.resource_mut::<TurnEvents>();
+                    events.ended = done;
+                    events.started.clear();
                 }
             }
         }

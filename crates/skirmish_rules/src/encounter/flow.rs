@@ -376,7 +376,15 @@ fn in_list_order<'a>(
 /// the same side; with nobody left, the round ends and the next begins.
 /// Under the phased ruleset, the phased flow's order decides instead.
 fn advance(world: &mut World) {
-    let phase = *world.resource::<State<Phase>>().get();
+    // The phase this step leaves the encounter in: a turn that started
+    // this step (the phase about to become Acting) and ended in it too (its
+    // creature died as it began) is over, and the next pick must be made;
+    // a step that started no turn while a side was picking (a delay, a
+    // refused start) leaves that pick as it was.
+    let phase = match *world.resource::<NextState<Phase>>() {
+        NextState::Pending(p) | NextState::PendingIfNeq(p) => p,
+        NextState::Unchanged => *world.resource::<State<Phase>>().get(),
+    };
     let flow = world.resource::<Flow>();
     if phase == Phase::Over || flow.outcome.is_some() || flow.active.is_some() {
         return;
