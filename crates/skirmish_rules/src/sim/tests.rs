@@ -270,6 +270,25 @@ fn every_shipped_encounter_runs_to_the_end_with_random_brains() {
     }
 }
 
+// Issue #6 point 6 and `legal_actions`' promise that every listed command
+// is accepted: greedy against greedy on every shipped encounter, on seeds
+// that reach the rarer turns (a dying hero's slow action bleeding them to
+// death as their turn starts, in storm_rite at seed 0, once left the next
+// listed StartTurn refused).
+#[test]
+fn every_shipped_encounter_runs_to_the_end_with_greedy_brains() {
+    let db = db();
+    for id in db.encounters.keys() {
+        for seed in 0..3 {
+            let h = by_name("greedy", seed, &db).unwrap();
+            let m = by_name("greedy", !seed, &db).unwrap();
+            let (g, _) = play_with(&db, id, seed, h, m, 20_000).unwrap();
+            assert!(g.errors.is_empty(), "{id} seed {seed}: {:?}", g.errors);
+            assert!(g.winner.is_some(), "{id} seed {seed} did not end");
+        }
+    }
+}
+
 // Seed 004 "Round bonuses" end with the round; when several creatures' end
 // at once they are logged by creature, never in whatever order the ECS
 // store holds them (which changed with how the app was set up).
