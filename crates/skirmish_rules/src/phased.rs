@@ -325,23 +325,71 @@ pub fn tier_odds(
     extra: Option<(u32, Keep)>,
     rules: &PhasedRules,
 ) -> [f64; 3] {
+    // Every face counted by the total it keeps: the tier depends on that
+    // alone, so each total is judged once, with its count.
     let mut counts = [0u32; 3];
     let mut all = 0u32;
+    let mut judge = |kept: u32, n: u32| {
+        let i = match attack_tier(kept as i32 + attack, defense, rules) {
+            None => 0,
+            Some(t) => t as usize - 1,
+        };
+        counts[i] += n;
+        all += n;
+    };
+    match kept_totals(extra) {
+        Some(table) => {
+            for (kept, &n) in table.iter().enumerate().filter(|(_, n)| **n > 0) {
+                judge(kept as u32, n);
+            }
+        }
+        None => each_face(extra, |kept| judge(kept, 1)),
+    }
+    counts.map(|c| c as f64 / all as f64)
+}
+
+/// Every face of 2d6 and the extra die, as the total it keeps.
+fn each_face(extra: Option<(u32, Keep)>, mut f: impl FnMut(u32)) {
     let faces = extra.map_or(1, |(s, _)| s);
     for a in 1..=6 {
         for b in 1..=6 {
             for x in 1..=faces {
-                let kept = keep_two([a, b], extra.map(|(_, k)| (x, k)));
-                let i = match attack_tier(kept as i32 + attack, defense, rules) {
-                    None => 0,
-                    Some(t) => t as usize - 1,
-                };
-                counts[i] += 1;
-                all += 1;
+                f(keep_two([a, b], extra.map(|(_, k)| (x, k))));
             }
         }
     }
-    counts.map(|c| c as f64 / all as f64)
+}
+
+/// The most a kept total can be with an extra die of up to this many faces.
+const TABLED_FACES: u32 = 12;
+
+/// How many faces keep each total, for no extra die or one of up to
+/// [`TABLED_FACES`] faces: counted once and kept (the AI asks the odds of
+/// every attack from every square it weighs). `None` for a larger die.
+fn kept_totals(extra: Option<(u32, Keep)>) -> Option<&'static [u32]> {
+    type Table = [u32; 6 + TABLED_FACES as usize + 1];
+    static TABLES: std::sync::OnceLock<Vec<Table>> = std::sync::OnceLock::new();
+    let index = match extra {
+        None => 0,
+        Some((s, _)) if s == 0 || s > TABLED_FACES => return None,
+        Some((s, Keep::Highest)) => s as usize,
+        Some((s, Keep::Lowest)) => (TABLED_FACES + s) as usize,
+    };
+    let tables = TABLES.get_or_init(|| {
+        let die = |i: usize| match i as u32 {
+            0 => None,
+            s if s <= TABLED_FACES => Some((s, Keep::Highest)),
+            s => Some((s - TABLED_FACES, Keep::Lowest)),
+        };
+        (0..=2 * TABLED_FACES as usize)
+            .map(|i| {
+                let mut t: Table = [0; 6 + TABLED_FACES as usize + 1];
+                each_face(die(i), |kept| t[kept as usize] += 1);
+                t
+            })
+            .collect()
+    });
+    Some(&tables[index])
 }
 
 /// Where a phased round is (seed 001 "Combat Round": initiative, movement,
@@ -533,6 +581,38 @@ mod tests {
         let dis = tier_odds(0, 7, extra_die(0, 1, true), &r);
         assert!(adv[0] < miss && dis[0] > miss);
         assert!((adv.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    // The odds read off the kept totals' table are those of counting every
+    // face one by one, for every extra die the table holds and one it doesn't.
+    #[test]
+    fn tier_odds_from_the_table_match_every_face_counted() {
+        let r = PhasedRules::default();
+        let counted = |attack: i32, defense: i32, extra: Option<(u32, Keep)>| {
+            let mut counts = [0u32; 3];
+            each_face(extra, |kept| {
+                let i =
+                    attack_tier(kept as i32 + attack, defense, &r).map_or(0, |t| t as usize - 1);
+                counts[i] += 1;
+            });
+            let all: u32 = counts.iter().sum();
+            counts.map(|c| c as f64 / all as f64)
+        };
+        let mut extras = vec![None, Some((20, Keep::Highest)), Some((14, Keep::Lowest))];
+        for s in 1..=TABLED_FACES {
+            extras.extend([Some((s, Keep::Highest)), Some((s, Keep::Lowest))]);
+        }
+        for extra in extras {
+            for attack in -3..=5 {
+                for defense in 5..=12 {
+                    assert_eq!(
+                        tier_odds(attack, defense, extra, &r),
+                        counted(attack, defense, extra),
+                        "{attack} v {defense} with {extra:?}"
+                    );
+                }
+            }
+        }
     }
 
     // Seed 001 "Initiative Phase": "High rolls BATTLE first"; "Movement

@@ -146,6 +146,8 @@ pub struct Scorer<'a> {
     /// What each creature's best strike on each other is worth, as worked
     /// out (see [`Scorer::strike_value`]).
     strike_values: std::cell::RefCell<Vec<(CreatureId, CreatureId, f64)>>,
+    /// [`Scorer::best_attack_from`] for each creature and square asked.
+    attacks: std::cell::RefCell<std::collections::HashMap<(CreatureId, Pos), f64>>,
 }
 
 impl<'a> Scorer<'a> {
@@ -160,6 +162,7 @@ impl<'a> Scorer<'a> {
             reaches: Default::default(),
             strikes: Default::default(),
             strike_values: Default::default(),
+            attacks: Default::default(),
         }
     }
 
@@ -586,8 +589,15 @@ impl<'a> Scorer<'a> {
         opportunity_attacks(&self.occupants, &mover, path.squares()).len() as f64 * 3.0
     }
 
-    /// The best attack `c` could make from `at` next (for planning moves).
+    /// The best attack `c` could make from `at` next (for planning moves),
+    /// kept for the life of the scorer (the moves of a decision end on the
+    /// same squares many times over: a phased creature's walk, hustle and
+    /// run reach the same squares).
     fn best_attack_from(&self, c: &CreatureView, at: Pos) -> f64 {
+        if let Some(&v) = self.attacks.borrow().get(&(c.id, at)) {
+            return v;
+        }
+        let from = Footprint::new(at, c.space.size);
         let mut best: f64 = 0.0;
         for id in &c.abilities {
             let Some(a) = self.e.content().ability(id) else {
@@ -598,12 +608,20 @@ impl<'a> Scorer<'a> {
                 continue;
             }
             for o in self.enemies() {
+                // Beyond the ability's distance from there, the forecast
+                // finds no target: it is worth nothing but its cost, which
+                // is known without working the forecast out.
+                if from.distance(o.space) > a.distance.reach() {
+                    best = best.max(-self.cost(a.cost));
+                    continue;
+                }
                 let cmd = Command::use_ability(c.id, id, vec![o.id]);
                 if let Some(p) = self.e.preview_from(&cmd, Some(at)) {
                     best = best.max(self.preview_value(&p) - self.cost(a.cost));
                 }
             }
         }
+        self.attacks.borrow_mut().insert((c.id, at), best);
         best
     }
 

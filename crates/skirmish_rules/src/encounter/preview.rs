@@ -165,7 +165,7 @@ impl Encounter {
             _ => return None,
         };
         let content = world.resource::<Content>().clone();
-        let ability = content.ability(&ability_id)?.clone();
+        let ability = content.ability(&ability_id)?;
         let entity = entity_of(world, user_id)?;
         let mut user = snapshot(world, entity)?;
         if let Some(p) = at.or(from) {
@@ -197,7 +197,7 @@ impl Encounter {
             let te = entity_of(world, *t)?;
             snaps.push(snapshot(world, te)?);
         }
-        let (facts, deals_damage) = act::ability_facts(&ability, &snaps);
+        let (facts, deals_damage) = act::ability_facts(ability, &snaps);
         let characteristic = ability.power_roll.as_ref().map_or(0, |p| {
             user.chars.best_of(&p.characteristics).map_or(0, |(_, v)| v)
         });
@@ -323,7 +323,7 @@ impl Encounter {
         }
         Some(Preview {
             aura: ability.aura.is_some(),
-            ability: ability.id,
+            ability: ability_id,
             targets: out,
         })
     }
