@@ -128,6 +128,10 @@ pub fn attack_reach(e: &Encounter, c: &CreatureView) -> (u32, bool) {
 /// could strike from.
 type Strikes = Vec<(CreatureId, Pos)>;
 
+/// What a scorer keeps for the rest of its decision, by a quick hash of
+/// small keys.
+type Kept<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+
 /// The scorer: a view of the fight from one side's point of view.
 pub struct Scorer<'a> {
     pub e: &'a Encounter,
@@ -147,7 +151,11 @@ pub struct Scorer<'a> {
     /// out (see [`Scorer::strike_value`]).
     strike_values: std::cell::RefCell<Vec<(CreatureId, CreatureId, f64)>>,
     /// [`Scorer::best_attack_from`] for each creature and square asked.
-    attacks: std::cell::RefCell<std::collections::HashMap<(CreatureId, Pos), f64>>,
+    attacks: std::cell::RefCell<Kept<(CreatureId, Pos), f64>>,
+    /// The forecasts of the fight as it stands, sharing their work.
+    forecast: crate::encounter::preview::Forecaster<'a>,
+    /// [`Scorer::position`] for each creature and footprint asked.
+    positions: std::cell::RefCell<Kept<(CreatureId, Footprint), f64>>,
 }
 
 impl<'a> Scorer<'a> {
@@ -163,6 +171,8 @@ impl<'a> Scorer<'a> {
             strikes: Default::default(),
             strike_values: Default::default(),
             attacks: Default::default(),
+            positions: Default::default(),
+            forecast: e.forecaster(),
         }
     }
 
@@ -245,7 +255,7 @@ impl<'a> Scorer<'a> {
                     continue;
                 }
                 let cmd = Command::use_ability(x.id, id, vec![target]);
-                let Some(p) = self.e.preview_from(&cmd, Some(from)) else {
+                let Some(p) = self.forecast.preview_from(&cmd, Some(from)) else {
                     continue;
                 };
                 for tp in p.targets.iter().filter(|tp| tp.target == target) {
@@ -509,8 +519,20 @@ impl<'a> Scorer<'a> {
         total
     }
 
-    /// How good it is for `c` to stand at `at`.
+    /// How good it is for `c` to stand at `at`, kept for the life of the
+    /// scorer (every move of a decision weighs the square it starts from,
+    /// and a phased creature's powers reach the same squares).
     pub fn position(&self, c: &CreatureView, at: Footprint) -> f64 {
+        if let Some(&v) = self.positions.borrow().get(&(c.id, at)) {
+            return v;
+        }
+        let v = self.position_anew(c, at);
+        self.positions.borrow_mut().insert((c.id, at), v);
+        v
+    }
+
+    /// [`Scorer::position`], worked out.
+    fn position_anew(&self, c: &CreatureView, at: Footprint) -> f64 {
         let w = self.w;
         let (reach, ranged) = self.reach_of(c);
         let mut v = 0.0;
@@ -616,7 +638,7 @@ impl<'a> Scorer<'a> {
                     continue;
                 }
                 let cmd = Command::use_ability(c.id, id, vec![o.id]);
-                if let Some(p) = self.e.preview_from(&cmd, Some(at)) {
+                if let Some(p) = self.forecast.preview_from(&cmd, Some(at)) {
                     best = best.max(self.preview_value(&p) - self.cost(a.cost));
                 }
             }
@@ -673,7 +695,7 @@ impl<'a> Scorer<'a> {
                 {
                     return self.wall_value(squares) - cost;
                 }
-                let Some(p) = self.e.preview(cmd) else {
+                let Some(p) = self.forecast.preview(cmd) else {
                     return 0.0;
                 };
                 // Surges the user gains: each adds damage to a later strike,
@@ -695,12 +717,15 @@ impl<'a> Scorer<'a> {
                 self.preview_value(&p) + 2.0 * w.damage * surges - cost
             }
             Command::FreeStrike { .. } => self
-                .e
+                .forecast
                 .preview(cmd)
                 .map_or(0.0, |p| self.preview_value(&p) * 0.9),
             Command::Charge { path, .. } => {
                 let end = Footprint::new(path.end().unwrap_or(c.space.pos), c.space.size);
-                self.e.preview(cmd).map_or(0.0, |p| self.preview_value(&p)) + self.position(c, end)
+                self.forecast
+                    .preview(cmd)
+                    .map_or(0.0, |p| self.preview_value(&p))
+                    + self.position(c, end)
                     - self.position(c, c.space)
                     - w.provoke * self.provoked(c, path)
             }
@@ -776,7 +801,7 @@ impl<'a> Scorer<'a> {
                         target: t,
                     };
                     return self
-                        .e
+                        .forecast
                         .preview(&strike)
                         .map_or(0.0, |p| self.preview_value(&p));
                 }
@@ -786,7 +811,7 @@ impl<'a> Scorer<'a> {
                     .content()
                     .ability(&r.ability)
                     .map_or(0.0, |a| self.cost(a.cost));
-                self.e
+                self.forecast
                     .preview(&as_use)
                     .map_or(0.5, |p| self.preview_value(&p).max(0.5))
                     - cost

@@ -2265,6 +2265,7 @@ fn resolve_roll(
             &creatures,
             &map,
             deals_damage,
+            &|a, b| sight(&map, a, b),
         );
         let banes = banes + component_banes;
         let result = if phased {
@@ -2379,7 +2380,8 @@ pub(super) fn ability_facts(ability: &Ability, targets: &[Snapshot]) -> (Ability
 
 /// The edges and banes on one target of a roll: conditions (RULES.md "Edges
 /// and banes", seed 000 "Conditions"), flanking, cover, surprise, high
-/// ground, and our Defend and Hide rulings.
+/// ground, and our Defend and Hide rulings. `see` is [`sight`] on `map`
+/// (a forecaster hands over the sights it keeps).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn edges_and_banes(
     world: &World,
@@ -2390,12 +2392,13 @@ pub(super) fn edges_and_banes(
     creatures: &[Occupant],
     map: &Map,
     deals_damage: bool,
+    see: &dyn Fn(Footprint, Footprint) -> crate::map::Sight,
 ) -> (u32, u32) {
     let taunter_seen = user
         .conditions
         .source_of(ConditionKind::Taunted)
         .and_then(|t| creatures.iter().find(|o| o.id == t))
-        .is_some_and(|o| line_of_effect(map, user.space, o.space));
+        .is_some_and(|o| see(user.space, o.space) != crate::map::Sight::Blocked);
     let around = Surroundings {
         enemy_adjacent_to_attacker: creatures
             .iter()
@@ -2419,8 +2422,7 @@ pub(super) fn edges_and_banes(
     if facts.melee && facts.strike && flanked(user, target, creatures) {
         edges += 1;
     }
-    if deals_damage && target.id != user.id && sight(map, user.space, target.space) == Sight::Cover
-    {
+    if deals_damage && target.id != user.id && see(user.space, target.space) == Sight::Cover {
         banes += 1;
     }
     // RULES.md "Turns": rolls against surprised creatures gain an edge

@@ -5,6 +5,9 @@
 //! commands with it; the client shows it in tooltips. Nothing is rolled and
 //! nothing changes.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::Encounter;
@@ -14,7 +17,7 @@ use super::components::*;
 use crate::ability::{ActionType, ForcedKind, evaluate};
 use crate::conditions::ConditionKind;
 use crate::content::Content;
-use crate::map::line_of_effect;
+use crate::map::{Footprint, Sight, sight};
 use crate::power_roll::{RollSpec, tier_probabilities};
 use crate::stats::{CreatureId, DamageTraits, DamageType, Stamina};
 
@@ -121,26 +124,92 @@ impl Encounter {
     /// [`preview`](Encounter::preview) as if the user stood at `from` (to
     /// weigh a move by what could be done after it).
     pub fn preview_from(&self, cmd: &Command, from: Option<crate::map::Pos>) -> Option<Preview> {
+        self.forecaster().preview_from(cmd, from)
+    }
+
+    /// A [`Forecaster`] for many forecasts of the encounter as it stands.
+    pub fn forecaster(&self) -> Forecaster<'_> {
         let world = self.world();
+        Forecaster {
+            world,
+            content: world.resource::<Content>().0.clone(),
+            map: world.resource::<Battlefield>().0.clone(),
+            creatures: occupants(world),
+            creature: Default::default(),
+            sights: Default::default(),
+            tiers: Default::default(),
+        }
+    }
+}
+
+/// Forecasts of one moment of an encounter, many at a time: the AI weighs
+/// dozens of commands a decision, and each move by the attacks it would
+/// lead to from where it ends. What those share is worked out once and
+/// kept: who stands where, each creature as a roll reads it, how each space
+/// sees another, and each ability's tiers against each target (which
+/// depend on neither one's place). The forecasts are those of
+/// [`Encounter::preview_from`], which makes one for each.
+pub struct Forecaster<'a> {
+    world: &'a bevy_ecs::world::World,
+    content: std::sync::Arc<crate::content::ContentDb>,
+    map: std::sync::Arc<crate::map::Map>,
+    creatures: Vec<crate::map::Occupant>,
+    /// Each creature as a roll reads it, and the stamina it has left to lose.
+    creature: RefCell<Kept<CreatureId, Option<(act::Snapshot, i32)>>>,
+    sights: RefCell<Kept<(Footprint, Footprint), Sight>>,
+    /// Each ability's tiers by user and target.
+    tiers: RefCell<Kept<(CreatureId, CreatureId), AbilityTiers>>,
+}
+
+/// Abilities' three tiers on one target, by ability id.
+type AbilityTiers = Vec<(String, [TierOutcome; 3])>;
+
+/// What a forecaster keeps, by a quick hash of small keys.
+type Kept<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+
+impl Forecaster<'_> {
+    /// A creature as a roll reads it, and what it has left to lose.
+    fn creature(&self, id: CreatureId) -> Option<(act::Snapshot, i32)> {
+        self.creature
+            .borrow_mut()
+            .entry(id)
+            .or_insert_with(|| {
+                let e = entity_of(self.world, id)?;
+                Some((snapshot(self.world, e)?, stamina_left(self.world, e)))
+            })
+            .clone()
+    }
+
+    /// How `from` sees `to` ([`sight`]).
+    fn sight(&self, from: Footprint, to: Footprint) -> Sight {
+        *self
+            .sights
+            .borrow_mut()
+            .entry((from, to))
+            .or_insert_with(|| sight(&self.map, from, to))
+    }
+
+    /// [`Encounter::preview`].
+    pub fn preview(&self, cmd: &Command) -> Option<Preview> {
+        self.preview_from(cmd, None)
+    }
+
+    /// [`Encounter::preview_from`].
+    pub fn preview_from(&self, cmd: &Command, from: Option<crate::map::Pos>) -> Option<Preview> {
+        let world = self.world;
         let (user_id, ability_id, targets, placement, at) = match cmd {
             Command::UseAbility {
                 creature,
                 ability,
                 targets,
                 ..
-            } => (*creature, ability.clone(), targets.clone(), None, None),
+            } => (*creature, ability, targets.as_slice(), None, None),
             Command::UseAreaAbility {
                 creature,
                 ability,
                 placement,
                 ..
-            } => (
-                *creature,
-                ability.clone(),
-                Vec::new(),
-                Some(placement.clone()),
-                None,
-            ),
+            } => (*creature, ability, &[][..], Some(placement), None),
             Command::FreeStrike { creature, target } => {
                 return free_strike_preview(world, *creature, *target, None);
             }
@@ -157,30 +226,26 @@ impl Encounter {
                 path,
             } => (
                 *creature,
-                a.clone(),
-                vec![*target],
+                a,
+                std::slice::from_ref(target),
                 None,
                 path.last().copied(),
             ),
             _ => return None,
         };
-        let content = world.resource::<Content>().clone();
-        let ability = content.ability(&ability_id)?;
-        let entity = entity_of(world, user_id)?;
-        let mut user = snapshot(world, entity)?;
+        let ability = self.content.ability(ability_id)?;
+        let (mut user, _) = self.creature(user_id)?;
         if let Some(p) = at.or(from) {
             user.space.pos = p;
         }
-        let map = world.resource::<Battlefield>().0.clone();
-        let creatures = occupants(world);
-        let target_ids: Vec<CreatureId> = match &placement {
+        let (map, creatures) = (&*self.map, &self.creatures[..]);
+        let target_ids: Vec<CreatureId> = match placement {
             Some(p) => {
                 let (area, _) =
-                    act::place_area(&map, &creatures, user.space, ability.distance, p).ok()?;
+                    act::place_area(map, creatures, user.space, ability.distance, p).ok()?;
                 let mut ids: Vec<CreatureId> = Vec::new();
-                for o in area.creatures(&creatures) {
-                    let te = entity_of(world, o.id)?;
-                    let ts = snapshot(world, te)?;
+                for o in area.creatures(creatures) {
+                    let (ts, _) = self.creature(o.id)?;
                     if act::target_allowed(&ability.target.kinds, &user, &ts) {
                         ids.push(o.id);
                     }
@@ -190,14 +255,14 @@ impl Encounter {
                 }
                 ids
             }
-            None => targets,
+            None => targets.to_vec(),
         };
-        let mut snaps = Vec::new();
+        let mut snaps = Vec::with_capacity(target_ids.len());
         for t in &target_ids {
-            let te = entity_of(world, *t)?;
-            snaps.push(snapshot(world, te)?);
+            snaps.push(self.creature(*t)?);
         }
-        let (facts, deals_damage) = act::ability_facts(ability, &snaps);
+        let targets: Vec<act::Snapshot> = snaps.iter().map(|(s, _)| s.clone()).collect();
+        let (facts, deals_damage) = act::ability_facts(ability, &targets);
         let characteristic = ability.power_roll.as_ref().map_or(0, |p| {
             user.chars.best_of(&p.characteristics).map_or(0, |(_, v)| v)
         });
@@ -206,31 +271,26 @@ impl Encounter {
             main_action_ability: ability.action == ActionType::MainAction,
             ..Default::default()
         };
-        // An aura acts later, on whoever is in it: what it does then.
-        let always: Vec<crate::ability::Effect> = ability
-            .effect
-            .iter()
-            .chain(ability.aura.as_ref().map(|a| &a.effect))
-            .flat_map(|e| e.effects.iter().cloned())
-            .collect();
+        let see = |a: Footprint, b: Footprint| self.sight(a, b);
         let mut out = Vec::new();
-        for ts in &snaps {
+        for (ts, left) in &snaps {
             if placement.is_none()
                 && ts.id != user.id
                 && (user.space.distance(ts.space) > ability.distance.reach()
-                    || !line_of_effect(&map, user.space, ts.space))
+                    || see(user.space, ts.space) == Sight::Blocked)
             {
                 continue;
             }
             let (edges, banes) = edges_and_banes(
                 world,
-                entity,
+                user.entity,
                 &user,
                 ts,
                 &facts,
-                &creatures,
-                &map,
+                creatures,
+                map,
                 deals_damage,
+                &see,
             );
             // Phased 2d6: the chances are a miss, tier 2 and tier 3.
             let phased = ability.power_roll.as_ref().and_then(|_| {
@@ -246,109 +306,150 @@ impl Encounter {
                 (None, _) => [1.0, 0.0, 0.0],
             };
             let missed = phased.is_some() && ts.side != user.side;
-            let traits = world
-                .get::<DamageTraits>(ts.entity)
-                .cloned()
-                .unwrap_or_default();
-            let tiers = [
-                crate::power_roll::Tier::One,
-                crate::power_roll::Tier::Two,
-                crate::power_roll::Tier::Three,
-            ]
-            .map(|tier| {
-                // A phased miss does nothing.
-                if missed && tier == crate::power_roll::Tier::One {
-                    return TierOutcome::default();
-                }
-                let mut effects = match &ability.power_roll {
-                    Some(p) => p.tier(tier).effects.clone(),
-                    None => Vec::new(),
-                };
-                effects.extend(always.iter().cloned());
-                let o = evaluate(&effects, &user.chars, &ts.chars, 0);
-                let mut merged: Vec<(i32, DamageType)> = Vec::new();
-                for (a, t) in o.damage {
-                    match merged.iter_mut().find(|(_, mt)| *mt == t) {
-                        Some(m) => m.0 += a,
-                        None => merged.push((a, t)),
-                    }
-                }
-                TierOutcome {
-                    damage: merged.iter().map(|(a, t)| traits.apply(*a, *t)).sum(),
-                    conditions: o
-                        .conditions
-                        .iter()
-                        .filter(|c| c.applies)
-                        .flat_map(|c| c.conditions.clone())
-                        .collect(),
-                    resisted: o
-                        .conditions
-                        .iter()
-                        .filter(|c| !c.applies)
-                        .flat_map(|c| c.conditions.clone())
-                        .collect(),
-                    forced: o
-                        .forced
-                        .iter()
-                        .find(|f| f.applies)
-                        .map(|f| (f.kind, f.distance)),
-                    heal: o.heal,
-                    temporary: o.temporary,
-                    grant_surges: o.grant_surges,
-                    shift: o.shift,
-                    free_strike: o.free_strike,
-                    shield: o
-                        .bonuses
-                        .iter()
-                        .map(|b| match b.kind {
-                            crate::ability::BonusKind::Shield(n) => n,
-                            _ => 0,
-                        })
-                        .sum(),
-                    retaliate: o
-                        .bonuses
-                        .iter()
-                        .map(|b| match b.kind {
-                            crate::ability::BonusKind::Retaliate { amount, .. } => amount,
-                            _ => 0,
-                        })
-                        .sum(),
-                    summons: o.summons.len() as u32,
-                    surges: o.surges,
-                }
-            });
-            out.push(target_preview(
-                world, ts.entity, ts.id, edges, banes, chances, tiers,
-            ));
+            let tiers = self.tiers_on(ability, &user, ts, missed);
+            out.push(target_preview(ts.id, *left, edges, banes, chances, tiers));
         }
         Some(Preview {
             aura: ability.aura.is_some(),
-            ability: ability_id,
+            ability: ability_id.clone(),
             targets: out,
         })
     }
+
+    /// What each tier of `ability` does to `target` (`missed`: a phased
+    /// tier 1 is a miss, and does nothing), kept by user and target.
+    fn tiers_on(
+        &self,
+        ability: &crate::ability::Ability,
+        user: &act::Snapshot,
+        ts: &act::Snapshot,
+        missed: bool,
+    ) -> [TierOutcome; 3] {
+        let mut kept = self.tiers.borrow_mut();
+        let list = kept.entry((user.id, ts.id)).or_default();
+        if let Some((_, t)) = list.iter().find(|(id, _)| *id == ability.id) {
+            return t.clone();
+        }
+        let tiers = tier_outcomes(self.world, ability, user, ts, missed);
+        list.push((ability.id.clone(), tiers.clone()));
+        tiers
+    }
 }
 
-fn target_preview(
+/// What each tier of `ability` does to `ts`, before any roll: damage after
+/// its immunities and weaknesses, conditions past potency, forced movement,
+/// help and bonuses (an aura's effect is what it does each time it acts).
+fn tier_outcomes(
     world: &bevy_ecs::world::World,
-    entity: bevy_ecs::entity::Entity,
-    id: CreatureId,
-    edges: u32,
-    banes: u32,
-    chances: [f64; 3],
-    tiers: [TierOutcome; 3],
-) -> TargetPreview {
+    ability: &crate::ability::Ability,
+    user: &act::Snapshot,
+    ts: &act::Snapshot,
+    missed: bool,
+) -> [TierOutcome; 3] {
+    // An aura acts later, on whoever is in it: what it does then.
+    let always: Vec<crate::ability::Effect> = ability
+        .effect
+        .iter()
+        .chain(ability.aura.as_ref().map(|a| &a.effect))
+        .flat_map(|e| e.effects.iter().cloned())
+        .collect();
+    let traits = world
+        .get::<DamageTraits>(ts.entity)
+        .cloned()
+        .unwrap_or_default();
+    [
+        crate::power_roll::Tier::One,
+        crate::power_roll::Tier::Two,
+        crate::power_roll::Tier::Three,
+    ]
+    .map(|tier| {
+        // A phased miss does nothing.
+        if missed && tier == crate::power_roll::Tier::One {
+            return TierOutcome::default();
+        }
+        let mut effects = match &ability.power_roll {
+            Some(p) => p.tier(tier).effects.clone(),
+            None => Vec::new(),
+        };
+        effects.extend(always.iter().cloned());
+        let o = evaluate(&effects, &user.chars, &ts.chars, 0);
+        let mut merged: Vec<(i32, DamageType)> = Vec::new();
+        for (a, t) in o.damage {
+            match merged.iter_mut().find(|(_, mt)| *mt == t) {
+                Some(m) => m.0 += a,
+                None => merged.push((a, t)),
+            }
+        }
+        TierOutcome {
+            damage: merged.iter().map(|(a, t)| traits.apply(*a, *t)).sum(),
+            conditions: o
+                .conditions
+                .iter()
+                .filter(|c| c.applies)
+                .flat_map(|c| c.conditions.clone())
+                .collect(),
+            resisted: o
+                .conditions
+                .iter()
+                .filter(|c| !c.applies)
+                .flat_map(|c| c.conditions.clone())
+                .collect(),
+            forced: o
+                .forced
+                .iter()
+                .find(|f| f.applies)
+                .map(|f| (f.kind, f.distance)),
+            heal: o.heal,
+            temporary: o.temporary,
+            grant_surges: o.grant_surges,
+            shift: o.shift,
+            free_strike: o.free_strike,
+            shield: o
+                .bonuses
+                .iter()
+                .map(|b| match b.kind {
+                    crate::ability::BonusKind::Shield(n) => n,
+                    _ => 0,
+                })
+                .sum(),
+            retaliate: o
+                .bonuses
+                .iter()
+                .map(|b| match b.kind {
+                    crate::ability::BonusKind::Retaliate { amount, .. } => amount,
+                    _ => 0,
+                })
+                .sum(),
+            summons: o.summons.len() as u32,
+            surges: o.surges,
+        }
+    })
+}
+
+/// The stamina a creature has left to lose before it drops: its own and
+/// temporary, or for a minion what is left of its share of the squad's pool.
+fn stamina_left(world: &bevy_ecs::world::World, entity: bevy_ecs::entity::Entity) -> i32 {
     let left = world
         .get::<Stamina>(entity)
         .map_or(0, |s| s.current + s.temporary);
     // A minion dies when its squad's pool loses a minion's worth.
-    let left = match world.get::<SquadMember>(entity) {
+    match world.get::<SquadMember>(entity) {
         Some(m) => world.resource::<Squads>().0.get(&m.0).map_or(left, |p| {
             let m = p.per_minion.max(1);
             m - (p.max - p.pool) % m
         }),
         None => left,
-    };
+    }
+}
+
+fn target_preview(
+    id: CreatureId,
+    left: i32,
+    edges: u32,
+    banes: u32,
+    chances: [f64; 3],
+    tiers: [TierOutcome; 3],
+) -> TargetPreview {
     let expected_damage = (0..3).map(|i| chances[i] * tiers[i].damage as f64).sum();
     let kill_chance = (0..3)
         .filter(|&i| tiers[i].damage >= left && left > 0)
@@ -391,7 +492,14 @@ fn free_strike_preview(
     };
     Some(Preview {
         ability: "free_strike".into(),
-        targets: vec![target_preview(world, te, target, 0, 0, chances, tiers)],
+        targets: vec![target_preview(
+            target,
+            stamina_left(world, te),
+            0,
+            0,
+            chances,
+            tiers,
+        )],
         aura: false,
     })
 }

@@ -484,6 +484,12 @@ mod tests {
                             squares[j]
                         );
                         assert_eq!(sight(&m, from, to), walked_sight(&m, from, to));
+                        // Line of effect is sight that isn't blocked (a
+                        // forecast reads both off one look).
+                        assert_eq!(
+                            line_of_effect(&m, from, to),
+                            sight(&m, from, to) != Sight::Blocked
+                        );
                         assert_eq!(
                             clear_sight(&m, from, to),
                             walked_sight(&m, from, to) == Sight::Clear
