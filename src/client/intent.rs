@@ -490,7 +490,7 @@ mod tests {
         assert_eq!(powers[&far], MovementPower::Run);
         let cmd = command_at(&legal, who, &Aim::Move, far, None, false).unwrap();
         assert!(
-            matches!(&cmd, Command::Movement { power: MovementPower::Run, path: p, .. } if p[..] == path[..])
+            matches!(&cmd, Command::Movement { power: MovementPower::Run, path: p, .. } if p.to_vec() == *path)
         );
         let near = dests
             .iter()

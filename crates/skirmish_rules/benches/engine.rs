@@ -112,6 +112,35 @@ fn midfight(db: &Arc<ContentDb>, commands: usize) -> Encounter {
     e
 }
 
+/// The moment of a greedy game of `encounter` with the most legal actions
+/// before a decision, and those actions.
+fn longest_listing(
+    db: &Arc<ContentDb>,
+    encounter: &str,
+    seed: u64,
+) -> (Encounter, Vec<skirmish_rules::encounter::Command>) {
+    let mut e = Encounter::new(db.clone(), encounter, seed).unwrap();
+    let mut g = by_name("greedy", seed, db).unwrap();
+    let mut longest = (0, 0);
+    for n in 0.. {
+        let legal = e.legal_actions();
+        if legal.is_empty() {
+            break;
+        }
+        longest = longest.max((legal.len(), usize::MAX - n));
+        let c = g.choose(&e, &legal);
+        e.apply(c).unwrap();
+    }
+    let mut e = Encounter::new(db.clone(), encounter, seed).unwrap();
+    for _ in 0..usize::MAX - longest.1 {
+        let legal = e.legal_actions();
+        let c = g.choose(&e, &legal);
+        e.apply(c).unwrap();
+    }
+    let legal = e.legal_actions();
+    (e, legal)
+}
+
 fn games(c: &mut Criterion) {
     let db = content();
     let mut seed = 0u64;
@@ -165,6 +194,22 @@ fn decisions(c: &mut Criterion) {
             b.iter(|| black_box(b_.choose(&e, &legal)))
         });
     }
+    // The heaviest decision of a shipped fight: phased_ambush's movement
+    // phase lists a move for each power to each square (walk, hustle, run,
+    // ...), and the brain weighs the attacks it could make from each. The
+    // state with the longest list in a greedy game (it moves with content).
+    let shipped = Arc::new(
+        ContentDb::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets")).expect("content"),
+    );
+    let (e, legal) = longest_listing(&shipped, "phased_ambush", 0);
+    let mut g = by_name("greedy", 1, &shipped).unwrap();
+    c.bench_function(
+        &format!(
+            "greedy decision, phased_ambush's longest list ({} commands)",
+            legal.len()
+        ),
+        |b| b.iter(|| black_box(g.choose(&e, &legal))),
+    );
     c.bench_function("legal actions mid-fight", |b| {
         let mut e = midfight(&db, 40);
         b.iter(|| black_box(e.legal_actions().len()))

@@ -362,14 +362,14 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal
     super::phased_flow::check_command(world, id, cmd)?;
     match cmd {
         Command::Movement { power, path, .. } => {
-            super::phased_flow::movement(world, entity, id, *power, path)
+            super::phased_flow::movement(world, entity, id, *power, &path.to_vec())
         }
         Command::EndTurn { .. } => {
             let done = world.resource_mut::<Flow>().finish_turn();
             world.resource_mut::<TurnEvents>().ended = done;
             Ok(())
         }
-        Command::Move { path, .. } => walk(world, entity, id, path, false, true),
+        Command::Move { path, .. } => walk(world, entity, id, &path.to_vec(), false, true),
         Command::Shift { to, .. } => {
             let from = world
                 .get::<Space>(entity)
@@ -427,7 +427,14 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal
             target,
             ability,
             ..
-        } => charge(world, entity, id, path, *target, ability.as_deref()),
+        } => charge(
+            world,
+            entity,
+            id,
+            &path.to_vec(),
+            *target,
+            ability.as_deref(),
+        ),
         Command::StandUp { .. } => stand_up(world, entity),
         Command::CatchBreath { .. } => catch_breath(world, entity, id),
         Command::EscapeGrab { .. } => escape_grab(world, entity, id),

@@ -218,19 +218,13 @@ impl Forecaster<'_> {
                 target,
                 ability: None,
                 path,
-            } => return free_strike_preview(world, *creature, *target, path.last().copied()),
+            } => return free_strike_preview(world, *creature, *target, path.end()),
             Command::Charge {
                 creature,
                 target,
                 ability: Some(a),
                 path,
-            } => (
-                *creature,
-                a,
-                std::slice::from_ref(target),
-                None,
-                path.last().copied(),
-            ),
+            } => (*creature, a, std::slice::from_ref(target), None, path.end()),
             _ => return None,
         };
         let ability = self.content.ability(ability_id)?;
@@ -311,7 +305,7 @@ impl Forecaster<'_> {
         }
         Some(Preview {
             aura: ability.aura.is_some(),
-            ability: ability_id.clone(),
+            ability: ability_id.to_string(),
             targets: out,
         })
     }

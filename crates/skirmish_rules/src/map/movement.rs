@@ -5,7 +5,6 @@
 use super::grid::{Footprint, Map, Occupant, Pos, Side, square};
 use super::los::line_of_effect_to_square;
 use crate::stats::CreatureId;
-use std::sync::OnceLock;
 
 /// Who is moving and how.
 #[derive(Clone, Copy, Debug)]
@@ -154,11 +153,7 @@ pub struct Path(PathRepr);
 #[derive(Clone)]
 enum PathRepr {
     Owned(Vec<Pos>),
-    Steps {
-        steps: Steps,
-        end: Pos,
-        built: OnceLock<Vec<Pos>>,
-    },
+    Steps { steps: Steps, end: Pos },
 }
 
 /// A path of at most [`MAX_STEPS`] steps, as its start and steps.
@@ -218,7 +213,6 @@ impl Path {
                 len: u32::from(n.steps),
             },
             end,
-            built: OnceLock::new(),
         })
     }
 
@@ -240,36 +234,48 @@ impl Path {
         }
     }
 
-    /// The squares in order, start first, without building the path.
+    /// The first square (where the path starts).
+    pub fn start(&self) -> Option<Pos> {
+        match &self.0 {
+            PathRepr::Owned(v) => v.first().copied(),
+            PathRepr::Steps { steps, .. } => Some(steps.start),
+        }
+    }
+
+    /// How many squares, both ends included.
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            PathRepr::Owned(v) => v.len(),
+            PathRepr::Steps { steps, .. } => steps.len as usize + 1,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The squares in order, start first.
     pub fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
-        let (built, steps) = match &self.0 {
+        let (owned, steps) = match &self.0 {
             PathRepr::Owned(v) => (Some(v), None),
-            PathRepr::Steps { steps, built, .. } => match built.get() {
-                Some(v) => (Some(v), None),
-                None => (None, Some(steps.squares())),
-            },
+            PathRepr::Steps { steps, .. } => (None, Some(steps.squares())),
         };
-        let built = built.into_iter().flat_map(|v| v.iter().copied());
-        built.chain(steps.into_iter().flatten())
+        let owned = owned.into_iter().flat_map(|v| v.iter().copied());
+        owned.chain(steps.into_iter().flatten())
+    }
+
+    /// The squares, as a list of their own.
+    pub fn to_vec(&self) -> Vec<Pos> {
+        match &self.0 {
+            PathRepr::Owned(v) => v.clone(),
+            PathRepr::Steps { steps, .. } => steps.to_vec(),
+        }
     }
 
     pub fn into_vec(self) -> Vec<Pos> {
         match self.0 {
             PathRepr::Owned(v) => v,
-            PathRepr::Steps { steps, built, .. } => {
-                built.into_inner().unwrap_or_else(|| steps.to_vec())
-            }
-        }
-    }
-}
-
-impl std::ops::Deref for Path {
-    type Target = [Pos];
-
-    fn deref(&self) -> &[Pos] {
-        match &self.0 {
-            PathRepr::Owned(v) => v,
-            PathRepr::Steps { steps, built, .. } => built.get_or_init(|| steps.to_vec()),
+            PathRepr::Steps { steps, .. } => steps.to_vec(),
         }
     }
 }
@@ -291,7 +297,7 @@ impl PartialEq for Path {
         match (&self.0, &other.0) {
             // The same start and steps: the same squares.
             (PathRepr::Steps { steps: a, .. }, PathRepr::Steps { steps: b, .. }) => a == b,
-            _ => **self == **other,
+            _ => self.len() == other.len() && self.squares().eq(other.squares()),
         }
     }
 }
@@ -300,13 +306,13 @@ impl Eq for Path {}
 
 impl std::fmt::Debug for Path {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        (**self).fmt(f)
+        f.debug_list().entries(self.squares()).finish()
     }
 }
 
 impl serde::Serialize for Path {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        (**self).serialize(s)
+        s.collect_seq(self.squares())
     }
 }
 
@@ -828,8 +834,8 @@ mod tests {
         let b = Path::in_reach(&reach, Pos::new(3, 2)).unwrap();
         let squares = reach.path_to(Pos::new(2, 2)).unwrap();
         assert_eq!(a.end(), Some(Pos::new(2, 2)));
-        assert_eq!(&a[..], &squares[..]);
-        assert_eq!(&b[..], &reach.path_to(Pos::new(3, 2)).unwrap()[..]);
+        assert_eq!(a.to_vec(), squares);
+        assert_eq!(b.to_vec(), reach.path_to(Pos::new(3, 2)).unwrap());
         assert_ne!(a, b);
         assert_eq!(a, Path::in_reach(&reach, Pos::new(2, 2)).unwrap());
         assert_eq!(a, Path::from(squares.clone()));
@@ -856,10 +862,13 @@ mod tests {
         {
             let path = Path::in_reach(&reach, to).unwrap();
             let want = reach.path_to(to).unwrap();
-            // Read one by one before it is built, then as built.
+            // Read one by one, as a list, and by its ends and length.
             assert_eq!(path.squares().collect::<Vec<_>>(), want);
-            assert_eq!(&path[..], &want[..]);
-            assert_eq!(path.squares().collect::<Vec<_>>(), want);
+            assert_eq!(path.to_vec(), want);
+            assert_eq!(
+                (path.len(), path.start()),
+                (want.len(), want.first().copied())
+            );
             assert_eq!(path.end(), Some(to));
             assert_eq!(path.into_vec(), want);
         }
@@ -874,7 +883,7 @@ mod tests {
         for (to, path) in listed {
             let cost = Pos::new(1, 1).distance(to);
             assert_eq!(reach.cost_to(to), Some(cost));
-            assert_eq!(path_cost(&m, &[], &mover, &path), Some(cost));
+            assert_eq!(path_cost(&m, &[], &mover, &path.to_vec()), Some(cost));
             assert_eq!(path.end(), Some(to));
         }
     }
@@ -1117,7 +1126,7 @@ mod tests {
                 prop_assert_eq!(Some(path.clone()), Path::in_reach(&fast, dest));
                 prop_assert_eq!(path.end(), Some(dest));
                 let want = fast.path_to(dest).expect("a destination has a path");
-                prop_assert_eq!(&path[..], &want[..]);
+                prop_assert_eq!(path.to_vec(), want.clone());
                 prop_assert_eq!(&path, &Path::from(want));
             }
         }
