@@ -80,10 +80,27 @@ fn walls_crumble(world: &mut World) {
     if ended.is_empty() || world.resource::<RaisedWalls>().0.is_empty() {
         return;
     }
+    // A maker who died has no turns left to end: its walls crumble as this
+    // turn ends (else a bridge walled by a fallen elementalist stays shut
+    // for good).
+    let fallen: Vec<CreatureId> = world
+        .resource::<RaisedWalls>()
+        .0
+        .iter()
+        .map(|w| w.owner)
+        .filter(|&o| {
+            entity_of(world, o)
+                .and_then(|e| world.get::<Stamina>(e))
+                .is_none_or(|s| !can_act(s))
+        })
+        .collect();
     let mut gone = Vec::new();
     world.resource_mut::<RaisedWalls>().0.retain_mut(|w| {
         if ended.contains(&w.owner) {
             w.turn_ends_left = w.turn_ends_left.saturating_sub(1);
+        }
+        if fallen.contains(&w.owner) {
+            w.turn_ends_left = 0;
         }
         if w.turn_ends_left == 0 {
             gone.push(w.clone());
