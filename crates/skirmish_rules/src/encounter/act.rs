@@ -2552,7 +2552,18 @@ pub(super) fn apply_outcome(
         }
         deal_damage(world, target.entity, target.id, amount, *t, Some(user.id));
     }
-    // Effects happen after damage, in the order presented.
+    // Effects happen after damage, in the order presented, to a target the
+    // damage left alive: the dead are moved by nothing (a minion's fall
+    // would take more of its squad's pool) and take no conditions or help.
+    if world
+        .get::<Stamina>(target.entity)
+        .is_none_or(|s| s.is_dead())
+    {
+        if attack {
+            retaliate(world, entity, user.id, target);
+        }
+        return gains(outcome);
+    }
     for f in outcome.forced.iter().filter(|f| f.applies) {
         force_move(world, user, source, target, f.kind, f.distance, f.vertical);
     }
@@ -2587,6 +2598,11 @@ pub(super) fn apply_outcome(
     if attack {
         retaliate(world, entity, user.id, target);
     }
+    gains(outcome)
+}
+
+/// What the user gains from one target's outcome.
+fn gains(outcome: crate::ability::TierOutcome) -> Gains {
     Gains {
         total: outcome.surges + outcome.resources.iter().map(|(_, n)| n).sum::<u32>(),
         surges: outcome.surges,
