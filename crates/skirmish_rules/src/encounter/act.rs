@@ -2260,7 +2260,7 @@ fn resolve_roll(
         ..Default::default()
     };
     let creatures = occupants(world);
-    let (facts, deals_damage) = ability_facts(ability, targets);
+    let (facts, deals_damage) = ability_facts(ability, targets.iter().map(|t| t.id));
     // Seed 002 "Component": a bane per missing component, past 3 a low score.
     let missing = ability
         .components
@@ -2385,12 +2385,15 @@ fn resolve_roll(
 /// What an ability is, for the edge and bane rules, and whether cover
 /// matters: only when a tier deals damage, and never at a "true" distance
 /// (seed 002 "Distances": the target "cannot benefit from taking cover").
-pub(super) fn ability_facts(ability: &Ability, targets: &[Snapshot]) -> (AbilityFacts, bool) {
+pub(super) fn ability_facts(
+    ability: &Ability,
+    targets: impl IntoIterator<Item = CreatureId>,
+) -> (AbilityFacts, bool) {
     let facts = AbilityFacts {
         strike: ability.is_strike(),
         melee: ability.has(Keyword::Melee) || matches!(ability.distance, Distance::Melee(_)),
         ranged: ability.has(Keyword::Ranged) || matches!(ability.distance, Distance::Ranged(_)),
-        targets: targets.iter().map(|t| t.id).collect(),
+        targets: targets.into_iter().collect(),
     };
     let deals_damage = ability.power_roll.as_ref().is_some_and(|p| {
         [&p.tiers.0, &p.tiers.1, &p.tiers.2].iter().any(|t| {

@@ -255,8 +255,7 @@ impl Forecaster<'_> {
         for t in &target_ids {
             snaps.push(self.creature(*t)?);
         }
-        let targets: Vec<act::Snapshot> = snaps.iter().map(|(s, _)| s.clone()).collect();
-        let (facts, deals_damage) = act::ability_facts(ability, &targets);
+        let (facts, deals_damage) = act::ability_facts(ability, target_ids.iter().copied());
         let characteristic = ability.power_roll.as_ref().map_or(0, |p| {
             user.chars.best_of(&p.characteristics).map_or(0, |(_, v)| v)
         });
