@@ -534,15 +534,18 @@ impl<'a> Scorer<'a> {
     /// [`Scorer::position`], worked out.
     fn position_anew(&self, c: &CreatureView, at: Footprint) -> f64 {
         let w = self.w;
-        let (reach, ranged) = self.reach_of(c);
+        let (reach, mut ranged) = self.reach_of(c);
         let mut v = 0.0;
         if let Some(f) = self.focus(c, at) {
             let d = at.distance(f.space);
-            // A hidden enemy can only be struck from next to it.
-            let (reach, ranged) = if f.stance.hidden {
-                (1, false)
+            // A hidden enemy can only be struck from next to it: even a
+            // ranged creature must close in (else two sides that have each
+            // hidden, the one with bows keeping its distance, never fight).
+            let reach = if f.stance.hidden {
+                ranged = false;
+                1
             } else {
-                (reach, ranged)
+                reach
             };
             let want = if ranged { reach.min(5) } else { 1 };
             // Beyond reach, how far there is to walk is what counts.

@@ -145,6 +145,27 @@ fn greedy_keeps_a_ranged_creature_out_of_adjacency() {
     assert!(apart > adjacent, "{apart} against {adjacent}");
 }
 
+// README "Rulings", Hide: "While hidden, strikes can target it only from
+// adjacent squares." A ranged creature whose enemy has hidden must close
+// in: next to it is better than anywhere off (two hidden sides, the one
+// with bows keeping its distance, once never fought again).
+#[test]
+fn greedy_closes_in_on_a_hidden_enemy_even_when_ranged() {
+    let mut e = open(
+        db_with(&[]),
+        vec![hero("elementalist", "Ash", (2, 2))],
+        vec![monster("bandit", (6, 2))],
+    );
+    let ent = act::entity_of(e.world_mut(), BANDIT).unwrap();
+    e.world_mut().get_mut::<Stance>(ent).unwrap().hidden = true;
+    let w = Weights::greedy();
+    let scorer = Scorer::new(&e, &w, Side::Heroes);
+    let me = e.creature(FURY).unwrap();
+    let adjacent = scorer.position(&me, Footprint::single(Pos::new(5, 2)));
+    let apart = scorer.position(&me, Footprint::single(Pos::new(3, 2)));
+    assert!(adjacent > apart, "{adjacent} against {apart}");
+}
+
 // Seed 000 "Conditions": "Different effects that impose the same condition
 // ... don't stack to impose the condition twice ... A character who is
 // grabbed by an enemy can't be grabbed again by another enemy." A grab of
