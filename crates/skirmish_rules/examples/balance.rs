@@ -15,8 +15,8 @@ fn main() {
     let db = Arc::new(
         ContentDb::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets")).expect("content"),
     );
-    println!("| encounter | heroes | monsters | heroes win | 95% CI | rounds |");
-    println!("|---|---|---|---|---|---|");
+    println!("| encounter | heroes | monsters | heroes win | 95% CI | rounds | unfinished |");
+    println!("|---|---|---|---|---|---|---|");
     // A fourth argument picks one encounter.
     let only = args.get(3);
     for (id, def) in &db.encounters {
@@ -27,13 +27,14 @@ fn main() {
         cfg.jobs = jobs;
         let r = simulate(db.clone(), &cfg, &|_, _| {}).expect("simulate");
         println!(
-            "| {id} | {} | {} | {:.1}% | {:.1}% to {:.1}% | {:.1} |",
+            "| {id} | {} | {} | {:.1}% | {:.1}% to {:.1}% | {:.1} | {} |",
             def.heroes.len(),
             def.monsters.len(),
             100.0 * r.heroes_rate.rate,
             100.0 * r.heroes_rate.low,
             100.0 * r.heroes_rate.high,
-            r.rounds_mean
+            r.rounds_mean,
+            r.draws
         );
     }
 }
