@@ -7,7 +7,7 @@
 
 use super::area::straight_line;
 use super::grid::{Footprint, Map, Occupant, Pos};
-use super::movement::occupancy;
+use super::movement::{cuts_corner, occupancy};
 use crate::ability::ForcedKind;
 use crate::stats::CreatureId;
 
@@ -96,7 +96,8 @@ pub fn fall_damage(depth: u32) -> i32 {
 /// The direction: a push follows the straight line from the source's centre
 /// through the target's, continued beyond; a pull the reverse, toward the
 /// source; a slide toward `aim`. Each step is one square along that line,
-/// never bending back. Entering a creature's space stops the movement and
+/// never bending back, nor cutting a wall's or an object's corner (which
+/// stops it as a wall does). Entering a creature's space stops the movement and
 /// both take 1 damage per square left; a wall stops it with 2 + 1 per square
 /// left; an object is broken through if enough squares are left (glass 1,
 /// wood 3, stone 6, metal 9, dealing 3/5/8/11) and otherwise stops it like a
@@ -147,6 +148,17 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
         let fp = Footprint::new(next, size);
         // A pull stops when it reaches the source.
         if force.kind == ForcedKind::Pull && fp.overlaps(force.source) {
+            break;
+        }
+        // A diagonal step past a wall's or an object's corner: forced
+        // movement cuts no corner either (RULES.md "Movement"), and stops
+        // there as at a wall (else a push could squeeze a creature between
+        // two trees into a pocket it can never walk out of).
+        if cuts_corner(map, line[i - 1], next, size) {
+            result.events.push(ForcedEvent::CollidedWithObstacle {
+                at: next,
+                damage: 2 + left as i32,
+            });
             break;
         }
         // Creatures in the way.

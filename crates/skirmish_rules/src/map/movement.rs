@@ -375,7 +375,7 @@ pub fn occupancy(map: &Map, creatures: &[Occupant]) -> Vec<Option<(CreatureId, S
 /// Whether a diagonal step cuts a wall's corner: both orthogonal neighbours'
 /// spaces must be free of walls and objects (RULES.md: "no cutting a wall's corner").
 #[inline(always)]
-fn cuts_corner(map: &Map, from: Pos, to: Pos, size: u32) -> bool {
+pub(super) fn cuts_corner(map: &Map, from: Pos, to: Pos, size: u32) -> bool {
     if from.x == to.x || from.y == to.y {
         return false;
     }
