@@ -128,20 +128,30 @@ fn greedy_shifts_rather_than_walks_away_from_an_enemy() {
     );
 }
 
-#[test]
-fn greedy_keeps_a_ranged_creature_out_of_adjacency() {
-    // The elementalist's ranged spells reach 10: next to the bandit is
-    // worse for it than three squares off.
-    let e = open(
+/// How greedy values the elementalist (ranged spells, reach 10) standing
+/// next to a bandit, and three squares off it, with the bandit hidden or
+/// not.
+fn ranged_next_to_and_apart(hidden: bool) -> (f64, f64) {
+    let mut e = open(
         db_with(&[]),
         vec![hero("elementalist", "Ash", (2, 2))],
         vec![monster("bandit", (6, 2))],
     );
+    let ent = act::entity_of(e.world_mut(), BANDIT).unwrap();
+    e.world_mut().get_mut::<Stance>(ent).unwrap().hidden = hidden;
     let w = Weights::greedy();
     let scorer = Scorer::new(&e, &w, Side::Heroes);
     let me = e.creature(FURY).unwrap();
-    let adjacent = scorer.position(&me, Footprint::single(Pos::new(5, 2)));
-    let apart = scorer.position(&me, Footprint::single(Pos::new(3, 2)));
+    (
+        scorer.position(&me, Footprint::single(Pos::new(5, 2))),
+        scorer.position(&me, Footprint::single(Pos::new(3, 2))),
+    )
+}
+
+#[test]
+fn greedy_keeps_a_ranged_creature_out_of_adjacency() {
+    // Next to the bandit is worse for it than three squares off.
+    let (adjacent, apart) = ranged_next_to_and_apart(false);
     assert!(apart > adjacent, "{apart} against {adjacent}");
 }
 
@@ -151,18 +161,7 @@ fn greedy_keeps_a_ranged_creature_out_of_adjacency() {
 // with bows keeping its distance, once never fought again).
 #[test]
 fn greedy_closes_in_on_a_hidden_enemy_even_when_ranged() {
-    let mut e = open(
-        db_with(&[]),
-        vec![hero("elementalist", "Ash", (2, 2))],
-        vec![monster("bandit", (6, 2))],
-    );
-    let ent = act::entity_of(e.world_mut(), BANDIT).unwrap();
-    e.world_mut().get_mut::<Stance>(ent).unwrap().hidden = true;
-    let w = Weights::greedy();
-    let scorer = Scorer::new(&e, &w, Side::Heroes);
-    let me = e.creature(FURY).unwrap();
-    let adjacent = scorer.position(&me, Footprint::single(Pos::new(5, 2)));
-    let apart = scorer.position(&me, Footprint::single(Pos::new(3, 2)));
+    let (adjacent, apart) = ranged_next_to_and_apart(true);
     assert!(adjacent > apart, "{adjacent} against {apart}");
 }
 
