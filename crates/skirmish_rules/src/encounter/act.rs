@@ -2560,13 +2560,36 @@ pub(super) fn apply_outcome(
     // would take more of its squad's pool) and take no conditions or help.
     if world
         .get::<Stamina>(target.entity)
-        .is_none_or(|s| s.is_dead())
+        .is_some_and(|s| !s.is_dead())
     {
-        if attack {
-            retaliate(world, entity, user.id, target);
-        }
-        return gains(outcome);
+        effects_after_damage(world, user, ability, target, source, &outcome);
     }
+    if attack {
+        retaliate(world, entity, user.id, target);
+    }
+    Gains {
+        total: outcome.surges + outcome.resources.iter().map(|(_, n)| n).sum::<u32>(),
+        surges: outcome.surges,
+        resources: outcome.resources,
+        summons: outcome.summons,
+        loot: outcome.loot,
+        recover: outcome.recover,
+        refresh: outcome.refresh,
+        signals: outcome.signals,
+        prepare: outcome.prepare,
+    }
+}
+
+/// An outcome's forced movement, conditions and help, in that order, on a
+/// target the damage left standing.
+fn effects_after_damage(
+    world: &mut World,
+    user: &Snapshot,
+    ability: &Ability,
+    target: &Snapshot,
+    source: Footprint,
+    outcome: &crate::ability::TierOutcome,
+) {
     for f in outcome.forced.iter().filter(|f| f.applies) {
         force_move(world, user, source, target, f.kind, f.distance, f.vertical);
     }
@@ -2595,28 +2618,9 @@ pub(super) fn apply_outcome(
     support(
         world,
         target,
-        &outcome,
+        outcome,
         (user.id, &ability.id, &ability.name),
     );
-    if attack {
-        retaliate(world, entity, user.id, target);
-    }
-    gains(outcome)
-}
-
-/// What the user gains from one target's outcome.
-fn gains(outcome: crate::ability::TierOutcome) -> Gains {
-    Gains {
-        total: outcome.surges + outcome.resources.iter().map(|(_, n)| n).sum::<u32>(),
-        surges: outcome.surges,
-        resources: outcome.resources,
-        summons: outcome.summons,
-        loot: outcome.loot,
-        recover: outcome.recover,
-        refresh: outcome.refresh,
-        signals: outcome.signals,
-        prepare: outcome.prepare,
-    }
 }
 
 /// The effects that help their target: stamina regained, temporary stamina,
