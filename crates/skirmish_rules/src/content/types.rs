@@ -283,6 +283,13 @@ pub struct Monster {
     pub characteristics: Characteristics,
     /// Free strike damage.
     pub free_strike: i32,
+    /// Seed 004 "Summon": a summon's range value. Summoned, it strikes the
+    /// nearest enemy within this many squares and in its line of effect,
+    /// and walks only until one is; 0 (the default) or 1 is melee, an
+    /// adjacent enemy. A monster that is not summoned attacks with its
+    /// abilities and never reads it.
+    #[serde(default)]
+    pub range: u32,
     #[serde(default)]
     pub damage: DamageTraits,
     pub abilities: Vec<String>,
@@ -315,6 +322,9 @@ impl Monster {
         }
         if self.free_strike < 0 {
             p.push(("free_strike", "free_strike can't be negative".into()));
+        }
+        if self.range > 20 {
+            p.push(("range", format!("range {} is more than 20", self.range)));
         }
         if self.organization == Organization::Minion && self.role == Role::Solo {
             p.push(("organization", "a minion can't be a solo".into()));

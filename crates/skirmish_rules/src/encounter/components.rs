@@ -313,12 +313,15 @@ pub struct Progress {
 
 /// A summoned creature (seed 004 "Summon"): who summoned it, the round it
 /// appeared in (it "never" acts in that round), and its place among its
-/// summoner's summons ("they act in the order in which they were summoned").
+/// summoner's summons ("they act in the order in which they were summoned"),
+/// and its stat block's range value (0: melee).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summoned {
     pub owner: CreatureId,
     pub round: u32,
     pub order: u32,
+    #[serde(default)]
+    pub range: u32,
 }
 
 /// A slow action waiting for the start of its user's next turn (seed 002

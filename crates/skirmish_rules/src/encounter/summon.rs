@@ -6,8 +6,10 @@
 //!
 //! Our rulings (README "Rulings"): a summon's turn is run by the engine when
 //! its summoner starts its turn; it walks toward the nearest enemy, stopping
-//! as soon as it is adjacent to one (so it never provokes), then makes a
-//! melee free strike against the nearest adjacent enemy. Its start- and
+//! as soon as it can strike one (so it never provokes), then makes a free
+//! strike against the nearest enemy it can. A summon strikes an adjacent
+//! enemy, or with its stat block's `range` (seed 004: summons have a "range
+//! value") one within that range in its line of effect. Its start- and
 //! end-of-turn effects happen with its summoner's.
 
 use bevy_ecs::prelude::*;
@@ -20,7 +22,7 @@ use super::react::{Resolution, Resume};
 use super::setup::{CreatureIndex, spawn_monster};
 use crate::content::Content;
 use crate::map::movement::{Mover, reachable};
-use crate::map::{Footprint, Map, Occupant, Pos, Side};
+use crate::map::{Footprint, Map, Occupant, Pos, Side, line_of_effect};
 use crate::stats::{CreatureId, Stamina};
 
 /// The empty square next to `owner` where a creature of `size` appears:
@@ -166,6 +168,7 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         owner: c.id,
         round,
         order,
+        range: block.range,
     });
     {
         let mut index = world.resource_mut::<CreatureIndex>();
@@ -240,7 +243,38 @@ fn nearest_enemy(creatures: &[Occupant], me: &Occupant) -> Option<Occupant> {
         .copied()
 }
 
-/// "Move+0": walk toward the nearest enemy, stopping adjacent to any enemy.
+/// What a summon's "Attack+0" can reach from where it stands: an adjacent
+/// enemy, or with a range value above 1, an enemy within that range in its
+/// line of effect and not hidden from it.
+struct Strikes<'a> {
+    map: &'a Map,
+    side: Side,
+    range: u32,
+    hidden: Vec<CreatureId>,
+}
+
+impl Strikes<'_> {
+    fn reaches(&self, at: Footprint, o: &Occupant) -> bool {
+        let d = at.distance(o.space);
+        o.side != self.side
+            && (d <= 1
+                || (d <= self.range
+                    && !self.hidden.contains(&o.id)
+                    && line_of_effect(self.map, at, o.space)))
+    }
+}
+
+fn strikes<'a>(world: &World, map: &'a Map, e: Entity, side: Side) -> Strikes<'a> {
+    Strikes {
+        map,
+        side,
+        range: world.get::<Summoned>(e).map_or(0, |s| s.range),
+        hidden: act::hidden_creatures(world),
+    }
+}
+
+/// "Move+0": walk toward the nearest enemy, stopping as soon as "Attack+0"
+/// reaches an enemy (for a melee summon: adjacent to one).
 pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     let Some(e) = entity_of(world, id) else {
         return;
@@ -262,7 +296,9 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     let Some(target) = nearest_enemy(&creatures, &me) else {
         return;
     };
-    if target.space.distance(me.space) <= 1 {
+    let map = world.resource::<Battlefield>().0.clone();
+    let strikes = strikes(world, &map, e, me.side);
+    if creatures.iter().any(|o| strikes.reaches(me.space, o)) {
         return;
     }
     let conditions = world
@@ -274,7 +310,6 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     if limits.speed == 0 {
         return;
     }
-    let map = world.resource::<Battlefield>().0.clone();
     let mover = Mover {
         id,
         space: me.space,
@@ -300,16 +335,12 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     let Some(path) = reach.path_to(dest) else {
         return;
     };
-    // Stop at the first square adjacent to an enemy.
-    let enemies: Vec<Footprint> = creatures
-        .iter()
-        .filter(|o| o.side != me.side)
-        .map(|o| o.space)
-        .collect();
+    // Stop on the first free square from which it can strike (a melee
+    // summon never leaves an enemy's reach, so it never provokes).
     let mut cut = path.len();
     for (i, p) in path.iter().enumerate().skip(1) {
         let fp = Footprint::new(*p, size);
-        if enemies.iter().any(|s| s.distance(fp) == 1)
+        if creatures.iter().any(|o| strikes.reaches(fp, o))
             && !creatures.iter().any(|o| o.id != id && o.space.overlaps(fp))
         {
             cut = i + 1;
@@ -319,7 +350,8 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     act::walk_steps(world, id, path[..cut].to_vec(), false, false);
 }
 
-/// "Attack+0": a melee free strike on the nearest adjacent enemy.
+/// "Attack+0": a free strike on the nearest enemy it reaches (then the
+/// lowest id): adjacent, or within its range value in line of effect.
 pub(super) fn strike(world: &mut World, id: CreatureId) {
     let Some(e) = entity_of(world, id) else {
         return;
@@ -331,10 +363,12 @@ pub(super) fn strike(world: &mut World, id: CreatureId) {
     let Some(me) = creatures.iter().find(|o| o.id == id).copied() else {
         return;
     };
+    let map = world.resource::<Battlefield>().0.clone();
+    let strikes = strikes(world, &map, e, me.side);
     let target = creatures
         .iter()
-        .filter(|o| o.side != me.side && o.space.distance(me.space) <= 1)
-        .min_by_key(|o| o.id)
+        .filter(|o| strikes.reaches(me.space, o))
+        .min_by_key(|o| (o.space.distance(me.space), o.id))
         .copied();
     if let Some(t) = target {
         act::summon_strike(world, e, id, t.id);
