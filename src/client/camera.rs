@@ -36,11 +36,13 @@ fn spawn_camera(mut commands: Commands) {
     ));
 }
 
-/// The left panel's width, the log's, and the bottom panel's usual height.
+/// The left panel's width, the log's, and the bottom panel's height with
+/// three rows of ability buttons (a hero's usual bar), so the board's last
+/// row is not under it while a hero aims.
 const LEFT: f32 = 270.0;
 const RIGHT: f32 = 370.0;
 const TOP: f32 = 60.0;
-const BOTTOM: f32 = 215.0;
+const BOTTOM: f32 = 250.0;
 
 /// The part of the window the panels leave for the board.
 fn room(window: Vec2, ui: f32) -> Vec2 {

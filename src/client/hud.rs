@@ -27,6 +27,7 @@ pub(super) fn plugin(app: &mut App) {
                 actor_panel,
                 modal,
                 log_panel,
+                log_clears_card,
                 scroll_log,
                 buttons,
             )
@@ -199,7 +200,7 @@ fn spawn_hud(mut commands: Commands) {
         panel(),
     ));
     // The card of the hovered or aimed ability, or of a creature, with the
-    // forecast of what a click would do: over the lower part of the log.
+    // forecast of what a click would do: below the log, which makes room.
     commands.spawn((
         Name::new("Card"),
         CardPanel,
@@ -387,9 +388,29 @@ fn roster(
                     SMALL,
                     color,
                 ));
+                // Its conditions in words, on a line of their own: read from
+                // across a room where a token's badges are too small.
+                if health != Health::Dead
+                    && let Some(words) = condition_words(&c.conditions)
+                {
+                    p.spawn((
+                        text(words, SMALL, Palette::CONDITION),
+                        Node {
+                            margin: UiRect::left(px(26)),
+                            ..default()
+                        },
+                    ));
+                }
             }
         }
     });
+}
+
+/// A creature's conditions as words, each once however many effects imposed
+/// it ("prone, grabbed"); `None` with none.
+pub fn condition_words(c: &skirmish_rules::conditions::Conditions) -> Option<String> {
+    let words: Vec<&str> = c.kinds().into_iter().map(|k| k.word()).collect();
+    (!words.is_empty()).then(|| words.join(", "))
 }
 
 /// An ability's card: the lines of its full text.
@@ -1093,6 +1114,28 @@ fn log_panel(
     scroll.0.y = f32::MAX / 4.0;
 }
 
+/// The combat log ends above the ability or creature card while one shows,
+/// so the newest lines (what just happened) stay in sight while aiming.
+fn log_clears_card(
+    card: Single<(&Node, &ComputedNode), (With<CardPanel>, Without<LogPanel>)>,
+    mut log: Single<&mut Node, (With<LogPanel>, Without<CardPanel>)>,
+    mut body: Single<&mut ScrollPosition, With<LogBody>>,
+) {
+    let (node, computed) = *card;
+    let bottom = if node.display == Display::None || computed.size().y <= 0.0 {
+        8.0
+    } else {
+        // The card's height in the logical pixels `Val::Px` takes, a gap,
+        // and the 8 it stands off the window's edge.
+        (computed.size().y * computed.inverse_scale_factor() + 16.0).round()
+    };
+    if log.bottom != px(bottom) {
+        log.bottom = px(bottom);
+        // Follow the newest line in the log's new height.
+        body.0.y = f32::MAX / 4.0;
+    }
+}
+
 fn scroll_log(
     scroll: Res<AccumulatedMouseScroll>,
     panel: Single<&Interaction, With<LogPanel>>,
@@ -1228,5 +1271,28 @@ mod tests {
         let line = if loser == Side::Heroes { &s[1] } else { &s[2] };
         // RULES.md "Victory": a side wins when every enemy is down.
         assert!(line.contains(&format!("{all} of {all} fell")), "{line}");
+    }
+
+    #[test]
+    fn the_roster_names_each_condition_once() {
+        use skirmish_rules::conditions::{
+            ActiveCondition, ConditionKind as K, Conditions, Duration,
+        };
+        let on = |kind, ability: &str| ActiveCondition {
+            kind,
+            duration: Duration::SaveEnds,
+            source: None,
+            ability: Some(ability.into()),
+            save_shift: Default::default(),
+        };
+        let mut c = Conditions::default();
+        assert_eq!(condition_words(&c), None);
+        // Seed 000 "Stacking Unique Effects": two effects imposing prone
+        // are both tracked; the creature is prone once.
+        c.apply(on(K::Prone, "knockback"));
+        c.apply(on(K::Grabbed, "grab"));
+        c.apply(on(K::Prone, "brutal_slam"));
+        assert_eq!(c.list.len(), 3);
+        assert_eq!(condition_words(&c).as_deref(), Some("grabbed, prone"));
     }
 }

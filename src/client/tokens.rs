@@ -285,7 +285,7 @@ fn rebuild(
                     Badges,
                     Text2d::new(""),
                     TextFont {
-                        font_size: FontSize::Px(14.0),
+                        font_size: FontSize::Px(20.0),
                         ..default()
                     },
                     TextColor(Color::WHITE),
@@ -296,7 +296,7 @@ fn rebuild(
                     ResourceLabel,
                     Text2d::new(""),
                     TextFont {
-                        font_size: FontSize::Px(14.0),
+                        font_size: FontSize::Px(18.0),
                         ..default()
                     },
                     TextColor(Palette::GOLD),
@@ -426,13 +426,13 @@ fn sync(
                 };
             }
             if let Ok(mut t) = parts.p3().get_mut(child) {
+                // Each condition once, however many effects imposed it.
                 let mut b: Vec<String> = c
                     .conditions
-                    .list
-                    .iter()
-                    .map(|a| badge(a.kind).to_string())
+                    .kinds()
+                    .into_iter()
+                    .map(|k| badge(k).to_string())
                     .collect();
-                b.dedup();
                 let shield = c.bonuses.shield();
                 if shield > 0 {
                     b.push(format!("SH{shield}"));
