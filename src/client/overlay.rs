@@ -41,10 +41,13 @@ fn square(
         .id()
 }
 
+/// Where a label sits on its square: the upper left, or the middle.
+const CORNER: Vec2 = Vec2::new(-18.0, 18.0);
+
 fn label(
     commands: &mut Commands,
     g: &BoardGeometry,
-    p: Pos,
+    (p, offset): (Pos, Vec2),
     text: String,
     size: f32,
     color: Color,
@@ -58,7 +61,7 @@ fn label(
         },
         TextColor(color),
         bevy::sprite::Text2dShadow::default(),
-        Transform::from_translation((g.centre(p, 1) + Vec2::new(-18.0, 18.0)).extend(8.0)),
+        Transform::from_translation((g.centre(p, 1) + offset).extend(8.0)),
     ));
 }
 
@@ -165,13 +168,15 @@ fn draw(
                 };
                 square(&mut commands, &g, p, shade, 5.0, 2.0);
                 let (cost, _) = intent::path_preview(&game.encounter, actor, route);
+                // Large, in the middle of the square: a cost is read from
+                // across the room as well as up close.
                 label(
                     &mut commands,
                     &g,
-                    p,
+                    (p, Vec2::ZERO),
                     cost.to_string(),
-                    15.0,
-                    Color::srgb(0.75, 0.88, 1.0),
+                    26.0,
+                    Color::srgba(0.8, 0.9, 1.0, 0.85),
                 );
             }
             if let Some(path) = path {
@@ -199,9 +204,9 @@ fn draw(
                         label(
                             &mut commands,
                             &g,
-                            c.space.pos,
+                            (c.space.pos, CORNER),
                             "⚔ opportunity attack".into(),
-                            16.0,
+                            22.0,
                             Palette::DAMAGE,
                         );
                     }
@@ -288,7 +293,7 @@ fn draw(
                         label(
                             &mut commands,
                             &g,
-                            *p,
+                            (*p, CORNER),
                             "✕".into(),
                             18.0,
                             Color::srgb(0.7, 0.7, 0.7),
