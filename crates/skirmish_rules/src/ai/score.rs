@@ -39,7 +39,9 @@ pub struct Weights {
     pub malice_cost: f64,
     /// Per square closer to the enemy it means to fight.
     pub approach: f64,
-    /// Per point of damage from opportunity attacks a move would provoke.
+    /// Per point of damage a move would take on the way: from the
+    /// opportunity attacks it provokes, and from the glyphs its side has
+    /// seen that it would step on (a condition counts as 2).
     pub provoke: f64,
     /// A ranged creature ending next to an enemy (subtracted).
     pub ranged_adjacent: f64,
@@ -614,6 +616,65 @@ impl<'a> Scorer<'a> {
         opportunity_attacks(&self.occupants, &mover, path.squares()).len() as f64 * 3.0
     }
 
+    /// Seed 002: a glyph is "Invisible" until it shines; one that has
+    /// shone, of another side and ready to react, harms whoever steps on
+    /// it. The damage (up to the stamina left) and conditions (2 each) the
+    /// glyphs `c`'s side knows of would deal on `path`, each glyph once (its
+    /// one Beat a round).
+    fn trapped(&self, c: &CreatureView, path: &Path) -> f64 {
+        let glyphs = self.e.glyphs();
+        if glyphs.list.is_empty() {
+            return 0.0;
+        }
+        let round = self.e.flow().round;
+        let mut known: Vec<&crate::encounter::glyph::Glyph> = glyphs
+            .list
+            .iter()
+            .enumerate()
+            .filter(|&(i, g)| g.side != c.side && g.revealed && glyphs.ready(i, round))
+            .map(|(_, g)| g)
+            .collect();
+        let content = self.e.content();
+        let mut left = (c.stamina.current + c.stamina.temporary).max(0) as f64;
+        let mut harm = 0.0;
+        for at in path.squares().skip(1) {
+            let fp = Footprint::new(at, c.space.size);
+            while let Some(i) = known.iter().position(|g| fp.contains(g.at)) {
+                let g = known.swap_remove(i);
+                let Some(effect) = content
+                    .ability(&g.from)
+                    .and_then(|a| a.glyph.as_ref())
+                    .and_then(|spec| {
+                        spec.abilities
+                            .iter()
+                            .find(|ga| ga.on == crate::ability::GlyphTrigger::Enters)
+                    })
+                    .and_then(|ga| ga.effect.as_ref())
+                else {
+                    continue;
+                };
+                // As the engine deals it (`act::glyph_effect`): no
+                // characteristic on the glyph's side.
+                let o = crate::ability::evaluate(
+                    &effect.effects,
+                    &Default::default(),
+                    &c.characteristics,
+                    0,
+                );
+                let dealt = (o.total_damage().max(0) as f64).min(left);
+                left -= dealt;
+                let held: usize = o
+                    .conditions
+                    .iter()
+                    .filter(|x| x.applies)
+                    .map(|x| x.conditions.len())
+                    .sum();
+                harm += dealt + 2.0 * held as f64;
+            }
+        }
+        harm
+    }
+
     /// The best attack `c` could make from `at` next (for planning moves),
     /// kept for the life of the scorer (the moves of a decision end on the
     /// same squares many times over: a phased creature's walk, hustle and
@@ -730,13 +791,13 @@ impl<'a> Scorer<'a> {
                     .map_or(0.0, |p| self.preview_value(&p))
                     + self.position(c, end)
                     - self.position(c, c.space)
-                    - w.provoke * self.provoked(c, path)
+                    - w.provoke * (self.provoked(c, path) + self.trapped(c, path))
             }
             Command::Move { path, .. } => {
                 let end = Footprint::new(path.end().unwrap_or(c.space.pos), c.space.size);
                 let mut v = self.position(c, end)
                     - self.position(c, c.space)
-                    - w.provoke * self.provoked(c, path);
+                    - w.provoke * (self.provoked(c, path) + self.trapped(c, path));
                 if w.plan > 0.0 && c.budget.main {
                     v += w.plan
                         * (self.best_attack_from(c, end.pos)
@@ -753,7 +814,7 @@ impl<'a> Scorer<'a> {
                 let provokes = matches!(power, P::Walk | P::Hustle | P::Run | P::Charge);
                 let mut v = self.position(c, end) - self.position(c, c.space);
                 if provokes {
-                    v -= w.provoke * self.provoked(c, path);
+                    v -= w.provoke * (self.provoked(c, path) + self.trapped(c, path));
                 }
                 let attack_after = self.best_attack_from(c, end.pos);
                 if w.plan > 0.0 {

@@ -53,7 +53,7 @@ pub struct Glyphs {
 
 impl Glyphs {
     /// Whether glyph `i` can act in `round`.
-    fn ready(&self, i: usize, round: u32) -> bool {
+    pub fn ready(&self, i: usize, round: u32) -> bool {
         let g = &self.list[i];
         !g.dismissed && g.disabled_until <= round && g.beat_round != round
     }

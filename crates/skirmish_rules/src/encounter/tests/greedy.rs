@@ -403,3 +403,48 @@ fn surges_and_a_cushion_already_held_are_worth_nothing_more() {
     assert!(fresh > 1.0, "{fresh}");
     assert!(held < 0.0, "only its cost is left: {held}");
 }
+
+// Seed 002 "Glyphic Spell Ability Rules": "A Glyphic Spell creates a Glyph
+// that appears as a rune ... that is Invisible", and a glyph about to act
+// "shines with visible light". A glyph the heroes have seen shine is
+// stepped round; one never seen can't be.
+#[test]
+fn greedy_steps_round_a_glyph_it_has_seen_and_only_that() {
+    let mut e = started(
+        vec![hero("fury", "Korva", (1, 2))],
+        vec![monster("bandit", (8, 2))],
+        None,
+    );
+    let walk = |squares: [(i32, i32); 4]| Command::Move {
+        creature: FURY,
+        path: squares
+            .iter()
+            .map(|&(x, y)| Pos::new(x, y))
+            .collect::<Vec<_>>()
+            .into(),
+    };
+    let through = walk([(1, 2), (2, 2), (3, 2), (4, 2)]);
+    let round = walk([(1, 2), (2, 2), (3, 3), (4, 2)]);
+    e.world_mut()
+        .resource_mut::<glyph::Glyphs>()
+        .list
+        .push(glyph::Glyph {
+            at: Pos::new(3, 2),
+            from: "fire_glyph".into(),
+            name: "Fire Glyph".into(),
+            side: Side::Director,
+            maker: None,
+            beat_round: 0,
+            disabled_until: 0,
+            dismissed: false,
+            revealed: false,
+        });
+    assert_eq!(greedy_score(&e, &through), greedy_score(&e, &round));
+    e.world_mut().resource_mut::<glyph::Glyphs>().list[0].revealed = true;
+    // The fire glyph deals "4 fire damage" to whoever enters it.
+    let (t, r) = (greedy_score(&e, &through), greedy_score(&e, &round));
+    assert!((r - t - 4.0).abs() < 1e-9, "{r} against {t}");
+    // Its own side's glyphs harm no one of it.
+    e.world_mut().resource_mut::<glyph::Glyphs>().list[0].side = Side::Heroes;
+    assert_eq!(greedy_score(&e, &through), greedy_score(&e, &round));
+}
