@@ -616,6 +616,40 @@ impl<'a> Scorer<'a> {
         opportunity_attacks(&self.occupants, &mover, path.squares()).len() as f64 * 3.0
     }
 
+    /// What the glyph ability `from`'s "enters" effect would do to `victim`
+    /// with `left` stamina: the damage it takes (up to `left`) and the
+    /// conditions that would hold. As the engine deals it
+    /// (`act::glyph_effect`): no characteristic on the glyph's side.
+    fn glyph_harm(&self, from: &str, victim: &CreatureView, left: f64) -> (f64, usize) {
+        let Some(effect) = self
+            .e
+            .content()
+            .ability(from)
+            .and_then(|a| a.glyph.as_ref())
+            .and_then(|spec| {
+                spec.abilities
+                    .iter()
+                    .find(|ga| ga.on == crate::ability::GlyphTrigger::Enters)
+            })
+            .and_then(|ga| ga.effect.as_ref())
+        else {
+            return (0.0, 0);
+        };
+        let o = crate::ability::evaluate(
+            &effect.effects,
+            &Default::default(),
+            &victim.characteristics,
+            0,
+        );
+        let held = o
+            .conditions
+            .iter()
+            .filter(|x| x.applies)
+            .map(|x| x.conditions.len())
+            .sum();
+        ((o.total_damage().max(0) as f64).min(left.max(0.0)), held)
+    }
+
     /// Seed 002: a glyph is "Invisible" until it shines; one that has
     /// shone, of another side and ready to react, harms whoever steps on
     /// it. The damage (up to the stamina left) and conditions (2 each) the
@@ -634,45 +668,69 @@ impl<'a> Scorer<'a> {
             .filter(|&(i, g)| g.side != c.side && g.revealed && glyphs.ready(i, round))
             .map(|(_, g)| g)
             .collect();
-        let content = self.e.content();
         let mut left = (c.stamina.current + c.stamina.temporary).max(0) as f64;
         let mut harm = 0.0;
         for at in path.squares().skip(1) {
             let fp = Footprint::new(at, c.space.size);
             while let Some(i) = known.iter().position(|g| fp.contains(g.at)) {
                 let g = known.swap_remove(i);
-                let Some(effect) = content
-                    .ability(&g.from)
-                    .and_then(|a| a.glyph.as_ref())
-                    .and_then(|spec| {
-                        spec.abilities
-                            .iter()
-                            .find(|ga| ga.on == crate::ability::GlyphTrigger::Enters)
-                    })
-                    .and_then(|ga| ga.effect.as_ref())
-                else {
-                    continue;
-                };
-                // As the engine deals it (`act::glyph_effect`): no
-                // characteristic on the glyph's side.
-                let o = crate::ability::evaluate(
-                    &effect.effects,
-                    &Default::default(),
-                    &c.characteristics,
-                    0,
-                );
-                let dealt = (o.total_damage().max(0) as f64).min(left);
+                let (dealt, held) = self.glyph_harm(&g.from, c, left);
                 left -= dealt;
-                let held: usize = o
-                    .conditions
-                    .iter()
-                    .filter(|x| x.applies)
-                    .map(|x| x.conditions.len())
-                    .sum();
                 harm += dealt + 2.0 * held as f64;
             }
         }
         harm
+    }
+
+    /// A glyph of `ability` laid on `squares` (seed 002: it reacts to an
+    /// enemy stepping on it). Worth what it would do to each enemy, times
+    /// the chance that enemy steps there next: an enemy that fights in melee,
+    /// not yet next to the creature of this side nearest it, in reach of a
+    /// free square beside that creature, comes to one of those squares
+    /// (each alike). Squares with a glyph already take no other.
+    pub fn glyph_value(&self, ability: &str, squares: &[Pos]) -> f64 {
+        let w = self.w;
+        let glyphs = self.e.glyphs();
+        let open: Vec<Pos> = squares
+            .iter()
+            .copied()
+            .filter(|&q| !glyphs.list.iter().any(|g| !g.dismissed && g.at == q))
+            .collect();
+        let mut v = 0.0;
+        for en in self.enemies() {
+            let Some(near) = self
+                .all
+                .iter()
+                .filter(|o| o.side == self.side && !o.stamina.is_dead())
+                .min_by_key(|o| (o.space.distance(en.space), o.id))
+            else {
+                continue;
+            };
+            // One already beside it stays; one that strikes from range
+            // keeps its distance.
+            if near.space.distance(en.space) <= 1 || self.reach_of(en).1 {
+                continue;
+            }
+            // The free squares beside its quarry within its move.
+            let beside: Vec<Pos> =
+                Footprint::new(near.space.pos.offset(-1, -1), near.space.size + 2)
+                    .squares()
+                    .filter(|&q| {
+                        !self.occupants.iter().any(|o| o.space.contains(q))
+                            && Footprint::new(q, en.space.size).distance(en.space)
+                                <= en.movement.speed
+                    })
+                    .collect();
+            let stepped = open.iter().filter(|q| beside.contains(q)).count();
+            if stepped == 0 {
+                continue;
+            }
+            let left = (en.stamina.current + en.stamina.temporary) as f64;
+            let (dealt, held) = self.glyph_harm(ability, en, left);
+            v += stepped as f64 / beside.len() as f64
+                * (w.damage * dealt + w.condition * held as f64);
+        }
+        v
     }
 
     /// The best attack `c` could make from `at` next (for planning moves),
@@ -750,6 +808,21 @@ impl<'a> Scorer<'a> {
                 // Using an aura it carries again only starts it over.
                 if a.aura.is_some() && c.auras.iter().any(|x| x.ability == a.id) {
                     return -cost;
+                }
+                // A glyph harms no one yet: it is worth what it may do to
+                // an enemy that steps on it.
+                if a.glyph.is_some()
+                    && let Command::UseAreaAbility {
+                        creature,
+                        placement,
+                        ..
+                    } = cmd
+                {
+                    let squares = self
+                        .e
+                        .area_of(*creature, ability, placement)
+                        .map_or_else(|_| Vec::new(), |area| area.covered);
+                    return self.glyph_value(ability, &squares) - cost;
                 }
                 // A wall harms no one: it is worth the strikes it stops.
                 if let Command::UseAreaAbility {

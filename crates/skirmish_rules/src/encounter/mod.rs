@@ -889,6 +889,20 @@ fn placements(
                     }
                 }
             }
+            // A glyph waits for a creature to step on it (seed 002): also
+            // on each empty square next to one of the user's side, where
+            // an enemy coming to fight it would stand.
+            if a.glyph.is_some() {
+                for o in creatures.iter().filter(|o| o.side == side) {
+                    let ring =
+                        crate::map::Footprint::new(o.space.pos.offset(-1, -1), o.space.size + 2);
+                    for q in ring.squares() {
+                        if !creatures.iter().any(|c| c.space.contains(q)) {
+                            candidates.push(P::Cube { corner: q });
+                        }
+                    }
+                }
+            }
         }
         Distance::Line { within, .. } => {
             let w = within as i32;
@@ -955,6 +969,7 @@ fn placements(
         .filter(|p| {
             act::place_area(map, creatures, user, a.distance, p).is_ok_and(|(area, _)| {
                 matches!(p, P::Wall { .. })
+                    || a.glyph.is_some()
                     || area
                         .creatures(creatures)
                         .iter()

@@ -448,3 +448,41 @@ fn greedy_steps_round_a_glyph_it_has_seen_and_only_that() {
     e.world_mut().resource_mut::<glyph::Glyphs>().list[0].side = Side::Heroes;
     assert_eq!(greedy_score(&e, &through), greedy_score(&e, &round));
 }
+
+// Seed 002: a glyph "Invisible" on the ground reacts to an enemy entering
+// its square. A sigil is laid where an enemy coming to fight will stand, and
+// is worth nothing where none will.
+#[test]
+fn greedy_lays_a_sigil_where_an_enemy_will_step() {
+    let sigil = |x, y| {
+        area_use(
+            FURY,
+            "binding_sigil",
+            command::Placement::Cube {
+                corner: Pos::new(x, y),
+            },
+        )
+    };
+    let mut e = open(
+        db_with(&[]),
+        vec![with(hero("censor", "Ysolde", (2, 2)), &["binding_sigil"])],
+        vec![monster("bandit", (7, 2))],
+    );
+    start(&mut e, FURY);
+    // Listed on the empty squares beside the censor, not only on enemies.
+    let legal = e.legal_actions();
+    assert!(legal.contains(&sigil(3, 2)), "{legal:?}");
+    let in_path = greedy_score(&e, &sigil(3, 2));
+    assert!(in_path > 0.0, "{in_path}");
+    // Behind the censor: six squares from the bandit, past its speed 5.
+    assert!(legal.contains(&sigil(1, 2)));
+    assert_eq!(greedy_score(&e, &sigil(1, 2)), 0.0);
+    // Once the bandit stands beside the censor it steps nowhere new.
+    let mut e = open(
+        db_with(&[]),
+        vec![with(hero("censor", "Ysolde", (2, 2)), &["binding_sigil"])],
+        vec![monster("bandit", (3, 2))],
+    );
+    start(&mut e, FURY);
+    assert_eq!(greedy_score(&e, &sigil(2, 3)), 0.0);
+}
