@@ -106,6 +106,19 @@ fn the_client_refuses_broken_content_without_opening_a_window() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("m.ron:1:"));
 }
 
+// "Unknown ability or monster ids are errors at load time, not at use": a
+// screenshot's --aim names an ability the content lacks.
+#[test]
+fn the_client_refuses_an_unknown_aim_without_opening_a_window() {
+    let out = skirmish()
+        .args(["--advance", "2", "--aim", "no_such_ability"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--aim no_such_ability"), "{stderr}");
+}
+
 // Issue #4 point 10: "`skirmish scenario FILE.ron` ... prints pass or fail for
 // each expectation, exits non-zero if any fails, and `--json` prints the final
 // state of every creature."

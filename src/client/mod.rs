@@ -215,10 +215,31 @@ pub fn run(options: ClientOptions) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(aim) = &options.aim
+        && content.ability(aim).is_none()
+    {
+        eprintln!("error: --aim {aim}: no ability with that id in the content");
+        return ExitCode::from(2);
+    }
     let last = match options.advance {
         Some(n) => game::advance(&mut the_game, n, options.aim.as_deref()),
         None => None,
     };
+    // Said, not left to a screenshot to show: the fight played past every
+    // chance to aim it.
+    if let Some(aim) = &options.aim
+        && !(the_game.players_turn() && the_game.legal.iter().any(|c| intent::uses_ability(c, aim)))
+    {
+        eprintln!(
+            "warning: --aim {aim}: none of your creatures can use it now (round {}{})",
+            the_game.encounter.flow().round,
+            if the_game.encounter.outcome().is_some() {
+                ", the fight is over"
+            } else {
+                ""
+            }
+        );
+    }
     let mut app = App::new();
     let (w, h) = options.size;
     app.add_plugins(
