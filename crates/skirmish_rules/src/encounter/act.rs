@@ -2679,7 +2679,7 @@ fn support(
             from: ability_id.to_string(),
         };
         match world.get_mut::<Bonuses>(target.entity) {
-            Some(mut b) => b.0.push(bonus),
+            Some(mut b) => b.gain(bonus),
             None => {
                 world.entity_mut(target.entity).insert(Bonuses(vec![bonus]));
             }

@@ -237,6 +237,39 @@ pub struct ActiveBonus {
 }
 
 impl Bonuses {
+    /// Gain a bonus. Seed 000 "Stacking Unique Effects": "the effects of the
+    /// same ability used multiple times don't stack. Instead, the most
+    /// impactful effect—such as the highest bonus—from each use of the
+    /// ability applies. The most recently used ability applies for
+    /// determining duration." A bonus of the kind one from the same ability
+    /// already gives replaces it, keeping the higher amount and taking the
+    /// new one's duration; bonuses of different abilities stack (seed 004:
+    /// "Multiple shield bonuses stack with one another").
+    pub fn gain(&mut self, new: ActiveBonus) {
+        use crate::ability::BonusKind as K;
+        let same = self.0.iter_mut().find(|b| {
+            b.from == new.from
+                && match (b.kind, new.kind) {
+                    (K::Shield(_), K::Shield(_)) => true,
+                    (K::Retaliate { range: a, .. }, K::Retaliate { range: b, .. }) => a == b,
+                    _ => false,
+                }
+        });
+        let Some(old) = same else {
+            self.0.push(new);
+            return;
+        };
+        let kind = match (old.kind, new.kind) {
+            (K::Shield(a), K::Shield(b)) => K::Shield(a.max(b)),
+            (K::Retaliate { amount: a, range }, K::Retaliate { amount: b, .. }) => K::Retaliate {
+                amount: a.max(b),
+                range,
+            },
+            (_, k) => k,
+        };
+        *old = ActiveBonus { kind, ..new };
+    }
+
     /// Total shield against one attack (seed 004: "Multiple shield bonuses stack").
     pub fn shield(&self) -> u32 {
         self.0
