@@ -374,10 +374,47 @@ impl<'a> Scorer<'a> {
             .filter(|_| !c.stamina.is_dead())
     }
 
+    /// What one creature summoned by `ability` is worth (seed 004: a summon
+    /// "permanently" follows "Move+0, Attack+0"): its free strike each round
+    /// for the rounds a fight has left (taken as 3), and a body that soaks
+    /// a quarter of its stamina in attacks meant for this side; the mean
+    /// over the stat blocks the ability summons. Each summon `owner` has
+    /// standing already divides it once more (a third servant adds less to
+    /// a fight than the first), so a summoner also fights.
+    fn summon_worth(&self, ability: &str, owner: CreatureId) -> f64 {
+        let content = self.e.content();
+        let Some(a) = content.ability(ability) else {
+            return 0.0;
+        };
+        let blocks: Vec<f64> = crate::encounter::summon::summoned_by(a)
+            .iter()
+            .filter_map(|id| content.monsters.get(id))
+            .map(|m| 3.0 * m.free_strike as f64 + 0.25 * m.stamina as f64)
+            .collect();
+        if blocks.is_empty() {
+            return 0.0;
+        }
+        let standing = self
+            .all
+            .iter()
+            .filter(|c| c.summoned.is_some_and(|s| s.owner == owner) && !c.stamina.is_dead())
+            .count();
+        self.w.damage * blocks.iter().sum::<f64>() / blocks.len() as f64 / (1 + standing) as f64
+    }
+
     /// The value of a forecast for this side.
     pub fn preview_value(&self, p: &Preview) -> f64 {
         let w = self.w;
         let mut v = 0.0;
+        // Summons appear beside the user, the target of a summoning ability.
+        let summon_worth = match p
+            .targets
+            .iter()
+            .find(|t| t.tiers.iter().any(|tier| tier.summons > 0))
+        {
+            Some(t) => self.summon_worth(&p.ability, t.target),
+            None => 0.0,
+        };
         for t in &p.targets {
             let Some(tc) = self.get(t.target) else {
                 continue;
@@ -405,7 +442,7 @@ impl<'a> Scorer<'a> {
                         // body with a free strike each round.
                         + w.heal * 1.5 * tier.shield as f64
                         + w.damage * tier.retaliate as f64
-                        + w.damage * 5.0 * tier.summons as f64;
+                        + summon_worth * tier.summons as f64;
                     if tier.free_strike && threatened {
                         help += w.damage * 4.0;
                     }

@@ -486,3 +486,33 @@ fn greedy_lays_a_sigil_where_an_enemy_will_step() {
     start(&mut e, FURY);
     assert_eq!(greedy_score(&e, &sigil(2, 3)), 0.0);
 }
+
+// Seed 004 "Summon": summons have "hit points, attack value, move value"
+// and "permanently" follow "Move+0, Attack+0". A summon is worth what its
+// stat block does: a harder-hitting one scores higher, by its free strike
+// each round of the three the brain reckons a fight has left.
+#[test]
+fn a_summon_is_worth_its_stat_block() {
+    let call = Command::use_ability(FURY, "call_spirit_wolf", vec![FURY]);
+    let score_with = |free_strike: i32| {
+        let mut db = db_with(&[]);
+        db.monsters.get_mut("spirit_wolf").unwrap().free_strike = free_strike;
+        let mut e = open(
+            db,
+            vec![with(
+                hero("troubadour", "Lark", (2, 2)),
+                &["call_spirit_wolf"],
+            )],
+            vec![monster("bandit", (7, 2))],
+        );
+        start(&mut e, FURY);
+        assert!(e.legal_actions().contains(&call));
+        greedy_score(&e, &call)
+    };
+    let (weak, strong) = (score_with(3), score_with(5));
+    assert!(weak > 0.0, "{weak}");
+    assert!(
+        (strong - weak - 6.0).abs() < 1e-9,
+        "{strong} against {weak}"
+    );
+}
