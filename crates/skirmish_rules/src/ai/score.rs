@@ -429,6 +429,27 @@ impl<'a> Scorer<'a> {
                 // and a free strike if an enemy stands next to it.
                 let missing = (tc.stamina.max - tc.stamina.current).max(0) as f64;
                 let threatened = self.enemies().any(|o| o.space.distance(tc.space) <= 1);
+                // Seed 000 "Stacking Unique Effects": the same ability's
+                // bonus again adds only what it raises the one held.
+                let held = |pick: fn(&crate::ability::BonusKind) -> u32| {
+                    tc.bonuses
+                        .0
+                        .iter()
+                        .filter(|b| b.from == p.ability)
+                        .map(|b| pick(&b.kind))
+                        .max()
+                        .unwrap_or(0)
+                };
+                let (held_shield, held_retaliate) = (
+                    held(|k| match k {
+                        crate::ability::BonusKind::Shield(n) => *n,
+                        _ => 0,
+                    }),
+                    held(|k| match k {
+                        crate::ability::BonusKind::Retaliate { amount, .. } => *amount,
+                        _ => 0,
+                    }),
+                );
                 for i in 0..3 {
                     let tier = &t.tiers[i];
                     let mut help = w.heal * (tier.heal as f64).min(missing)
@@ -440,8 +461,8 @@ impl<'a> Scorer<'a> {
                         // Seed 004: a shield saves damage on each attack to
                         // come, retaliation deals some; a summon is another
                         // body with a free strike each round.
-                        + w.heal * 1.5 * tier.shield as f64
-                        + w.damage * tier.retaliate as f64
+                        + w.heal * 1.5 * tier.shield.saturating_sub(held_shield) as f64
+                        + w.damage * tier.retaliate.saturating_sub(held_retaliate) as f64
                         + summon_worth * tier.summons as f64;
                     if tier.free_strike && threatened {
                         help += w.damage * 4.0;

@@ -516,3 +516,25 @@ fn a_summon_is_worth_its_stat_block() {
         "{strong} against {weak}"
     );
 }
+
+// Seed 000 "Stacking Unique Effects": "the effects of the same ability used
+// multiple times don't stack". A Warding Sigil on a creature that has one
+// adds nothing.
+#[test]
+fn a_bonus_the_same_ability_already_gives_is_worth_nothing() {
+    let mut e = open(
+        db_with(&[]),
+        vec![with(hero("conduit", "Aldous", (2, 2)), &["warding_sigil"])],
+        vec![monster("bandit", (3, 2))],
+    );
+    start(&mut e, FURY);
+    let sigil = Command::use_ability(FURY, "warding_sigil", vec![FURY]);
+    assert!(greedy_score(&e, &sigil) > 0.0);
+    e.apply(sigil.clone()).unwrap();
+    assert!(e.creature(FURY).unwrap().bonuses.shield() == 2);
+    assert!(
+        greedy_score(&e, &sigil) <= 0.0,
+        "{}",
+        greedy_score(&e, &sigil)
+    );
+}
