@@ -16,8 +16,17 @@ use clap::{Parser, Subcommand};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Skirmish: a tactical combat client for grid skirmish rules of the power-roll family.
+///
+/// The window's options go after a subcommand that takes them (`skirmish
+/// replay FILE --size 1920x1080`); given before one, they are an error
+/// rather than silently unused.
 #[derive(Parser, Debug)]
-#[command(name = "skirmish", version, about)]
+#[command(
+    name = "skirmish",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

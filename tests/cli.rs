@@ -119,6 +119,27 @@ fn the_client_refuses_an_unknown_aim_without_opening_a_window() {
     assert!(stderr.contains("--aim no_such_ability"), "{stderr}");
 }
 
+// A window option before a subcommand was silently unused (`skirmish --size
+// 1920x1080 replay F` opened at 1280x720): now it is a clear error.
+#[test]
+fn a_window_option_before_a_subcommand_is_an_error_not_ignored() {
+    let out = skirmish()
+        .args(["--size", "1920x1080", "replay", "no_such_replay.ron"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--size"), "{stderr}");
+    // After the subcommand it is the replay's own option (the file is then
+    // reported missing).
+    let out = skirmish()
+        .args(["replay", "no_such_replay.ron", "--size", "1920x1080"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no_such_replay.ron"), "{stderr}");
+}
+
 // Issue #4 point 10: "`skirmish scenario FILE.ron` ... prints pass or fail for
 // each expectation, exits non-zero if any fails, and `--json` prints the final
 // state of every creature."
