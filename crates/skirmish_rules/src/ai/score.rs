@@ -431,25 +431,15 @@ impl<'a> Scorer<'a> {
                 let threatened = self.enemies().any(|o| o.space.distance(tc.space) <= 1);
                 // Seed 000 "Stacking Unique Effects": the same ability's
                 // bonus again adds only what it raises the one held.
-                let held = |pick: fn(&crate::ability::BonusKind) -> u32| {
-                    tc.bonuses
-                        .0
-                        .iter()
-                        .filter(|b| b.from == p.ability)
-                        .map(|b| pick(&b.kind))
-                        .max()
-                        .unwrap_or(0)
-                };
-                let (held_shield, held_retaliate) = (
-                    held(|k| match k {
-                        crate::ability::BonusKind::Shield(n) => *n,
-                        _ => 0,
-                    }),
-                    held(|k| match k {
-                        crate::ability::BonusKind::Retaliate { amount, .. } => *amount,
-                        _ => 0,
-                    }),
-                );
+                let (mut held_shield, mut held_retaliate) = (0, 0);
+                for b in tc.bonuses.0.iter().filter(|b| b.from == p.ability) {
+                    match b.kind {
+                        crate::ability::BonusKind::Shield(n) => held_shield = held_shield.max(n),
+                        crate::ability::BonusKind::Retaliate { amount, .. } => {
+                            held_retaliate = held_retaliate.max(amount)
+                        }
+                    }
+                }
                 for i in 0..3 {
                     let tier = &t.tiers[i];
                     let mut help = w.heal * (tier.heal as f64).min(missing)
@@ -752,7 +742,7 @@ impl<'a> Scorer<'a> {
         let open: Vec<Pos> = squares
             .iter()
             .copied()
-            .filter(|&q| !glyphs.list.iter().any(|g| !g.dismissed && g.at == q))
+            .filter(|&q| !glyphs.taken(q))
             .collect();
         let mut v = 0.0;
         for en in self.enemies() {
@@ -770,15 +760,14 @@ impl<'a> Scorer<'a> {
                 continue;
             }
             // The free squares beside its quarry within its move.
-            let beside: Vec<Pos> =
-                Footprint::new(near.space.pos.offset(-1, -1), near.space.size + 2)
-                    .squares()
-                    .filter(|&q| {
-                        !self.occupants.iter().any(|o| o.space.contains(q))
-                            && Footprint::new(q, en.space.size).distance(en.space)
-                                <= en.movement.speed
-                    })
-                    .collect();
+            let beside: Vec<Pos> = near
+                .space
+                .around()
+                .filter(|&q| {
+                    !self.occupants.iter().any(|o| o.space.contains(q))
+                        && Footprint::new(q, en.space.size).distance(en.space) <= en.movement.speed
+                })
+                .collect();
             let stepped = open.iter().filter(|q| beside.contains(q)).count();
             if stepped == 0 {
                 continue;

@@ -346,15 +346,12 @@ pub struct Progress {
 
 /// A summoned creature (seed 004 "Summon"): who summoned it, the round it
 /// appeared in (it "never" acts in that round), and its place among its
-/// summoner's summons ("they act in the order in which they were summoned"),
-/// and its stat block's range value (0: melee).
+/// summoner's summons ("they act in the order in which they were summoned").
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summoned {
     pub owner: CreatureId,
     pub round: u32,
     pub order: u32,
-    #[serde(default)]
-    pub range: u32,
 }
 
 /// A slow action waiting for the start of its user's next turn (seed 002

@@ -52,6 +52,11 @@ pub struct Glyphs {
 }
 
 impl Glyphs {
+    /// Whether a glyph (not dismissed) lies on `p`: a square takes one.
+    pub fn taken(&self, p: Pos) -> bool {
+        self.list.iter().any(|g| !g.dismissed && g.at == p)
+    }
+
     /// Whether glyph `i` can act in `round`.
     pub fn ready(&self, i: usize, round: u32) -> bool {
         let g = &self.list[i];
@@ -124,8 +129,7 @@ pub(super) fn place(
     {
         let mut glyphs = world.resource_mut::<Glyphs>();
         for &p in squares {
-            let taken = glyphs.list.iter().any(|g| !g.dismissed && g.at == p);
-            if taken || !map.footprint_open(Footprint::single(p)) {
+            if glyphs.taken(p) || !map.footprint_open(Footprint::single(p)) {
                 continue;
             }
             glyphs

@@ -894,9 +894,7 @@ fn placements(
             // an enemy coming to fight it would stand.
             if a.glyph.is_some() {
                 for o in creatures.iter().filter(|o| o.side == side) {
-                    let ring =
-                        crate::map::Footprint::new(o.space.pos.offset(-1, -1), o.space.size + 2);
-                    for q in ring.squares() {
+                    for q in o.space.around() {
                         if !creatures.iter().any(|c| c.space.contains(q)) {
                             candidates.push(P::Cube { corner: q });
                         }

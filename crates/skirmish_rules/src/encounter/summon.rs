@@ -168,7 +168,6 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         owner: c.id,
         round,
         order,
-        range: block.range,
     });
     {
         let mut index = world.resource_mut::<CreatureIndex>();
@@ -264,11 +263,20 @@ impl Strikes<'_> {
     }
 }
 
+/// Its range is its stat block's (summons are always of one).
 fn strikes<'a>(world: &World, map: &'a Map, e: Entity, side: Side) -> Strikes<'a> {
+    let range = match world.get::<Creature>(e).map(|c| &c.kind) {
+        Some(CreatureKind::Monster { stat_block, .. }) => world
+            .resource::<Content>()
+            .monsters
+            .get(stat_block)
+            .map_or(0, |m| m.range),
+        _ => 0,
+    };
     Strikes {
         map,
         side,
-        range: world.get::<Summoned>(e).map_or(0, |s| s.range),
+        range,
         hidden: act::hidden_creatures(world),
     }
 }

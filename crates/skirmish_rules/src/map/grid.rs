@@ -103,6 +103,14 @@ impl Footprint {
         (0..n).flat_map(move |dy| (0..n).map(move |dx| p.offset(dx, dy)))
     }
 
+    /// The squares next to the footprint, outside it: the ring one square
+    /// wide around it (where a creature stands to be adjacent).
+    pub fn around(self) -> impl Iterator<Item = Pos> {
+        Footprint::new(self.pos.offset(-1, -1), self.size + 2)
+            .squares()
+            .filter(move |&q| !self.contains(q))
+    }
+
     pub fn contains(self, q: Pos) -> bool {
         let n = self.size as i32;
         q.x >= self.pos.x && q.x < self.pos.x + n && q.y >= self.pos.y && q.y < self.pos.y + n
