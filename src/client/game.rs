@@ -178,6 +178,17 @@ impl Game {
         self.deciding_side().is_some_and(|s| self.human(s))
     }
 
+    /// Whether a person's creature is acting, no prompt waits, and it can
+    /// use the ability `aim` now (where `--aim` stops the AI playing ahead).
+    pub fn can_aim(&self, aim: &str) -> bool {
+        self.players_turn()
+            && self.encounter.prompt().is_none()
+            && self
+                .legal
+                .iter()
+                .any(|c| super::intent::uses_ability(c, aim))
+    }
+
     /// Carry out a command; on success the board follows via [`Applied`].
     pub fn apply(
         &mut self,
@@ -334,11 +345,7 @@ pub fn advance(game: &mut Game, n: u32, aim: Option<&str>) -> Option<Applied> {
         }
         if i >= n {
             let done = match aim {
-                Some(a) => {
-                    game.players_turn()
-                        && game.encounter.prompt().is_none()
-                        && game.legal.iter().any(|c| super::intent::uses_ability(c, a))
-                }
+                Some(a) => game.can_aim(a),
                 None => last.as_ref().is_some_and(|l: &Applied| {
                     l.entries.iter().any(|e| {
                         matches!(e, LogEntry::TierResult { .. } | LogEntry::Attack2d6 { .. })

@@ -228,7 +228,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
     // Said, not left to a screenshot to show: the fight played past every
     // chance to aim it.
     if let Some(aim) = &options.aim
-        && !(the_game.players_turn() && the_game.legal.iter().any(|c| intent::uses_ability(c, aim)))
+        && !the_game.can_aim(aim)
     {
         eprintln!(
             "warning: --aim {aim}: none of your creatures can use it now (round {}{})",
