@@ -3,6 +3,7 @@
 //! each roll will show, expectations), run through the same engine as
 //! everything else. See `docs/scenarios.md`.
 
+use crate::encounter::keyed::KeyedWorld;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -403,7 +404,7 @@ impl Scenario {
                 },
             }
         }
-        let dice = e.world().resource::<crate::dice::Dice>().clone();
+        let dice = e.world().res::<crate::dice::Dice>().clone();
         for m in dice.mismatches() {
             checks.push(fail(
                 0,

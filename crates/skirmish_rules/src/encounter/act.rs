@@ -2,6 +2,7 @@
 //! Each rule is a call to a pure function; this module only gathers the
 //! facts from the world and writes the results back.
 
+use crate::encounter::keyed::{Keyed, KeyedWorld, keyed};
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
@@ -76,26 +77,26 @@ pub struct RaisedWalls(pub Vec<RaisedWall>);
 /// End of a turn: the walls of the creatures ending it count down, and
 /// crumble at zero.
 fn walls_crumble(world: &mut World) {
-    let ended = world.resource::<TurnEvents>().ended.clone();
-    if ended.is_empty() || world.resource::<RaisedWalls>().0.is_empty() {
+    let ended = world.res::<TurnEvents>().ended.clone();
+    if ended.is_empty() || world.res::<RaisedWalls>().0.is_empty() {
         return;
     }
     // A maker who died has no turns left to end: its walls crumble as this
     // turn ends (else a bridge walled by a fallen elementalist stays shut
     // for good).
     let fallen: Vec<CreatureId> = world
-        .resource::<RaisedWalls>()
+        .res::<RaisedWalls>()
         .0
         .iter()
         .map(|w| w.owner)
         .filter(|&o| {
             entity_of(world, o)
-                .and_then(|e| world.get::<Stamina>(e))
+                .and_then(|e| world.comp::<Stamina>(e))
                 .is_none_or(|s| !can_act(s))
         })
         .collect();
     let mut gone = Vec::new();
-    world.resource_mut::<RaisedWalls>().0.retain_mut(|w| {
+    world.res_mut::<RaisedWalls>().0.retain_mut(|w| {
         if ended.contains(&w.owner) {
             w.turn_ends_left = w.turn_ends_left.saturating_sub(1);
         }
@@ -112,16 +113,14 @@ fn walls_crumble(world: &mut World) {
     for w in gone {
         for &p in &w.squares {
             world
-                .resource_mut::<Battlefield>()
+                .res_mut::<Battlefield>()
                 .map_mut()
                 .set_raised_wall(p, false);
         }
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::WallCrumbled {
-                creature: w.owner,
-                squares: w.squares,
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::WallCrumbled {
+            creature: w.owner,
+            squares: w.squares,
+        });
     }
 }
 
@@ -136,11 +135,11 @@ pub struct PendingCommand {
 
 /// Carry out the pending command.
 fn handle_command(world: &mut World) {
-    let Some(cmd) = world.resource_mut::<PendingCommand>().command.take() else {
+    let Some(cmd) = world.res_mut::<PendingCommand>().command.take() else {
         return;
     };
     // The phase stays as it is while the step runs (it changes after it).
-    let phase = *world.resource::<State<Phase>>().get();
+    let phase = *world.res::<State<Phase>>().get();
     let result = execute(world, &cmd, phase);
     if result.is_ok() {
         react::run(world);
@@ -148,29 +147,29 @@ fn handle_command(world: &mut World) {
     }
     // A creature that falls during its own turn (an opportunity attack, a
     // collision) has its turn ended, and what it was doing with it.
-    if let Some(active) = world.resource::<Flow>().active {
+    if let Some(active) = world.res::<Flow>().active {
         let standing = |world: &World, id: CreatureId| {
             entity_of(world, id)
-                .and_then(|e| world.get::<Stamina>(e))
+                .and_then(|e| world.comp::<Stamina>(e))
                 .is_some_and(can_act)
         };
         if !standing(world, active) {
-            world.resource_mut::<Resolution>().clear();
+            world.res_mut::<Resolution>().clear();
             // A squad's turn goes on while any of its minions stands.
             let next = world
-                .resource::<Flow>()
+                .res::<Flow>()
                 .squad
                 .iter()
                 .copied()
                 .find(|&m| standing(world, m));
             match next {
-                Some(m) => world.resource_mut::<Flow>().active = Some(m),
+                Some(m) => world.res_mut::<Flow>().active = Some(m),
                 None => {
-                    let done = world.resource_mut::<Flow>().finish_turn();
+                    let done = world.res_mut::<Flow>().finish_turn();
                     // A turn that ended as it began (its creature died of
                     // its slow action's bleeding) has nothing of its start
                     // left to do: the dead gain no resource.
-                    let mut events = world.resource_mut::<TurnEvents>();
+                    let mut events = world.res_mut::<TurnEvents>();
                     events.ended = done;
                     events.started.clear();
                 }
@@ -179,26 +178,22 @@ fn handle_command(world: &mut World) {
     }
     // A turn started clears a delay; an open prompt is its own phase.
     if matches!(cmd, Command::StartTurn { .. }) && result.is_ok() {
-        world.resource_mut::<Flow>().delayed = None;
+        world.res_mut::<Flow>().delayed = None;
     }
-    let prompt = world.resource::<Resolution>().prompt.is_some();
+    let prompt = world.res::<Resolution>().prompt.is_some();
     if prompt && phase != Phase::Reacting {
-        world
-            .resource_mut::<NextState<Phase>>()
-            .set(Phase::Reacting);
-    } else if !prompt && phase == Phase::Reacting && world.resource::<Flow>().active.is_some() {
-        world.resource_mut::<NextState<Phase>>().set(Phase::Acting);
+        world.res_mut::<NextState<Phase>>().set(Phase::Reacting);
+    } else if !prompt && phase == Phase::Reacting && world.res::<Flow>().active.is_some() {
+        world.res_mut::<NextState<Phase>>().set(Phase::Acting);
     }
-    let mut pending = world.resource_mut::<PendingCommand>();
+    let mut pending = world.res_mut::<PendingCommand>();
     pending.reply = Some(result);
     pending.done = Some(cmd);
 }
 
 /// Find a creature's entity.
 pub fn entity_of(world: &World, id: CreatureId) -> Option<Entity> {
-    world
-        .get_resource::<super::setup::CreatureIndex>()?
-        .entity(id)
+    world.get_res::<super::setup::CreatureIndex>()?.entity(id)
 }
 
 /// What [`occupants`] reads of each creature.
@@ -271,8 +266,11 @@ impl<D: bevy_ecs::query::QueryData + 'static> CachedQuery<D> {
 
     /// Run `f` with the query brought up to date with `world` (None before
     /// setup made it).
-    pub(super) fn with<R>(world: &World, f: impl FnOnce(&mut QueryState<D>) -> R) -> Option<R> {
-        let cached = world.get_resource::<CachedQuery<D>>()?;
+    pub(super) fn with<R>(world: &World, f: impl FnOnce(&mut QueryState<D>) -> R) -> Option<R>
+    where
+        Self: Keyed,
+    {
+        let cached = world.get_res::<CachedQuery<D>>()?;
         // A panic elsewhere while this was held leaves the cache as good as it was.
         let mut q = cached.0.lock().unwrap_or_else(|p| p.into_inner());
         q.update_archetypes(world);
@@ -284,13 +282,29 @@ impl<D: bevy_ecs::query::QueryData + 'static> CachedQuery<D> {
     pub(super) fn with_mut<R>(
         world: &mut World,
         f: impl FnOnce(&mut QueryState<D>, &mut World) -> R,
-    ) -> Option<R> {
-        let kept = world.get_resource::<CachedQuery<D>>()?.0.clone();
+    ) -> Option<R>
+    where
+        Self: Keyed,
+    {
+        let kept = world.get_res::<CachedQuery<D>>()?.0.clone();
         let mut q = kept.lock().unwrap_or_else(|p| p.into_inner());
         q.update_archetypes(world);
         Some(f(&mut q, world))
     }
 }
+
+keyed!(
+    CachedQuery<OccupantData>,
+    CachedQuery<GrabData>,
+    CachedQuery<AuraData>,
+    CachedQuery<StandingData>,
+    CachedQuery<SummonData>,
+    CachedQuery<ActorData>,
+    CachedQuery<StanceData>,
+    CachedQuery<TriggerData>,
+    CachedQuery<BonusData>,
+    CachedQuery<&'static mut TurnBudget>,
+);
 
 /// Make the queries the hot paths keep (at setup).
 pub(super) fn cache_queries(world: &mut World) {
@@ -339,7 +353,7 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal
     let id = cmd.creature();
     // Whose turn it is, read once: nothing before its checks below changes it.
     let (in_turn, acting) = {
-        let flow = world.resource::<Flow>();
+        let flow = world.res::<Flow>();
         if flow.outcome.is_some() {
             return Err(Refusal::Over);
         }
@@ -347,7 +361,7 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal
     };
     let entity = entity_of(world, id).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     // An open prompt must be answered before anything else happens.
-    if let Some(p) = &world.resource::<Resolution>().prompt {
+    if let Some(p) = &world.res::<Resolution>().prompt {
         let asked = p.creature;
         return match cmd {
             Command::Answer { reaction, .. } => answer(world, id, reaction.as_ref()),
@@ -371,7 +385,7 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal
     if !acting {
         return Err(Refusal::NotTheirTurn(Who::of(world, id)));
     }
-    if world.get::<Stamina>(entity).is_none_or(|s| !can_act(s))
+    if world.comp::<Stamina>(entity).is_none_or(|s| !can_act(s))
         && !matches!(cmd, Command::EndTurn { .. })
     {
         return Err(Refusal::Dead(Who::of(world, id)));
@@ -382,8 +396,8 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal
             super::phased_flow::movement(world, entity, id, *power, &path.to_vec())
         }
         Command::EndTurn { .. } => {
-            let done = world.resource_mut::<Flow>().finish_turn();
-            world.resource_mut::<TurnEvents>().ended = done;
+            let done = world.res_mut::<Flow>().finish_turn();
+            world.res_mut::<TurnEvents>().ended = done;
             Ok(())
         }
         Command::Move { path, .. } => walk(world, entity, id, &path.to_vec(), false, true),
@@ -478,10 +492,10 @@ fn delay(world: &mut World, entity: Entity, id: CreatureId, phase: Phase) -> Res
             "the other side has nobody left to act",
         ));
     }
-    let mut flow = world.resource_mut::<Flow>();
+    let mut flow = world.res_mut::<Flow>();
     flow.to_act = other;
     flow.delayed = Some(flow_side(side));
-    world.resource_mut::<CombatLog>().push(LogEntry::Delayed {
+    world.res_mut::<CombatLog>().push(LogEntry::Delayed {
         side: flow_side(side),
     });
     Ok(())
@@ -498,13 +512,11 @@ fn defend(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refus
     if let Some(mut s) = world.get_mut::<Stance>(entity) {
         s.defending = true;
     }
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::AbilityUsed {
-            creature: id,
-            ability: "defend".into(),
-            name: "Defend".into(),
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+        creature: id,
+        ability: "defend".into(),
+        name: "Defend".into(),
+    });
     Ok(())
 }
 
@@ -512,7 +524,7 @@ fn defend(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refus
 /// only with cover: the Hide maneuver's requirement, and what keeps a
 /// creature hidden after it moves.
 pub(super) fn unseen(world: &mut World, id: CreatureId, space: Footprint, side: Side) -> bool {
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     unseen_among(&map, &occupants(world), id, space, side)
 }
 
@@ -534,12 +546,12 @@ pub(super) fn unseen_among(
 /// of, every enemy and none adjacent, the creature becomes hidden.
 fn hide(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
     let (Some(space), Some(side)) = (
-        world.get::<Space>(entity).map(|s| s.0),
-        world.get::<Creature>(entity).map(|c| c.side),
+        world.comp::<Space>(entity).map(|s| s.0),
+        world.comp::<Creature>(entity).map(|c| c.side),
     ) else {
         return Err(Refusal::NoSuchCreature(Who::id(id)));
     };
-    if world.get::<Stance>(entity).is_some_and(|s| s.hidden) {
+    if world.comp::<Stance>(entity).is_some_and(|s| s.hidden) {
         return Err(Refusal::CannotHide("already hidden"));
     }
     if !unseen(world, id, space, side) {
@@ -552,7 +564,7 @@ fn hide(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal
         s.hidden = true;
     }
     world
-        .resource_mut::<CombatLog>()
+        .res_mut::<CombatLog>()
         .push(LogEntry::Hidden { creature: id });
     Ok(())
 }
@@ -564,7 +576,7 @@ fn reveal(world: &mut World, entity: Entity, id: CreatureId) {
     {
         s.hidden = false;
         world
-            .resource_mut::<CombatLog>()
+            .res_mut::<CombatLog>()
             .push(LogEntry::Revealed { creature: id });
     }
 }
@@ -576,11 +588,11 @@ fn side_to_pick(
     id: CreatureId,
     phase: Phase,
 ) -> Result<Flow, Refusal> {
-    let flow = world.resource::<Flow>().clone();
+    let flow = world.res::<Flow>().clone();
     if phase != Phase::AwaitingTurn || flow.active.is_some() {
         return Err(Refusal::TurnInProgress);
     }
-    let side = world.get::<Creature>(entity).map(|c| c.side);
+    let side = world.comp::<Creature>(entity).map(|c| c.side);
     if side != Some(flow.to_act) {
         return Err(Refusal::NotTheirTurn(Who::of(world, id)));
     }
@@ -593,11 +605,11 @@ fn start_turn(
     id: CreatureId,
     phase: Phase,
 ) -> Result<(), Refusal> {
-    if world.get::<Summoned>(entity).is_some() {
+    if world.comp::<Summoned>(entity).is_some() {
         return Err(Refusal::SummonActsAlone(Who::of(world, id)));
     }
     // Seed 001: the phases' order, or seizing the initiative.
-    let phased = world.resource::<Flow>().phased.as_ref().map(|p| p.stage);
+    let phased = world.res::<Flow>().phased.as_ref().map(|p| p.stage);
     let seized = match phased {
         Some(_) if phase == Phase::AwaitingTurn => super::phased_flow::check_start(world, id)?,
         _ => false,
@@ -606,7 +618,7 @@ fn start_turn(
     if flow.acted.contains(&id) {
         return Err(Refusal::AlreadyActed(Who::of(world, id)));
     }
-    if !world.get::<Stamina>(entity).is_some_and(can_act) {
+    if !world.comp::<Stamina>(entity).is_some_and(can_act) {
         return Err(Refusal::Dead(Who::of(world, id)));
     }
     if phased.is_some() {
@@ -636,7 +648,7 @@ fn start_turn(
     for &m in &starting {
         let name = Who::of(world, m).to_string();
         world
-            .resource_mut::<CombatLog>()
+            .res_mut::<CombatLog>()
             .push(LogEntry::TurnStarted { creature: m, name });
     }
     // Seed 002 "Slow Action": it takes effect at the start of the next
@@ -652,16 +664,16 @@ fn start_turn(
     } else {
         super::summon::queue_turns(world, id)
     };
-    let mut f = world.resource_mut::<Flow>();
+    let mut f = world.res_mut::<Flow>();
     f.active = Some(id);
     f.squad = members.clone();
     f.summons = summons;
-    world.resource_mut::<TurnEvents>().started = if members.is_empty() {
+    world.res_mut::<TurnEvents>().started = if members.is_empty() {
         vec![id]
     } else {
         members
     };
-    world.resource_mut::<NextState<Phase>>().set(Phase::Acting);
+    world.res_mut::<NextState<Phase>>().set(Phase::Acting);
     Ok(())
 }
 
@@ -740,7 +752,10 @@ fn walk(
     let movement = *world
         .get::<Movement>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
-    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let conditions = world
+        .comp::<Conditions>(entity)
+        .cloned()
+        .unwrap_or_default();
     let side = world
         .get::<Creature>(entity)
         .map(|c| c.side)
@@ -774,7 +789,7 @@ fn walk(
         },
         shifting: shift,
     };
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     let cost = path_cost(&map, &creatures, &mover, path).ok_or_else(|| {
         Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into())
     })?;
@@ -790,7 +805,7 @@ fn walk(
     // Committed from here on: the steps are taken one by one, pausing for
     // triggered actions (see `walk_steps`).
     *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
-    world.resource_mut::<Resolution>().push(Resume::Walk {
+    world.res_mut::<Resolution>().push(Resume::Walk {
         creature: id,
         path: path.to_vec(),
         shift,
@@ -823,10 +838,10 @@ pub(super) fn walk_steps(
     let mut others = occupants(world);
     let mut held = grabbed_by(world, id);
     let mut carriers = super::aura::carriers(world);
-    let side = world.get::<Creature>(entity).map(|c| c.side);
+    let side = world.comp::<Creature>(entity).map(|c| c.side);
     let log_walk = |world: &mut World, walked: &[Pos]| {
         if walked.len() > 1 {
-            world.resource_mut::<CombatLog>().push(LogEntry::Moved {
+            world.res_mut::<CombatLog>().push(LogEntry::Moved {
                 creature: id,
                 path: walked.to_vec(),
                 shift,
@@ -838,14 +853,14 @@ pub(super) fn walk_steps(
     let mut walker: Option<(bool, u32)> = None;
     for i in 0..path.len().saturating_sub(1) {
         let (can_go, size) = *walker.get_or_insert_with(|| {
-            let can_go = world.get::<Stamina>(entity).is_some_and(can_act) && {
-                let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
+            let can_go = world.comp::<Stamina>(entity).is_some_and(can_act) && {
+                let speed = world.comp::<Movement>(entity).map_or(0, |m| m.speed);
                 let none = Conditions::default();
-                let cond = world.get::<Conditions>(entity).unwrap_or(&none);
+                let cond = world.comp::<Conditions>(entity).unwrap_or(&none);
                 movement_limits(cond, speed).speed > 0
                     && !super::phased_flow::stops_moving(world, cond)
             };
-            (can_go, world.get::<Space>(entity).map_or(1, |s| s.0.size))
+            (can_go, world.comp::<Space>(entity).map_or(1, |s| s.0.size))
         });
         if !can_go {
             // The squares walked so far are the path's first `i + 1`.
@@ -878,7 +893,7 @@ pub(super) fn walk_steps(
             let askers = react::askers(world, &event, leaving);
             if !askers.is_empty() {
                 // The walk goes on after the answers.
-                world.resource_mut::<Resolution>().push(Resume::Walk {
+                world.res_mut::<Resolution>().push(Resume::Walk {
                     creature: id,
                     path: path[i..].to_vec(),
                     shift,
@@ -915,7 +930,7 @@ pub(super) fn walk_steps(
         if !askers.is_empty() {
             let rest = &path[i + 1..];
             if rest.len() > 1 {
-                world.resource_mut::<Resolution>().push(Resume::Walk {
+                world.res_mut::<Resolution>().push(Resume::Walk {
                     creature: id,
                     path: rest.to_vec(),
                     shift,
@@ -929,17 +944,17 @@ pub(super) fn walk_steps(
     }
     // The whole path was walked: it is logged as it is.
     if path.len() > 1 {
-        world.resource_mut::<CombatLog>().push(LogEntry::Moved {
+        world.res_mut::<CombatLog>().push(LogEntry::Moved {
             creature: id,
             path,
             shift,
         });
     }
     // A hidden creature that ends its move in plain sight is found.
-    if world.get::<Stance>(entity).is_some_and(|s| s.hidden) {
+    if world.comp::<Stance>(entity).is_some_and(|s| s.hidden) {
         let (space, side) = (
-            world.get::<Space>(entity).map(|s| s.0),
-            world.get::<Creature>(entity).map(|c| c.side),
+            world.comp::<Space>(entity).map(|s| s.0),
+            world.comp::<Creature>(entity).map(|c| c.side),
         );
         if let (Some(space), Some(side)) = (space, side)
             && !unseen(world, id, space, side)
@@ -952,7 +967,7 @@ pub(super) fn walk_steps(
 /// A move that stops early must not leave the mover in another creature's
 /// square: it backs up along the squares it walked.
 fn settle(world: &mut World, entity: Entity, id: CreatureId, walked: &[Pos]) {
-    let size = world.get::<Space>(entity).map_or(1, |s| s.0.size);
+    let size = world.comp::<Space>(entity).map_or(1, |s| s.0.size);
     let others: Vec<Occupant> = occupants(world)
         .into_iter()
         .filter(|o| o.id != id)
@@ -981,13 +996,13 @@ fn drag_grabbed(
     let Some(ge) = entity_of(world, grabber) else {
         return false;
     };
-    let Some(gspace) = world.get::<Space>(ge).map(|s| s.0) else {
+    let Some(gspace) = world.comp::<Space>(ge).map(|s| s.0) else {
         return false;
     };
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     for &(id, e) in held {
         let others = occupants(world);
-        let Some(space) = world.get::<Space>(e).map(|s| s.0) else {
+        let Some(space) = world.comp::<Space>(e).map(|s| s.0) else {
             continue;
         };
         if space.distance(gspace) <= 1 {
@@ -1001,7 +1016,7 @@ fn drag_grabbed(
             && !to.overlaps(gspace);
         if free {
             world.get_mut::<Space>(e).expect("checked").0.pos = left;
-            world.resource_mut::<CombatLog>().push(LogEntry::Dragged {
+            world.res_mut::<CombatLog>().push(LogEntry::Dragged {
                 target: id,
                 by: grabber,
                 to: left,
@@ -1020,13 +1035,13 @@ pub(super) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 
     let Some((id, size)) = world
         .get::<Creature>(entity)
         .map(|c| c.id)
-        .zip(world.get::<Space>(entity).map(|s| s.0.size))
+        .zip(world.comp::<Space>(entity).map(|s| s.0.size))
     else {
         return speed;
     };
     let heavy = grabbed_by(world, id)
         .iter()
-        .any(|&(_, e)| world.get::<Space>(e).is_some_and(|s| s.0.size >= size));
+        .any(|&(_, e)| world.comp::<Space>(e).is_some_and(|s| s.0.size >= size));
     if heavy { speed / 2 } else { speed }
 }
 
@@ -1049,7 +1064,7 @@ fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
 /// engine's hot paths call this many times a command).
 pub(super) fn all_creatures(world: &World) -> impl Iterator<Item = Entity> + '_ {
     world
-        .get_resource::<super::setup::CreatureIndex>()
+        .get_res::<super::setup::CreatureIndex>()
         .into_iter()
         .flat_map(|i| i.0.iter().flatten().copied())
 }
@@ -1080,7 +1095,7 @@ fn release(world: &mut World, entity: Entity, id: CreatureId, grabber: CreatureI
         c.remove_from_source(ConditionKind::Grabbed, grabber);
     }
     world
-        .resource_mut::<CombatLog>()
+        .res_mut::<CombatLog>()
         .push(LogEntry::Released { target: id });
 }
 
@@ -1101,12 +1116,12 @@ fn check_grabs(world: &mut World) {
     // In id order, whatever order the store keeps them in.
     grabs.sort_unstable_by_key(|g| g.1);
     for (e, id, g, dead) in grabs {
-        let Some(space) = world.get::<Space>(e).map(|s| s.0) else {
+        let Some(space) = world.comp::<Space>(e).map(|s| s.0) else {
             continue;
         };
         let apart = match entity_of(world, g) {
             Some(ge) => {
-                world.get::<Stamina>(ge).is_none_or(|s| !can_act(s))
+                world.comp::<Stamina>(ge).is_none_or(|s| !can_act(s))
                     || world
                         .get::<Space>(ge)
                         .is_none_or(|gs| gs.0.distance(space) > 1)
@@ -1123,7 +1138,7 @@ fn check_grabs(world: &mut World) {
 /// triggered actions. The answer must be one the prompt offered.
 fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction>) -> Result<(), Refusal> {
     let prompt = world
-        .resource::<Resolution>()
+        .res::<Resolution>()
         .prompt
         .clone()
         .ok_or(Refusal::NoPrompt)?;
@@ -1135,9 +1150,9 @@ fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction>) -> Resul
     {
         return Err(Refusal::NotAnOption(c.ability.clone()));
     }
-    world.resource_mut::<Resolution>().prompt = None;
+    world.res_mut::<Resolution>().prompt = None;
     let Some(choice) = choice else {
-        world.resource_mut::<CombatLog>().push(LogEntry::LetPass {
+        world.res_mut::<CombatLog>().push(LogEntry::LetPass {
             creature: id,
             event: prompt.event.kind,
         });
@@ -1149,7 +1164,7 @@ fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction>) -> Resul
         opportunity_attack(world, entity, id, target);
         return Ok(());
     }
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     let ability = content
         .ability(&choice.ability)
         .ok_or_else(|| Refusal::UnknownAbility(choice.ability.clone()))?;
@@ -1158,16 +1173,16 @@ fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction>) -> Resul
     {
         b.triggered = false;
     }
-    world.resource_mut::<CombatLog>().push(LogEntry::Triggered {
+    world.res_mut::<CombatLog>().push(LogEntry::Triggered {
         creature: id,
         event: prompt.event.kind,
     });
     pay(world, entity, id, ability, 0);
     super::aura::start(world, entity, ability);
-    let space = world.get::<Space>(entity).map(|s| s.0);
+    let space = world.comp::<Space>(entity).map(|s| s.0);
     let area = match (ability.distance, space) {
         (Distance::Aura(_) | Distance::Burst(_), Some(space)) => {
-            let map = world.resource::<Battlefield>().0.clone();
+            let map = world.res::<Battlefield>().0.clone();
             let creatures = occupants(world);
             place_area(
                 &map,
@@ -1205,19 +1220,17 @@ fn opportunity_attack(world: &mut World, ae: Entity, attacker: CreatureId, targe
     let Some(te) = entity_of(world, target) else {
         return;
     };
-    if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+    if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
         return;
     }
     if let Some(mut b) = world.get_mut::<TurnBudget>(ae) {
         b.triggered = false;
     }
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::AbilityUsed {
-            creature: attacker,
-            ability: "free_strike".into(),
-            name: "Opportunity Attack".into(),
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+        creature: attacker,
+        ability: "free_strike".into(),
+        name: "Opportunity Attack".into(),
+    });
     free_strike_hits(world, ae, attacker, te, target);
     bleed(world, ae);
 }
@@ -1255,7 +1268,7 @@ fn deal_damage_credited(
     let taken = traits.apply(amount, t);
     if taken > 0 {
         if let Some(by) = by {
-            world.resource_mut::<Resolution>().damage.push((by, id));
+            world.res_mut::<Resolution>().damage.push((by, id));
             ally_hits_marked(world, by, entity);
         }
         trigger_resource(
@@ -1265,7 +1278,7 @@ fn deal_damage_credited(
         );
     }
     if let Some(left) = squad_loss(world, entity, taken) {
-        world.resource_mut::<CombatLog>().push(LogEntry::Damage {
+        world.res_mut::<CombatLog>().push(LogEntry::Damage {
             target: id,
             amount: taken,
             damage_type: t,
@@ -1285,7 +1298,7 @@ fn deal_damage_credited(
         .get::<Creature>(entity)
         .map(|c| c.name.clone())
         .unwrap_or_default();
-    let mut log = world.resource_mut::<CombatLog>();
+    let mut log = world.res_mut::<CombatLog>();
     log.push(LogEntry::Damage {
         target: id,
         amount: taken,
@@ -1318,14 +1331,14 @@ pub(super) fn deal_damage_for_test(world: &mut World, entity: Entity, id: Creatu
 /// A creature was reduced to 0 stamina: the dramatic-moment trigger for
 /// heroes near it, and the downed-an-enemy trigger for the hero who did it.
 fn downed(world: &mut World, entity: Entity, by: Option<CreatureId>) {
-    if let Some(space) = world.get::<Space>(entity).map(|s| s.0) {
+    if let Some(space) = world.comp::<Space>(entity).map(|s| s.0) {
         dramatic_moment(world, space);
     }
     // Seed 004 "Summon": removed when "the summoner becomes exhausted".
-    if let Some(id) = world.get::<Creature>(entity).map(|c| c.id) {
+    if let Some(id) = world.comp::<Creature>(entity).map(|c| c.id) {
         super::summon::vanish(world, id);
     }
-    let side = world.get::<Creature>(entity).map(|c| c.side);
+    let side = world.comp::<Creature>(entity).map(|c| c.side);
     if let Some(be) = by.and_then(|b| entity_of(world, b))
         && world
             .get::<Creature>(be)
@@ -1338,12 +1351,12 @@ fn downed(world: &mut World, entity: Entity, by: Option<CreatureId>) {
 /// An ally of a hero dealt damage to a creature that hero has marked.
 fn ally_hits_marked(world: &mut World, by: CreatureId, target: Entity) {
     use crate::content::ResourceTrigger as T;
-    let Some(side) = entity_of(world, by).and_then(|e| world.get::<Creature>(e).map(|c| c.side))
+    let Some(side) = entity_of(world, by).and_then(|e| world.comp::<Creature>(e).map(|c| c.side))
     else {
         return;
     };
     for (he, hid, _) in heroes_with(world, T::AllyHitsMarked) {
-        let ally = hid != by && world.get::<Creature>(he).is_some_and(|c| c.side == side);
+        let ally = hid != by && world.comp::<Creature>(he).is_some_and(|c| c.side == side);
         if ally && marked_by(world, target, hid) {
             trigger_resource(world, he, T::AllyHitsMarked);
         }
@@ -1352,14 +1365,14 @@ fn ally_hits_marked(world: &mut World, by: CreatureId, target: Entity) {
 
 /// A creature's squad, if it is a minion in one.
 pub(super) fn squad_of(world: &World, entity: Entity) -> Option<u32> {
-    world.get::<SquadMember>(entity).map(|s| s.0)
+    world.comp::<SquadMember>(entity).map(|s| s.0)
 }
 
 /// Stamina a minion loses comes off its squad's pool (RULES.md "Minions").
 /// Returns what is left of the pool, or `None` for a creature not in a squad.
 fn squad_loss(world: &mut World, entity: Entity, amount: i32) -> Option<i32> {
     let n = squad_of(world, entity)?;
-    let mut squads = world.resource_mut::<Squads>();
+    let mut squads = world.res_mut::<Squads>();
     let p = squads.0.get_mut(&n)?;
     p.pool = (p.pool - amount.max(0)).max(0);
     Some(p.pool)
@@ -1371,10 +1384,10 @@ fn squad_deaths(world: &mut World, hit: Entity, by: Option<CreatureId>) {
     let Some(n) = squad_of(world, hit) else {
         return;
     };
-    let Some(p) = world.resource::<Squads>().0.get(&n).copied() else {
+    let Some(p) = world.res::<Squads>().0.get(&n).copied() else {
         return;
     };
-    let hit_space = world.get::<Space>(hit).map(|s| s.0);
+    let hit_space = world.comp::<Space>(hit).map(|s| s.0);
     let mut q = world.query::<(Entity, &Creature, &SquadMember, &Stamina, &Space)>();
     let all: Vec<(Entity, CreatureId, String, bool, u32)> = q
         .iter(world)
@@ -1398,7 +1411,7 @@ fn squad_deaths(world: &mut World, hit: Entity, by: Option<CreatureId>) {
             let all = s.current + s.temporary;
             s.take_damage(all.max(1));
         }
-        let mut log = world.resource_mut::<CombatLog>();
+        let mut log = world.res_mut::<CombatLog>();
         log.push(LogEntry::Died {
             creature: *id,
             name: name.clone(),
@@ -1426,7 +1439,7 @@ pub(super) struct Snapshot {
 /// A living creature's snapshot, by id.
 pub(super) fn living_snapshot(world: &World, id: CreatureId) -> Option<Snapshot> {
     let e = entity_of(world, id)?;
-    if world.get::<Stamina>(e).is_none_or(|s| s.is_dead()) {
+    if world.comp::<Stamina>(e).is_none_or(|s| s.is_dead()) {
         return None;
     }
     snapshot(world, e)
@@ -1435,12 +1448,12 @@ pub(super) fn living_snapshot(world: &World, id: CreatureId) -> Option<Snapshot>
 pub(super) fn snapshot(world: &World, entity: Entity) -> Option<Snapshot> {
     Some(Snapshot {
         entity,
-        id: world.get::<Creature>(entity)?.id,
-        side: world.get::<Creature>(entity)?.side,
-        space: world.get::<Space>(entity)?.0,
-        chars: *world.get::<Characteristics>(entity)?,
-        conditions: world.get::<Conditions>(entity)?.clone(),
-        stability: world.get::<Movement>(entity)?.stability,
+        id: world.comp::<Creature>(entity)?.id,
+        side: world.comp::<Creature>(entity)?.side,
+        space: world.comp::<Space>(entity)?.0,
+        chars: *world.comp::<Characteristics>(entity)?,
+        conditions: world.comp::<Conditions>(entity)?.clone(),
+        stability: world.comp::<Movement>(entity)?.stability,
     })
 }
 
@@ -1510,7 +1523,7 @@ fn use_ability(
         placement,
         potency_surges,
     } = u;
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     let ability: &Ability = content
         .ability(ability_id)
         .ok_or_else(|| Refusal::UnknownAbility(ability_id.to_string()))?;
@@ -1543,7 +1556,7 @@ fn use_ability(
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     spend_action(&mut budget, &user.conditions, ability.action)?;
     // Cost.
-    let heroic = world.get::<Heroic>(entity).cloned();
+    let heroic = world.comp::<Heroic>(entity).cloned();
     match ability.cost {
         Cost::Heroic(n) => {
             let has = heroic.as_ref().map_or(0, |h| h.amount);
@@ -1556,7 +1569,7 @@ fn use_ability(
             }
         }
         Cost::Malice(n) => {
-            let has = world.resource::<Malice>().0;
+            let has = world.res::<Malice>().0;
             if has < n {
                 return Err(Refusal::NotEnoughResource {
                     resource: "malice".into(),
@@ -1614,7 +1627,7 @@ fn use_ability(
             )));
         }
     }
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     // An area: its targets are every eligible creature it reaches.
     if let Some(placement) = placement {
         let creatures = occupants(world);
@@ -1631,24 +1644,22 @@ fn use_ability(
             pay(world, entity, id, ability, spend);
             for &p in &area.covered {
                 world
-                    .resource_mut::<Battlefield>()
+                    .res_mut::<Battlefield>()
                     .map_mut()
                     .set_raised_wall(p, true);
             }
             // Our ruling: a raised wall stands until the end of its maker's
             // next turn (so no fight is walled shut for good).
-            let own_turn = world.resource::<Flow>().is_acting(id);
-            world.resource_mut::<RaisedWalls>().0.push(RaisedWall {
+            let own_turn = world.res::<Flow>().is_acting(id);
+            world.res_mut::<RaisedWalls>().0.push(RaisedWall {
                 squares: area.covered.clone(),
                 owner: id,
                 turn_ends_left: if own_turn { 2 } else { 1 },
             });
-            world
-                .resource_mut::<CombatLog>()
-                .push(LogEntry::WallRaised {
-                    creature: id,
-                    squares: area.covered.clone(),
-                });
+            world.res_mut::<CombatLog>().push(LogEntry::WallRaised {
+                creature: id,
+                squares: area.covered.clone(),
+            });
             return Ok(());
         }
         let mut targets = Vec::new();
@@ -1677,13 +1688,11 @@ fn use_ability(
                 crate::content::ResourceTrigger::AreaHitsSeveral,
             );
         }
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::AreaPlaced {
-                creature: id,
-                squares: area.reached.clone(),
-                targets: ids.clone(),
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::AreaPlaced {
+            creature: id,
+            squares: area.reached.clone(),
+            targets: ids.clone(),
+        });
         start_ability(
             world,
             entity,
@@ -1714,7 +1723,7 @@ fn use_ability(
     let mut targets = Vec::new();
     for &t in target_ids {
         let te = entity_of(world, t).ok_or(Refusal::NoSuchCreature(Who::id(t)))?;
-        if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+        if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
             return Err(Refusal::Dead(Who::of(world, t)));
         }
         let ts = snapshot(world, te).ok_or(Refusal::NoSuchCreature(Who::id(t)))?;
@@ -1746,7 +1755,7 @@ fn use_ability(
         if t != id
             && ts.side != user.side
             && distance > 1
-            && world.get::<Stance>(te).is_some_and(|s| s.hidden)
+            && world.comp::<Stance>(te).is_some_and(|s| s.hidden)
         {
             return Err(Refusal::HiddenTarget(Who::of(world, t)));
         }
@@ -1797,10 +1806,10 @@ pub struct PendingRoll {
 /// Passive and episodic abilities take effect on their users as the
 /// encounter starts (seed 002 "Passives", "Episodics").
 pub(super) fn encounter_start_abilities(world: &mut World) {
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     let entities: Vec<Entity> = all_creatures(world).collect();
     for e in entities {
-        let Some(list) = world.get::<Abilities>(e).cloned() else {
+        let Some(list) = world.comp::<Abilities>(e).cloned() else {
             continue;
         };
         for id in list.0 {
@@ -1813,13 +1822,11 @@ pub(super) fn encounter_start_abilities(world: &mut World) {
             let Some(user) = snapshot(world, e) else {
                 continue;
             };
-            world
-                .resource_mut::<CombatLog>()
-                .push(LogEntry::AbilityUsed {
-                    creature: user.id,
-                    ability: a.id.clone(),
-                    name: a.name.clone(),
-                });
+            world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+                creature: user.id,
+                ability: a.id.clone(),
+                name: a.name.clone(),
+            });
             let effects = a
                 .effect
                 .as_ref()
@@ -1842,12 +1849,10 @@ fn start_ability(world: &mut World, entity: Entity, ability: &Ability, roll: Pen
         .get::<Space>(entity)
         .map(|s| s.0.pos)
         .unwrap_or_default();
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::SlowStarted {
-            creature: roll.user,
-            ability: ability.name.clone(),
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::SlowStarted {
+        creature: roll.user,
+        ability: ability.name.clone(),
+    });
     // Seed 002 "Triggers": reactions to "starts an ability" come "after the
     // triggering Ability has been started and its targets chosen, but
     // before its Test": for a slow action, now.
@@ -1867,11 +1872,11 @@ fn start_ability(world: &mut World, entity: Entity, ability: &Ability, roll: Pen
 /// a point within a certain range. For those, so long as that point remains
 /// within range and targetable, the Slow Action will not be interrupted.")
 fn resolve_slow(world: &mut World, entity: Entity, casting: Casting) {
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     let Some(ability) = content.ability(&casting.roll.ability) else {
         return;
     };
-    let Some(space) = world.get::<Space>(entity).map(|s| s.0) else {
+    let Some(space) = world.comp::<Space>(entity).map(|s| s.0) else {
         return;
     };
     let user = casting.roll.user;
@@ -1895,18 +1900,16 @@ fn resolve_slow(world: &mut World, entity: Entity, casting: Casting) {
         _ => None,
     };
     match why {
-        Some(why) => world.resource_mut::<CombatLog>().push(LogEntry::SlowVoid {
+        Some(why) => world.res_mut::<CombatLog>().push(LogEntry::SlowVoid {
             creature: user,
             ability: ability.name.clone(),
             why: why.into(),
         }),
         None => {
-            world
-                .resource_mut::<CombatLog>()
-                .push(LogEntry::SlowResolves {
-                    creature: user,
-                    ability: ability.name.clone(),
-                });
+            world.res_mut::<CombatLog>().push(LogEntry::SlowResolves {
+                creature: user,
+                ability: ability.name.clone(),
+            });
             queue_roll(world, *casting.roll);
         }
     }
@@ -1924,7 +1927,7 @@ fn begin_roll(world: &mut World, roll: PendingRoll) {
 
 /// Queue a roll and what follows it.
 fn queue_roll(world: &mut World, roll: PendingRoll) {
-    let mut res = world.resource_mut::<Resolution>();
+    let mut res = world.res_mut::<Resolution>();
     res.push(Resume::After {
         creature: roll.user,
         ability: roll.ability.clone(),
@@ -1967,17 +1970,17 @@ pub(super) fn run_roll(world: &mut World, r: PendingRoll) {
     let Some(entity) = entity_of(world, r.user) else {
         return;
     };
-    if world.get::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
+    if world.comp::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
         return;
     }
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     let Some(ability) = content.ability(&r.ability) else {
         return;
     };
     let Some(user) = snapshot(world, entity) else {
         return;
     };
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     let creatures = occupants(world);
     let mut targets = Vec::new();
     let candidates: Vec<CreatureId> = match &r.area {
@@ -1997,12 +2000,10 @@ pub(super) fn run_roll(world: &mut World, r: PendingRoll) {
             if user.space.distance(ts.space) > reach
                 || (!ability.true_distance && !line_of_effect(&map, user.space, ts.space))
             {
-                world
-                    .resource_mut::<CombatLog>()
-                    .push(LogEntry::TargetLost {
-                        creature: r.user,
-                        target: t,
-                    });
+                world.res_mut::<CombatLog>().push(LogEntry::TargetLost {
+                    creature: r.user,
+                    target: t,
+                });
                 continue;
             }
         }
@@ -2046,25 +2047,21 @@ fn pay(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability, spe
             let mut h = world.get_mut::<Heroic>(entity).expect("checked");
             h.pay(n);
             let (resource, total) = (h.resource.clone(), h.amount);
-            world
-                .resource_mut::<CombatLog>()
-                .push(LogEntry::ResourceSpent {
-                    creature: id,
-                    resource,
-                    amount: n,
-                    total,
-                });
+            world.res_mut::<CombatLog>().push(LogEntry::ResourceSpent {
+                creature: id,
+                resource,
+                amount: n,
+                total,
+            });
         }
-        Cost::Malice(n) => world.resource_mut::<Malice>().0 -= n,
+        Cost::Malice(n) => world.res_mut::<Malice>().0 -= n,
         _ => {}
     }
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::AbilityUsed {
-            creature: id,
-            ability: ability.id.clone(),
-            name: ability.name.clone(),
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+        creature: id,
+        ability: ability.id.clone(),
+        name: ability.name.clone(),
+    });
     super::gather::used(world, entity, id, ability);
     ability_used_triggers(world, entity, ability);
 }
@@ -2084,10 +2081,10 @@ fn heroes_with(
 ) -> Vec<(Entity, CreatureId, Footprint)> {
     all_creatures(world)
         .filter_map(|e| {
-            let h = world.get::<Heroic>(e)?;
-            let alive = !world.get::<Stamina>(e)?.is_dead();
+            let h = world.comp::<Heroic>(e)?;
+            let alive = !world.comp::<Stamina>(e)?.is_dead();
             (h.trigger == trigger && alive)
-                .then(|| Some((e, world.get::<Creature>(e)?.id, world.get::<Space>(e)?.0)))
+                .then(|| Some((e, world.comp::<Creature>(e)?.id, world.comp::<Space>(e)?.0)))
                 .flatten()
         })
         .collect()
@@ -2098,28 +2095,28 @@ fn heroes_with(
 fn ability_used_triggers(world: &mut World, user: Entity, ability: &Ability) {
     use crate::content::ResourceTrigger as T;
     let (Some(side), Some(space)) = (
-        world.get::<Creature>(user).map(|c| c.side),
-        world.get::<Space>(user).map(|s| s.0),
+        world.comp::<Creature>(user).map(|c| c.side),
+        world.comp::<Space>(user).map(|s| s.0),
     ) else {
         return;
     };
     // An enemy the hero has marked uses an ability.
     for (he, hid, _) in heroes_with(world, T::MarkedEnemyActs) {
-        if world.get::<Creature>(he).is_some_and(|c| c.side != side) && marked_by(world, user, hid)
+        if world.comp::<Creature>(he).is_some_and(|c| c.side != side) && marked_by(world, user, hid)
         {
             trigger_resource(world, he, T::MarkedEnemyActs);
         }
     }
     // An enemy in the hero's aura uses a main action.
     if ability.action == ActionType::MainAction {
-        let map = world.resource::<Battlefield>().0.clone();
+        let map = world.res::<Battlefield>().0.clone();
         for (he, _, hspace) in heroes_with(world, T::EnemyInAuraActs) {
-            let inside = world.get::<Auras>(he).is_some_and(|a| {
+            let inside = world.comp::<Auras>(he).is_some_and(|a| {
                 a.0.iter().any(|a| {
                     hspace.distance(space) <= a.radius && line_of_effect(&map, hspace, space)
                 })
             });
-            if inside && world.get::<Creature>(he).is_some_and(|c| c.side != side) {
+            if inside && world.comp::<Creature>(he).is_some_and(|c| c.side != side) {
                 trigger_resource(world, he, T::EnemyInAuraActs);
             }
         }
@@ -2209,7 +2206,7 @@ fn resolve_roll(
         tier: chosen_tier,
     } = choices;
     let id = user.id;
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     let always: Vec<crate::ability::Effect> = ability
         .effect
         .as_ref()
@@ -2238,17 +2235,17 @@ fn resolve_roll(
     // phased 2d6: its 2d6 and one extra die per target).
     let phased = super::phased_flow::rules(world).is_some();
     let naturals = if phased {
-        let mut d = world.resource_mut::<Dice>();
+        let mut d = world.res_mut::<Dice>();
         [d.roll(6), d.roll(6)]
     } else {
-        world.resource_mut::<Dice>().roll_2d10()
+        world.res_mut::<Dice>().roll_2d10()
     };
     let characteristic = user
         .chars
         .best_of(&power_roll.characteristics)
         .map_or(0, |(_, v)| v);
     if !phased {
-        world.resource_mut::<CombatLog>().push(LogEntry::Rolled {
+        world.res_mut::<CombatLog>().push(LogEntry::Rolled {
             creature: id,
             naturals,
             characteristic,
@@ -2270,7 +2267,7 @@ fn resolve_roll(
     let (component_banes, low_score) = crate::ability::component_penalty(missing);
     if missing > 0 {
         world
-            .resource_mut::<CombatLog>()
+            .res_mut::<CombatLog>()
             .push(LogEntry::ComponentsMissing {
                 creature: id,
                 missing,
@@ -2318,23 +2315,21 @@ fn resolve_roll(
         };
         // (Phased 2d6 logged its attack line instead.)
         if !phased {
-            world
-                .resource_mut::<CombatLog>()
-                .push(LogEntry::TierResult {
-                    target: target.id,
-                    total: result.total,
-                    tier,
-                    edges,
-                    banes,
-                    critical: result.critical,
-                });
+            world.res_mut::<CombatLog>().push(LogEntry::TierResult {
+                target: target.id,
+                total: result.total,
+                tier,
+                edges,
+                banes,
+                critical: result.critical,
+            });
         }
         if result.critical && !critical_logged {
             critical_logged = true;
             dramatic_moment(world, user.space);
             world.get_mut::<TurnBudget>(entity).expect("checked").main = true;
             world
-                .resource_mut::<CombatLog>()
+                .res_mut::<CombatLog>()
                 .push(LogEntry::CriticalHit { creature: id });
         }
         // Seed 000 "Surges": 2 surges raise the potency by 1 for one target.
@@ -2469,12 +2464,9 @@ pub(super) fn edges_and_banes(
             .get::<Stance>(target.entity)
             .is_some_and(|s| s.defending)
     {
-        banes += world
-            .resource::<super::flow::ActiveRuleset>()
-            .0
-            .defend_banes;
+        banes += world.res::<super::flow::ActiveRuleset>().0.defend_banes;
     }
-    if target.side != user.side && world.get::<Stance>(entity).is_some_and(|s| s.hidden) {
+    if target.side != user.side && world.comp::<Stance>(entity).is_some_and(|s| s.hidden) {
         edges += 1;
     }
     (edges, banes)
@@ -2538,7 +2530,7 @@ pub(super) fn apply_outcome(
             amount -= stopped;
             shield -= stopped;
             if stopped > 0 {
-                world.resource_mut::<CombatLog>().push(LogEntry::Shielded {
+                world.res_mut::<CombatLog>().push(LogEntry::Shielded {
                     creature: target.id,
                     prevented: stopped,
                 });
@@ -2597,7 +2589,7 @@ fn effects_after_damage(
         for &kind in &c.conditions {
             if !c.applies {
                 world
-                    .resource_mut::<CombatLog>()
+                    .res_mut::<CombatLog>()
                     .push(LogEntry::ConditionResisted {
                         target: target.id,
                         condition: kind,
@@ -2633,7 +2625,7 @@ fn support(
     (user, ability_id, ability_name): (CreatureId, &str, &str),
 ) {
     let alive = |w: &World| {
-        w.get::<Stamina>(target.entity)
+        w.comp::<Stamina>(target.entity)
             .is_some_and(|s| !s.is_dead())
     };
     if !alive(world) {
@@ -2647,7 +2639,7 @@ fn support(
     {
         st.gain_temporary(outcome.temporary as i32);
         world
-            .resource_mut::<CombatLog>()
+            .res_mut::<CombatLog>()
             .push(LogEntry::TemporaryStamina {
                 creature: target.id,
                 amount: outcome.temporary as i32,
@@ -2658,13 +2650,11 @@ fn support(
     {
         h.surges += outcome.grant_surges;
         let total = h.surges;
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::SurgesGained {
-                creature: target.id,
-                amount: outcome.grant_surges,
-                total,
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::SurgesGained {
+            creature: target.id,
+            amount: outcome.grant_surges,
+            total,
+        });
     }
     for spec in &outcome.bonuses {
         let bonus = ActiveBonus {
@@ -2684,12 +2674,10 @@ fn support(
                 world.entity_mut(target.entity).insert(Bonuses(vec![bonus]));
             }
         }
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::BonusGained {
-                creature: target.id,
-                bonus: bonus_text(spec),
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::BonusGained {
+            creature: target.id,
+            bonus: bonus_text(spec),
+        });
     }
     if outcome.shift > 0 {
         granted_shift(world, target.entity, target.id, outcome.shift);
@@ -2710,12 +2698,10 @@ fn shield_against_attack(world: &mut World, target: &Snapshot) -> i32 {
     }
     let ended = b.use_up(|x| matches!(x.kind, crate::ability::BonusKind::Shield(_)));
     for ability in ended {
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::BonusEnded {
-                creature: target.id,
-                ability,
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::BonusEnded {
+            creature: target.id,
+            ability,
+        });
     }
     n
 }
@@ -2730,8 +2716,8 @@ fn retaliate(world: &mut World, attacker: Entity, attacker_id: CreatureId, targe
         return;
     }
     let (Some(a), Some(t)) = (
-        world.get::<Space>(attacker).map(|s| s.0),
-        world.get::<Space>(target.entity).map(|s| s.0),
+        world.comp::<Space>(attacker).map(|s| s.0),
+        world.comp::<Space>(target.entity).map(|s| s.0),
     ) else {
         return;
     };
@@ -2746,13 +2732,11 @@ fn retaliate(world: &mut World, attacker: Entity, attacker_id: CreatureId, targe
     let ended = b.use_up(|x| {
         matches!(x.kind, crate::ability::BonusKind::Retaliate { range, .. } if distance <= range)
     });
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::Retaliated {
-            creature: target.id,
-            attacker: attacker_id,
-            amount,
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::Retaliated {
+        creature: target.id,
+        attacker: attacker_id,
+        amount,
+    });
     deal_damage(
         world,
         attacker,
@@ -2762,12 +2746,10 @@ fn retaliate(world: &mut World, attacker: Entity, attacker_id: CreatureId, targe
         Some(target.id),
     );
     for ability in ended {
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::BonusEnded {
-                creature: target.id,
-                ability,
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::BonusEnded {
+            creature: target.id,
+            ability,
+        });
     }
 }
 
@@ -2801,7 +2783,7 @@ pub(super) fn heal(world: &mut World, entity: Entity, id: CreatureId, amount: i3
     if gained <= 0 {
         return;
     }
-    world.resource_mut::<CombatLog>().push(LogEntry::Healed {
+    world.res_mut::<CombatLog>().push(LogEntry::Healed {
         creature: id,
         amount: gained,
         stamina: now,
@@ -2816,12 +2798,15 @@ pub(super) fn heal(world: &mut World, entity: Entity, id: CreatureId, amount: i3
 /// brings it closer.
 fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n: u32) {
     let (Some(space), Some(side)) = (
-        world.get::<Space>(entity).map(|s| s.0),
-        world.get::<Creature>(entity).map(|c| c.side),
+        world.comp::<Space>(entity).map(|s| s.0),
+        world.comp::<Creature>(entity).map(|c| c.side),
     ) else {
         return;
     };
-    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let conditions = world
+        .comp::<Conditions>(entity)
+        .cloned()
+        .unwrap_or_default();
     let limits = movement_limits(&conditions, n);
     if limits.speed == 0 || !limits.can_shift {
         return;
@@ -2846,7 +2831,7 @@ fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n: u32) {
             .min()
             .unwrap_or((0, 0))
     };
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     let reach = crate::map::movement::reachable(
         &map,
         &creatures,
@@ -2875,7 +2860,7 @@ fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n: u32) {
     if let Some(mut s) = world.get_mut::<Space>(entity) {
         s.0.pos = to;
     }
-    world.resource_mut::<CombatLog>().push(LogEntry::Moved {
+    world.res_mut::<CombatLog>().push(LogEntry::Moved {
         creature: id,
         path,
         shift: true,
@@ -2886,8 +2871,8 @@ fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n: u32) {
 /// A granted free strike: against the adjacent enemy with the least stamina.
 fn granted_strike(world: &mut World, entity: Entity, id: CreatureId) {
     let (Some(space), Some(side)) = (
-        world.get::<Space>(entity).map(|s| s.0),
-        world.get::<Creature>(entity).map(|c| c.side),
+        world.comp::<Space>(entity).map(|s| s.0),
+        world.comp::<Creature>(entity).map(|c| c.side),
     ) else {
         return;
     };
@@ -2896,18 +2881,16 @@ fn granted_strike(world: &mut World, entity: Entity, id: CreatureId) {
         .filter(|o| o.side != side && o.space.distance(space) <= 1)
         .filter_map(|o| {
             let e = entity_of(world, o.id)?;
-            Some((world.get::<Stamina>(e)?.current, o.id, e))
+            Some((world.comp::<Stamina>(e)?.current, o.id, e))
         })
         .min();
     let Some((_, tid, te)) = target else {
         return;
     };
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::GrantedStrike {
-            creature: id,
-            target: tid,
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::GrantedStrike {
+        creature: id,
+        target: tid,
+    });
     free_strike_hits(world, entity, id, te, tid);
 }
 
@@ -2931,7 +2914,7 @@ fn free_strike_hits(
         let stopped = shield.min(damage);
         if stopped > 0 {
             damage -= stopped;
-            world.resource_mut::<CombatLog>().push(LogEntry::Shielded {
+            world.res_mut::<CombatLog>().push(LogEntry::Shielded {
                 creature: target_id,
                 prevented: stopped,
             });
@@ -2956,9 +2939,9 @@ pub(super) fn strain(world: &mut World, ended: &[CreatureId]) {
         let Some(e) = entity_of(world, id) else {
             continue;
         };
-        let n = world.get::<Heroic>(e).map_or(0, |h| h.strain) as i32;
-        if n > 0 && world.get::<Stamina>(e).is_some_and(|s| !s.is_dead()) {
-            world.resource_mut::<CombatLog>().push(LogEntry::Strained {
+        let n = world.comp::<Heroic>(e).map_or(0, |h| h.strain) as i32;
+        if n > 0 && world.comp::<Stamina>(e).is_some_and(|s| !s.is_dead()) {
+            world.res_mut::<CombatLog>().push(LogEntry::Strained {
                 creature: id,
                 amount: n,
             });
@@ -3008,39 +2991,33 @@ fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, gains: &Gain
     {
         h.surges += surges;
         let total = h.surges;
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::SurgesGained {
-                creature: id,
-                amount: surges,
-                total,
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::SurgesGained {
+            creature: id,
+            amount: surges,
+            total,
+        });
     }
     for (name, amount) in resources {
         if name == "malice" {
-            let mut m = world.resource_mut::<Malice>();
+            let mut m = world.res_mut::<Malice>();
             m.0 += amount;
             let total = m.0;
-            world
-                .resource_mut::<CombatLog>()
-                .push(LogEntry::MaliceGained {
-                    amount: *amount,
-                    total,
-                });
+            world.res_mut::<CombatLog>().push(LogEntry::MaliceGained {
+                amount: *amount,
+                total,
+            });
         } else if let Some(mut h) = world
             .get_mut::<Heroic>(entity)
             .filter(|h| &h.resource == name)
         {
             h.gain(*amount);
             let (resource, total) = (h.resource.clone(), h.amount);
-            world
-                .resource_mut::<CombatLog>()
-                .push(LogEntry::ResourceGained {
-                    creature: id,
-                    resource,
-                    amount: *amount,
-                    total,
-                });
+            world.res_mut::<CombatLog>().push(LogEntry::ResourceGained {
+                creature: id,
+                resource,
+                amount: *amount,
+                total,
+            });
         }
     }
 }
@@ -3054,7 +3031,7 @@ fn impose(
     kind: ConditionKind,
     duration: Duration,
 ) {
-    if world.get::<Stamina>(entity).is_none_or(|s| s.is_dead()) {
+    if world.comp::<Stamina>(entity).is_none_or(|s| s.is_dead()) {
         return;
     }
     if kind == ConditionKind::Grabbed && source != id {
@@ -3066,12 +3043,12 @@ fn impose(
         let Some(se) = entity_of(world, source) else {
             return;
         };
-        let size = |e: Entity| world.get::<Space>(e).map_or(1, |s| s.0.size);
-        let might = world.get::<Characteristics>(se).map_or(0, |c| c.might);
+        let size = |e: Entity| world.comp::<Space>(e).map_or(1, |s| s.0.size);
+        let might = world.comp::<Characteristics>(se).map_or(0, |c| c.might);
         let (theirs, mine) = (size(entity), size(se));
         if theirs > mine && !(might >= 2 && theirs as i32 <= might) {
             world
-                .resource_mut::<CombatLog>()
+                .res_mut::<CombatLog>()
                 .push(LogEntry::ConditionResisted {
                     target: id,
                     condition: kind,
@@ -3089,16 +3066,16 @@ fn impose(
     // scores shift the saves.
     let shifted = duration == Duration::SaveEnds
         && world
-            .resource::<Content>()
+            .res::<Content>()
             .ability(ability)
             .is_some_and(|a| a.shifted_saves);
-    let save_shift = match world.get_resource::<RollFacts>() {
+    let save_shift = match world.get_res::<RollFacts>() {
         Some(f) if shifted => crate::conditions::SaveShift::from_roll(f.tier, f.critical, f.fumble),
         _ => Some(crate::conditions::SaveShift::None),
     };
     let Some(save_shift) = save_shift else {
         world
-            .resource_mut::<CombatLog>()
+            .res_mut::<CombatLog>()
             .push(LogEntry::ConditionResisted {
                 target: id,
                 condition: kind,
@@ -3117,7 +3094,7 @@ fn impose(
     });
     if !matches!(applied, Applied::Refused(_)) {
         world
-            .resource_mut::<CombatLog>()
+            .res_mut::<CombatLog>()
             .push(LogEntry::ConditionGained {
                 target: id,
                 condition: kind,
@@ -3148,7 +3125,7 @@ fn force_move(
         return;
     }
     let creatures = occupants(world);
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     // A slide with no chosen direction slides away from the user.
     let aim = (kind == ForcedKind::Slide).then(|| {
         let d = (
@@ -3180,17 +3157,15 @@ fn force_move(
     check_grabs(world);
     for p in &result.broken {
         world
-            .resource_mut::<Battlefield>()
+            .res_mut::<Battlefield>()
             .map_mut()
             .set_object(*p, None);
     }
     if !result.path.is_empty() {
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::ForceMoved {
-                target: target.id,
-                path: result.path.clone(),
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::ForceMoved {
+            target: target.id,
+            path: result.path.clone(),
+        });
         trigger_resource(
             world,
             user.entity,
@@ -3213,7 +3188,7 @@ fn force_move(
     for e in &result.events {
         match *e {
             ForcedEvent::CollidedWithCreature { other, damage, .. } => {
-                world.resource_mut::<CombatLog>().push(LogEntry::Collision {
+                world.res_mut::<CombatLog>().push(LogEntry::Collision {
                     target: target.id,
                     other: Some(other),
                     damage,
@@ -3225,7 +3200,7 @@ fn force_move(
             }
             ForcedEvent::CollidedWithObstacle { damage, .. }
             | ForcedEvent::BrokeThrough { damage, .. } => {
-                world.resource_mut::<CombatLog>().push(LogEntry::Collision {
+                world.res_mut::<CombatLog>().push(LogEntry::Collision {
                     target: target.id,
                     other: None,
                     damage,
@@ -3233,7 +3208,7 @@ fn force_move(
                 pushed_into(world, target.entity, target.id, damage);
             }
             ForcedEvent::Fell { depth, damage, .. } => {
-                world.resource_mut::<CombatLog>().push(LogEntry::Fell {
+                world.res_mut::<CombatLog>().push(LogEntry::Fell {
                     target: target.id,
                     depth,
                     damage,
@@ -3255,7 +3230,10 @@ fn force_move(
 
 /// Spend the action for a basic maneuver or main action, or refuse.
 fn spend(world: &mut World, entity: Entity, action: ActionType) -> Result<(), Refusal> {
-    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let conditions = world
+        .comp::<Conditions>(entity)
+        .cloned()
+        .unwrap_or_default();
     let mut budget = *world
         .get::<TurnBudget>(entity)
         .ok_or(Refusal::NoTurnInProgress)?;
@@ -3271,8 +3249,8 @@ pub(super) fn free_strike_damage(world: &World, entity: Entity) -> i32 {
         .get::<Characteristics>(entity)
         .copied()
         .unwrap_or_default();
-    let base = world.get::<FreeStrike>(entity).map_or(2, |f| f.0);
-    let hero = world.get::<Heroic>(entity).is_some();
+    let base = world.comp::<FreeStrike>(entity).map_or(2, |f| f.0);
+    let hero = world.comp::<Heroic>(entity).is_some();
     base + if hero {
         chars.might.max(chars.agility)
     } else {
@@ -3287,15 +3265,15 @@ fn free_strike(
     target: CreatureId,
 ) -> Result<(), Refusal> {
     let te = entity_of(world, target).ok_or(Refusal::NoSuchCreature(Who::id(target)))?;
-    if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+    if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
         return Err(Refusal::Dead(Who::of(world, target)));
     }
     if target == id {
         return Err(Refusal::WrongTarget(Who::of(world, target)));
     }
     let (Some(us), Some(ts)) = (
-        world.get::<Space>(entity).map(|s| s.0),
-        world.get::<Space>(te).map(|s| s.0),
+        world.comp::<Space>(entity).map(|s| s.0),
+        world.comp::<Space>(te).map(|s| s.0),
     ) else {
         return Err(Refusal::NoSuchCreature(Who::id(target)));
     };
@@ -3308,13 +3286,11 @@ fn free_strike(
         });
     }
     spend(world, entity, ActionType::MainAction)?;
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::AbilityUsed {
-            creature: id,
-            ability: "free_strike".into(),
-            name: "Free Strike".into(),
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+        creature: id,
+        ability: "free_strike".into(),
+        name: "Free Strike".into(),
+    });
     free_strike_hits(world, entity, id, te, target);
     reveal(world, entity, id);
     bleed(world, entity);
@@ -3344,7 +3320,7 @@ pub(super) fn glyph_effect(
                 impose(world, ts.entity, ts.id, source, glyph, kind, c.duration);
             } else {
                 world
-                    .resource_mut::<CombatLog>()
+                    .res_mut::<CombatLog>()
                     .push(LogEntry::ConditionResisted {
                         target: ts.id,
                         condition: kind,
@@ -3359,20 +3335,21 @@ pub(super) fn summon_strike(world: &mut World, entity: Entity, id: CreatureId, t
     let Some(te) = entity_of(world, target) else {
         return;
     };
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::AbilityUsed {
-            creature: id,
-            ability: "free_strike".into(),
-            name: "Free Strike".into(),
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+        creature: id,
+        ability: "free_strike".into(),
+        name: "Free Strike".into(),
+    });
     free_strike_hits(world, entity, id, te, target);
 }
 
 /// Seed 000 "Prone": "a prone creature can stand up using the Stand Up
 /// maneuver"; "Restrained": "can't use the Stand Up maneuver".
 fn stand_up(world: &mut World, entity: Entity) -> Result<(), Refusal> {
-    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let conditions = world
+        .comp::<Conditions>(entity)
+        .cloned()
+        .unwrap_or_default();
     if !conditions.has(ConditionKind::Prone) {
         return Err(Refusal::NotProne);
     }
@@ -3391,12 +3368,10 @@ fn stand_up(world: &mut World, entity: Entity) -> Result<(), Refusal> {
         .get_mut::<Conditions>(entity)
         .expect("checked")
         .remove(ConditionKind::Prone);
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::ConditionEnded {
-            target: id,
-            condition: ConditionKind::Prone,
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::ConditionEnded {
+        target: id,
+        condition: ConditionKind::Prone,
+    });
     Ok(())
 }
 
@@ -3407,7 +3382,7 @@ fn catch_breath(world: &mut World, entity: Entity, id: CreatureId) -> Result<(),
         .get::<Stamina>(entity)
         .cloned()
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
-    if world.get::<Heroic>(entity).is_none() {
+    if world.comp::<Heroic>(entity).is_none() {
         return Err(Refusal::CannotCatchBreath("only heroes have recoveries"));
     }
     if stamina.health() == Health::Dying {
@@ -3427,7 +3402,10 @@ fn catch_breath(world: &mut World, entity: Entity, id: CreatureId) -> Result<(),
 /// Escape Grab: a power roll with the better of Might and Agility; tier 2
 /// or 3 ends the grab (the grabber's free strike on tier 2 is not modelled yet).
 fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
-    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let conditions = world
+        .comp::<Conditions>(entity)
+        .cloned()
+        .unwrap_or_default();
     let Some(grabber) = conditions.source_of(ConditionKind::Grabbed) else {
         return Err(Refusal::NotGrabbed);
     };
@@ -3436,7 +3414,7 @@ fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), 
         .get::<Characteristics>(entity)
         .copied()
         .unwrap_or_default();
-    let naturals = world.resource_mut::<Dice>().roll_2d10();
+    let naturals = world.res_mut::<Dice>().roll_2d10();
     let characteristic = chars.might.max(chars.agility);
     let result = crate::power_roll::resolve(
         &RollSpec {
@@ -3445,7 +3423,7 @@ fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), 
         },
         naturals,
     );
-    let mut log = world.resource_mut::<CombatLog>();
+    let mut log = world.res_mut::<CombatLog>();
     log.push(LogEntry::AbilityUsed {
         creature: id,
         ability: "escape_grab".into(),
@@ -3456,30 +3434,26 @@ fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), 
         naturals,
         characteristic,
     });
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::TierResult {
-            target: id,
-            total: result.total,
-            tier: result.tier,
-            edges: 0,
-            banes: 0,
-            critical: false,
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::TierResult {
+        target: id,
+        total: result.total,
+        tier: result.tier,
+        edges: 0,
+        banes: 0,
+        critical: false,
+    });
     // Our ruling, after the published Escape Grab: on tier 2 the grabber may
     // make a free strike against the escaping creature before it gets free;
     // on tier 3 it simply escapes.
     if result.tier == crate::power_roll::Tier::Two
         && let Some(ge) = entity_of(world, grabber)
-        && world.get::<Stamina>(ge).is_some_and(can_act)
+        && world.comp::<Stamina>(ge).is_some_and(can_act)
     {
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::AbilityUsed {
-                creature: grabber,
-                ability: "free_strike".into(),
-                name: "Free Strike".into(),
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+            creature: grabber,
+            ability: "free_strike".into(),
+            name: "Free Strike".into(),
+        });
         free_strike_hits(world, ge, grabber, entity, id);
     }
     if result.tier >= crate::power_roll::Tier::Two {
@@ -3491,7 +3465,7 @@ fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), 
 
 /// The side that is wholly surprised, while it still is (round 1).
 pub fn surprised_side(world: &World) -> Option<Side> {
-    let flow = world.resource::<Flow>();
+    let flow = world.res::<Flow>();
     flow.surprised.filter(|_| flow.round <= 1)
 }
 
@@ -3500,26 +3474,26 @@ pub fn surprised_side(world: &World) -> Option<Side> {
 /// Stamina equal to 1d6 + their level after [it] is resolved ... only happens
 /// once per action." RULES.md: a dying hero bleeds too.
 fn bleed(world: &mut World, entity: Entity) {
-    let Some(stamina) = world.get::<Stamina>(entity) else {
+    let Some(stamina) = world.comp::<Stamina>(entity) else {
         return;
     };
     if stamina.is_dead() {
         return;
     }
-    let dying = world.get::<Heroic>(entity).is_some() && stamina.health() == Health::Dying;
+    let dying = world.comp::<Heroic>(entity).is_some() && stamina.health() == Health::Dying;
     let bleeding = world
         .get::<Conditions>(entity)
         .is_some_and(|c| c.has(ConditionKind::Bleeding));
     if !(dying || bleeding) {
         return;
     }
-    let (id, level, name) = match world.get::<Creature>(entity) {
+    let (id, level, name) = match world.comp::<Creature>(entity) {
         Some(c) => (c.id, c.level, c.name.clone()),
         None => return,
     };
-    let loss = world.resource_mut::<Dice>().roll(6) as i32 + level as i32;
+    let loss = world.res_mut::<Dice>().roll(6) as i32 + level as i32;
     if let Some(left) = squad_loss(world, entity, loss) {
-        world.resource_mut::<CombatLog>().push(LogEntry::Bled {
+        world.res_mut::<CombatLog>().push(LogEntry::Bled {
             creature: id,
             amount: loss,
             stamina_left: left,
@@ -3531,7 +3505,7 @@ fn bleed(world: &mut World, entity: Entity) {
     let before = s.health();
     s.lose(loss);
     let (after, left) = (s.health(), s.current);
-    let mut log = world.resource_mut::<CombatLog>();
+    let mut log = world.res_mut::<CombatLog>();
     log.push(LogEntry::Bled {
         creature: id,
         amount: loss,
@@ -3555,8 +3529,8 @@ fn action_bleeds(action: ActionType, characteristics: &[crate::stats::Characteri
 
 /// A hero's own resource trigger fires, at most once a round.
 fn trigger_resource(world: &mut World, entity: Entity, which: crate::content::ResourceTrigger) {
-    let round = world.resource::<Flow>().round;
-    let Some(id) = world.get::<Creature>(entity).map(|c| c.id) else {
+    let round = world.res::<Flow>().round;
+    let Some(id) = world.comp::<Creature>(entity).map(|c| c.id) else {
         return;
     };
     let Some(mut h) = world.get_mut::<Heroic>(entity) else {
@@ -3569,22 +3543,20 @@ fn trigger_resource(world: &mut World, entity: Entity, which: crate::content::Re
     let n = h.trigger_amount;
     h.gain(n);
     let (resource, amount, total) = (h.resource.clone(), h.trigger_amount, h.amount);
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::ResourceGained {
-            creature: id,
-            resource,
-            amount,
-            total,
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::ResourceGained {
+        creature: id,
+        resource,
+        amount,
+        total,
+    });
 }
 
 /// A creature regained stamina: heroes whose trigger is an ally within 10
 /// squares regaining stamina gain their resource.
 fn ally_healed(world: &mut World, healed: Entity) {
     let (Some(side), Some(space)) = (
-        world.get::<Creature>(healed).map(|c| c.side),
-        world.get::<Space>(healed).map(|s| s.0),
+        world.comp::<Creature>(healed).map(|c| c.side),
+        world.comp::<Space>(healed).map(|s| s.0),
     ) else {
         return;
     };
@@ -3604,7 +3576,7 @@ pub(super) fn after_ability(world: &mut World, id: CreatureId, ability: &str) {
     let Some(entity) = entity_of(world, id) else {
         return;
     };
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     let Some(ability) = content.ability(ability) else {
         return;
     };
@@ -3654,7 +3626,10 @@ fn charge(
     target: CreatureId,
     ability: Option<&str>,
 ) -> Result<(), Refusal> {
-    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let conditions = world
+        .comp::<Conditions>(entity)
+        .cloned()
+        .unwrap_or_default();
     let mut budget = *world
         .get::<TurnBudget>(entity)
         .ok_or(Refusal::NoTurnInProgress)?;
@@ -3664,8 +3639,8 @@ fn charge(
         return Err(Refusal::BadPath("a charge moves in a straight line".into()));
     }
     let creatures = occupants(world);
-    let map = world.resource::<Battlefield>().0.clone();
-    let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
+    let map = world.res::<Battlefield>().0.clone();
+    let speed = world.comp::<Movement>(entity).map_or(0, |m| m.speed);
     let limits = movement_limits(&conditions, speed_with_grab(world, entity, speed));
     let mover = Mover {
         id,
@@ -3698,13 +3673,13 @@ fn charge(
     let end = Footprint::new(*path.last().unwrap_or(&user.space.pos), user.space.size);
     let te = entity_of(world, target).ok_or(Refusal::NoSuchCreature(Who::id(target)))?;
     let ts = snapshot(world, te).ok_or(Refusal::NoSuchCreature(Who::id(target)))?;
-    if world.get::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+    if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
         return Err(Refusal::Dead(Who::of(world, target)));
     }
     let reach = match ability {
         None => 1,
         Some(a) => {
-            let content = world.resource::<Content>().clone();
+            let content = world.res::<Content>().clone();
             let ab = content
                 .ability(a)
                 .ok_or_else(|| Refusal::UnknownAbility(a.to_string()))?;
@@ -3739,7 +3714,7 @@ fn charge(
     // Committed: move (without spending the move action), then attack with
     // the main action once the move is over.
     walk(world, entity, id, path, false, false)?;
-    let mut res = world.resource_mut::<Resolution>();
+    let mut res = world.res_mut::<Resolution>();
     let steps = res.stack.pop();
     res.push(Resume::FollowUp {
         creature: id,
@@ -3762,7 +3737,7 @@ pub(super) fn charge_attack(
     let Some(entity) = entity_of(world, id) else {
         return;
     };
-    if world.get::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
+    if world.comp::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
         return;
     }
     let result = match ability {
@@ -3786,11 +3761,9 @@ pub(super) fn charge_attack(
         if let Some(mut b) = world.get_mut::<TurnBudget>(entity) {
             b.main = false;
         }
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::TargetLost {
-                creature: id,
-                target,
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::TargetLost {
+            creature: id,
+            target,
+        });
     }
 }

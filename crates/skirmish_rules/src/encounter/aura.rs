@@ -7,6 +7,7 @@
 //! creatures starting or ending their turns in it, on everyone in it at the
 //! start or end of the user's turn, or on a creature moving into it.
 
+use crate::encounter::keyed::KeyedWorld;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 
@@ -40,7 +41,7 @@ pub(super) fn start(world: &mut World, entity: Entity, ability: &Ability) {
     };
     let own_turn = world
         .get::<Creature>(entity)
-        .is_some_and(|c| world.resource::<super::Flow>().is_acting(c.id));
+        .is_some_and(|c| world.res::<super::Flow>().is_acting(c.id));
     let aura = ActiveAura {
         ability: ability.id.clone(),
         radius,
@@ -90,7 +91,7 @@ fn everyone(world: &mut World) -> Vec<(CreatureId, Footprint)> {
 
 /// The aura acts on `targets` (those of them it may affect).
 fn pulse(world: &mut World, owner: Entity, aura: &ActiveAura, targets: &[CreatureId]) {
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     let Some(ability) = content.ability(&aura.ability).cloned() else {
         return;
     };
@@ -110,14 +111,14 @@ fn pulse(world: &mut World, owner: Entity, aura: &ActiveAura, targets: &[Creatur
         }
         if !logged {
             logged = true;
-            world.resource_mut::<CombatLog>().push(LogEntry::AuraPulse {
+            world.res_mut::<CombatLog>().push(LogEntry::AuraPulse {
                 creature: user.id,
                 ability: ability.id.clone(),
                 name: ability.name.clone(),
             });
         }
         // An aura acting is not an action: its damage triggers nothing.
-        let before = world.resource::<Resolution>().damage.len();
+        let before = world.res::<Resolution>().damage.len();
         apply_outcome(
             world,
             owner,
@@ -129,7 +130,7 @@ fn pulse(world: &mut World, owner: Entity, aura: &ActiveAura, targets: &[Creatur
             user.space,
             &mut 0,
         );
-        world.resource_mut::<Resolution>().damage.truncate(before);
+        world.res_mut::<Resolution>().damage.truncate(before);
     }
 }
 
@@ -139,7 +140,7 @@ fn turn_boundary(world: &mut World, who: &[CreatureId], inside: AuraTiming, own:
     if who.is_empty() {
         return;
     }
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     for (owner, owner_id, space, auras) in carriers(world) {
         for aura in auras {
             let all = everyone(world);
@@ -162,7 +163,7 @@ fn turn_boundary(world: &mut World, who: &[CreatureId], inside: AuraTiming, own:
 }
 
 fn at_turn_start(world: &mut World) {
-    let started = world.resource::<TurnEvents>().started.clone();
+    let started = world.res::<TurnEvents>().started.clone();
     turn_boundary(
         world,
         &started,
@@ -174,7 +175,7 @@ fn at_turn_start(world: &mut World) {
 /// End of a turn: auras act, then those of the creatures ending their turn
 /// count down (an aura "until the end of your next turn" ends).
 fn at_turn_end(world: &mut World) {
-    let ended = world.resource::<TurnEvents>().ended.clone();
+    let ended = world.res::<TurnEvents>().ended.clone();
     turn_boundary(
         world,
         &ended,
@@ -197,12 +198,12 @@ fn at_turn_end(world: &mut World) {
             }
             auras.0.retain(|a| a.turn_ends_left != Some(0));
         }
-        let content = world.resource::<Content>().clone();
+        let content = world.res::<Content>().clone();
         for ability in gone {
             let name = content
                 .ability(&ability)
                 .map_or(ability.clone(), |a| a.name.clone());
-            world.resource_mut::<CombatLog>().push(LogEntry::AuraEnded {
+            world.res_mut::<CombatLog>().push(LogEntry::AuraEnded {
                 creature: id,
                 ability: name,
             });
@@ -225,10 +226,10 @@ pub(super) fn entered(
     if carriers.is_empty() {
         return false;
     }
-    let Some(id) = world.get::<Creature>(mover).map(|c| c.id) else {
+    let Some(id) = world.comp::<Creature>(mover).map(|c| c.id) else {
         return false;
     };
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     let mut pulsed = false;
     for (owner, owner_id, space, auras) in carriers {
         if *owner_id == id {

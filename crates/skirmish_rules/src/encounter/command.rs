@@ -1,5 +1,6 @@
 //! The one door into an encounter: commands in, refusals or log entries out.
 
+use crate::encounter::keyed::KeyedWorld;
 use serde::{Deserialize, Serialize};
 
 use crate::map::Pos;
@@ -289,7 +290,7 @@ impl Who {
     /// A creature of the encounter, by name.
     pub fn of(world: &bevy_ecs::world::World, id: CreatureId) -> Who {
         let name = super::act::entity_of(world, id)
-            .and_then(|e| world.get::<super::components::Creature>(e))
+            .and_then(|e| world.comp::<super::components::Creature>(e))
             .map(|c| c.name.clone())
             .unwrap_or_default();
         Who { id, name }

@@ -16,6 +16,7 @@
 //! save (a d10, 6 or higher), and each disadvantage rolls one more d10 and
 //! keeps the lowest.
 
+use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::act::{all_creatures, entity_of};
@@ -34,7 +35,7 @@ fn sustained(
     user: CreatureId,
     keep: impl Fn(&crate::ability::Ability) -> bool,
 ) -> Vec<String> {
-    let content = world.resource::<Content>();
+    let content = world.res::<Content>();
     let mut out: Vec<String> = Vec::new();
     let mut add = |id: &str| {
         if content.ability(id).is_some_and(&keep) && !out.iter().any(|x| x == id) {
@@ -42,20 +43,20 @@ fn sustained(
         }
     };
     for e in all_creatures(world) {
-        if let Some(c) = world.get::<Conditions>(e) {
+        if let Some(c) = world.comp::<Conditions>(e) {
             for a in c.list.iter().filter(|a| a.source == Some(user)) {
                 if let Some(id) = &a.ability {
                     add(id);
                 }
             }
         }
-        if let Some(b) = world.get::<Bonuses>(e) {
+        if let Some(b) = world.comp::<Bonuses>(e) {
             for x in b.0.iter().filter(|x| x.source == Some(user)) {
                 add(&x.from);
             }
         }
     }
-    if let Some(auras) = entity_of(world, user).and_then(|e| world.get::<Auras>(e)) {
+    if let Some(auras) = entity_of(world, user).and_then(|e| world.comp::<Auras>(e)) {
         for a in &auras.0 {
             add(&a.ability);
         }
@@ -78,8 +79,8 @@ pub fn save_roll(rolls: &[u32]) -> u32 {
 /// ruleset's save (a d10 against its target; phased 2d6: 2d6 against 7).
 fn save(world: &mut World, disadvantages: usize) -> (u32, bool) {
     let phased = super::phased_flow::rules(world).map(|r| r.save_target);
-    let target = phased.unwrap_or(world.resource::<super::flow::ActiveRuleset>().0.save_target);
-    let mut dice = world.resource_mut::<Dice>();
+    let target = phased.unwrap_or(world.res::<super::flow::ActiveRuleset>().0.save_target);
+    let mut dice = world.res_mut::<Dice>();
     let rolls: Vec<u32> = (0..=disadvantages)
         .map(|_| match phased {
             Some(_) => dice.roll(6) + dice.roll(6),
@@ -107,7 +108,7 @@ pub(super) fn affected(world: &mut World, user: CreatureId, components: &[Compon
     let Some(e) = entity_of(world, user) else {
         return;
     };
-    if world.get::<Stamina>(e).is_none_or(|s| s.is_dead()) {
+    if world.comp::<Stamina>(e).is_none_or(|s| s.is_dead()) {
         return;
     }
     let list = sustained(world, user, |a| a.concentration || !a.components.is_empty());
@@ -115,7 +116,7 @@ pub(super) fn affected(world: &mut World, user: CreatureId, components: &[Compon
         return;
     }
     let stacks = active(world, user).len().saturating_sub(1);
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     for id in list {
         let Some(ab) = content.ability(&id) else {
             continue;
@@ -132,7 +133,7 @@ pub(super) fn affected(world: &mut World, user: CreatureId, components: &[Compon
         let (roll, success) = save(world, hit.len() - 1 + extra);
         let name = ab.name.clone();
         let concentrating = ab.concentration && hit == [Component::Stamina];
-        world.resource_mut::<CombatLog>().push(if concentrating {
+        world.res_mut::<CombatLog>().push(if concentrating {
             LogEntry::ConcentrationSave {
                 creature: user,
                 ability: name.clone(),
@@ -159,7 +160,7 @@ pub(super) fn affected(world: &mut World, user: CreatureId, components: &[Compon
 fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, concentration: bool) {
     let entities: Vec<Entity> = all_creatures(world).collect();
     for e in entities {
-        let Some(target) = world.get::<Creature>(e).map(|c| c.id) else {
+        let Some(target) = world.comp::<Creature>(e).map(|c| c.id) else {
             continue;
         };
         let mut ended = Vec::new();
@@ -178,7 +179,7 @@ fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, concentra
         }
         for condition in ended {
             world
-                .resource_mut::<CombatLog>()
+                .res_mut::<CombatLog>()
                 .push(LogEntry::ConditionEnded { target, condition });
         }
     }
@@ -187,7 +188,7 @@ fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, concentra
     {
         a.0.retain(|x| x.ability != ability);
     }
-    world.resource_mut::<CombatLog>().push(if concentration {
+    world.res_mut::<CombatLog>().push(if concentration {
         LogEntry::ConcentrationLost {
             creature: user,
             ability: name.to_string(),

@@ -5,6 +5,7 @@
 //! The phase is a Bevy state. Each command runs the [`EncounterStep`]
 //! schedule once; its systems sit in ordered [`Step`] sets.
 
+use crate::encounter::keyed::KeyedWorld;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::ScheduleLabel;
@@ -222,8 +223,8 @@ pub fn can_act(stamina: &Stamina) -> bool {
 /// start of the next Round ... all connected Glyphs, and the glyph itself,
 /// will receive the Glyph Command").
 fn glyph_round(world: &mut World) {
-    let round = world.resource::<Flow>().round;
-    let Some(mut g) = world.get_resource_mut::<super::glyph::Glyphs>() else {
+    let round = world.res::<Flow>().round;
+    let Some(mut g) = world.get_res_mut::<super::glyph::Glyphs>() else {
         return;
     };
     if g.round >= round {
@@ -242,7 +243,7 @@ fn strain(world: &mut World) {
     if super::phased_flow::in_movement(world) {
         return;
     }
-    let ended = world.resource::<TurnEvents>().ended.clone();
+    let ended = world.res::<TurnEvents>().ended.clone();
     super::act::strain(world, &ended);
     super::gather::end_of_turn(world, &ended);
 }
@@ -381,11 +382,11 @@ fn advance(world: &mut World) {
     // creature died as it began) is over, and the next pick must be made;
     // a step that started no turn while a side was picking (a delay, a
     // refused start) leaves that pick as it was.
-    let phase = match *world.resource::<NextState<Phase>>() {
+    let phase = match *world.res::<NextState<Phase>>() {
         NextState::Pending(p) | NextState::PendingIfNeq(p) => p,
-        NextState::Unchanged => *world.resource::<State<Phase>>().get(),
+        NextState::Unchanged => *world.res::<State<Phase>>().get(),
     };
-    let flow = world.resource::<Flow>();
+    let flow = world.res::<Flow>();
     if phase == Phase::Over || flow.outcome.is_some() || flow.active.is_some() {
         return;
     }
@@ -397,14 +398,12 @@ fn advance(world: &mut World) {
     } else {
         side_advance(world);
     }
-    world
-        .resource_mut::<NextState<Phase>>()
-        .set(Phase::AwaitingTurn);
+    world.res_mut::<NextState<Phase>>().set(Phase::AwaitingTurn);
 }
 
 /// Whether `side` has a creature that can still take a turn this round.
 pub(super) fn waiting(world: &World, side: Side) -> bool {
-    let flow = world.resource::<Flow>();
+    let flow = world.res::<Flow>();
     super::act::creatures_and_stamina(world).any(|(c, s)| still_to_act(flow, side, c, s))
 }
 
@@ -417,19 +416,19 @@ pub(super) fn still_to_act(flow: &Flow, side: Side, c: &Creature, s: &Stamina) -
 /// other finish.
 fn side_advance(world: &mut World) {
     let (round, to_act) = {
-        let f = world.resource::<Flow>();
+        let f = world.res::<Flow>();
         (f.round, f.to_act)
     };
     let other = to_act.other();
     if round > 0 && waiting(world, other) {
-        world.resource_mut::<Flow>().to_act = other;
+        world.res_mut::<Flow>().to_act = other;
     } else if round == 0 || !waiting(world, to_act) {
         new_round(world);
-        let mut f = world.resource_mut::<Flow>();
+        let mut f = world.res_mut::<Flow>();
         f.to_act = f.first;
         let first = f.to_act;
         if !waiting(world, first) {
-            world.resource_mut::<Flow>().to_act = first.other();
+            world.res_mut::<Flow>().to_act = first.other();
         }
     }
 }
@@ -437,10 +436,10 @@ fn side_advance(world: &mut World) {
 /// The round ends (round bonuses with it) and a new one begins: nobody has
 /// acted, triggered actions are back, and Malice grows.
 pub(super) fn new_round(world: &mut World) {
-    let round = world.resource::<Flow>().round;
+    let round = world.res::<Flow>().round;
     if round > 0 {
         world
-            .resource_mut::<CombatLog>()
+            .res_mut::<CombatLog>()
             .push(LogEntry::RoundEnded { round });
         // Seed 004 "Round bonuses": active "until the end of the round".
         let mut ended = Vec::new();
@@ -456,7 +455,7 @@ pub(super) fn new_round(world: &mut World) {
         let ended = ended
             .into_iter()
             .map(|(creature, ability)| LogEntry::BonusEnded { creature, ability });
-        let mut log = world.resource_mut::<CombatLog>();
+        let mut log = world.res_mut::<CombatLog>();
         for e in ended {
             log.push(e);
         }
@@ -474,7 +473,7 @@ pub(super) fn new_round(world: &mut World) {
     let heroes = super::act::creatures_and_stamina(world)
         .filter(|(c, s)| c.side == Side::Heroes && !s.is_dead())
         .count() as u32;
-    let mut flow = world.resource_mut::<Flow>();
+    let mut flow = world.res_mut::<Flow>();
     flow.round += 1;
     flow.acted = summons;
     if flow.round == 2 {
@@ -484,11 +483,11 @@ pub(super) fn new_round(world: &mut World) {
     // RULES.md "Malice": each round, the number of heroes present plus the round number.
     let gain = heroes + round;
     let total = {
-        let mut m = world.resource_mut::<Malice>();
+        let mut m = world.res_mut::<Malice>();
         m.0 += gain;
         m.0
     };
-    let mut log = world.resource_mut::<CombatLog>();
+    let mut log = world.res_mut::<CombatLog>();
     log.push(LogEntry::RoundStarted { round });
     log.push(LogEntry::MaliceGained {
         amount: gain,

@@ -2,6 +2,7 @@
 //! tokens, experience from the abilities that grant it, and limited
 //! abilities and items that are spent, recovered and refreshed.
 
+use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::act::{Battlefield, entity_of};
@@ -33,12 +34,12 @@ fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
     let mut taken = Vec::new();
     // Most squares hold nothing: the map (shared with any snapshot) is
     // copied for a change only when there is treasure to take.
-    let map = &world.resource::<Battlefield>().0;
+    let map = &world.res::<Battlefield>().0;
     if squares.iter().all(|&p| map.cell(p).treasure == 0) {
         return;
     }
     {
-        let mut map = world.resource_mut::<Battlefield>();
+        let mut map = world.res_mut::<Battlefield>();
         for p in squares {
             let c = map.map_mut().take_treasure(p);
             if c > 0 {
@@ -55,7 +56,7 @@ fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
     };
     progress.loot += coins;
     let total = progress.loot;
-    world.resource_mut::<CombatLog>().push(LogEntry::Looted {
+    world.res_mut::<CombatLog>().push(LogEntry::Looted {
         creature: id,
         coins,
         squares: taken,
@@ -65,10 +66,10 @@ fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
 
 /// A "Loot X" effect.
 pub(super) fn loot(world: &mut World, entity: Entity, id: CreatureId, range: u32) {
-    let Some(space) = world.get::<Space>(entity).map(|s| s.0) else {
+    let Some(space) = world.comp::<Space>(entity).map(|s| s.0) else {
         return;
     };
-    let squares = loot_squares(&world.resource::<Battlefield>().0, space, range);
+    let squares = loot_squares(&world.res::<Battlefield>().0, space, range);
     take(world, entity, id, squares);
 }
 
@@ -81,8 +82,8 @@ pub(super) fn end_of_turn(world: &mut World, ended: &[CreatureId]) {
         let Some(e) = entity_of(world, id) else {
             continue;
         };
-        let hero = world.get::<Heroic>(e).is_some() && world.get::<Summoned>(e).is_none();
-        let Some(space) = world.get::<Space>(e).map(|s| s.0) else {
+        let hero = world.comp::<Heroic>(e).is_some() && world.comp::<Summoned>(e).is_none();
+        let Some(space) = world.comp::<Space>(e).map(|s| s.0) else {
             continue;
         };
         let alive = world
@@ -104,7 +105,7 @@ pub fn uses_left(progress: Option<&Progress>, ability: &Ability) -> Option<u32> 
 /// Whether the creature may use `ability` now (it is not spent).
 pub(super) fn available(world: &World, entity: Entity, ability: &Ability) -> bool {
     // Most abilities have no limit: no need to read what was spent.
-    ability.uses.is_none() || uses_left(world.get::<Progress>(entity), ability) != Some(0)
+    ability.uses.is_none() || uses_left(world.comp::<Progress>(entity), ability) != Some(0)
 }
 
 /// Seed 002 "Prepared Abilities": the user gains `ability` until it has
@@ -116,7 +117,7 @@ pub(super) fn prepare(
     ability: &str,
     lasts: crate::ability::Prepared,
 ) {
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     let Some(a) = content.ability(ability) else {
         return;
     };
@@ -143,7 +144,7 @@ pub(super) fn prepare(
         l.push(ability.to_string(), &content);
     }
     world
-        .resource_mut::<CombatLog>()
+        .res_mut::<CombatLog>()
         .push(LogEntry::AbilityPrepared {
             creature: id,
             ability: a.name.clone(),
@@ -155,16 +156,16 @@ fn expire(world: &mut World, entity: Entity, id: CreatureId, ability: &str) {
     if let Some(mut p) = world.get_mut::<PreparedAbilities>(entity) {
         p.0.retain(|(x, _)| x != ability);
     }
-    let content = world.resource::<Content>().0.clone();
+    let content = world.res::<Content>().0.clone();
     if let Some(mut l) = world.get_mut::<Abilities>(entity) {
         l.remove(ability, &content);
     }
     let name = world
-        .resource::<Content>()
+        .res::<Content>()
         .ability(ability)
         .map_or(ability.to_string(), |a| a.name.clone());
     world
-        .resource_mut::<CombatLog>()
+        .res_mut::<CombatLog>()
         .push(LogEntry::PreparedExpired {
             creature: id,
             ability: name,
@@ -175,10 +176,10 @@ fn expire(world: &mut World, entity: Entity, id: CreatureId, ability: &str) {
 pub(super) fn end_round(world: &mut World) {
     let entities: Vec<Entity> = super::act::all_creatures(world).collect();
     for e in entities {
-        let Some(p) = world.get::<PreparedAbilities>(e).cloned() else {
+        let Some(p) = world.comp::<PreparedAbilities>(e).cloned() else {
             continue;
         };
-        let Some(id) = world.get::<Creature>(e).map(|c| c.id) else {
+        let Some(id) = world.comp::<Creature>(e).map(|c| c.id) else {
             continue;
         };
         for (a, left) in p.0 {
@@ -204,7 +205,7 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
     if spent_out {
         expire(world, entity, id, &ability.id);
     }
-    let hero = world.get::<Heroic>(entity).is_some();
+    let hero = world.comp::<Heroic>(entity).is_some();
     let Some(mut p) = world.get_mut::<Progress>(entity) else {
         return;
     };
@@ -226,7 +227,7 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
             });
         }
     }
-    let mut l = world.resource_mut::<CombatLog>();
+    let mut l = world.res_mut::<CombatLog>();
     for e in log {
         l.push(e);
     }
@@ -246,7 +247,7 @@ fn restores(a: &Ability) -> bool {
 /// "Recover" (abilities) or "refresh" (items) up to `n` spent uses, the
 /// most recently spent first (our ruling).
 pub(super) fn recover(world: &mut World, entity: Entity, id: CreatureId, n: u32, items: bool) {
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     let Some(mut p) = world.get_mut::<Progress>(entity) else {
         return;
     };
@@ -262,7 +263,7 @@ pub(super) fn recover(world: &mut World, entity: Entity, id: CreatureId, n: u32,
         let a = p.spent.remove(i);
         back.push(content.ability(&a).map_or(a.clone(), |a| a.name.clone()));
     }
-    let mut l = world.resource_mut::<CombatLog>();
+    let mut l = world.res_mut::<CombatLog>();
     for ability in back {
         l.push(LogEntry::AbilityRecovered {
             creature: id,

@@ -11,6 +11,7 @@
 //! connected to it at the start of the next round; a glyph's one Beat a
 //! round covers one glyph ability.
 
+use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -78,8 +79,8 @@ pub fn connected(list: &[Glyph], i: usize) -> Vec<usize> {
 
 /// Glyphs the map starts with, for the Director.
 pub(super) fn setup(world: &mut World) {
-    let content = world.resource::<Content>().clone();
-    let placed = world.resource::<act::Battlefield>().0.glyphs.clone();
+    let content = world.res::<Content>().clone();
+    let placed = world.res::<act::Battlefield>().0.glyphs.clone();
     let mut glyphs = Glyphs::default();
     for (at, from) in placed {
         if let Some(spec) = content.ability(&from).and_then(|a| a.glyph.clone()) {
@@ -120,14 +121,14 @@ pub(super) fn place(
     ability: &str,
     squares: &[Pos],
 ) {
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     let Some(spec) = content.ability(ability).and_then(|a| a.glyph.clone()) else {
         return;
     };
-    let map = world.resource::<act::Battlefield>().0.clone();
+    let map = world.res::<act::Battlefield>().0.clone();
     let mut placed = Vec::new();
     {
-        let mut glyphs = world.resource_mut::<Glyphs>();
+        let mut glyphs = world.res_mut::<Glyphs>();
         for &p in squares {
             if glyphs.taken(p) || !map.footprint_open(Footprint::single(p)) {
                 continue;
@@ -138,31 +139,29 @@ pub(super) fn place(
             placed.push(p);
         }
     }
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::GlyphPlaced {
-            creature: maker,
-            name: spec.name.clone(),
-            squares: placed,
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::GlyphPlaced {
+        creature: maker,
+        name: spec.name.clone(),
+        squares: placed,
+    });
 }
 
 /// A creature has stepped into `to`: glyphs there that work against it
 /// react with their "enters" abilities. True if any did.
 pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) -> bool {
     // Most fights have no glyph: every step asks.
-    if world.resource::<Glyphs>().list.is_empty() {
+    if world.res::<Glyphs>().list.is_empty() {
         return false;
     }
     let Some(e) = entity_of(world, id) else {
         return false;
     };
-    let Some(side) = world.get::<super::components::Creature>(e).map(|c| c.side) else {
+    let Some(side) = world.comp::<super::components::Creature>(e).map(|c| c.side) else {
         return false;
     };
-    let round = world.resource::<Flow>().round;
+    let round = world.res::<Flow>().round;
     let hits: Vec<usize> = {
-        let g = world.resource::<Glyphs>();
+        let g = world.res::<Glyphs>();
         (0..g.list.len())
             .filter(|&i| g.list[i].side != side && to.squares().any(|p| p == g.list[i].at))
             .filter(|&i| g.ready(i, round))
@@ -177,15 +176,15 @@ pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) -> bool 
 
 /// The round starts: deliver the commands due, and let the glyphs react.
 pub(super) fn round_started(world: &mut World) {
-    let round = world.resource::<Flow>().round;
+    let round = world.res::<Flow>().round;
     let due: Vec<(usize, String)> = {
-        let mut g = world.resource_mut::<Glyphs>();
+        let mut g = world.res_mut::<Glyphs>();
         let (now, later): (Vec<_>, Vec<_>) = g.pending.drain(..).partition(|(r, _, _)| *r <= round);
         g.pending = later;
         now.into_iter().map(|(_, i, c)| (i, c)).collect()
     };
     for (i, command) in due {
-        let ready = world.resource::<Glyphs>().ready(i, round);
+        let ready = world.res::<Glyphs>().ready(i, round);
         if ready {
             react(world, i, &GlyphTrigger::Command(command), None);
         }
@@ -194,27 +193,25 @@ pub(super) fn round_started(world: &mut World) {
 
 /// Glyph `i` reacts to `trigger` with its first glyph ability for it.
 fn react(world: &mut World, i: usize, trigger: &GlyphTrigger, entering: Option<CreatureId>) {
-    let content = world.resource::<Content>().clone();
-    let glyph = world.resource::<Glyphs>().list[i].clone();
+    let content = world.res::<Content>().clone();
+    let glyph = world.res::<Glyphs>().list[i].clone();
     let Some(spec) = content.ability(&glyph.from).and_then(|a| a.glyph.clone()) else {
         return;
     };
     let Some(ga) = spec.abilities.iter().find(|ga| &ga.on == trigger).cloned() else {
         return;
     };
-    let round = world.resource::<Flow>().round;
+    let round = world.res::<Flow>().round;
     {
-        let mut g = world.resource_mut::<Glyphs>();
+        let mut g = world.res_mut::<Glyphs>();
         g.list[i].beat_round = round;
         g.list[i].revealed = true;
     }
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::GlyphTriggered {
-            name: glyph.name.clone(),
-            at: glyph.at,
-            creature: entering,
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::GlyphTriggered {
+        name: glyph.name.clone(),
+        at: glyph.at,
+        creature: entering,
+    });
     // Its targets: the creature that entered, or every creature it works
     // against within its radius.
     let targets: Vec<CreatureId> = match (entering, ga.radius) {
@@ -234,34 +231,32 @@ fn react(world: &mut World, i: usize, trigger: &GlyphTrigger, entering: Option<C
     }
     if let Some(command) = &ga.send {
         {
-            let mut g = world.resource_mut::<Glyphs>();
+            let mut g = world.res_mut::<Glyphs>();
             let mut to = connected(&g.list, i);
             to.insert(0, i);
             for j in to {
                 g.pending.push((round + 1, j, command.clone()));
             }
         }
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::GlyphCommand {
-                name: glyph.name.clone(),
-                at: glyph.at,
-                command: command.clone(),
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::GlyphCommand {
+            name: glyph.name.clone(),
+            at: glyph.at,
+            command: command.clone(),
+        });
     }
     match ga.then {
         GlyphAfter::Stays => {}
         GlyphAfter::Dismissed => {
-            world.resource_mut::<Glyphs>().list[i].dismissed = true;
-            world.resource_mut::<CombatLog>().push(LogEntry::GlyphGone {
+            world.res_mut::<Glyphs>().list[i].dismissed = true;
+            world.res_mut::<CombatLog>().push(LogEntry::GlyphGone {
                 name: glyph.name,
                 at: glyph.at,
                 rounds: None,
             });
         }
         GlyphAfter::Disabled(n) => {
-            world.resource_mut::<Glyphs>().list[i].disabled_until = round + n + 1;
-            world.resource_mut::<CombatLog>().push(LogEntry::GlyphGone {
+            world.res_mut::<Glyphs>().list[i].disabled_until = round + n + 1;
+            world.res_mut::<CombatLog>().push(LogEntry::GlyphGone {
                 name: glyph.name,
                 at: glyph.at,
                 rounds: Some(n),
@@ -277,13 +272,13 @@ pub(super) fn signal(world: &mut World, user: CreatureId, command: &str) {
         return;
     };
     let (Some(space), Some(side)) = (
-        world.get::<Space>(e).map(|s| s.0),
-        world.get::<super::components::Creature>(e).map(|c| c.side),
+        world.comp::<Space>(e).map(|s| s.0),
+        world.comp::<super::components::Creature>(e).map(|c| c.side),
     ) else {
         return;
     };
-    let round = world.resource::<Flow>().round;
-    let mut g = world.resource_mut::<Glyphs>();
+    let round = world.res::<Flow>().round;
+    let mut g = world.res_mut::<Glyphs>();
     let to: Vec<usize> = (0..g.list.len())
         .filter(|&i| {
             let gl = &g.list[i];

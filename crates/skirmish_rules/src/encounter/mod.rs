@@ -15,6 +15,7 @@ pub mod def;
 pub mod flow;
 pub mod gather;
 pub mod glyph;
+pub mod keyed;
 pub mod log;
 pub mod phased_flow;
 pub mod preview;
@@ -24,6 +25,7 @@ pub mod setup;
 pub mod snapshot;
 pub mod summon;
 
+use crate::encounter::keyed::KeyedWorld;
 use std::sync::Arc;
 
 use bevy_app::App;
@@ -162,7 +164,7 @@ impl Encounter {
                         .get(&def.ruleset)
                         .map_or(6, |r| r.heroes_choose_on);
                     // On 6+ the heroes choose, and choose to go first.
-                    let roll = world.resource_mut::<Dice>().roll(10);
+                    let roll = world.res_mut::<Dice>().roll(10);
                     (
                         if roll >= on {
                             Side::Heroes
@@ -173,14 +175,14 @@ impl Encounter {
                     )
                 }
             };
-            let mut flow = world.resource_mut::<Flow>();
+            let mut flow = world.res_mut::<Flow>();
             flow.first = first;
             flow.to_act = first;
             flow.surprised = surprised;
             // RULES.md "Malice": the Director starts with the average victories per hero.
             let victories: u32 = def.heroes.iter().map(|h| h.victories).sum();
             let start = victories / def.heroes.len().max(1) as u32;
-            world.resource_mut::<Malice>().0 = start;
+            world.res_mut::<Malice>().0 = start;
         }
         // Seed 002: passives are "always in effect"; episodics are
         // "performed at the start of a new Episode".
@@ -194,7 +196,7 @@ impl Encounter {
         self.step_schedule.run(world);
         // The phase changes on some steps only; with no change pending the
         // transition schedule would do nothing but cost its run.
-        let next = match *world.resource::<NextState<Phase>>() {
+        let next = match *world.res::<NextState<Phase>>() {
             NextState::Unchanged => return,
             NextState::Pending(p) | NextState::PendingIfNeq(p) => p,
         };
@@ -231,10 +233,10 @@ impl Encounter {
     ) -> Result<(), Box<(Refusal, Option<Command>)>> {
         self.app
             .world_mut()
-            .resource_mut::<act::PendingCommand>()
+            .res_mut::<act::PendingCommand>()
             .command = Some(command);
         self.step();
-        let mut pending = self.app.world_mut().resource_mut::<act::PendingCommand>();
+        let mut pending = self.app.world_mut().res_mut::<act::PendingCommand>();
         let reply = pending.reply.take().unwrap_or(Err(Refusal::Over));
         // The handler hands the command back once it is done with it (if
         // it never ran, the command is where it was left).
@@ -262,15 +264,15 @@ impl Encounter {
     }
 
     pub fn log(&self) -> &[LogEntry] {
-        &self.app.world().resource::<CombatLog>().entries
+        &self.app.world().res::<CombatLog>().entries
     }
 
     pub fn flow(&self) -> &Flow {
-        self.app.world().resource::<Flow>()
+        self.app.world().res::<Flow>()
     }
 
     pub fn phase(&self) -> Phase {
-        *self.app.world().resource::<State<Phase>>().get()
+        *self.app.world().res::<State<Phase>>().get()
     }
 
     pub fn outcome(&self) -> Option<Side> {
@@ -283,27 +285,23 @@ impl Encounter {
 
     /// A minion squad's shared stamina pool.
     pub fn squad(&self, n: u32) -> Option<SquadPool> {
-        self.app.world().resource::<Squads>().0.get(&n).copied()
+        self.app.world().res::<Squads>().0.get(&n).copied()
     }
 
     /// The open triggered-action prompt, if resolution is waiting on one.
     pub fn prompt(&self) -> Option<&react::Prompt> {
-        self.app
-            .world()
-            .resource::<react::Resolution>()
-            .prompt
-            .as_ref()
+        self.app.world().res::<react::Resolution>().prompt.as_ref()
     }
 
     pub fn malice(&self) -> u32 {
-        self.app.world().resource::<Malice>().0
+        self.app.world().res::<Malice>().0
     }
 
     /// A creature's name (for log lines).
     pub fn name(&self, id: CreatureId) -> String {
         let w = self.app.world();
         act::entity_of(w, id)
-            .and_then(|e| w.get::<Creature>(e))
+            .and_then(|e| w.comp::<Creature>(e))
             .map_or_else(|| id.to_string(), |c| c.name.clone())
     }
 
@@ -312,13 +310,13 @@ impl Encounter {
     pub fn side_of(&self, id: CreatureId) -> Option<Side> {
         let w = self.app.world();
         act::entity_of(w, id)
-            .and_then(|e| w.get::<Creature>(e))
+            .and_then(|e| w.comp::<Creature>(e))
             .map(|c| c.side)
     }
 
     /// The glyphs on the board (seed 002), seen or not.
     pub fn glyphs(&self) -> &glyph::Glyphs {
-        self.app.world().resource::<glyph::Glyphs>()
+        self.app.world().res::<glyph::Glyphs>()
     }
 
     /// Read one creature's components.
@@ -327,25 +325,25 @@ impl Encounter {
         let e = act::entity_of(w, id)?;
         Some(CreatureView {
             id,
-            name: w.get::<Creature>(e)?.name.clone(),
-            side: w.get::<Creature>(e)?.side,
-            space: w.get::<Space>(e)?.0,
-            stamina: w.get::<Stamina>(e)?.clone(),
-            conditions: w.get::<Conditions>(e)?.clone(),
-            heroic: w.get::<Heroic>(e).cloned(),
-            budget: *w.get::<TurnBudget>(e)?,
-            stance: w.get::<Stance>(e).copied().unwrap_or_default(),
-            squad: w.get::<SquadMember>(e).map(|m| m.0),
-            auras: w.get::<Auras>(e).cloned().unwrap_or_default().0,
-            bonuses: w.get::<Bonuses>(e).cloned().unwrap_or_default(),
-            movement: *w.get::<Movement>(e)?,
-            abilities: w.get::<Abilities>(e).cloned().unwrap_or_default().0,
-            characteristics: *w.get::<crate::stats::Characteristics>(e)?,
-            kind: w.get::<Creature>(e)?.kind.clone(),
-            level: w.get::<Creature>(e)?.level,
-            progress: w.get::<Progress>(e).cloned().unwrap_or_default(),
-            summoned: w.get::<Summoned>(e).copied(),
-            casting: w.get::<Casting>(e).map(|c| c.roll.ability.clone()),
+            name: w.comp::<Creature>(e)?.name.clone(),
+            side: w.comp::<Creature>(e)?.side,
+            space: w.comp::<Space>(e)?.0,
+            stamina: w.comp::<Stamina>(e)?.clone(),
+            conditions: w.comp::<Conditions>(e)?.clone(),
+            heroic: w.comp::<Heroic>(e).cloned(),
+            budget: *w.comp::<TurnBudget>(e)?,
+            stance: w.comp::<Stance>(e).copied().unwrap_or_default(),
+            squad: w.comp::<SquadMember>(e).map(|m| m.0),
+            auras: w.comp::<Auras>(e).cloned().unwrap_or_default().0,
+            bonuses: w.comp::<Bonuses>(e).cloned().unwrap_or_default(),
+            movement: *w.comp::<Movement>(e)?,
+            abilities: w.comp::<Abilities>(e).cloned().unwrap_or_default().0,
+            characteristics: *w.comp::<crate::stats::Characteristics>(e)?,
+            kind: w.comp::<Creature>(e)?.kind.clone(),
+            level: w.comp::<Creature>(e)?.level,
+            progress: w.comp::<Progress>(e).cloned().unwrap_or_default(),
+            summoned: w.comp::<Summoned>(e).copied(),
+            casting: w.comp::<Casting>(e).map(|c| c.roll.ability.clone()),
             casting_area: w
                 .get::<Casting>(e)
                 .and_then(|c| c.roll.area.as_ref().map(|a| a.reached.clone()))
@@ -365,7 +363,7 @@ impl Encounter {
     pub fn ids(&self) -> Vec<CreatureId> {
         self.app
             .world()
-            .resource::<setup::CreatureIndex>()
+            .res::<setup::CreatureIndex>()
             .0
             .iter()
             .enumerate()
@@ -381,7 +379,7 @@ impl Encounter {
 
     /// The battlefield as it is now (raised walls and broken objects included).
     pub fn map(&self) -> &crate::map::Map {
-        &self.app.world().resource::<Battlefield>().0
+        &self.app.world().res::<Battlefield>().0
     }
 
     /// The phased 2d6 numbers, when the encounter plays that ruleset.
@@ -397,18 +395,18 @@ impl Encounter {
 
     /// The content the encounter was built from.
     pub fn content(&self) -> &Arc<ContentDb> {
-        &self.app.world().resource::<Content>().0
+        &self.app.world().res::<Content>().0
     }
 
     /// Give the dice a new seed (for a search's private copy, so that it
     /// never sees the real dice to come).
     pub fn reseed_dice(&mut self, seed: u64) {
-        *self.app.world_mut().resource_mut::<Dice>() = Dice::seeded(seed);
+        *self.app.world_mut().res_mut::<Dice>() = Dice::seeded(seed);
     }
 
     /// Mutable access to the dice, to script forced values.
     pub fn dice_mut(&mut self) -> Mut<'_, Dice> {
-        self.app.world_mut().resource_mut::<Dice>()
+        self.app.world_mut().res_mut::<Dice>()
     }
 
     /// What can be done now: whose turn can start, or for the acting
@@ -421,7 +419,7 @@ impl Encounter {
         }
         let world = self.app.world_mut();
         // An open prompt: its answers, letting it pass first.
-        if let Some(p) = &world.resource::<react::Resolution>().prompt {
+        if let Some(p) = &world.res::<react::Resolution>().prompt {
             let mut out = vec![Command::Answer {
                 creature: p.creature,
                 reaction: None,
@@ -433,11 +431,11 @@ impl Encounter {
             return out;
         }
         let (active, acting, phased) = {
-            let flow = world.resource::<Flow>();
+            let flow = world.res::<Flow>();
             (flow.active, flow.acting(), flow.phased.is_some())
         };
         let Some(active) = active else {
-            let flow = world.resource::<Flow>().clone();
+            let flow = world.res::<Flow>().clone();
             if let Some(p) = &flow.phased {
                 return phased_starts(world, &flow, p.stage);
             }
@@ -487,7 +485,7 @@ impl Encounter {
 /// nothing left pending.
 fn set_phase(world: &mut World, phase: Phase) {
     world.insert_resource(State::new(phase));
-    world.resource_mut::<NextState<Phase>>().reset();
+    world.res_mut::<NextState<Phase>>().reset();
 }
 
 /// Whether the world has a schedule that runs on entering, leaving or
@@ -555,7 +553,7 @@ fn phased_starts(world: &mut World, flow: &Flow, stage: crate::phased::Stage) ->
         let someone_after = order.iter().skip(at + 1).any(|&c| {
             !flow.acted.contains(&c)
                 && act::entity_of(world, c)
-                    .and_then(|e| world.get::<Stamina>(e))
+                    .and_then(|e| world.comp::<Stamina>(e))
                     .is_some_and(flow::can_act)
         });
         let delayed = flow
@@ -578,7 +576,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         return out;
     };
     let creatures = act::occupants(world);
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     // Everything of the creature at once, through a kept query.
     let Some((me, cond, mv, budget, space, abilities, heroic, stance, stamina)) =
         act::CachedQuery::<act::ActorData>::with(world, |q| q.get_manual(world, e).ok()).flatten()
@@ -651,8 +649,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
     if let (true, Some((_, mover, _, Some(reach)))) = (budget.main && !dazed_spent, &moving) {
         out.extend(charges(&creatures, *mover, reach));
     }
-    let content = world.resource::<Content>();
-    let malice = world.resource::<Malice>().0;
+    let content = world.res::<Content>();
+    let malice = world.res::<Malice>().0;
     let hidden = act::hidden_creatures(world);
     // Distance and line of effect to each creature, found once for all
     // the abilities.
@@ -979,7 +977,7 @@ fn placements(
 
 fn self_alive(world: &mut World, id: CreatureId) -> bool {
     act::entity_of(world, id)
-        .and_then(|e| world.get::<Stamina>(e))
+        .and_then(|e| world.comp::<Stamina>(e))
         .is_some_and(|s| !s.is_dead())
 }
 

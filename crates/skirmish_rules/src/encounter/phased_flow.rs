@@ -8,6 +8,7 @@
 //! Our rulings where the seed is silent are commented in
 //! `assets/rulesets/phased_2d6.ron`.
 
+use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::act::{self, Snapshot, entity_of, is_straight, occupants, spend_action};
@@ -30,7 +31,7 @@ use crate::stats::{Characteristics, CreatureId, Stamina};
 
 /// The phased numbers, when the encounter plays the phased 2d6 ruleset.
 pub fn rules(world: &World) -> Option<&PhasedRules> {
-    let r = &world.resource::<ActiveRuleset>().0;
+    let r = &world.res::<ActiveRuleset>().0;
     if r.kind == RulesetKind::Phased2d6 {
         r.phased.as_ref()
     } else {
@@ -40,7 +41,7 @@ pub fn rules(world: &World) -> Option<&PhasedRules> {
 
 /// The round's phased state.
 pub fn round(world: &World) -> Option<&PhasedRound> {
-    world.resource::<Flow>().phased.as_ref()
+    world.res::<Flow>().phased.as_ref()
 }
 
 fn stage(world: &World) -> Option<Stage> {
@@ -60,33 +61,33 @@ fn summons(world: &mut World) -> Vec<CreatureId> {
 /// Next to go in the current phase: the first in its order who has not
 /// gone and can act.
 pub fn next_up(world: &World) -> Option<CreatureId> {
-    let flow = world.resource::<Flow>();
+    let flow = world.res::<Flow>();
     let p = flow.phased.as_ref()?;
     p.order().iter().copied().find(|&id| {
         !flow.acted.contains(&id)
             && entity_of(world, id).is_some_and(|e| {
-                world.get::<Stamina>(e).is_some_and(can_act) && world.get::<Summoned>(e).is_none()
+                world.comp::<Stamina>(e).is_some_and(can_act) && world.comp::<Summoned>(e).is_none()
             })
     })
 }
 
 fn side_of(world: &World, id: CreatureId) -> Option<Side> {
     entity_of(world, id)
-        .and_then(|e| world.get::<Creature>(e))
+        .and_then(|e| world.comp::<Creature>(e))
         .map(|c| c.side)
 }
 
 /// Choose who goes next; a finished movement phase gives way to the battle
 /// phase, a finished battle phase to the end phase and a new round.
 pub(super) fn advance(world: &mut World) {
-    if world.resource::<Flow>().round == 0 {
+    if world.res::<Flow>().round == 0 {
         begin_round(world);
     }
     // At most: the rest of this phase, battle, end and a fresh movement.
     for _ in 0..3 {
         if let Some(next) = next_up(world) {
             if let Some(side) = side_of(world, next) {
-                world.resource_mut::<Flow>().to_act = side;
+                world.res_mut::<Flow>().to_act = side;
             }
             return;
         }
@@ -116,14 +117,14 @@ fn begin_round(world: &mut World) {
         .collect();
     scores.sort();
     let order = {
-        let mut dice = world.resource_mut::<Dice>();
+        let mut dice = world.res_mut::<Dice>();
         initiative_order(&scores, &mut || dice.roll(6))
     };
     let initiative: Vec<(CreatureId, i32)> = order
         .iter()
         .map(|id| (*id, scores.iter().find(|s| s.0 == *id).map_or(0, |s| s.1)))
         .collect();
-    let mut flow = world.resource_mut::<Flow>();
+    let mut flow = world.res_mut::<Flow>();
     let round = flow.round;
     let disengaged = flow
         .phased
@@ -140,7 +141,7 @@ fn begin_round(world: &mut World) {
         disengaged,
         ..Default::default()
     });
-    let mut log = world.resource_mut::<CombatLog>();
+    let mut log = world.res_mut::<CombatLog>();
     log.push(LogEntry::Initiative { order: initiative });
     log.push(LogEntry::StageStarted {
         stage: Stage::Movement,
@@ -150,17 +151,15 @@ fn begin_round(world: &mut World) {
 /// Seed 001: "High rolls BATTLE first"; those who seized act last.
 fn start_battle(world: &mut World) {
     let acted = summons(world);
-    let mut flow = world.resource_mut::<Flow>();
+    let mut flow = world.res_mut::<Flow>();
     flow.acted = acted;
     if let Some(p) = flow.phased.as_mut() {
         p.battle_order = battle_order(&p.movement_order, &p.seized);
         p.stage = Stage::Battle;
     }
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::StageStarted {
-            stage: Stage::Battle,
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::StageStarted {
+        stage: Stage::Battle,
+    });
 }
 
 /// Seed 001 "End Phase": "roll 2d6 for each effect. A 7 or higher
@@ -169,21 +168,21 @@ fn end_phase(world: &mut World) {
     let Some(target) = rules(world).map(|r| r.save_target) else {
         return;
     };
-    world.resource_mut::<CombatLog>().push(LogEntry::EndPhase);
+    world.res_mut::<CombatLog>().push(LogEntry::EndPhase);
     let mut ids: Vec<(CreatureId, Entity)> = {
         let mut q = world.query::<(Entity, &Creature)>();
         q.iter(world).map(|(e, c)| (c.id, e)).collect()
     };
     ids.sort();
     for (id, e) in ids {
-        let Some(mut conditions) = world.get::<Conditions>(e).cloned() else {
+        let Some(mut conditions) = world.comp::<Conditions>(e).cloned() else {
             continue;
         };
-        if !world.get::<Stamina>(e).is_some_and(can_act) {
+        if !world.comp::<Stamina>(e).is_some_and(can_act) {
             continue;
         }
         world.resource_scope(|world, mut dice: Mut<Dice>| {
-            let mut log = world.resource_mut::<CombatLog>();
+            let mut log = world.res_mut::<CombatLog>();
             super::flow::roll_saves(
                 id,
                 &mut conditions,
@@ -206,7 +205,7 @@ pub(super) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal
     if next == id {
         return Ok(false);
     }
-    if world.resource::<Flow>().acted.contains(&id) {
+    if world.res::<Flow>().acted.contains(&id) {
         return Err(Refusal::AlreadyActed(Who::of(world, id)));
     }
     match stage(world) {
@@ -223,11 +222,11 @@ pub(super) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal
 /// in the movement phase, one battle action in the battle phase).
 pub(super) fn turn_started(world: &mut World, id: CreatureId, seized: bool) {
     if seized {
-        if let Some(p) = world.resource_mut::<Flow>().phased.as_mut() {
+        if let Some(p) = world.res_mut::<Flow>().phased.as_mut() {
             p.seized.push(id);
         }
         world
-            .resource_mut::<CombatLog>()
+            .res_mut::<CombatLog>()
             .push(LogEntry::Seized { creature: id });
     }
 }
@@ -261,7 +260,7 @@ pub(super) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
     if round(world).is_some_and(|p| p.delayed.contains(&id)) {
         return Err(Refusal::CannotDelay("it has delayed once this round"));
     }
-    let flow = world.resource::<Flow>();
+    let flow = world.res::<Flow>();
     let order = flow
         .phased
         .as_ref()
@@ -270,12 +269,12 @@ pub(super) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
     let at = order.iter().position(|&c| c == id).unwrap_or(0);
     let behind = order[at + 1..].iter().copied().find(|&c| {
         !flow.acted.contains(&c)
-            && entity_of(world, c).is_some_and(|e| world.get::<Stamina>(e).is_some_and(can_act))
+            && entity_of(world, c).is_some_and(|e| world.comp::<Stamina>(e).is_some_and(can_act))
     });
     let Some(behind) = behind else {
         return Err(Refusal::CannotDelay("nobody acts after it"));
     };
-    if let Some(p) = world.resource_mut::<Flow>().phased.as_mut() {
+    if let Some(p) = world.res_mut::<Flow>().phased.as_mut() {
         p.battle_order.retain(|&c| c != id);
         let to = p
             .battle_order
@@ -286,14 +285,12 @@ pub(super) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
         p.delayed.push(id);
     }
     if let Some(side) = next_up(world).and_then(|n| side_of(world, n)) {
-        world.resource_mut::<Flow>().to_act = side;
+        world.res_mut::<Flow>().to_act = side;
     }
-    world
-        .resource_mut::<CombatLog>()
-        .push(LogEntry::DelayedTurn {
-            creature: id,
-            behind,
-        });
+    world.res_mut::<CombatLog>().push(LogEntry::DelayedTurn {
+        creature: id,
+        behind,
+    });
     Ok(())
 }
 
@@ -326,7 +323,7 @@ pub(super) fn check_command(world: &World, id: CreatureId, cmd: &Command) -> Res
     let attacks = match cmd {
         Command::FreeStrike { .. } => true,
         Command::UseAbility { ability, .. } | Command::UseAreaAbility { ability, .. } => world
-            .resource::<crate::content::Content>()
+            .res::<crate::content::Content>()
             .ability(ability)
             .is_some_and(|a| a.power_roll.is_some()),
         _ => false,
@@ -362,8 +359,11 @@ pub(super) fn movement(
         .get::<Space>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?
         .0;
-    let speed = world.get::<Movement>(entity).map_or(0, |m| m.speed);
-    let conditions = world.get::<Conditions>(entity).cloned().unwrap_or_default();
+    let speed = world.comp::<Movement>(entity).map_or(0, |m| m.speed);
+    let conditions = world
+        .comp::<Conditions>(entity)
+        .cloned()
+        .unwrap_or_default();
     if conditions.has(ConditionKind::Slowed) {
         return Err(Refusal::Phased(
             "slowed: it loses all its movement (seed 001)".into(),
@@ -399,15 +399,9 @@ pub(super) fn movement(
         },
         shifting: !m.provokes,
     };
-    let cost = path_cost(
-        &world.resource::<act::Battlefield>().0,
-        &creatures,
-        &mover,
-        path,
-    )
-    .ok_or_else(|| {
-        Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into())
-    })?;
+    let cost = path_cost(&world.res::<act::Battlefield>().0, &creatures, &mover, path).ok_or_else(
+        || Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into()),
+    )?;
     if cost > m.squares {
         return Err(Refusal::TooFar {
             cost,
@@ -435,7 +429,7 @@ pub(super) fn movement(
     };
     spend_action(&mut budget, &conditions, action)?;
     *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
-    let mut flow = world.resource_mut::<Flow>();
+    let mut flow = world.res_mut::<Flow>();
     let round = flow.round;
     if let Some(p) = flow.phased.as_mut() {
         p.powers.retain(|(c, _)| *c != id);
@@ -445,11 +439,11 @@ pub(super) fn movement(
             p.disengaged.push((id, round + 1));
         }
     }
-    world.resource_mut::<CombatLog>().push(LogEntry::Power {
+    world.res_mut::<CombatLog>().push(LogEntry::Power {
         creature: id,
         power,
     });
-    world.resource_mut::<Resolution>().push(Resume::Walk {
+    world.res_mut::<Resolution>().push(Resume::Walk {
         creature: id,
         path: path.to_vec(),
         shift: !m.provokes,
@@ -478,8 +472,8 @@ fn sources(
     let (Some(rules), Some(p)) = (rules(world), round(world)) else {
         return (edges, banes);
     };
-    let round_no = world.resource::<Flow>().round;
-    let level = |e: Entity| world.get::<Creature>(e).map_or(1, |c| c.level);
+    let round_no = world.res::<Flow>().round;
+    let level = |e: Entity| world.comp::<Creature>(e).map_or(1, |c| c.level);
     let mut s = p.attack_sources(user.id, target.id, round_no, rules);
     if target.side != user.side {
         s += tier_difference(
@@ -517,14 +511,14 @@ pub(super) fn attack(
     let rules = rules(world)?.clone();
     let (adv, dis) = sources(world, user, target, edges, banes);
     let extra = extra_die(adv, dis, rules.sources_cancel);
-    let rolled = extra.map(|(sides, keep)| (sides, world.resource_mut::<Dice>().roll(sides), keep));
+    let rolled = extra.map(|(sides, keep)| (sides, world.res_mut::<Dice>().roll(sides), keep));
     let total = keep_two(dice, rolled.map(|(_, v, k)| (v, k))) as i32 + attack;
     let defense = defense(&rules, user, target);
     let mut tier = attack_tier(total, defense, &rules).and_then(Tier::from_number);
     if tier.is_none() && target.side == user.side {
         tier = Some(Tier::One);
     }
-    world.resource_mut::<CombatLog>().push(LogEntry::Attack2d6 {
+    world.res_mut::<CombatLog>().push(LogEntry::Attack2d6 {
         target: target.id,
         dice,
         extra: rolled,
@@ -571,7 +565,7 @@ pub(super) fn free_strike_lands(world: &mut World, attacker: Entity, target: Ent
         .best_of(&rules.free_strike_attack)
         .map_or(0, |(_, v)| v);
     let dice = {
-        let mut d = world.resource_mut::<Dice>();
+        let mut d = world.res_mut::<Dice>();
         [d.roll(6), d.roll(6)]
     };
     attack(world, &user, &t, atk, (0, 0), dice).is_some()
@@ -606,10 +600,10 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         return out;
     };
     let (Some(space), Some(side), Some(budget), Some(cond)) = (
-        world.get::<Space>(e).map(|s| s.0),
+        world.comp::<Space>(e).map(|s| s.0),
         side_of(world, id),
-        world.get::<TurnBudget>(e).copied(),
-        world.get::<Conditions>(e).cloned(),
+        world.comp::<TurnBudget>(e).copied(),
+        world.comp::<Conditions>(e).cloned(),
     ) else {
         return out;
     };
@@ -621,13 +615,13 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
     if !spendable || dazed_spent || cond.has(ConditionKind::Slowed) {
         return out;
     }
-    let speed = world.get::<Movement>(e).map_or(0, |m| m.speed);
+    let speed = world.comp::<Movement>(e).map_or(0, |m| m.speed);
     let limits = movement_limits(&cond, act::speed_with_grab(world, e, speed));
     if limits.speed == 0 {
         return out;
     }
     let creatures = occupants(world);
-    let map = world.resource::<act::Battlefield>().0.clone();
+    let map = world.res::<act::Battlefield>().0.clone();
     let squares = |p: MovementPower| crate::phased::movement(p, limits.speed, &rules).squares;
     let push = |out: &mut Vec<Command>, power, path| {
         out.push(Command::Movement {

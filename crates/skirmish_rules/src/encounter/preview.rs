@@ -5,6 +5,7 @@
 //! commands with it; the client shows it in tooltips. Nothing is rolled and
 //! nothing changes.
 
+use crate::encounter::keyed::KeyedWorld;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -99,18 +100,18 @@ impl Encounter {
         placement: &super::command::Placement,
     ) -> Result<crate::map::area::Area, super::Refusal> {
         let world = self.world();
-        let content = world.resource::<Content>().clone();
+        let content = world.res::<Content>().clone();
         let ab = content
             .ability(ability)
             .ok_or_else(|| super::Refusal::UnknownAbility(ability.to_string()))?;
         let user = entity_of(world, creature)
-            .and_then(|e| world.get::<Space>(e))
+            .and_then(|e| world.comp::<Space>(e))
             .map(|s| s.0)
             .ok_or(super::Refusal::NoSuchCreature(super::command::Who {
                 id: creature,
                 name: creature.to_string(),
             }))?;
-        let map = &world.resource::<Battlefield>().0;
+        let map = &world.res::<Battlefield>().0;
         act::place_area(map, &occupants(world), user, ab.distance, placement).map(|(a, _)| a)
     }
 
@@ -132,8 +133,8 @@ impl Encounter {
         let world = self.world();
         Forecaster {
             world,
-            content: world.resource::<Content>().0.clone(),
-            map: world.resource::<Battlefield>().0.clone(),
+            content: world.res::<Content>().0.clone(),
+            map: world.res::<Battlefield>().0.clone(),
             creatures: occupants(world),
             creature: Default::default(),
             sights: Default::default(),
@@ -426,8 +427,8 @@ fn stamina_left(world: &bevy_ecs::world::World, entity: bevy_ecs::entity::Entity
         .get::<Stamina>(entity)
         .map_or(0, |s| s.current + s.temporary);
     // A minion dies when its squad's pool loses a minion's worth.
-    match world.get::<SquadMember>(entity) {
-        Some(m) => world.resource::<Squads>().0.get(&m.0).map_or(left, |p| {
+    match world.comp::<SquadMember>(entity) {
+        Some(m) => world.res::<Squads>().0.get(&m.0).map_or(left, |p| {
             let m = p.per_minion.max(1);
             m - (p.max - p.pool) % m
         }),
@@ -469,7 +470,7 @@ fn free_strike_preview(
     let ue = entity_of(world, user)?;
     let te = entity_of(world, target)?;
     let damage = act::free_strike_damage(world, ue);
-    let traits = world.get::<DamageTraits>(te).cloned().unwrap_or_default();
+    let traits = world.comp::<DamageTraits>(te).cloned().unwrap_or_default();
     let outcome = TierOutcome {
         damage: traits.apply(damage, DamageType::Untyped),
         ..Default::default()

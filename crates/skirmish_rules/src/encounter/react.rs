@@ -10,6 +10,7 @@
 //! step, an ability's roll) pause before it; damage events pause after the
 //! action that dealt the damage.
 
+use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -118,7 +119,7 @@ pub(super) fn run(world: &mut World) {
     loop {
         // The prompt, the damage to ask about and the next item, read with
         // one lookup of the resolution.
-        let mut res = world.resource_mut::<Resolution>();
+        let mut res = world.res_mut::<Resolution>();
         if res.prompt.is_some() {
             return;
         }
@@ -174,7 +175,7 @@ pub(super) fn run(world: &mut World) {
                     let r = reactors.remove(0);
                     let options = options_for(world, r, &event);
                     if !options.is_empty() {
-                        let mut res = world.resource_mut::<Resolution>();
+                        let mut res = world.res_mut::<Resolution>();
                         res.push(Resume::Ask { event, reactors });
                         res.prompt = Some(Prompt {
                             creature: r,
@@ -232,7 +233,7 @@ pub(super) fn askers(
     if reactors.len() < 2 {
         return reactors;
     }
-    let flow = world.resource::<super::flow::Flow>();
+    let flow = world.res::<super::flow::Flow>();
     reactors.sort_by_key(|&r| turn_order(flow, r));
     reactors
 }
@@ -240,7 +241,7 @@ pub(super) fn askers(
 /// Queue asking [`askers`]' answer about `event`, first to last.
 pub(super) fn ask(world: &mut World, event: Event, reactors: Vec<CreatureId>) {
     world
-        .resource_mut::<Resolution>()
+        .res_mut::<Resolution>()
         .push(Resume::Ask { event, reactors });
 }
 
@@ -261,9 +262,9 @@ pub fn turn_order(flow: &super::flow::Flow, id: CreatureId) -> (usize, CreatureI
 /// actions"), not surprised (RULES.md "Turns").
 fn may_react(world: &World, e: Entity) -> bool {
     let (Some(c), Some(s), Some(cond)) = (
-        world.get::<Creature>(e),
-        world.get::<Stamina>(e),
-        world.get::<Conditions>(e),
+        world.comp::<Creature>(e),
+        world.comp::<Stamina>(e),
+        world.comp::<Conditions>(e),
     ) else {
         return false;
     };
@@ -271,7 +272,7 @@ fn may_react(world: &World, e: Entity) -> bool {
 }
 
 fn alive(world: &World, e: Entity) -> bool {
-    world.get::<Stamina>(e).is_some_and(|s| !s.is_dead())
+    world.comp::<Stamina>(e).is_some_and(|s| !s.is_dead())
 }
 
 /// What `reactor` could do about `event` now.
@@ -306,18 +307,18 @@ fn each_option(
     event: &Event,
     mut take: impl FnMut(&str, Option<CreatureId>) -> bool,
 ) {
-    let Some(index) = world.get_resource::<super::setup::CreatureIndex>() else {
+    let Some(index) = world.get_res::<super::setup::CreatureIndex>() else {
         return;
     };
     let Some(re) = index.entity(reactor) else {
         return;
     };
     // Only an opportunity attack answers an event none of its abilities does.
-    let known = world.get::<Abilities>(re);
+    let known = world.comp::<Abilities>(re);
     let answers = known.is_some_and(|k| k.1.contains(event.kind));
     debug_assert!(
         known.is_none_or(
-            |k| k.1 == super::components::Triggers::of(&k.0, &world.resource::<Content>().0)
+            |k| k.1 == super::components::Triggers::of(&k.0, &world.res::<Content>().0)
         ),
         "abilities changed without their triggers"
     );
@@ -338,14 +339,14 @@ fn each_option(
         return;
     }
     let (Some(my_side), Some(my_space), Some(budget), Some(actor_side)) = (
-        world.get::<Creature>(re).map(|c| c.side),
-        world.get::<Space>(re).map(|s| s.0),
-        world.get::<TurnBudget>(re).copied(),
-        world.get::<Creature>(ae).map(|c| c.side),
+        world.comp::<Creature>(re).map(|c| c.side),
+        world.comp::<Space>(re).map(|s| s.0),
+        world.comp::<TurnBudget>(re).copied(),
+        world.comp::<Creature>(ae).map(|c| c.side),
     ) else {
         return;
     };
-    let actor_space = world.get::<Space>(ae).map(|s| s.0).unwrap_or(my_space);
+    let actor_space = world.comp::<Space>(ae).map(|s| s.0).unwrap_or(my_space);
     if event.kind == TriggerEvent::EnemyLeavesAdjacency
         && budget.triggered
         && actor_side != my_side
@@ -357,7 +358,7 @@ fn each_option(
     let (true, Some(known)) = (answers, known) else {
         return;
     };
-    let content = &world.resource::<Content>().0;
+    let content = &world.res::<Content>().0;
     // Only the abilities this event triggers are looked at further.
     let triggered = known.0.iter().filter_map(|id| {
         content
@@ -365,9 +366,9 @@ fn each_option(
             .filter(|a| a.trigger.as_ref().map(|t| t.on) == Some(event.kind))
             .map(|a| (id, a))
     });
-    let heroic = world.get::<Heroic>(re);
-    let malice = world.resource::<super::Malice>().0;
-    let map = &world.resource::<act::Battlefield>().0;
+    let heroic = world.comp::<Heroic>(re);
+    let malice = world.res::<super::Malice>().0;
+    let map = &world.res::<act::Battlefield>().0;
     for (id, a) in triggered {
         match a.action {
             ActionType::TriggeredAction if !budget.triggered => continue,
@@ -393,16 +394,20 @@ fn each_option(
             }
             TriggerEvent::AllyTargeted => subject.is_some_and(|(s, se)| {
                 s != reactor
-                    && world.get::<Creature>(se).is_some_and(|c| c.side == my_side)
-                    && world.get::<Space>(se).is_some_and(|sp| within(sp.0))
+                    && world
+                        .comp::<Creature>(se)
+                        .is_some_and(|c| c.side == my_side)
+                    && world.comp::<Space>(se).is_some_and(|sp| within(sp.0))
             }),
             TriggerEvent::CreatureStartsAbility => event.actor != reactor && within(actor_space),
             // Seed 000: Parry's "A creature deals damage to the target":
             // the one damaged is the reactor or an ally within reach.
             TriggerEvent::CreatureDealsDamage => subject.is_some_and(|(s, se)| {
                 s == reactor
-                    || (world.get::<Creature>(se).is_some_and(|c| c.side == my_side)
-                        && world.get::<Space>(se).is_some_and(|sp| within(sp.0)))
+                    || (world
+                        .comp::<Creature>(se)
+                        .is_some_and(|c| c.side == my_side)
+                        && world.comp::<Space>(se).is_some_and(|sp| within(sp.0)))
             }),
             TriggerEvent::EnemyLeavesAdjacency => actor_side != my_side,
             TriggerEvent::CreatureMovesAdjacent => event.actor != reactor,
@@ -429,8 +434,8 @@ fn each_option(
                 continue;
             };
             let (Some(cc), Some(cs)) = (
-                world.get::<Creature>(ce),
-                world.get::<Space>(ce).map(|s| s.0),
+                world.comp::<Creature>(ce),
+                world.comp::<Space>(ce).map(|s| s.0),
             ) else {
                 continue;
             };

@@ -1,5 +1,6 @@
 //! Spawning an encounter's creatures as entities.
 
+use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::components::*;
@@ -163,7 +164,7 @@ pub(super) fn spawn_monster(
             abilities.push(b.clone());
         }
     }
-    let abilities = match world.get_resource::<crate::content::Content>() {
+    let abilities = match world.get_res::<crate::content::Content>() {
         Some(c) => Abilities::new(abilities, &c.0),
         None => Abilities(abilities, Triggers::default()),
     };

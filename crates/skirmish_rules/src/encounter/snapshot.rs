@@ -3,6 +3,7 @@
 //! resources), copied out and written back. Creatures summoned after a
 //! snapshot are despawned when it is restored.
 
+use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
@@ -59,42 +60,42 @@ impl Snapshot {
     /// holds at this point.
     pub(super) fn take(w: &World, commands: usize) -> Snapshot {
         let creatures = w
-            .resource::<CreatureIndex>()
+            .res::<CreatureIndex>()
             .0
             .iter()
             .flatten()
             .filter_map(|&e| {
                 Some(CreatureState {
                     entity: e,
-                    space: *w.get::<Space>(e)?,
-                    stamina: w.get::<Stamina>(e)?.clone(),
-                    conditions: w.get::<Conditions>(e)?.clone(),
-                    heroic: w.get::<Heroic>(e).cloned(),
-                    budget: *w.get::<TurnBudget>(e)?,
-                    stance: *w.get::<Stance>(e)?,
-                    auras: w.get::<Auras>(e)?.clone(),
-                    bonuses: w.get::<Bonuses>(e).cloned().unwrap_or_default(),
-                    progress: w.get::<Progress>(e).cloned().unwrap_or_default(),
-                    casting: w.get::<Casting>(e).cloned(),
-                    abilities: w.get::<Abilities>(e).cloned().unwrap_or_default(),
-                    prepared: w.get::<PreparedAbilities>(e).cloned(),
+                    space: *w.comp::<Space>(e)?,
+                    stamina: w.comp::<Stamina>(e)?.clone(),
+                    conditions: w.comp::<Conditions>(e)?.clone(),
+                    heroic: w.comp::<Heroic>(e).cloned(),
+                    budget: *w.comp::<TurnBudget>(e)?,
+                    stance: *w.comp::<Stance>(e)?,
+                    auras: w.comp::<Auras>(e)?.clone(),
+                    bonuses: w.comp::<Bonuses>(e).cloned().unwrap_or_default(),
+                    progress: w.comp::<Progress>(e).cloned().unwrap_or_default(),
+                    casting: w.comp::<Casting>(e).cloned(),
+                    abilities: w.comp::<Abilities>(e).cloned().unwrap_or_default(),
+                    prepared: w.comp::<PreparedAbilities>(e).cloned(),
                 })
             })
             .collect();
         Snapshot {
             creatures,
-            flow: w.resource::<Flow>().clone(),
-            malice: *w.resource::<Malice>(),
-            dice: w.resource::<Dice>().clone(),
-            map: w.resource::<Battlefield>().0.clone(),
-            walls: w.resource::<super::act::RaisedWalls>().clone(),
-            log_len: w.resource::<CombatLog>().entries.len(),
-            squads: w.resource::<Squads>().clone(),
-            resolution: w.resource::<Resolution>().clone(),
-            phase: *w.resource::<State<Phase>>().get(),
+            flow: w.res::<Flow>().clone(),
+            malice: *w.res::<Malice>(),
+            dice: w.res::<Dice>().clone(),
+            map: w.res::<Battlefield>().0.clone(),
+            walls: w.res::<super::act::RaisedWalls>().clone(),
+            log_len: w.res::<CombatLog>().entries.len(),
+            squads: w.res::<Squads>().clone(),
+            resolution: w.res::<Resolution>().clone(),
+            phase: *w.res::<State<Phase>>().get(),
             commands,
-            creatures_len: w.resource::<CreatureIndex>().0.len(),
-            glyphs: w.resource::<super::glyph::Glyphs>().clone(),
+            creatures_len: w.res::<CreatureIndex>().0.len(),
+            glyphs: w.res::<super::glyph::Glyphs>().clone(),
         }
     }
 }
@@ -112,7 +113,7 @@ impl Encounter {
         let w = self.app.world_mut();
         // Creatures summoned since the snapshot leave the board.
         let extra: Vec<Entity> = {
-            let mut index = w.resource_mut::<CreatureIndex>();
+            let mut index = w.res_mut::<CreatureIndex>();
             let len = s.creatures_len.min(index.0.len());
             index.0.drain(len..).flatten().collect()
         };
@@ -153,17 +154,17 @@ impl Encounter {
                 }
             }
         }
-        *w.resource_mut::<Flow>() = s.flow.clone();
-        *w.resource_mut::<Malice>() = s.malice;
-        *w.resource_mut::<Dice>() = s.dice.clone();
-        w.resource_mut::<Battlefield>().0 = s.map.clone();
-        *w.resource_mut::<super::act::RaisedWalls>() = s.walls.clone();
-        w.resource_mut::<CombatLog>().entries.truncate(s.log_len);
-        *w.resource_mut::<Squads>() = s.squads.clone();
-        *w.resource_mut::<super::glyph::Glyphs>() = s.glyphs.clone();
-        *w.resource_mut::<Resolution>() = s.resolution.clone();
-        *w.resource_mut::<TurnEvents>() = TurnEvents::default();
-        *w.resource_mut::<PendingCommand>() = PendingCommand::default();
+        *w.res_mut::<Flow>() = s.flow.clone();
+        *w.res_mut::<Malice>() = s.malice;
+        *w.res_mut::<Dice>() = s.dice.clone();
+        w.res_mut::<Battlefield>().0 = s.map.clone();
+        *w.res_mut::<super::act::RaisedWalls>() = s.walls.clone();
+        w.res_mut::<CombatLog>().entries.truncate(s.log_len);
+        *w.res_mut::<Squads>() = s.squads.clone();
+        *w.res_mut::<super::glyph::Glyphs>() = s.glyphs.clone();
+        *w.res_mut::<Resolution>() = s.resolution.clone();
+        *w.res_mut::<TurnEvents>() = TurnEvents::default();
+        *w.res_mut::<PendingCommand>() = PendingCommand::default();
         super::set_phase(w, s.phase);
         self.record.commands.truncate(s.commands);
     }

@@ -12,6 +12,7 @@
 //! value") one within that range in its line of effect. Its start- and
 //! end-of-turn effects happen with its summoner's.
 
+use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::act::{self, Battlefield, entity_of, occupants};
@@ -82,13 +83,13 @@ pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::A
         return true;
     }
     let (Some(space), Some(c)) = (
-        world.get::<Space>(owner).map(|s| s.0),
-        world.get::<Creature>(owner),
+        world.comp::<Space>(owner).map(|s| s.0),
+        world.comp::<Creature>(owner),
     ) else {
         return false;
     };
-    let content = world.resource::<Content>();
-    let map = &world.resource::<Battlefield>().0;
+    let content = world.res::<Content>();
+    let map = &world.res::<Battlefield>().0;
     let creatures = occupants(world);
     stat_blocks.iter().all(|id| {
         content
@@ -115,33 +116,31 @@ pub fn summoned_by(ability: &crate::ability::Ability) -> Vec<String> {
 
 /// Bring a creature of `stat_block` to the board next to `owner`.
 pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
-    let content = world.resource::<Content>().clone();
+    let content = world.res::<Content>().clone();
     let Some(block) = content.monsters.get(stat_block).cloned() else {
         return;
     };
     let (Some(space), Some(c)) = (
-        world.get::<Space>(owner).map(|s| s.0),
-        world.get::<Creature>(owner).cloned(),
+        world.comp::<Space>(owner).map(|s| s.0),
+        world.comp::<Creature>(owner).cloned(),
     ) else {
         return;
     };
     let creatures = occupants(world);
     let Some(at) = summon_square(
-        &world.resource::<Battlefield>().0,
+        &world.res::<Battlefield>().0,
         &creatures,
         space,
         c.side,
         block.size,
     ) else {
-        world
-            .resource_mut::<CombatLog>()
-            .push(LogEntry::SummonFailed {
-                creature: c.id,
-                name: block.name.clone(),
-            });
+        world.res_mut::<CombatLog>().push(LogEntry::SummonFailed {
+            creature: c.id,
+            name: block.name.clone(),
+        });
         return;
     };
-    let id = CreatureId(world.resource::<CreatureIndex>().0.len().max(1) as u32);
+    let id = CreatureId(world.res::<CreatureIndex>().0.len().max(1) as u32);
     let order = summons_of(world, c.id).len() as u32;
     let name = if order == 0 {
         format!("{}'s {}", c.name, block.name)
@@ -149,7 +148,7 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         format!("{}'s {} {}", c.name, block.name, order + 1)
     };
     let basic = world
-        .resource::<super::flow::ActiveRuleset>()
+        .res::<super::flow::ActiveRuleset>()
         .0
         .basic_abilities
         .clone();
@@ -163,14 +162,14 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         None,
         &basic,
     );
-    let round = world.resource::<Flow>().round;
+    let round = world.res::<Flow>().round;
     world.entity_mut(entity).insert(Summoned {
         owner: c.id,
         round,
         order,
     });
     {
-        let mut index = world.resource_mut::<CreatureIndex>();
+        let mut index = world.res_mut::<CreatureIndex>();
         let i = id.0 as usize;
         if index.0.len() <= i {
             index.0.resize(i + 1, None);
@@ -178,8 +177,8 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         index.0[i] = Some(entity);
     }
     // It takes no turn of its own: the side's turn order passes it by.
-    world.resource_mut::<Flow>().acted.push(id);
-    world.resource_mut::<CombatLog>().push(LogEntry::Summoned {
+    world.res_mut::<Flow>().acted.push(id);
+    world.res_mut::<CombatLog>().push(LogEntry::Summoned {
         creature: id,
         owner: c.id,
         name,
@@ -211,7 +210,7 @@ pub(super) fn vanish(world: &mut World, owner: CreatureId) {
             s.current = s.current.min(0);
         }
         world
-            .resource_mut::<CombatLog>()
+            .res_mut::<CombatLog>()
             .push(LogEntry::SummonVanished { creature: id });
     }
 }
@@ -220,13 +219,13 @@ pub(super) fn vanish(world: &mut World, owner: CreatureId) {
 /// before this round), first-summoned first. Returns their ids, whose
 /// start- and end-of-turn effects go with the summoner's.
 pub(super) fn queue_turns(world: &mut World, owner: CreatureId) -> Vec<CreatureId> {
-    let round = world.resource::<Flow>().round;
+    let round = world.res::<Flow>().round;
     let ready: Vec<CreatureId> = summons_of(world, owner)
         .into_iter()
         .filter(|(_, s)| s.round < round)
         .map(|(id, _)| id)
         .collect();
-    let mut res = world.resource_mut::<Resolution>();
+    let mut res = world.res_mut::<Resolution>();
     for &id in ready.iter().rev() {
         res.push(Resume::SummonTurn { creature: id });
     }
@@ -265,9 +264,9 @@ impl Strikes<'_> {
 
 /// Its range is its stat block's (summons are always of one).
 fn strikes<'a>(world: &World, map: &'a Map, e: Entity, side: Side) -> Strikes<'a> {
-    let range = match world.get::<Creature>(e).map(|c| &c.kind) {
+    let range = match world.comp::<Creature>(e).map(|c| &c.kind) {
         Some(CreatureKind::Monster { stat_block, .. }) => world
-            .resource::<Content>()
+            .res::<Content>()
             .monsters
             .get(stat_block)
             .map_or(0, |m| m.range),
@@ -287,11 +286,11 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     let Some(e) = entity_of(world, id) else {
         return;
     };
-    if world.get::<Stamina>(e).is_none_or(|s| !can_act(s)) {
+    if world.comp::<Stamina>(e).is_none_or(|s| !can_act(s)) {
         return;
     }
     world
-        .resource_mut::<CombatLog>()
+        .res_mut::<CombatLog>()
         .push(LogEntry::SummonActs { creature: id });
     let creatures = occupants(world);
     let Some(me) = creatures.iter().find(|o| o.id == id).copied() else {
@@ -299,12 +298,12 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     };
     // "Attack+0" comes after the move.
     world
-        .resource_mut::<Resolution>()
+        .res_mut::<Resolution>()
         .push(Resume::SummonStrike { creature: id });
     let Some(target) = nearest_enemy(&creatures, &me) else {
         return;
     };
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     let strikes = strikes(world, &map, e, me.side);
     if creatures.iter().any(|o| strikes.reaches(me.space, o)) {
         return;
@@ -313,7 +312,7 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
         .get::<crate::conditions::Conditions>(e)
         .cloned()
         .unwrap_or_default();
-    let speed = world.get::<Movement>(e).map_or(0, |m| m.speed);
+    let speed = world.comp::<Movement>(e).map_or(0, |m| m.speed);
     let limits = crate::conditions::movement_limits(&conditions, speed);
     if limits.speed == 0 {
         return;
@@ -364,14 +363,14 @@ pub(super) fn strike(world: &mut World, id: CreatureId) {
     let Some(e) = entity_of(world, id) else {
         return;
     };
-    if world.get::<Stamina>(e).is_none_or(|s| !can_act(s)) {
+    if world.comp::<Stamina>(e).is_none_or(|s| !can_act(s)) {
         return;
     }
     let creatures = occupants(world);
     let Some(me) = creatures.iter().find(|o| o.id == id).copied() else {
         return;
     };
-    let map = world.resource::<Battlefield>().0.clone();
+    let map = world.res::<Battlefield>().0.clone();
     let strikes = strikes(world, &map, e, me.side);
     let target = creatures
         .iter()
