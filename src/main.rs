@@ -65,7 +65,11 @@ enum Command {
         /// The replay file (RON: encounter, seed and commands).
         file: PathBuf,
         #[command(flatten)]
-        client: client::ClientOptions,
+        window: client::WindowOptions,
+        /// Play the first N commands of the replay before the window shows
+        /// (then on to the next that rolls), for screenshots and docs.
+        #[arg(long, value_name = "N")]
+        advance: Option<u32>,
     },
 }
 
@@ -83,7 +87,11 @@ fn main() -> ExitCode {
             let assets = args.assets.clone().unwrap_or_else(default_assets);
             sim::run(args, &assets)
         }
-        Some(Command::Replay { file, client }) => client::replay(&file, client),
+        Some(Command::Replay {
+            file,
+            window,
+            advance,
+        }) => client::replay(&file, window, advance),
         None => client::run(cli.client),
     }
 }

@@ -140,6 +140,39 @@ fn a_window_option_before_a_subcommand_is_an_error_not_ignored() {
     assert!(stderr.contains("no_such_replay.ron"), "{stderr}");
 }
 
+// `skirmish replay FILE` offered --encounter, --seed, --mode and --ai, which
+// the file overrides: they went unused without a word. It takes the
+// window's options only, and `--mode replay` (which needs a file) is not
+// offered to the client.
+#[test]
+fn replay_takes_only_the_window_options_the_file_does_not_set() {
+    let out = skirmish().args(["replay", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for kept in ["--size", "--pace", "--screenshot", "--advance", "--assets"] {
+        assert!(help.contains(kept), "{kept} missing from:\n{help}");
+    }
+    for set_by_file in ["--encounter", "--seed", "--mode", "--ai", "--aim", "--menu"] {
+        assert!(
+            !help.contains(set_by_file),
+            "{set_by_file} offered:\n{help}"
+        );
+    }
+    let out = skirmish()
+        .args(["replay", "no_such_replay.ron", "--seed", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--seed"), "{stderr}");
+    let out = skirmish().args(["--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("demo:"), "{help}");
+    assert!(!help.contains("replay:"), "{help}");
+    let out = skirmish().args(["--mode", "replay"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
 // Issue #4 point 10: "`skirmish scenario FILE.ron` ... prints pass or fail for
 // each expectation, exits non-zero if any fails, and `--json` prints the final
 // state of every creature."

@@ -23,7 +23,8 @@ pub enum Mode {
     Hotseat,
     /// AI against AI, paced for a room to follow.
     Demo,
-    /// A replay file played back.
+    /// A replay file played back (`skirmish replay FILE`, not a `--mode`).
+    #[value(skip)]
     Replay,
 }
 
@@ -358,6 +359,8 @@ pub fn advance(game: &mut Game, n: u32, aim: Option<&str>) -> Option<Applied> {
         }
         let cmd = match game.next_automatic() {
             Some(c) => c,
+            // A replay plays its own commands and nothing after them.
+            None if game.mode == Mode::Replay => break,
             None => stand_in.choose(&game.encounter, &game.legal),
         };
         match game.encounter.apply(cmd) {

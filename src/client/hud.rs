@@ -741,7 +741,12 @@ fn actor_panel(
                 ));
             }
             if !game.players_turn() {
-                row.spawn(text("(AI is playing)", SMALL, Palette::DIM));
+                let who = if game.mode == Mode::Replay {
+                    "(replay)"
+                } else {
+                    "(AI is playing)"
+                };
+                row.spawn(text(who, SMALL, Palette::DIM));
             }
         });
         // The ability bar.

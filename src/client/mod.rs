@@ -36,7 +36,7 @@ pub use game::Mode;
 /// The encounter `cargo run --release` opens with: the best first fight.
 pub const DEFAULT_ENCOUNTER: &str = "keep_breach";
 
-/// Options of the window, shared by `skirmish` and `skirmish play`.
+/// Options of the game, shared by `skirmish` and `skirmish play`.
 #[derive(clap::Args, Resource, Debug, Clone)]
 pub struct ClientOptions {
     /// The encounter to open (an id from assets/encounters).
@@ -51,15 +51,34 @@ pub struct ClientOptions {
     /// The brain that plays the AI side(s): random, greedy, tactical, search.
     #[arg(long, value_name = "BRAIN", default_value = "tactical")]
     pub ai: String,
-    /// Seconds between AI actions in demo mode (+/- keys change it).
+    /// Open with the encounter picker showing (Esc opens it in the window).
+    #[arg(long)]
+    pub menu: bool,
+    #[command(flatten)]
+    pub window: WindowOptions,
+    /// Before showing the fight, let the AI play at least N commands for
+    /// both sides, stopping after one with a roll (for screenshots and docs).
+    #[arg(long, value_name = "N")]
+    pub advance: Option<u32>,
+    /// With --advance: go on until it is the player's turn and this ability
+    /// can be used, then aim it.
+    #[arg(long, value_name = "ABILITY")]
+    pub aim: Option<String>,
+    /// A replay file to play back (see `skirmish replay`).
+    #[arg(skip)]
+    pub replay: Option<Replay>,
+}
+
+/// Options of the window itself, which `skirmish replay` takes too (its
+/// file names the encounter, the seed and every command).
+#[derive(clap::Args, Debug, Clone)]
+pub struct WindowOptions {
+    /// Seconds between AI actions in demo mode, or replayed commands (+/- keys change it).
     #[arg(long, value_name = "SECONDS", default_value_t = 0.9)]
     pub pace: f32,
     /// Scale all text and panels (Ctrl +/- in the window).
     #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
     pub ui_scale: f32,
-    /// Open with the encounter picker showing (Esc opens it in the window).
-    #[arg(long)]
-    pub menu: bool,
     /// Open full-screen (F11 toggles).
     #[arg(long)]
     pub fullscreen: bool,
@@ -75,20 +94,9 @@ pub struct ClientOptions {
     /// With --screenshot: how many frames to draw first.
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub after_frames: u32,
-    /// Before showing the fight, let the AI play at least N commands for
-    /// both sides, stopping after one with a roll (for screenshots and docs).
-    #[arg(long, value_name = "N")]
-    pub advance: Option<u32>,
-    /// With --advance: go on until it is the player's turn and this ability
-    /// can be used, then aim it.
-    #[arg(long, value_name = "ABILITY")]
-    pub aim: Option<String>,
     /// Where the cursor is taken to be when there is no pointer (X,Y).
     #[arg(long, value_name = "X,Y", value_parser = parse_pos)]
     pub hover: Option<Pos>,
-    /// A replay file to play back (see `skirmish replay`).
-    #[arg(skip)]
-    pub replay: Option<Replay>,
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -116,8 +124,9 @@ fn parse_pos(s: &str) -> Result<Pos, String> {
     })
 }
 
-/// Play a replay file back in the window (`skirmish replay FILE`).
-pub fn replay(file: &std::path::Path, mut options: ClientOptions) -> ExitCode {
+/// Play a replay file back in the window (`skirmish replay FILE`), with
+/// `advance` of its commands played before the window shows.
+pub fn replay(file: &std::path::Path, window: WindowOptions, advance: Option<u32>) -> ExitCode {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => {
@@ -126,13 +135,17 @@ pub fn replay(file: &std::path::Path, mut options: ClientOptions) -> ExitCode {
         }
     };
     match Replay::from_ron(&text) {
-        Ok(r) => {
-            options.encounter = r.encounter.clone();
-            options.seed = r.seed;
-            options.mode = Mode::Replay;
-            options.replay = Some(r);
-            run(options)
-        }
+        Ok(r) => run(ClientOptions {
+            encounter: r.encounter.clone(),
+            mode: Mode::Replay,
+            seed: r.seed,
+            ai: "tactical".into(),
+            menu: false,
+            window,
+            advance,
+            aim: None,
+            replay: Some(r),
+        }),
         Err(e) => {
             eprintln!("error: {}: {e}", file.display());
             ExitCode::from(2)
@@ -166,7 +179,11 @@ fn best_anchor(g: &game::Game, aim: &str) -> Option<Pos> {
 
 /// Run the client until the window closes.
 pub fn run(options: ClientOptions) -> ExitCode {
-    let assets = options.assets.clone().unwrap_or_else(crate::default_assets);
+    let assets = options
+        .window
+        .assets
+        .clone()
+        .unwrap_or_else(crate::default_assets);
     let content = match ContentDb::load(&assets) {
         Ok(db) => Arc::new(db),
         Err(errors) => {
@@ -241,14 +258,14 @@ pub fn run(options: ClientOptions) -> ExitCode {
         );
     }
     let mut app = App::new();
-    let (w, h) = options.size;
+    let (w, h) = options.window.size;
     app.add_plugins(
         DefaultPlugins
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title: "Skirmish".into(),
                     resolution: WindowResolution::new(w, h),
-                    mode: if options.fullscreen {
+                    mode: if options.window.fullscreen {
                         WindowMode::BorderlessFullscreen(MonitorSelection::Current)
                     } else {
                         WindowMode::Windowed
@@ -271,10 +288,10 @@ pub fn run(options: ClientOptions) -> ExitCode {
     }
     app.insert_resource(Content(content))
         .insert_resource(ClearColor(Color::srgb(0.05, 0.05, 0.07)))
-        .insert_resource(camera::UserScale(options.ui_scale.clamp(0.5, 3.0)))
+        .insert_resource(camera::UserScale(options.window.ui_scale.clamp(0.5, 3.0)))
         .insert_resource(icons)
         .insert_resource(game::Pace {
-            delay: options.pace.clamp(0.05, 10.0),
+            delay: options.window.pace.clamp(0.05, 10.0),
             ..default()
         })
         .insert_resource(setup)
@@ -296,7 +313,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
     }
     // With an aim and no square given, point at its best placement (the one
     // the forecast says reaches the most targets), for screenshots.
-    let hover = options.hover.or_else(|| {
+    let hover = options.window.hover.or_else(|| {
         let aim = options.aim.as_deref()?;
         let g = app.world().non_send::<game::Game>();
         best_anchor(g, aim)

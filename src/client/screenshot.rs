@@ -10,11 +10,11 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn take_screenshot(mut commands: Commands, options: Res<ClientOptions>, mut frames: Local<u32>) {
-    let Some(path) = options.screenshot.clone() else {
+    let Some(path) = options.window.screenshot.clone() else {
         return;
     };
     *frames += 1;
-    if *frames != options.after_frames.max(1) {
+    if *frames != options.window.after_frames.max(1) {
         return;
     }
     commands
