@@ -381,7 +381,7 @@ fn roster(
                 let stamina = if health == Health::Dead {
                     "down".to_string()
                 } else {
-                    format!("{}/{}", c.stamina.current, c.stamina.max)
+                    stamina_text(&c.stamina)
                 };
                 p.spawn(text(
                     format!("{mark} {} {}  {stamina}", icons.icon(&c.kind), c.name),
@@ -550,6 +550,16 @@ pub fn forecast(e: &Encounter, cmd: &Command) -> Vec<String> {
         .collect()
 }
 
+/// Stamina as the roster and the acting card show it, with temporary
+/// stamina on top when there is any ("21/21 +6").
+fn stamina_text(s: &skirmish_rules::stats::Stamina) -> String {
+    if s.temporary > 0 {
+        format!("{}/{} +{}", s.current, s.max, s.temporary)
+    } else {
+        format!("{}/{}", s.current, s.max)
+    }
+}
+
 /// A creature's details, for the card when nothing is aimed.
 fn creature_card(e: &Encounter, id: CreatureId) -> Vec<String> {
     let Some(c) = e.creature(id) else {
@@ -702,10 +712,7 @@ fn actor_panel(
         };
         let Some(view) = e.creature(id) else { return };
         // Who, and what they have left.
-        let mut head = format!(
-            "{} · stamina {}/{}",
-            view.name, view.stamina.current, view.stamina.max
-        );
+        let mut head = format!("{} · stamina {}", view.name, stamina_text(&view.stamina));
         if let Some(h) = &view.heroic {
             head += &format!(" · {} {} · surges {}", h.resource, h.amount, h.surges);
         }
@@ -1216,6 +1223,22 @@ mod tests {
     fn db() -> Arc<skirmish_rules::content::ContentDb> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
         Arc::new(skirmish_rules::content::ContentDb::load(&root).unwrap())
+    }
+
+    // Temporary stamina was invisible in the roster: a fury at 21/21 with 6
+    // temporary took 3 damage and still read 21/21 (the engine's
+    // `Stamina::take_damage` spends temporary stamina first).
+    #[test]
+    fn the_roster_shows_temporary_stamina_until_it_is_spent() {
+        use skirmish_rules::stats::{LifeRule, Stamina};
+        let mut s = Stamina::new(21, 8, LifeRule::Hero);
+        assert_eq!(stamina_text(&s), "21/21");
+        s.gain_temporary(6);
+        assert_eq!(stamina_text(&s), "21/21 +6");
+        s.take_damage(3);
+        assert_eq!(stamina_text(&s), "21/21 +3");
+        s.take_damage(5);
+        assert_eq!(stamina_text(&s), "19/21");
     }
 
     #[test]
