@@ -98,6 +98,16 @@ fn id_of<T: Keyed>(world: &World) -> Option<ComponentId> {
     Some(id)
 }
 
+/// The panic of a read of a resource the world lacks, as `World`'s own.
+#[cold]
+#[track_caller]
+fn missing<T>() -> ! {
+    panic!(
+        "Requested resource {} does not exist in the `World`",
+        std::any::type_name::<T>()
+    )
+}
+
 /// `World`'s resource and component reads, through kept ids.
 pub trait KeyedWorld {
     /// As `World::get_resource`.
@@ -127,13 +137,7 @@ impl KeyedWorld for World {
     #[inline]
     #[track_caller]
     fn res<T: Resource + Keyed>(&self) -> &T {
-        match self.get_res::<T>() {
-            Some(r) => r,
-            None => panic!(
-                "Requested resource {} does not exist in the `World`",
-                std::any::type_name::<T>()
-            ),
-        }
+        self.get_res::<T>().unwrap_or_else(|| missing::<T>())
     }
 
     #[inline]
@@ -149,13 +153,7 @@ impl KeyedWorld for World {
     #[inline]
     #[track_caller]
     fn res_mut<T: Resource + Component<Mutability = Mutable> + Keyed>(&mut self) -> Mut<'_, T> {
-        match self.get_res_mut::<T>() {
-            Some(r) => r,
-            None => panic!(
-                "Requested resource {} does not exist in the `World`",
-                std::any::type_name::<T>()
-            ),
-        }
+        self.get_res_mut::<T>().unwrap_or_else(|| missing::<T>())
     }
 
     #[inline]
@@ -207,6 +205,15 @@ mod tests {
         assert!(second.get_res_mut::<B>().is_none());
         let empty = World::new();
         assert!(empty.get_res::<A>().is_none());
+        // A missing resource is a panic naming it, as `World::resource`.
+        let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            empty.res::<A>();
+        }))
+        .unwrap_err();
+        assert!(
+            e.downcast_ref::<String>()
+                .is_some_and(|m| m.contains("keyed::tests::A"))
+        );
         first.despawn(e1);
         assert_eq!(first.comp::<C>(e1), None);
     }
