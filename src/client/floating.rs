@@ -516,6 +516,7 @@ mod tests {
             amount,
             damage_type,
             stamina_left: 3,
+            absorbed: 0,
             by: None,
         }
     }

@@ -1283,6 +1283,7 @@ fn deal_damage_credited(
             amount: taken,
             damage_type: t,
             stamina_left: left,
+            absorbed: 0,
             by: credit,
         });
         squad_deaths(world, entity, by);
@@ -1292,7 +1293,7 @@ fn deal_damage_credited(
         return;
     };
     let before = stamina.health();
-    stamina.take_damage(taken);
+    let absorbed = taken - stamina.take_damage(taken);
     let (after, left) = (stamina.health(), stamina.current);
     let name = world
         .get::<Creature>(entity)
@@ -1304,6 +1305,7 @@ fn deal_damage_credited(
         amount: taken,
         damage_type: t,
         stamina_left: left,
+        absorbed,
         by: credit,
     });
     if after != before {

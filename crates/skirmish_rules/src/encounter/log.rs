@@ -60,6 +60,9 @@ pub enum LogEntry {
         amount: i32,
         damage_type: DamageType,
         stamina_left: i32,
+        /// How much of `amount` temporary stamina took.
+        #[serde(default)]
+        absorbed: i32,
         /// Who dealt it: an ability's or aura's user, a glyph's maker, the
         /// creature whose forced movement caused a collision or fall; none
         /// for damage with no dealer (strain, a glyph nobody made).
@@ -629,6 +632,7 @@ impl LogEntry {
                 amount,
                 damage_type,
                 stamina_left,
+                absorbed,
                 by,
             } => {
                 let t = damage_type.word();
@@ -641,8 +645,13 @@ impl LogEntry {
                     Some(b) if b != target => format!(" from {}", name(*b)),
                     _ => String::new(),
                 };
+                let soaked = match *absorbed {
+                    0 => String::new(),
+                    a if a >= *amount => "all of it off temporary stamina; ".to_string(),
+                    a => format!("{a} of it off temporary stamina; "),
+                };
                 format!(
-                    "{} takes {amount} {t}damage{from} ({stamina_left} stamina left).",
+                    "{} takes {amount} {t}damage{from} ({soaked}{stamina_left} stamina left).",
                     name(*target)
                 )
             }

@@ -1140,3 +1140,62 @@ fn saves_use_the_encounters_ruleset() {
             .has(ConditionKind::Weakened)
     );
 }
+
+// The combat log said "A takes 5 damage (21 stamina left)" when temporary
+// stamina took some or all of it, which read as damage that did nothing.
+// It now says how much temporary stamina took (the fury's Blood Up gives
+// "6 temporary stamina", which `Stamina::take_damage` spends first).
+#[test]
+fn the_log_says_how_much_damage_temporary_stamina_took() {
+    let mut e = duel();
+    let ent = act::entity_of(e.world(), FURY).unwrap();
+    e.world_mut().get_mut::<Stamina>(ent).unwrap().temporary = 4;
+    let max = e.creature(FURY).unwrap().stamina.max;
+    let damage = |e: &mut Encounter, amount: i32| {
+        let ent = act::entity_of(e.world(), FURY).unwrap();
+        act::deal_damage_for_test(e.world_mut(), ent, FURY, amount);
+        let last = e
+            .log()
+            .iter()
+            .rev()
+            .find(|l| matches!(l, LogEntry::Damage { .. }))
+            .unwrap()
+            .clone();
+        let line = last.line(&|_| "A".to_string());
+        (last, line)
+    };
+    let (entry, line) = damage(&mut e, 3);
+    assert!(matches!(
+        entry,
+        LogEntry::Damage {
+            amount: 3,
+            absorbed: 3,
+            ..
+        }
+    ));
+    assert_eq!(
+        line,
+        format!("A takes 3 damage (all of it off temporary stamina; {max} stamina left).")
+    );
+    let (entry, line) = damage(&mut e, 5);
+    assert!(matches!(
+        entry,
+        LogEntry::Damage {
+            amount: 5,
+            absorbed: 1,
+            ..
+        }
+    ));
+    assert_eq!(
+        line,
+        format!(
+            "A takes 5 damage (1 of it off temporary stamina; {} stamina left).",
+            max - 4
+        )
+    );
+    let (_, line) = damage(&mut e, 2);
+    assert_eq!(
+        line,
+        format!("A takes 2 damage ({} stamina left).", max - 6)
+    );
+}
