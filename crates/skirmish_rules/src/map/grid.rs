@@ -344,6 +344,12 @@ pub struct Map {
     /// (height + 1)`: how many block in any box, in four reads.
     #[serde(skip)]
     blocker_sums: Vec<u32>,
+    /// The sight found between pairs of single squares, kept as each is
+    /// first asked for (line of effect walks up to sixteen corner lines,
+    /// and a fight asks about the same pairs over and over); emptied when
+    /// a square starts or stops blocking.
+    #[serde(skip)]
+    pub(super) sight_memo: super::los::SightMemo,
     /// Glyphs the map starts with, as a trap (seed 002: glyph networks):
     /// each square and the id of the glyphic ability whose glyph it is.
     #[serde(default)]
@@ -361,6 +367,7 @@ impl Map {
             flags: vec![0; n],
             step_masks: Vec::new(),
             blocker_sums: vec![0; ((width.max(0) + 1) * (height.max(0) + 1)) as usize],
+            sight_memo: Default::default(),
             glyphs: Vec::new(),
         };
         map.step_masks = (0..n).map(|i| map.step_mask(i)).collect();
@@ -399,6 +406,7 @@ impl Map {
             let now = self.flags[i] & square::BLOCKS_EFFECT != 0;
             if was != now {
                 self.count_blocker(p, now);
+                self.sight_memo = Default::default();
             }
             // The steps from the square and its neighbours (onto it, or
             // past its corner) may have changed.
@@ -462,6 +470,7 @@ impl Map {
         self.flags = self.cells.iter().map(square::of).collect();
         self.step_masks = (0..self.cells.len()).map(|i| self.step_mask(i)).collect();
         self.sum_blockers();
+        self.sight_memo = Default::default();
     }
 
     fn sum_blockers(&mut self) {

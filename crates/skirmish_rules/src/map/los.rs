@@ -22,7 +22,137 @@
 //! Touching a blocking square's boundary otherwise (grazing a corner, ending
 //! on a wall's side) does not block.
 
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use super::grid::{Footprint, Map, Pos};
+
+/// What was found of the lines between each pair of single squares of a
+/// map, kept as it is first found (a map holds it; see `Map`'s field):
+/// whether there is line of effect, and whether the sight is clear, each
+/// kept apart, as each is found by its own walk (which stops at its first
+/// answer). A cloned or changed map starts with nothing kept; a map of
+/// more than [`SightMemo::MAX_SQUARES`] squares keeps nothing. The answers
+/// are those of the lines walked, always: keeping them saves only the
+/// walking.
+#[derive(Default)]
+pub struct SightMemo(OnceLock<Box<[AtomicU8]>>);
+
+/// [`SightMemo`]'s bits for one pair: each answer, and whether it is known.
+const LINE_KNOWN: u8 = 1;
+const LINE: u8 = 2;
+const CLEAR_KNOWN: u8 = 4;
+const CLEAR: u8 = 8;
+
+impl SightMemo {
+    /// The largest map that keeps its sights: one byte for each ordered
+    /// pair of squares (48 x 48 squares: 5.3 MB; the shipped maps are at
+    /// most 22 x 32).
+    pub const MAX_SQUARES: usize = 48 * 48;
+
+    /// The slot of the pair from square `a` to square `b` of `map`, if it
+    /// keeps one.
+    #[inline]
+    fn slot(&self, map: &Map, a: Pos, b: Pos) -> Option<&AtomicU8> {
+        let n = (map.width.max(0) * map.height.max(0)) as usize;
+        if n > Self::MAX_SQUARES || !map.in_bounds(a) || !map.in_bounds(b) {
+            return None;
+        }
+        let kept = self
+            .0
+            .get_or_init(|| (0..n * n).map(|_| AtomicU8::new(0)).collect());
+        let index = |p: Pos| (p.y * map.width + p.x) as usize;
+        Some(&kept[index(a) * n + index(b)])
+    }
+
+    /// One answer for the pair (`known` and `value` its bits): the kept
+    /// one, or `walk`'s, kept for next time.
+    #[inline]
+    fn answer(
+        &self,
+        map: &Map,
+        (a, b): (Pos, Pos),
+        (known, value): (u8, u8),
+        walk: impl FnOnce() -> bool,
+    ) -> bool {
+        let Some(slot) = self.slot(map, a, b) else {
+            return walk();
+        };
+        let kept = slot.load(Ordering::Relaxed);
+        if kept & known != 0 {
+            return kept & value != 0;
+        }
+        let found = walk();
+        slot.fetch_or(known | if found { value } else { 0 }, Ordering::Relaxed);
+        found
+    }
+}
+
+/// A copy keeps nothing: it is made to be changed (a wall raised).
+impl Clone for SightMemo {
+    fn clone(&self) -> Self {
+        SightMemo::default()
+    }
+}
+
+/// What is kept is only ever what the lines would show: maps equal in
+/// their squares are equal whatever each has kept.
+impl PartialEq for SightMemo {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for SightMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SightMemo({} kept)", self.0.get().map_or(0, |k| k.len()))
+    }
+}
+
+/// Both spaces' squares, when each is a single square (the pairs kept).
+#[inline]
+fn single_squares(from: Footprint, to: Footprint) -> Option<(Pos, Pos)> {
+    (from.size == 1 && to.size == 1).then_some((from.pos, to.pos))
+}
+
+/// Line of effect past open ground: kept for single squares.
+#[inline]
+fn kept_line_of_effect(map: &Map, from: Footprint, to: Footprint) -> bool {
+    match single_squares(from, to) {
+        Some(pair) => map.sight_memo.answer(map, pair, (LINE_KNOWN, LINE), || {
+            walked_line_of_effect(map, from, to)
+        }),
+        None => walked_line_of_effect(map, from, to),
+    }
+}
+
+/// Clear sight past open ground: kept for single squares.
+#[inline]
+fn kept_clear_sight(map: &Map, from: Footprint, to: Footprint) -> bool {
+    match single_squares(from, to) {
+        Some(pair) => map.sight_memo.answer(map, pair, (CLEAR_KNOWN, CLEAR), || {
+            walked_clear_sight(map, from, to)
+        }),
+        None => walked_clear_sight(map, from, to),
+    }
+}
+
+/// [`sight`] past open ground, from the two kept answers: clear sight is
+/// [`Sight::Clear`], no line of effect [`Sight::Blocked`], and line of
+/// effect without clear sight [`Sight::Cover`].
+#[inline]
+fn kept_sight(map: &Map, from: Footprint, to: Footprint) -> Sight {
+    if single_squares(from, to).is_none() {
+        return walked_sight(map, from, to);
+    }
+    if kept_clear_sight(map, from, to) {
+        Sight::Clear
+    } else if kept_line_of_effect(map, from, to) {
+        Sight::Cover
+    } else {
+        Sight::Blocked
+    }
+}
 
 /// Whether the lattice point (px, py) is a pinch: two blocking squares meet
 /// there diagonally (NW with SE, or NE with SW).
@@ -167,7 +297,7 @@ fn open_around(map: &Map, from: Footprint, lo: Pos, hi: Pos) -> bool {
 
 /// Line of effect between two spaces: any corner to any corner.
 pub fn line_of_effect(map: &Map, from: Footprint, to: Footprint) -> bool {
-    open_between(map, from, to) || walked_line_of_effect(map, from, to)
+    open_between(map, from, to) || kept_line_of_effect(map, from, to)
 }
 
 /// [`line_of_effect`] found by walking the corner lines.
@@ -247,7 +377,7 @@ pub fn sight(map: &Map, from: Footprint, to: Footprint) -> Sight {
     if open_between(map, from, to) {
         Sight::Clear
     } else {
-        walked_sight(map, from, to)
+        kept_sight(map, from, to)
     }
 }
 
@@ -255,7 +385,7 @@ pub fn sight(map: &Map, from: Footprint, to: Footprint) -> Sight {
 /// blocked: a corner of `from` with every line to `to` clear, each corner
 /// given up at its first blocked line.
 pub fn clear_sight(map: &Map, from: Footprint, to: Footprint) -> bool {
-    open_between(map, from, to) || walked_clear_sight(map, from, to)
+    open_between(map, from, to) || kept_clear_sight(map, from, to)
 }
 
 /// Whether any of `from` has [`clear_sight`] of `to`. The open-ground
@@ -265,7 +395,7 @@ pub fn any_clear_sight<I>(map: &Map, mut from: I, to: Footprint) -> bool
 where
     I: Iterator<Item = Footprint> + Clone,
 {
-    from.clone().any(|f| open_between(map, f, to)) || from.any(|f| walked_clear_sight(map, f, to))
+    from.clone().any(|f| open_between(map, f, to)) || from.any(|f| kept_clear_sight(map, f, to))
 }
 
 /// [`clear_sight`] found by walking the corner lines.
@@ -519,6 +649,43 @@ mod tests {
             }
         }
         assert!(shortcuts > 1000, "the shortcut was taken {shortcuts} times");
+    }
+
+    // The kept sights follow the map: seed 000 "Line of Effect" ("a wall
+    // completely between blocks it") holds after a wall is raised between
+    // two squares whose sight was already kept, and after it falls again;
+    // a copy changed on its own leaves the original's answers alone.
+    #[test]
+    fn kept_sights_follow_walls_raised_and_fallen() {
+        // Two squares with a wall off to one side, so the answer is walked
+        // and kept rather than read off open ground.
+        let mut m = ascii(
+            "
+            .......
+            .......
+            ...#...
+            .......
+            ",
+        );
+        let (a, b) = (sq(0, 0), sq(6, 2));
+        assert!(!open_between(&m, a, b), "the test means a walked answer");
+        let seen = sight(&m, a, b);
+        assert_ne!(seen, Sight::Blocked);
+        assert_eq!(seen, walked_sight(&m, a, b));
+        let before = m.clone();
+        for y in 0..4 {
+            m.set_raised_wall(Pos::new(3, y), true);
+        }
+        assert_eq!(sight(&m, a, b), Sight::Blocked);
+        assert!(!line_of_effect(&m, a, b));
+        assert_eq!(sight(&before, a, b), seen, "the copy is unchanged");
+        for y in 0..4 {
+            m.set_raised_wall(Pos::new(3, y), false);
+        }
+        assert_eq!(sight(&m, a, b), seen);
+        assert!(line_of_effect(&m, a, b));
+        // A square off the map is answered by walking, never kept.
+        assert_eq!(sight(&m, a, sq(9, 9)), walked_sight(&m, a, sq(9, 9)));
     }
 
     proptest! {
