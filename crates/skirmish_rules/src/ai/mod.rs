@@ -35,6 +35,19 @@ pub trait Brain {
         let chosen = self.choose(encounter, legal);
         legal.iter().position(|c| *c == chosen).ok_or(chosen)
     }
+
+    /// For a brain that chooses by position alone, reading none of the
+    /// commands: the position of its choice among `count` legal commands
+    /// (the same choice [`Brain::choose_at`] makes of a list that long).
+    /// The simulator asks this first and then builds only the command
+    /// chosen (a random game makes some 1,500 choices, most among a
+    /// hundred moves it would otherwise build and drop). The default,
+    /// `None`, takes nothing from the brain: it is asked `choose_at` with
+    /// the whole list.
+    fn choose_position(&mut self, encounter: &Encounter, count: usize) -> Option<usize> {
+        let _ = (encounter, count);
+        None
+    }
 }
 
 /// The names [`by_name`] knows.

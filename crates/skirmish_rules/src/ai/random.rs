@@ -20,9 +20,10 @@ impl Random {
 }
 
 impl Random {
-    /// The position of the choice: one draw of the brain's generator.
-    fn pick(&mut self, _: &Encounter, legal: &[Command]) -> usize {
-        self.rng.random_range(0..legal.len())
+    /// The position of the choice among `count`: one draw of the brain's
+    /// generator.
+    fn pick(&mut self, count: usize) -> usize {
+        self.rng.random_range(0..count)
     }
 }
 
@@ -32,11 +33,15 @@ impl Brain for Random {
     }
 
     fn choose(&mut self, e: &Encounter, legal: &[Command]) -> Command {
-        let i = self.pick(e, legal);
-        legal[i].clone()
+        let _ = e;
+        legal[self.pick(legal.len())].clone()
     }
 
-    fn choose_at(&mut self, e: &Encounter, legal: &[Command]) -> Result<usize, Command> {
-        Ok(self.pick(e, legal))
+    fn choose_at(&mut self, _: &Encounter, legal: &[Command]) -> Result<usize, Command> {
+        Ok(self.pick(legal.len()))
+    }
+
+    fn choose_position(&mut self, _: &Encounter, count: usize) -> Option<usize> {
+        Some(self.pick(count))
     }
 }

@@ -414,8 +414,16 @@ impl Encounter {
     /// abilities against each valid single target, and ending the turn.
     /// Every listed command is accepted by [`Encounter::apply`].
     pub fn legal_actions(&mut self) -> Vec<Command> {
+        self.listing().into_vec()
+    }
+
+    /// [`Encounter::legal_actions`] as a [`Listing`]: the same commands in
+    /// the same order, with the acting creature's moves kept as the search
+    /// that found them, built only when taken (a brain that picks by
+    /// position takes one of a hundred).
+    pub fn listing(&mut self) -> Listing {
         if self.flow().outcome.is_some() {
-            return Vec::new();
+            return Listing::default();
         }
         let world = self.app.world_mut();
         // An open prompt: its answers, letting it pass first.
@@ -428,7 +436,7 @@ impl Encounter {
                 creature: p.creature,
                 reaction: Some(r.clone()),
             }));
-            return out;
+            return Listing::of(out);
         }
         let (active, acting, phased) = {
             let flow = world.res::<Flow>();
@@ -437,7 +445,7 @@ impl Encounter {
         let Some(active) = active else {
             let flow = world.res::<Flow>().clone();
             if let Some(p) = &flow.phased {
-                return phased_starts(world, &flow, p.stage);
+                return Listing::of(phased_starts(world, &flow, p.stage));
             }
             // In id order.
             let mut out: Vec<Command> = act::creatures_and_stamina(world)
@@ -452,31 +460,105 @@ impl Encounter {
                     creature: first.creature(),
                 });
             }
-            return out;
+            return Listing::of(out);
         };
         // Everyone taking the turn (a minion squad acts together).
-        let mut out = Vec::new();
+        let mut out = Listing::default();
         for member in acting {
             if !self_alive(world, member) {
                 continue;
             }
             if phased {
                 // Seed 001: the phase decides what a turn may do.
-                out.extend(phased_flow::movement_commands(world, member));
+                out.rest
+                    .extend(phased_flow::movement_commands(world, member));
                 let allowed: Vec<Command> = creature_actions(world, member)
+                    .into_vec()
                     .into_iter()
                     .filter(|c| phased_flow::check_command(world, member, c).is_ok())
                     .collect();
-                out.extend(allowed);
+                out.rest.extend(allowed);
             } else if out.is_empty() {
                 // One creature acting, the common case: its list as it is,
-                // not copied.
+                // its moves not built.
                 out = creature_actions(world, member);
             } else {
-                out.extend(creature_actions(world, member));
+                let more = creature_actions(world, member).into_vec();
+                out = Listing::of(out.into_vec());
+                out.rest.extend(more);
             }
         }
-        out.push(Command::EndTurn { creature: active });
+        out.rest.push(Command::EndTurn { creature: active });
+        out
+    }
+}
+
+/// The legal actions of a moment (see [`Encounter::listing`]): the acting
+/// creature's moves first, kept as its reach and built only when taken or
+/// read, then every other command as it is.
+#[derive(Default)]
+pub struct Listing {
+    moves: Option<ListedMoves>,
+    rest: Vec<Command>,
+}
+
+/// A listing's moves: one for each square the search reached that the
+/// creature can end on, in [`Reach::paths`](crate::map::movement::Reach::paths)'s order.
+struct ListedMoves {
+    creature: CreatureId,
+    reach: crate::map::movement::Reach,
+    count: usize,
+}
+
+impl Listing {
+    /// A listing of these commands, with no moves kept apart.
+    fn of(rest: Vec<Command>) -> Listing {
+        Listing { moves: None, rest }
+    }
+
+    /// How many commands it lists.
+    pub fn len(&self) -> usize {
+        self.moves.as_ref().map_or(0, |m| m.count) + self.rest.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Who the first command is for (a listing names one creature, or a
+    /// side's creatures to start, or a prompt's answerer).
+    pub fn first_creature(&self) -> Option<CreatureId> {
+        match &self.moves {
+            Some(m) if m.count > 0 => Some(m.creature),
+            _ => self.rest.first().map(Command::creature),
+        }
+    }
+
+    /// Command `i` of the list, building no other.
+    pub fn take(mut self, i: usize) -> Option<Command> {
+        let moves = self.moves.as_ref().map_or(0, |m| m.count);
+        if i < moves {
+            let m = self.moves.as_ref()?;
+            return m.reach.nth_path(i).map(|(_, path)| Command::Move {
+                creature: m.creature,
+                path,
+            });
+        }
+        let i = i - moves;
+        (i < self.rest.len()).then(|| self.rest.swap_remove(i))
+    }
+
+    /// Every command, in order.
+    pub fn into_vec(self) -> Vec<Command> {
+        let Some(m) = self.moves else {
+            return self.rest;
+        };
+        let mut out = Vec::with_capacity(m.count + self.rest.len());
+        out.extend(m.reach.paths().map(|(_, path)| Command::Move {
+            creature: m.creature,
+            path,
+        }));
+        out.extend(self.rest);
         out
     }
 }
@@ -570,10 +652,10 @@ fn phased_starts(world: &mut World, flow: &Flow, stage: crate::phased::Stage) ->
 /// What one creature taking the current turn can do now: its moves and
 /// shifts, charges, its abilities against each valid target or placement,
 /// and the basic actions.
-fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
+fn creature_actions(world: &World, active: CreatureId) -> Listing {
     let mut out = Vec::new();
     let Some(e) = act::entity_of(world, active) else {
-        return out;
+        return Listing::of(out);
     };
     let creatures = act::occupants(world);
     let map = world.res::<Battlefield>().0.clone();
@@ -581,7 +663,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
     let Some((me, cond, mv, budget, space, abilities, heroic, stance, stamina)) =
         act::CachedQuery::<act::ActorData>::with(world, |q| q.get_manual(world, e).ok()).flatten()
     else {
-        return out;
+        return Listing::of(out);
     };
     let (mv, budget) = (*mv, *budget);
     let space = space
@@ -609,16 +691,10 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
         (limits, mover, occ, reach)
     });
     if let (true, Some((limits, mover, occ, Some(reach)))) = (can_move, &moving) {
-        // Room for the moves (at most the search's box), shifts and
-        // charges, and an ability on each creature: one allocation, not a
-        // doubling as they come.
-        out.reserve(reach.boxed() + 16 + abilities.len() * creatures.len());
-        // Each move keeps its path as steps, walked out into squares only
-        // if something reads it.
-        out.extend(reach.paths().map(|(_, path)| Command::Move {
-            creature: active,
-            path,
-        }));
+        // Room for the shifts and charges, and an ability on each
+        // creature: one allocation, not a doubling as they come. The moves
+        // stay in the search (see the end).
+        out.reserve(16 + abilities.len() * creatures.len());
         if limits.can_shift {
             for to in space.pos.neighbours() {
                 // A shift is a step of cost 1 ending where it may: with no
@@ -768,7 +844,17 @@ fn creature_actions(world: &World, active: CreatureId) -> Vec<Command> {
             out.push(Command::CatchBreath { creature: active });
         }
     }
-    out
+    // The moves come first, one for each square reached (each keeps its
+    // path as steps, walked out into squares only if something reads it).
+    let moves = match (can_move, moving) {
+        (true, Some((_, _, _, Some(reach)))) => Some(ListedMoves {
+            creature: active,
+            count: reach.path_count(),
+            reach,
+        }),
+        _ => None,
+    };
+    Listing { moves, rest: out }
 }
 
 /// Whether an area ability may affect this creature (seed 000 "Target").

@@ -123,6 +123,38 @@ impl Reach {
         })
     }
 
+    /// How many items [`Reach::paths`] gives, without building any.
+    pub fn path_count(&self) -> usize {
+        self.nodes
+            .iter()
+            .filter(|n| n.cost != NONE && n.can_end)
+            .count()
+            - usize::from(self.idx(self.origin).is_some_and(|i| {
+                let n = &self.nodes[i];
+                n.cost != NONE && n.can_end
+            }))
+    }
+
+    /// Item `i` of [`Reach::paths`], building no other.
+    pub fn nth_path(&self, i: usize) -> Option<(Pos, Path)> {
+        let origin = self.idx(self.origin);
+        let (j, n) = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|&(j, n)| n.cost != NONE && n.can_end && Some(j) != origin)
+            .nth(i)?;
+        let w = self.width.max(1) as usize;
+        let p = Pos::new(
+            self.corner.x + (j % w) as i32,
+            self.corner.y + (j / w) as i32,
+        );
+        if n.steps as usize > MAX_STEPS {
+            return self.path_to(p).map(|v| (p, Path::from(v)));
+        }
+        Some((p, Path::as_steps(self.origin, p, n)))
+    }
+
     /// The cheapest path from the start to `p`, both ends included.
     pub fn path_to(&self, p: Pos) -> Option<Vec<Pos>> {
         let cost = self.cost_to(p)?;

@@ -190,16 +190,28 @@ pub fn play_on(
     let mut n = 0;
     while e.outcome().is_none() && n < max_commands {
         n += 1;
-        let mut legal = e.legal_actions();
-        if legal.is_empty() {
+        let listing = e.listing();
+        let Some(first) = listing.first_creature() else {
             break;
-        }
-        let side = e.side_of(legal[0].creature()).unwrap_or(Side::Heroes);
+        };
+        let side = e.side_of(first).unwrap_or(Side::Heroes);
         let brain: &mut Box<dyn Brain> = match side {
             Side::Heroes => &mut heroes,
             Side::Director => &mut monsters,
         };
-        let chosen = catch_unwind(AssertUnwindSafe(|| brain.choose_at(e, &legal)));
+        // A brain that picks by position is told how many commands there
+        // are, and only its choice is built; any other reads the list.
+        let count = listing.len();
+        let asked = catch_unwind(AssertUnwindSafe(|| brain.choose_position(e, count).map(Ok)));
+        let (chosen, mut legal) = match asked {
+            Ok(Some(chosen)) => (Ok(chosen), Err(listing)),
+            Ok(None) => {
+                let legal = listing.into_vec();
+                let chosen = catch_unwind(AssertUnwindSafe(|| brain.choose_at(e, &legal)));
+                (chosen, Ok(legal))
+            }
+            Err(p) => (Err(p), Err(listing)),
+        };
         let chosen = match chosen {
             Ok(chosen) => chosen,
             Err(p) => {
@@ -219,16 +231,28 @@ pub fn play_on(
         // (not copied); one not in the list is reported and a fallback
         // performed instead.
         let cmd = match chosen {
-            Ok(i) if i < legal.len() => legal.swap_remove(i),
+            Ok(i) if i < count => match legal {
+                Ok(ref mut legal) => legal.swap_remove(i),
+                Err(listing) => match listing.take(i) {
+                    Some(cmd) => cmd,
+                    None => {
+                        errors.push(format!(
+                            "the engine could not build legal command {i} of {count} at seed {seed}"
+                        ));
+                        break;
+                    }
+                },
+            },
             illegal => {
                 let what = match illegal {
-                    Ok(i) => format!("position {i} of {} legal commands", legal.len()),
+                    Ok(i) => format!("position {i} of {count} legal commands"),
                     Err(cmd) => format!("{cmd:?}"),
                 };
                 errors.push(format!(
                     "brain `{}` chose an illegal command at seed {seed}: {what}",
                     brain.name()
                 ));
+                let mut legal = legal.unwrap_or_else(|listing| listing.into_vec());
                 fallback(&mut legal)
             }
         };

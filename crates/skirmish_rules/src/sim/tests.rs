@@ -363,3 +363,128 @@ fn a_restarted_encounter_plays_the_game_a_new_one_would() {
     // Summoned creatures are the part a restart has to remove.
     assert!(summons > 0, "no game summoned anything");
 }
+
+/// The random brain asked only `choose_at`, with the whole list: what a
+/// brain that reads the commands is given.
+struct Listed(crate::ai::random::Random);
+
+impl Brain for Listed {
+    fn name(&self) -> String {
+        "random, listed".into()
+    }
+
+    fn choose(&mut self, e: &Encounter, legal: &[Command]) -> Command {
+        self.0.choose(e, legal)
+    }
+
+    fn choose_at(&mut self, e: &Encounter, legal: &[Command]) -> Result<usize, Command> {
+        self.0.choose_at(e, legal)
+    }
+}
+
+/// A brain that picks by position past the end of the listing.
+struct PositionOffTheEnd;
+
+impl Brain for PositionOffTheEnd {
+    fn name(&self) -> String {
+        "position-off-the-end".into()
+    }
+
+    fn choose(&mut self, _: &Encounter, legal: &[Command]) -> Command {
+        legal[0].clone()
+    }
+
+    fn choose_position(&mut self, _: &Encounter, count: usize) -> Option<usize> {
+        Some(count)
+    }
+}
+
+// A brain that picks by position is handed only the count and gets the one
+// command built (`Brain::choose_position`): the same game, entry for entry,
+// as the same picks made from the whole list, on every shipped encounter
+// (squads acting together, the phased 2d6 ruleset's phases, summons), and
+// at every step the listing's commands are legal_actions()'s, in order.
+#[test]
+fn picking_by_position_plays_the_game_the_whole_list_does() {
+    use crate::ai::random::Random;
+    let db = db();
+    let mut moves_taken = 0;
+    for id in db.encounters.keys() {
+        for seed in 0..2 {
+            let (lazy, e) = play_with(
+                &db,
+                id,
+                seed,
+                Box::new(Random::new(seed)),
+                Box::new(Random::new(seed + 7)),
+                3_000,
+            )
+            .unwrap();
+            let (listed, f) = play_with(
+                &db,
+                id,
+                seed,
+                Box::new(Listed(Random::new(seed))),
+                Box::new(Listed(Random::new(seed + 7))),
+                3_000,
+            )
+            .unwrap();
+            assert!(
+                lazy.errors.is_empty(),
+                "{id} seed {seed}: {:?}",
+                lazy.errors
+            );
+            assert_eq!(e.log(), f.log(), "{id} seed {seed}");
+            assert_eq!(e.replay().commands, f.replay().commands);
+            assert_eq!(lazy.rounds, listed.rounds);
+            moves_taken += e
+                .replay()
+                .commands
+                .iter()
+                .filter(|c| matches!(c, Command::Move { .. }))
+                .count();
+        }
+        // Every position of the listing, at the first 60 steps of a game.
+        let mut e = Encounter::new(db.clone(), id, 5).unwrap();
+        let mut pick = Random::new(5);
+        for _ in 0..60 {
+            let legal = e.legal_actions();
+            if legal.is_empty() {
+                break;
+            }
+            assert_eq!(e.listing().len(), legal.len(), "{id}");
+            assert_eq!(e.listing().first_creature(), Some(legal[0].creature()));
+            for (i, c) in legal.iter().enumerate() {
+                assert_eq!(e.listing().take(i).as_ref(), Some(c), "{id}: position {i}");
+            }
+            assert_eq!(e.listing().take(legal.len()), None);
+            let i = pick.choose_at(&e, &legal).unwrap();
+            e.perform(legal[i].clone()).unwrap();
+        }
+    }
+    assert!(moves_taken > 1000, "only {moves_taken} moves were taken");
+}
+
+// Issue #6 point 6 for a brain that picks by position: past the end of the
+// listing is an illegal choice, reported, and the game goes on.
+#[test]
+fn a_position_past_the_listing_is_reported_and_the_game_goes_on() {
+    let db = db();
+    let (g, e) = play_with(
+        &db,
+        "first_blood",
+        3,
+        Box::new(PositionOffTheEnd),
+        by_name("greedy", 3, &db).unwrap(),
+        400,
+    )
+    .unwrap();
+    assert!(
+        g.errors
+            .iter()
+            .any(|m| m.contains("position-off-the-end") && m.contains("legal commands")),
+        "{:?}",
+        g.errors
+    );
+    assert!(e.replay().commands.len() > 10, "the game stopped");
+}
