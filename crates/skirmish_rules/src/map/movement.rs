@@ -566,7 +566,15 @@ fn search(
     // so only the others are worth a look. A box wider than the bits (a
     // speed over 30) looks at each.
     let bits = reach.width <= 62;
-    let mut reached = vec![u64::MAX; if bits { reach.height as usize + 2 } else { 0 }];
+    // The lists of the last search on this thread, emptied: a game runs
+    // hundreds of searches, and each made its six lists anew.
+    let Scratch {
+        mut reached,
+        mut buckets,
+        mut work,
+    } = SCRATCH.take();
+    reached.clear();
+    reached.resize(if bits { reach.height as usize + 2 } else { 0 }, u64::MAX);
     for row in reached.iter_mut().skip(1).take(reach.height as usize) {
         *row = !(((1u64 << reach.width) - 1) << 1);
     }
@@ -581,7 +589,11 @@ fn search(
     // Room in each bucket for a wide frontier at once, rather than growing
     // each step by step.
     let room = 8 * (mover.speed.min(16) as usize + 1);
-    let mut buckets: Vec<Vec<Queued>> = (0..nb).map(|_| Vec::with_capacity(room)).collect();
+    buckets.resize_with(nb, Vec::new);
+    for b in &mut buckets {
+        b.clear();
+        b.reserve(room);
+    }
     buckets[0].push(Queued {
         map: start_map as u32,
         x: start_x as u16,
@@ -589,7 +601,8 @@ fn search(
     });
     let mut current = 0u32;
     let mut pending = 1usize;
-    let mut work = Vec::with_capacity(room);
+    work.clear();
+    work.reserve(room);
     let nodes = &mut reach.nodes[..];
     while pending > 0 && current <= mover.speed {
         let b = current as usize % nb;
@@ -679,6 +692,23 @@ fn search(
         work.clear();
         current += 1;
     }
+    SCRATCH.set(Scratch {
+        reached,
+        buckets,
+        work,
+    });
+}
+
+/// [`search`]'s working lists, kept between searches (see there).
+#[derive(Default)]
+struct Scratch {
+    reached: Vec<u64>,
+    buckets: Vec<Vec<Queued>>,
+    work: Vec<Queued>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
 }
 
 /// The cost of walking `path` (start included) for the mover, or `None` if
