@@ -2,92 +2,26 @@
 //! `cargo bench -p skirmish_rules --bench engine`.
 //!
 //! The fight: 4 heroes against 6 monsters on an open 20 x 20 map with a few
-//! walls, built here so content changes don't move the figures.
+//! walls (`common/fight.rs`), built there so content changes don't move the
+//! figures.
 
 use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use fight::content;
 use skirmish_rules::ai::by_name;
-use skirmish_rules::content::{ContentDb, LoadedMap};
+use skirmish_rules::content::ContentDb;
 use skirmish_rules::encounter::Encounter;
-use skirmish_rules::encounter::def::{EncounterDef, FirstSide, HeroDef, MonsterDef};
 use skirmish_rules::sim::play_on;
+
+#[path = "common/fight.rs"]
+mod fight;
 
 /// The allocator the `skirmish` binary uses, so the figures are what `skirmish
 /// sim` gets.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn content() -> Arc<ContentDb> {
-    let mut db =
-        ContentDb::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets")).expect("content");
-    let mut rows = vec![".".repeat(20); 20];
-    for (y, x) in [
-        (6, 6),
-        (6, 7),
-        (6, 12),
-        (6, 13),
-        (13, 6),
-        (13, 7),
-        (13, 12),
-        (13, 13),
-    ] {
-        rows[y].replace_range(x..x + 1, "#");
-    }
-    let rows: Vec<String> = rows;
-    db.maps.insert(
-        "bench20".into(),
-        LoadedMap {
-            id: "bench20".into(),
-            name: "Bench".into(),
-            description: String::new(),
-            map: skirmish_rules::map::Map::from_ascii(&rows, &Default::default()).unwrap(),
-        },
-    );
-    let hero = |class: &str, name: &str, x: i32| HeroDef {
-        class: class.into(),
-        name: name.into(),
-        level: 1,
-        victories: 0,
-        characteristics: None,
-        abilities: vec![],
-        at: (x, 2),
-    };
-    let monster = |id: &str, x: i32, y: i32| MonsterDef {
-        monster: Some(id.into()),
-        inline: None,
-        name: None,
-        squad: None,
-        at: (x, y),
-    };
-    db.encounters.insert(
-        "bench".into(),
-        EncounterDef {
-            id: "bench".into(),
-            name: "Bench".into(),
-            briefing: String::new(),
-            ruleset: "power_roll".into(),
-            map: "bench20".into(),
-            heroes: vec![
-                hero("fury", "Fury A", 7),
-                hero("conduit", "Conduit A", 9),
-                hero("fury", "Fury B", 11),
-                hero("conduit", "Conduit B", 13),
-            ],
-            monsters: vec![
-                monster("bandit", 5, 17),
-                monster("bandit", 8, 17),
-                monster("bandit", 11, 17),
-                monster("bandit", 14, 17),
-                monster("bandit_archer", 7, 19),
-                monster("bandit_archer", 12, 19),
-            ],
-            first: FirstSide::Roll,
-        },
-    );
-    Arc::new(db)
-}
 
 /// An encounter some way into the fight (greedy against greedy), stopped
 /// where a creature is acting with its main action and a strike to hand.

@@ -1,44 +1,64 @@
-//! Where the time of random games goes: `cargo run --release -p skirmish_rules --example profile`.
+//! Games of the benchmarks' fight played as `skirmish sim` plays a batch,
+//! for profiling and for checking that a change plays the same games:
+//! `cargo run --release -p skirmish_rules --example profile -- [GAMES] [HEROES] [MONSTERS] [--no-hash]`
+//! (default 100 games of random against random, seeds 1 to GAMES).
+//!
+//! It prints the time a game, the commands and rounds a game, and a hash of
+//! every game's combat log: two builds that print the same hash played the
+//! same games. Under `valgrind --tool=callgrind`, with `--no-hash` (the
+//! hash writes out every log), its instruction count is the README's
+//! measure of a round of speed work (callgrind counts the same for the
+//! same build and games, whatever else the machine is doing).
 
-use std::sync::Arc;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::{Duration, Instant};
 
-use skirmish_rules::ai::{Brain, random::Random};
-use skirmish_rules::content::ContentDb;
+use skirmish_rules::ai::by_name;
 use skirmish_rules::encounter::Encounter;
+use skirmish_rules::sim::play_on;
+
+#[path = "../benches/common/fight.rs"]
+mod fight;
+
+/// The allocator of the `skirmish` binary and the benchmarks.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let db = Arc::new(
-        ContentDb::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets")).expect("content"),
-    );
-    let (mut legal_t, mut apply_t, mut choose_t) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
-    let (mut commands, mut rounds, mut options) = (0usize, 0u32, 0usize);
-    let games = 50;
-    for seed in 0..games {
-        let mut e = Encounter::new(db.clone(), "first_blood", seed).unwrap();
-        let mut b = Random::new(seed);
-        while e.outcome().is_none() {
-            let t = Instant::now();
-            let legal = e.legal_actions();
-            legal_t += t.elapsed();
-            options += legal.len();
-            let t = Instant::now();
-            let c = b.choose(&e, &legal);
-            choose_t += t.elapsed();
-            let t = Instant::now();
-            e.apply(c).unwrap();
-            apply_t += t.elapsed();
-            commands += 1;
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let hash = !args.iter().any(|a| a == "--no-hash");
+    args.retain(|a| a != "--no-hash");
+    let arg = |i: usize, d: &str| args.get(i).cloned().unwrap_or_else(|| d.to_string());
+    let games: u64 = arg(0, "100").parse().expect("a number of games");
+    let (heroes, monsters) = (arg(1, "random"), arg(2, "random"));
+    let db = fight::content();
+    let mut e = Encounter::new(db.clone(), "bench", 0).expect("the bench fight");
+    let (mut played, mut commands, mut rounds) = (Duration::ZERO, 0usize, 0u64);
+    let mut logs = DefaultHasher::new();
+    for seed in 1..=games {
+        let h = by_name(&heroes, seed, &db).expect("a brain");
+        let m = by_name(&monsters, !seed, &db).expect("a brain");
+        let t = Instant::now();
+        e.restart(seed);
+        let result = play_on(&mut e, h, m, 100_000);
+        played += t.elapsed();
+        assert!(result.errors.is_empty(), "seed {seed}: {:?}", result.errors);
+        commands += e.replay().commands.len();
+        rounds += u64::from(result.rounds);
+        // Hashed outside the timing: the log's entries as they read.
+        if hash {
+            format!("{:?}", e.log()).hash(&mut logs);
         }
-        rounds += e.flow().round;
     }
     println!(
-        "{} commands a game, {} rounds, {} options a decision; per command: legal {:?}, choose {:?}, apply {:?}",
-        commands / games as usize,
-        rounds / games as u32,
-        options / commands,
-        legal_t / commands as u32,
-        choose_t / commands as u32,
-        apply_t / commands as u32
+        "{games} games of {heroes} v {monsters}: {:?} a game, {} commands and {:.1} rounds a game{}",
+        played / games.max(1) as u32,
+        commands as u64 / games.max(1),
+        rounds as f64 / games.max(1) as f64,
+        if hash {
+            format!(", logs hash {:016x}", logs.finish())
+        } else {
+            String::new()
+        }
     );
 }
