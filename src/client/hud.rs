@@ -282,10 +282,6 @@ fn top_bar(
 ) {
     let e = &game.encounter;
     let flow = e.flow();
-    let side_name = |s: Side| match s {
-        Side::Heroes => "Heroes",
-        Side::Director => "Monsters",
-    };
     // Phased 2d6: the round's phase and who is up.
     let phase = flow.phased.as_ref().map(|p| match p.stage {
         skirmish_rules::phased::Stage::Movement => " · Movement",
@@ -550,6 +546,30 @@ pub fn forecast(e: &Encounter, cmd: &Command) -> Vec<String> {
         .collect()
 }
 
+/// A side as the top bar and the acting card name it.
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Heroes => "Heroes",
+        Side::Director => "Monsters",
+    }
+}
+
+/// What the acting card says while a side no one plays at this screen
+/// picks its next creature: which side, and in a replay that it is one
+/// (it read "The other side is choosing." in a replay and in a demo, where
+/// neither side is the viewer's).
+fn waiting_hint(mode: Mode, side: Option<Side>) -> String {
+    let replay = if mode == Mode::Replay {
+        "Replay · "
+    } else {
+        ""
+    };
+    match side {
+        Some(side) => format!("{replay}{} choose who acts next.", side_name(side)),
+        None => format!("{replay}The other side is choosing."),
+    }
+}
+
 /// Stamina as the roster and the acting card show it, with temporary
 /// stamina on top when there is any ("21/21 +6").
 fn stamina_text(s: &skirmish_rules::stats::Stamina) -> String {
@@ -700,7 +720,7 @@ fn actor_panel(
             } else if game.players_turn() {
                 "Click one of your creatures to start its turn.".to_string()
             } else {
-                "The other side is choosing.".to_string()
+                waiting_hint(game.mode, game.deciding_side())
             };
             p.spawn(text(hint, BODY, Palette::TEXT));
             if let Some(c) = hovered_creature.or(selection.inspect) {
@@ -1239,6 +1259,24 @@ mod tests {
         assert_eq!(stamina_text(&s), "21/21 +3");
         s.take_damage(5);
         assert_eq!(stamina_text(&s), "19/21");
+    }
+
+    // Between turns the acting card names the side picking (in a replay or
+    // a demo neither side is "the other side").
+    #[test]
+    fn between_turns_the_card_names_the_side_choosing() {
+        assert_eq!(
+            waiting_hint(Mode::Replay, Some(Side::Director)),
+            "Replay · Monsters choose who acts next."
+        );
+        assert_eq!(
+            waiting_hint(Mode::Demo, Some(Side::Heroes)),
+            "Heroes choose who acts next."
+        );
+        assert_eq!(
+            waiting_hint(Mode::Solo, None),
+            "The other side is choosing."
+        );
     }
 
     #[test]
