@@ -115,26 +115,33 @@ fn single_squares(from: Footprint, to: Footprint) -> Option<(Pos, Pos)> {
     (from.size == 1 && to.size == 1).then_some((from.pos, to.pos))
 }
 
-/// Line of effect past open ground: kept for single squares.
+/// One answer past open ground (`walk` finds it; `bits` are where it is
+/// kept): kept for single squares, walked for larger spaces.
 #[inline]
-fn kept_line_of_effect(map: &Map, from: Footprint, to: Footprint) -> bool {
+fn kept(
+    map: &Map,
+    (from, to): (Footprint, Footprint),
+    bits: (u8, u8),
+    walk: fn(&Map, Footprint, Footprint) -> bool,
+) -> bool {
     match single_squares(from, to) {
-        Some(pair) => map.sight_memo.answer(map, pair, (LINE_KNOWN, LINE), || {
-            walked_line_of_effect(map, from, to)
-        }),
-        None => walked_line_of_effect(map, from, to),
+        Some(pair) => map
+            .sight_memo
+            .answer(map, pair, bits, || walk(map, from, to)),
+        None => walk(map, from, to),
     }
 }
 
-/// Clear sight past open ground: kept for single squares.
+/// Line of effect past open ground.
+#[inline]
+fn kept_line_of_effect(map: &Map, from: Footprint, to: Footprint) -> bool {
+    kept(map, (from, to), (LINE_KNOWN, LINE), walked_line_of_effect)
+}
+
+/// Clear sight past open ground.
 #[inline]
 fn kept_clear_sight(map: &Map, from: Footprint, to: Footprint) -> bool {
-    match single_squares(from, to) {
-        Some(pair) => map.sight_memo.answer(map, pair, (CLEAR_KNOWN, CLEAR), || {
-            walked_clear_sight(map, from, to)
-        }),
-        None => walked_clear_sight(map, from, to),
-    }
+    kept(map, (from, to), (CLEAR_KNOWN, CLEAR), walked_clear_sight)
 }
 
 /// [`sight`] past open ground, from the two kept answers: clear sight is
