@@ -133,13 +133,14 @@ impl Encounter {
     pub fn restart(&mut self, seed: u64) {
         let unseeded = self.unseeded.clone();
         self.restore(&unseeded);
+        // Read from the shared content, not copied (a batch restarts once a
+        // game).
         let content = self.content().clone();
         let def = content
             .encounters
             .get(&self.record.encounter)
-            .cloned()
             .expect("an encounter that was set up is in its content");
-        self.begin(&def, seed);
+        self.begin(def, seed);
     }
 
     /// Everything of setting up that uses the seed: the generator, who goes
