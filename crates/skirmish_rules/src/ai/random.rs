@@ -32,8 +32,7 @@ impl Brain for Random {
         "random".into()
     }
 
-    fn choose(&mut self, e: &Encounter, legal: &[Command]) -> Command {
-        let _ = e;
+    fn choose(&mut self, _: &Encounter, legal: &[Command]) -> Command {
         legal[self.pick(legal.len())].clone()
     }
 

@@ -54,6 +54,13 @@ struct Node {
 }
 
 impl Node {
+    /// Whether the search reached it and the creature may end its move
+    /// there (the start too).
+    #[inline]
+    fn ends_here(&self) -> bool {
+        self.cost != NONE && self.can_end
+    }
+
     const UNREACHED: Node = Node {
         dirs: 0,
         cost: NONE,
@@ -80,7 +87,7 @@ impl Reach {
     pub fn cost_to(&self, p: Pos) -> Option<u32> {
         let i = self.idx(p)?;
         let n = &self.nodes[i];
-        (n.cost != NONE && n.can_end).then_some(n.cost)
+        n.ends_here().then_some(n.cost)
     }
 
     /// Every square the creature can end its move on, with its cost, in map order.
@@ -91,17 +98,12 @@ impl Reach {
         for (y, row) in (self.corner.y..).zip(rows) {
             for (x, n) in (self.corner.x..).zip(row) {
                 let p = Pos::new(x, y);
-                if n.cost != NONE && n.can_end && p != self.origin {
+                if n.ends_here() && p != self.origin {
                     out.push((p, n.cost));
                 }
             }
         }
         out
-    }
-
-    /// How many squares the search's box holds (no more can be reached).
-    pub fn boxed(&self) -> usize {
-        self.nodes.len()
     }
 
     /// Every square the creature can end its move on, with the cheapest
@@ -112,47 +114,46 @@ impl Reach {
         (self.corner.y..).zip(rows).flat_map(move |(y, row)| {
             (self.corner.x..).zip(row).filter_map(move |(x, n)| {
                 let p = Pos::new(x, y);
-                if n.cost == NONE || !n.can_end || p == self.origin {
+                if !n.ends_here() || p == self.origin {
                     return None;
                 }
-                if n.steps as usize > MAX_STEPS {
-                    return self.path_to(p).map(|v| (p, Path::from(v)));
-                }
-                Some((p, Path::as_steps(self.origin, p, n)))
+                self.path_of(p, n)
             })
         })
     }
 
-    /// How many items [`Reach::paths`] gives, without building any.
+    /// The cheapest path to `p`, whose node is `n`, read off the search.
+    #[inline(always)]
+    fn path_of(&self, p: Pos, n: &Node) -> Option<(Pos, Path)> {
+        if n.steps as usize > MAX_STEPS {
+            return self.path_to(p).map(|v| (p, Path::from(v)));
+        }
+        Some((p, Path::as_steps(self.origin, p, n)))
+    }
+
+    /// How many items [`Reach::paths`] gives, without building any (every
+    /// node ending a move, less the start).
     pub fn path_count(&self) -> usize {
-        self.nodes
-            .iter()
-            .filter(|n| n.cost != NONE && n.can_end)
-            .count()
-            - usize::from(self.idx(self.origin).is_some_and(|i| {
-                let n = &self.nodes[i];
-                n.cost != NONE && n.can_end
-            }))
+        let start = self.idx(self.origin).map(|i| &self.nodes[i]);
+        self.nodes.iter().filter(|n| n.ends_here()).count()
+            - usize::from(start.is_some_and(Node::ends_here))
     }
 
     /// Item `i` of [`Reach::paths`], building no other.
     pub fn nth_path(&self, i: usize) -> Option<(Pos, Path)> {
-        let origin = self.idx(self.origin);
+        let start = self.idx(self.origin);
         let (j, n) = self
             .nodes
             .iter()
             .enumerate()
-            .filter(|&(j, n)| n.cost != NONE && n.can_end && Some(j) != origin)
+            .filter(|&(j, n)| n.ends_here() && Some(j) != start)
             .nth(i)?;
         let w = self.width.max(1) as usize;
         let p = Pos::new(
             self.corner.x + (j % w) as i32,
             self.corner.y + (j / w) as i32,
         );
-        if n.steps as usize > MAX_STEPS {
-            return self.path_to(p).map(|v| (p, Path::from(v)));
-        }
-        Some((p, Path::as_steps(self.origin, p, n)))
+        self.path_of(p, n)
     }
 
     /// The cheapest path from the start to `p`, both ends included.
