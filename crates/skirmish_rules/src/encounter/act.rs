@@ -33,14 +33,12 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PendingCommand>()
         .init_resource::<Resolution>()
         .init_resource::<RaisedWalls>()
+        .add_systems(EncounterStep, handle_command.in_set(Step::Command))
         .add_systems(
-            EncounterStep,
-            (
-                handle_command.in_set(Step::Command),
-                walls_crumble
-                    .in_set(Step::EndOfTurn)
-                    .before(super::flow::end_of_turn),
-            ),
+            super::flow::TurnBoundary,
+            walls_crumble
+                .in_set(Step::EndOfTurn)
+                .before(super::flow::end_of_turn),
         );
 }
 

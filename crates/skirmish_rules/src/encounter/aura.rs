@@ -23,7 +23,7 @@ use crate::stats::CreatureId;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
-        super::flow::EncounterStep,
+        super::flow::TurnBoundary,
         (
             at_turn_end.in_set(Step::EndOfTurn).before(end_of_turn),
             at_turn_start

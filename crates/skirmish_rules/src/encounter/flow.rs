@@ -30,16 +30,23 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<TurnEvents>()
         .init_resource::<Squads>()
         .init_schedule(EncounterStep)
-        // A step is a handful of small, ordered systems: the multi-threaded
-        // executor (which Bevy's `multi_threaded` feature makes the default
-        // when the client is in the build) only adds thread hand-offs.
-        .edit_schedule(EncounterStep, |s| {
+        .init_schedule(TurnBoundary)
+        .init_schedule(StepOutcome);
+    // A step is a handful of small, ordered systems: the multi-threaded
+    // executor (which Bevy's `multi_threaded` feature makes the default
+    // when the client is in the build) only adds thread hand-offs.
+    for label in [
+        EncounterStep.intern(),
+        TurnBoundary.intern(),
+        StepOutcome.intern(),
+    ] {
+        app.edit_schedule(label, |s| {
             s.set_executor(bevy_ecs::schedule::SingleThreadedExecutor::new());
         });
+    }
     app.configure_sets(
-        EncounterStep,
+        TurnBoundary,
         (
-            Step::Command,
             Step::EndOfTurn,
             Step::Advance,
             Step::StartOfTurn,
@@ -47,19 +54,19 @@ pub(super) fn plugin(app: &mut App) {
         )
             .chain(),
     );
-    // Most commands neither end nor start a turn nor leave the turn open:
-    // the stages with nothing to do are skipped whole, a condition each,
-    // rather than every one of their systems run to find nothing.
+    // A stage with nothing to do is skipped whole, a condition each,
+    // rather than every one of its systems run to find nothing (a turn
+    // that ends may leave none to advance to; advancing may start none).
     app.configure_sets(
-        EncounterStep,
+        TurnBoundary,
         (
             Step::EndOfTurn.run_if(|e: Res<TurnEvents>| !e.ended.is_empty()),
-            Step::Advance.run_if(|f: Res<Flow>| f.active.is_none() && f.outcome.is_none()),
+            Step::Advance.run_if(advancing),
             Step::StartOfTurn.run_if(|e: Res<TurnEvents>| !e.started.is_empty()),
         ),
     );
     app.add_systems(
-        EncounterStep,
+        TurnBoundary,
         (
             (strain, end_of_turn).chain().in_set(Step::EndOfTurn),
             (advance, glyph_round).chain().in_set(Step::Advance),
@@ -67,11 +74,41 @@ pub(super) fn plugin(app: &mut App) {
             check_outcome.in_set(Step::Outcome),
         ),
     );
+    app.add_systems(StepOutcome, check_outcome.in_set(Step::Outcome));
 }
 
-/// The schedule one command runs.
+/// Whether the turn order must move on: no turn under way, and no side has
+/// won.
+fn advancing(f: Res<Flow>) -> bool {
+    f.active.is_none() && f.outcome.is_none()
+}
+
+/// Whether the step's command left a turn boundary for [`TurnBoundary`] to
+/// handle: a turn ended or started, or none is under way. Most commands
+/// (a move, an ability) leave none, and their step runs [`StepOutcome`]
+/// instead, which is the same as every stage of the boundary skipped.
+pub(super) fn at_boundary(world: &World) -> bool {
+    let events = world.res::<TurnEvents>();
+    if !events.ended.is_empty() || !events.started.is_empty() {
+        return true;
+    }
+    let flow = world.res::<Flow>();
+    flow.active.is_none() && flow.outcome.is_none()
+}
+
+/// The schedule a command runs first: checking and carrying it out.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct EncounterStep;
+
+/// The schedule a step runs next when its command ended or started a turn
+/// or left none under way ([`at_boundary`]): end-of-turn effects, the turn
+/// order moving on, start-of-turn effects, then victory.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TurnBoundary;
+
+/// The schedule a step runs next otherwise: victory alone.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StepOutcome;
 
 /// The ordered stages of one step.
 #[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]

@@ -3,8 +3,11 @@
 //! An encounter runs in a Bevy `App` with the rules plugin, driven only by
 //! [`Command`]s: the client, the AI, the simulator and the tests all go
 //! through [`Encounter::apply`]. Each command runs the [`flow::EncounterStep`]
-//! schedule once, whose ordered sets check and carry out the command, end
-//! turns, advance the turn order, start turns and check for victory.
+//! schedule once, which checks and carries out the command; then, if the
+//! command ended or started a turn or left none under way, the
+//! [`flow::TurnBoundary`] schedule, whose ordered sets end turns, advance
+//! the turn order, start turns and check for victory, and otherwise the
+//! [`flow::StepOutcome`] schedule, which checks for victory alone.
 
 pub mod act;
 pub mod aura;
@@ -56,9 +59,12 @@ pub(super) fn plugin(app: &mut App) {
 /// A running encounter: owns a headless app with the rules plugin.
 pub struct Encounter {
     app: App,
-    /// The step schedule, kept out of the world's schedules: run directly,
-    /// a step skips looking it up by label.
+    /// The step's schedules (the command; the turn boundary; victory
+    /// alone), kept out of the world's schedules: run directly, a step
+    /// skips looking them up by label.
     step_schedule: bevy_ecs::schedule::Schedule,
+    boundary_schedule: bevy_ecs::schedule::Schedule,
+    outcome_schedule: bevy_ecs::schedule::Schedule,
     /// Whether any system runs on entering, leaving or changing a phase:
     /// if none does, a step sets the new phase without running the
     /// transition schedule.
@@ -105,16 +111,26 @@ impl Encounter {
         }
         setup::spawn_creatures(app.world_mut(), &content, &def)?;
         glyph::setup(app.world_mut());
-        let step_schedule = app
+        let mut schedules = app
             .world_mut()
-            .resource_mut::<bevy_ecs::schedule::Schedules>()
-            .remove(flow::EncounterStep)
-            .expect("the flow plugin adds the step schedule");
+            .resource_mut::<bevy_ecs::schedule::Schedules>();
+        let mut take =
+            |label: bevy_ecs::intern::Interned<dyn bevy_ecs::schedule::ScheduleLabel>| {
+                schedules
+                    .remove(label)
+                    .expect("the flow plugin adds the step's schedules")
+            };
+        use bevy_ecs::schedule::ScheduleLabel;
+        let step_schedule = take(flow::EncounterStep.intern());
+        let boundary_schedule = take(flow::TurnBoundary.intern());
+        let outcome_schedule = take(flow::StepOutcome.intern());
         let phase_watched = phase_watched(app.world());
         let unseeded = Arc::new(snapshot::Snapshot::take(app.world(), 0));
         let mut e = Encounter {
             app,
             step_schedule,
+            boundary_schedule,
+            outcome_schedule,
             phase_watched,
             record: replay::Replay {
                 encounter: encounter_id.to_string(),
@@ -195,6 +211,11 @@ impl Encounter {
     fn step(&mut self) {
         let world = self.app.world_mut();
         self.step_schedule.run(world);
+        if flow::at_boundary(world) {
+            self.boundary_schedule.run(world);
+        } else {
+            self.outcome_schedule.run(world);
+        }
         // The phase changes on some steps only; with no change pending the
         // transition schedule would do nothing but cost its run.
         let next = match *world.res::<NextState<Phase>>() {
