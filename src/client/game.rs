@@ -338,7 +338,7 @@ fn drive(
 /// Returns the last command's [`Applied`] so its floating text shows.
 pub fn advance(game: &mut Game, n: u32, aim: Option<&str>) -> Option<Applied> {
     let content = game.encounter.content().clone();
-    let mut stand_in = ai::by_name("tactical", 99, &content).ok()?;
+    let mut stand_in = ai::by_name(ai::DEFAULT_BRAIN, 99, &content).ok()?;
     let mut last = None;
     for i in 0..5_000u32 {
         if game.encounter.outcome().is_some() || game.legal.is_empty() {

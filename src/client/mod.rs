@@ -27,6 +27,7 @@ use bevy::prelude::*;
 use bevy::window::{MonitorSelection, WindowMode, WindowResolution};
 use bevy_ecs_tilemap::TilemapPlugin;
 use skirmish_rules::RulesPlugin;
+use skirmish_rules::ai;
 use skirmish_rules::content::{Content, ContentDb};
 use skirmish_rules::encounter::replay::Replay;
 use skirmish_rules::map::Pos;
@@ -49,7 +50,7 @@ pub struct ClientOptions {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The brain that plays the AI side(s): random, greedy, tactical, search.
-    #[arg(long, value_name = "BRAIN", default_value = "tactical")]
+    #[arg(long, value_name = "BRAIN", default_value = ai::DEFAULT_BRAIN)]
     pub ai: String,
     /// Open with the encounter picker showing (Esc opens it in the window).
     #[arg(long)]
@@ -139,7 +140,7 @@ pub fn replay(file: &std::path::Path, window: WindowOptions, advance: Option<u32
             encounter: r.encounter.clone(),
             mode: Mode::Replay,
             seed: r.seed,
-            ai: "tactical".into(),
+            ai: ai::DEFAULT_BRAIN.into(),
             menu: false,
             window,
             advance,
@@ -214,7 +215,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    if let Err(e) = skirmish_rules::ai::by_name(&options.ai, 0, &content) {
+    if let Err(e) = ai::by_name(&options.ai, 0, &content) {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }

@@ -53,6 +53,10 @@ pub trait Brain {
 /// The names [`by_name`] knows.
 pub const BRAINS: [&str; 4] = ["random", "greedy", "tactical", "search"];
 
+/// The brain the client plays its AI sides with unless told otherwise (and
+/// the stand-in that plays ahead for screenshots).
+pub const DEFAULT_BRAIN: &str = "tactical";
+
 /// Why a brain could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum BrainError {
