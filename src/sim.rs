@@ -23,15 +23,17 @@ pub struct SimArgs {
     /// The monsters' brain.
     #[arg(long, default_value = "greedy", value_name = "BRAIN")]
     pub monsters: String,
-    /// How many games.
-    #[arg(long, default_value_t = 100, value_name = "N")]
+    /// How many games (at least 1).
+    #[arg(long, default_value_t = 100, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// The first game's seed; game i uses seed + i.
     #[arg(long, default_value_t = 0, value_name = "S")]
     pub seed: u64,
-    /// Threads to play on (the report is the same for any number).
-    #[arg(long, default_value_t = 1, value_name = "J")]
-    pub jobs: usize,
+    /// Threads to play on, at least 1 (the report is the same for any number).
+    #[arg(long, default_value_t = 1, value_name = "J",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: u16,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -66,8 +68,23 @@ pub fn run(args: SimArgs, assets: &Path) -> ExitCode {
                 return ExitCode::from(2);
             }
         }
-    } else {
+    } else if db.encounters.contains_key(&args.encounter) {
         args.encounter.clone()
+    } else {
+        // Neither a file nor a known id: say which ids there are (and, for
+        // what looks like a path, that no file is there).
+        let looks_like_path = args.encounter.ends_with(".ron") || args.encounter.contains('/');
+        let known: Vec<&str> = db.encounters.keys().map(String::as_str).collect();
+        if looks_like_path {
+            eprintln!("error: no encounter file `{}`", args.encounter);
+        } else {
+            eprintln!(
+                "error: no encounter `{}` (known: {})",
+                args.encounter,
+                known.join(", ")
+            );
+        }
+        return ExitCode::from(2);
     };
     let mut cfg = SimConfig::new(
         &encounter,
@@ -76,7 +93,7 @@ pub fn run(args: SimArgs, assets: &Path) -> ExitCode {
         args.games,
         args.seed,
     );
-    cfg.jobs = args.jobs.max(1);
+    cfg.jobs = usize::from(args.jobs);
     cfg.replay_dir = args.replay_dir.clone();
     let show = std::io::stderr().is_terminal() && !args.json;
     let progress = |done: usize, total: usize| {

@@ -288,3 +288,35 @@ fn sim_reports_win_rates_as_text_and_json_and_keeps_replays() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no brain called `clever`"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// Issue #6 point 3 and DEVELOPERS.md "Bad input gets a clear error": an
+// encounter that is neither a file nor a known id names the ids there are;
+// a missing file is named as one; no games or no threads is refused before
+// anything runs, rather than an empty report.
+#[test]
+fn sim_refuses_unknown_encounters_and_empty_runs_clearly() {
+    let run = |args: &[&str]| {
+        let out = skirmish().arg("sim").args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, err) = run(&["--encounter", "keep_breech"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("no encounter `keep_breech`") && err.contains("keep_breach"),
+        "{err}"
+    );
+    let (code, err) = run(&["--encounter", "assets/encounters/nowhere.ron"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("no encounter file `assets/encounters/nowhere.ron`"),
+        "{err}"
+    );
+    for (flag, name) in [("--games", "games"), ("--jobs", "jobs")] {
+        let (code, err) = run(&["--encounter", "first_blood", flag, "0"]);
+        assert_eq!(code, Some(2), "{flag} 0: {err}");
+        assert!(err.contains(name) && err.contains("0"), "{flag} 0: {err}");
+    }
+}
