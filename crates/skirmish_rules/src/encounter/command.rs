@@ -181,7 +181,7 @@ pub enum Refusal {
     Spent(String),
     #[error("no empty square next to the summoner")]
     NoRoomToSummon,
-    #[error("no creature {0}")]
+    #[error("there is no {0}")]
     NoSuchCreature(Who),
     #[error("it is not {0}'s turn")]
     NotTheirTurn(Who),

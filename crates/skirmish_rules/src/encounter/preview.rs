@@ -107,10 +107,9 @@ impl Encounter {
         let user = entity_of(world, creature)
             .and_then(|e| world.comp::<Space>(e))
             .map(|s| s.0)
-            .ok_or(super::Refusal::NoSuchCreature(super::command::Who {
-                id: creature,
-                name: creature.to_string(),
-            }))?;
+            .ok_or(super::Refusal::NoSuchCreature(super::command::Who::id(
+                creature,
+            )))?;
         let map = &world.res::<Battlefield>().0;
         act::place_area(map, &occupants(world), user, ab.distance, placement).map(|(a, _)| a)
     }

@@ -234,6 +234,13 @@ fn sides_alternate_and_the_last_side_finishes_back_to_back() {
     let refused = e.apply(Command::StartTurn { creature: m1 }).unwrap_err();
     assert!(matches!(&refused, Refusal::NotTheirTurn(w) if w.id == m1));
     assert_eq!(refused.to_string(), "it is not Bandit 1's turn");
+    // One that does not exist is named by its id, once.
+    let nobody = e
+        .apply(Command::StartTurn {
+            creature: CreatureId(71),
+        })
+        .unwrap_err();
+    assert_eq!(nobody.to_string(), "there is no creature #71");
     start(&mut e, a);
     assert_eq!(e.phase(), Phase::Acting);
     assert_eq!(
