@@ -65,6 +65,8 @@ pub struct Game {
     brains: [Option<Box<dyn Brain>>; 2],
     /// Replay commands still to play.
     script: VecDeque<Command>,
+    /// How many commands the replay file holds.
+    script_len: usize,
     /// The last refusal, shown to the player for a while.
     pub notice: Option<String>,
 }
@@ -155,6 +157,7 @@ impl Game {
             version: 0,
             legal: Vec::new(),
             brains,
+            script_len: script.len(),
             script,
             notice: None,
         };
@@ -196,16 +199,36 @@ impl Game {
         command: Command,
         out: &mut MessageWriter<Applied>,
     ) -> Result<(), Refusal> {
-        match self.encounter.apply(command.clone()) {
+        let applied = self.carry_out(command)?;
+        out.write(applied);
+        Ok(())
+    }
+
+    /// [`Game::apply`] without the message: the log entries made, or the
+    /// refusal, which the notice line shows. In a replay, a refused command
+    /// stops the replay there: the file does not fit this encounter (edited,
+    /// or from other content), and what comes after it would play a fight
+    /// that never happened.
+    fn carry_out(&mut self, command: Command) -> Result<Applied, Refusal> {
+        match self.encounter.apply(command) {
             Ok(entries) => {
                 self.version += 1;
                 self.legal = self.encounter.legal_actions();
                 self.notice = None;
-                out.write(Applied { entries });
-                Ok(())
+                Ok(Applied { entries })
             }
             Err(r) => {
-                self.notice = Some(format!("Can't do that: {r}"));
+                self.notice = Some(if self.mode == Mode::Replay {
+                    // The refused command was the last one taken off the script.
+                    let at = self.script_len - self.script.len();
+                    self.script.clear();
+                    format!(
+                        "Replay stopped: its command {at} of {} was refused ({r})",
+                        self.script_len
+                    )
+                } else {
+                    format!("Can't do that: {r}")
+                });
                 Err(r)
             }
         }
@@ -363,14 +386,99 @@ pub fn advance(game: &mut Game, n: u32, aim: Option<&str>) -> Option<Applied> {
             None if game.mode == Mode::Replay => break,
             None => stand_in.choose(&game.encounter, &game.legal),
         };
-        match game.encounter.apply(cmd) {
-            Ok(entries) => {
-                game.version += 1;
-                game.legal = game.encounter.legal_actions();
-                last = Some(Applied { entries });
-            }
+        match game.carry_out(cmd) {
+            Ok(applied) => last = Some(applied),
             Err(_) => break,
         }
     }
     last
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skirmish_rules::stats::CreatureId;
+
+    fn content() -> Arc<ContentDb> {
+        Arc::new(ContentDb::load(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")).expect("content"))
+    }
+
+    /// A replay of keep_breach, seed 3: its first `good` commands as a
+    /// game played them, then `tail`.
+    fn replay_of(content: &Arc<ContentDb>, good: usize, tail: Vec<Command>) -> Setup {
+        let mut e = Encounter::new(content.clone(), "keep_breach", 3).unwrap();
+        for _ in 0..good {
+            let first = e.legal_actions().into_iter().next().unwrap();
+            e.apply(first).unwrap();
+        }
+        let mut replay = e.replay().clone();
+        replay.commands.extend(tail);
+        Setup {
+            encounter: replay.encounter.clone(),
+            mode: Mode::Replay,
+            seed: replay.seed,
+            brain: ai::DEFAULT_BRAIN.into(),
+            replay: Some(replay),
+        }
+    }
+
+    // A saved game must load without loss or panic (DEVELOPERS.md "Bad
+    // input"): a replay whose command the encounter refuses stops there,
+    // naming the command, rather than playing on what follows it.
+    #[test]
+    fn a_replay_stops_at_its_first_refused_command_and_says_which() {
+        let content = content();
+        let bogus = Command::EndTurn {
+            creature: CreatureId(99),
+        };
+        let after = Command::EndTurn {
+            creature: CreatureId(0),
+        };
+        let setup = replay_of(&content, 3, vec![bogus, after]);
+        let mut game = Game::new(content, &setup, 1).unwrap();
+        let mut played = 0;
+        while game.automatic_now() {
+            let cmd = game.next_automatic().expect("a command while automatic");
+            if game.carry_out(cmd).is_ok() {
+                played += 1;
+            }
+        }
+        assert_eq!(played, 3, "the three good commands play");
+        assert_eq!(game.version, 3);
+        let notice = game.notice.clone().unwrap_or_default();
+        assert!(
+            notice.starts_with("Replay stopped: its command 4 of 5 was refused"),
+            "{notice}"
+        );
+        // Nothing after it was tried: the script is empty and the game waits.
+        assert!(!game.automatic_now());
+    }
+
+    // Outside a replay, a refusal is only a notice: the game goes on.
+    #[test]
+    fn outside_a_replay_a_refusal_is_a_notice() {
+        let content = content();
+        let setup = Setup {
+            encounter: "keep_breach".into(),
+            mode: Mode::Hotseat,
+            seed: 3,
+            brain: ai::DEFAULT_BRAIN.into(),
+            replay: None,
+        };
+        let mut game = Game::new(content, &setup, 1).unwrap();
+        let refused = game.carry_out(Command::EndTurn {
+            creature: CreatureId(99),
+        });
+        assert!(refused.is_err());
+        assert!(
+            game.notice
+                .as_deref()
+                .is_some_and(|n| n.starts_with("Can't do that:")),
+            "{:?}",
+            game.notice
+        );
+        let first = game.legal[0].clone();
+        assert!(game.carry_out(first).is_ok());
+        assert_eq!(game.notice, None);
+    }
 }

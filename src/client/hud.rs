@@ -68,6 +68,8 @@ struct TopRight;
 #[derive(Component)]
 struct Notice;
 #[derive(Component)]
+struct NoticeBanner;
+#[derive(Component)]
 struct Roster;
 #[derive(Component)]
 struct ActorPanel;
@@ -126,8 +128,40 @@ fn spawn_hud(mut commands: Commands) {
         ))
         .with_children(|p| {
             p.spawn((TopLeft, text("", HEADING, Palette::TEXT)));
-            p.spawn((Notice, text("", BODY, Palette::DAMAGE)));
             p.spawn((TopRight, text("", BODY, Palette::DIM)));
+        });
+    // A refusal, or a replay that stopped: a banner over the top of the
+    // board, between the side panels, shown only while there is something
+    // to say. (In the top bar it squeezed the title onto a second line,
+    // hidden under the roster at 1280x720.) It lets clicks through.
+    commands
+        .spawn((
+            Name::new("Notice"),
+            NoticeBanner,
+            Node {
+                position_type: PositionType::Absolute,
+                top: px(70),
+                left: px(270),
+                right: px(370),
+                justify_content: JustifyContent::Center,
+                display: Display::None,
+                ..default()
+            },
+        ))
+        .with_children(|p| {
+            p.spawn((
+                Node {
+                    padding: UiRect::axes(px(14), px(6)),
+                    border: UiRect::all(px(2)),
+                    border_radius: BorderRadius::all(px(8)),
+                    ..default()
+                },
+                BackgroundColor(Palette::PANEL),
+                BorderColor::all(Palette::DAMAGE),
+            ))
+            .with_children(|p| {
+                p.spawn((Notice, text("", BODY, Palette::DAMAGE)));
+            });
         });
     // Both sides' creatures.
     commands.spawn((
@@ -279,6 +313,7 @@ fn top_bar(
         Single<&mut Text, With<TopRight>>,
         Single<&mut Text, With<Notice>>,
     )>,
+    mut banner: Single<&mut Node, With<NoticeBanner>>,
 ) {
     let e = &game.encounter;
     let flow = e.flow();
@@ -329,6 +364,14 @@ fn top_bar(
     }
     if texts.p1().0 != right {
         texts.p1().0 = right;
+    }
+    let display = if notice.is_empty() {
+        Display::None
+    } else {
+        Display::Flex
+    };
+    if banner.display != display {
+        banner.display = display;
     }
     if texts.p2().0 != notice {
         texts.p2().0 = notice;
