@@ -289,7 +289,7 @@ struct Slot {
 }
 
 /// Space left between two floats, in pixels.
-const FLOAT_GAP: f32 = 4.0;
+const FLOAT_GAP: f32 = 10.0;
 
 /// The lowest centre at or above `lowest` for a float
 /// `half` across and high at `x` that clears every float in `placed`:
