@@ -833,7 +833,19 @@ pub(super) fn walk_steps(
     // others move, grabs end and carriers fall only when something acts on
     // a step (a drag, an aura, a glyph; a reaction interrupts the walk,
     // which resumes anew).
-    let mut others = occupants(world);
+    // Only a creature within a square of the path can be left or come
+    // beside as it is walked: the others are dropped once, not looked at
+    // on every step.
+    let beside_path = |world: &World| -> Vec<Occupant> {
+        let size = world.comp::<Space>(entity).map_or(1, |s| s.0.size);
+        let mut near = occupants(world);
+        near.retain(|o| {
+            path.iter()
+                .any(|&p| Footprint::new(p, size).distance(o.space) <= 1)
+        });
+        near
+    };
+    let mut others = beside_path(world);
     let mut held = grabbed_by(world, id);
     let mut carriers = super::aura::carriers(world);
     let side = world.comp::<Creature>(entity).map(|c| c.side);
@@ -910,7 +922,7 @@ pub(super) fn walk_steps(
         let pulsed = super::aura::entered(world, entity, from, to, &carriers);
         let triggered = super::glyph::entered(world, id, to);
         if dragged || pulsed || triggered {
-            others = occupants(world);
+            others = beside_path(world);
             held = grabbed_by(world, id);
             carriers = super::aura::carriers(world);
             walker = None;
