@@ -117,6 +117,14 @@ fn the_client_refuses_an_unknown_aim_without_opening_a_window() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--aim no_such_ability"), "{stderr}");
+    // An ability's name, as the ability bar shows it, is answered with its id.
+    let out = skirmish()
+        .args(["--advance", "2", "--aim", "Brutal Slam"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("`brutal_slam`"), "{stderr}");
 }
 
 // A window option before a subcommand was silently unused (`skirmish --size

@@ -236,7 +236,28 @@ pub fn run(options: ClientOptions) -> ExitCode {
     if let Some(aim) = &options.aim
         && content.ability(aim).is_none()
     {
-        eprintln!("error: --aim {aim}: no ability with that id in the content");
+        // People type what the ability bar shows: name the ids of abilities
+        // called that.
+        let mut named: Vec<&str> = content
+            .abilities
+            .values()
+            .filter(|a| a.name.eq_ignore_ascii_case(aim.trim()))
+            .map(|a| a.id.as_str())
+            .collect();
+        named.sort_unstable();
+        if named.is_empty() {
+            eprintln!("error: --aim {aim}: no ability with that id in the content");
+        } else {
+            eprintln!(
+                "error: --aim {aim}: no ability with that id in the content \
+                 (the id of an ability called that: {})",
+                named
+                    .iter()
+                    .map(|id| format!("`{id}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         return ExitCode::from(2);
     }
     let last = match options.advance {
