@@ -328,3 +328,21 @@ fn sim_refuses_unknown_encounters_and_empty_runs_clearly() {
         assert!(err.contains(name) && err.contains("0"), "{flag} 0: {err}");
     }
 }
+
+// DEVELOPERS.md "the program does not panic": with no display the window
+// library panicked while the app was built; now it is an error, exit 2.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_client_without_a_display_says_so_and_does_not_panic() {
+    let out = skirmish()
+        .args(["--encounter", "first_blood"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no display"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -279,6 +279,10 @@ pub fn run(options: ClientOptions) -> ExitCode {
             }
         );
     }
+    if let Some(missing) = no_display() {
+        eprintln!("error: {missing}");
+        return ExitCode::from(2);
+    }
     let mut app = App::new();
     let (w, h) = options.window.size;
     app.add_plugins(
@@ -350,4 +354,23 @@ pub fn run(options: ClientOptions) -> ExitCode {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
     }
+}
+
+/// Why no window can open here, if none can: on Linux a window needs an X
+/// or Wayland display, and without one the windowing library panics while
+/// the app is built. Said as an error instead, naming what works without.
+fn no_display() -> Option<String> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
+    if set("DISPLAY") || set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET") {
+        return None;
+    }
+    Some(
+        "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set); \
+         `skirmish sim`, `check` and `scenario` need none, and `xvfb-run skirmish ...` \
+         gives the window a virtual one"
+            .into(),
+    )
 }
