@@ -334,14 +334,17 @@ fn top_bar(
         format!("Round {} · {}'s turn", flow.round, name_of(e, a))
     } else {
         let who = game.deciding_side().unwrap_or(flow.to_act);
-        let how = if game.human(who) && game.mode != Mode::Replay {
-            "click one of yours to act"
-        } else {
-            "choosing who acts"
-        };
+        let person = game.human(who) && game.mode != Mode::Replay;
         match e.phased_next() {
-            Some(next) => format!("Round {} · {} is up ({how})", flow.round, name_of(e, next)),
-            None => format!("Round {} · {} {how}", flow.round, side_name(who)),
+            Some(next) => {
+                let how = if person {
+                    "click one of yours to act"
+                } else {
+                    "choosing who acts"
+                };
+                format!("Round {} · {} is up ({how})", flow.round, name_of(e, next))
+            }
+            None => format!("Round {} · {}", flow.round, picking(side_name(who), person)),
         }
     };
     // "Round 3 · Battle · Korva's turn".
@@ -601,6 +604,17 @@ fn side_name(side: Side) -> &'static str {
 /// picks its next creature: which side, and in a replay that it is one
 /// (it read "The other side is choosing." in a replay and in a demo, where
 /// neither side is the viewer's).
+/// The top bar's words while `side` picks who acts: a person is told what
+/// to do ("Heroes: click one of yours to act"), a brain's pick is described
+/// ("Monsters choosing who acts").
+fn picking(side: &str, person: bool) -> String {
+    if person {
+        format!("{side}: click one of yours to act")
+    } else {
+        format!("{side} choosing who acts")
+    }
+}
+
 fn waiting_hint(mode: Mode, side: Option<Side>) -> String {
     let replay = if mode == Mode::Replay {
         "Replay · "
@@ -1278,6 +1292,7 @@ fn buttons(
 
 #[cfg(test)]
 mod tests {
+
     use std::path::Path;
     use std::sync::Arc;
 
@@ -1403,5 +1418,12 @@ mod tests {
         c.apply(on(K::Prone, "brutal_slam"));
         assert_eq!(c.list.len(), 3);
         assert_eq!(condition_words(&c).as_deref(), Some("grabbed, prone"));
+    }
+
+    // The top bar between turns reads as a sentence either way.
+    #[test]
+    fn the_pick_line_tells_a_person_what_to_do_and_describes_a_brain() {
+        assert_eq!(picking("Heroes", true), "Heroes: click one of yours to act");
+        assert_eq!(picking("Monsters", false), "Monsters choosing who acts");
     }
 }
