@@ -110,20 +110,19 @@ fn the_client_refuses_broken_content_without_opening_a_window() {
 // screenshot's --aim names an ability the content lacks.
 #[test]
 fn the_client_refuses_an_unknown_aim_without_opening_a_window() {
-    let out = skirmish()
-        .args(["--advance", "2", "--aim", "no_such_ability"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Refused with exit 2 before any window: what it says.
+    let refused = |aim: &str| {
+        let out = skirmish()
+            .args(["--advance", "2", "--aim", aim])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--aim {aim}");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let stderr = refused("no_such_ability");
     assert!(stderr.contains("--aim no_such_ability"), "{stderr}");
     // An ability's name, as the ability bar shows it, is answered with its id.
-    let out = skirmish()
-        .args(["--advance", "2", "--aim", "Brutal Slam"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = refused("Brutal Slam");
     assert!(stderr.contains("`brutal_slam`"), "{stderr}");
 }
 
