@@ -67,8 +67,12 @@ pub struct Game {
     script: VecDeque<Command>,
     /// How many commands the replay file holds.
     script_len: usize,
+    /// A replay stopped at a refused command: which one, of how many.
+    pub replay_stopped: Option<(usize, usize)>,
     /// The last refusal, shown to the player for a while.
     pub notice: Option<String>,
+    /// Bumped on every notice, so that the same words said again show again.
+    pub notice_serial: u64,
 }
 
 /// One accepted command and the log entries it produced: the board, the
@@ -158,8 +162,10 @@ impl Game {
             legal: Vec::new(),
             brains,
             script_len: script.len(),
+            replay_stopped: None,
             script,
             notice: None,
+            notice_serial: 0,
         };
         g.legal = g.encounter.legal_actions();
         Ok(g)
@@ -218,10 +224,12 @@ impl Game {
                 Ok(Applied { entries })
             }
             Err(r) => {
+                self.notice_serial += 1;
                 self.notice = Some(if self.mode == Mode::Replay {
                     // The refused command was the last one taken off the script.
                     let at = self.script_len - self.script.len();
                     self.script.clear();
+                    self.replay_stopped = Some((at, self.script_len));
                     format!(
                         "Replay stopped: its command {at} of {} was refused ({r})",
                         self.script_len
@@ -313,7 +321,10 @@ fn restart(
             *selection = Selection::default();
             pace.timer = 0.0;
         }
-        Err(e) => game.notice = Some(format!("Can't start `{}`: {e}", setup.encounter)),
+        Err(e) => {
+            game.notice_serial += 1;
+            game.notice = Some(format!("Can't start `{}`: {e}", setup.encounter));
+        }
     }
 }
 
@@ -452,6 +463,7 @@ mod tests {
         );
         // Nothing after it was tried: the script is empty and the game waits.
         assert!(!game.automatic_now());
+        assert_eq!(game.replay_stopped, Some((4, 5)));
     }
 
     // Outside a replay, a refusal is only a notice: the game goes on.

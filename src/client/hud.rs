@@ -314,6 +314,8 @@ fn top_bar(
         Single<&mut Text, With<Notice>>,
     )>,
     mut banner: Single<&mut Node, With<NoticeBanner>>,
+    time: Res<Time>,
+    mut shown: Local<((u64, u64), f32)>,
 ) {
     let e = &game.encounter;
     let flow = e.flow();
@@ -353,7 +355,10 @@ fn top_bar(
         _ => left,
     };
     let mut right = format!("Malice {} · {}", e.malice(), game.mode.label());
-    if matches!(game.mode, Mode::Demo | Mode::Replay) {
+    if let Some((at, of)) = game.replay_stopped {
+        // Kept in the bar once the notice has gone: nothing more will play.
+        right += &format!(" stopped at command {at} of {of}");
+    } else if matches!(game.mode, Mode::Demo | Mode::Replay) {
         right += &format!(
             " · {}{:.1}s  [Space] pause [N] step [+/-] speed",
             if pace.paused { "PAUSED · " } else { "" },
@@ -368,7 +373,14 @@ fn top_bar(
     if texts.p1().0 != right {
         texts.p1().0 = right;
     }
-    let display = if notice.is_empty() {
+    // A notice shows for a while, then leaves the board clear (a new one,
+    // even in the same words, shows anew).
+    let now = time.elapsed_secs();
+    let said = (game.generation, game.notice_serial);
+    if shown.0 != said {
+        *shown = (said, now);
+    }
+    let display = if notice.is_empty() || now - shown.1 > NOTICE_SECONDS {
         Display::None
     } else {
         Display::Flex
@@ -604,6 +616,9 @@ fn side_name(side: Side) -> &'static str {
 /// picks its next creature: which side, and in a replay that it is one
 /// (it read "The other side is choosing." in a replay and in a demo, where
 /// neither side is the viewer's).
+/// How long a notice shows over the board.
+const NOTICE_SECONDS: f32 = 8.0;
+
 /// The top bar's words while `side` picks who acts: a person is told what
 /// to do ("Heroes: click one of yours to act"), a brain's pick is described
 /// ("Monsters choosing who acts").
