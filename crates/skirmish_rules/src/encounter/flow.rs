@@ -79,8 +79,13 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Whether the turn order must move on: no turn under way, and no side has
 /// won.
-fn advancing(f: Res<Flow>) -> bool {
+fn must_advance(f: &Flow) -> bool {
     f.active.is_none() && f.outcome.is_none()
+}
+
+/// [`must_advance`], as the advance stage's run condition.
+fn advancing(f: Res<Flow>) -> bool {
+    must_advance(&f)
 }
 
 /// Whether the step's command left a turn boundary for [`TurnBoundary`] to
@@ -89,11 +94,7 @@ fn advancing(f: Res<Flow>) -> bool {
 /// instead, which is the same as every stage of the boundary skipped.
 pub(super) fn at_boundary(world: &World) -> bool {
     let events = world.res::<TurnEvents>();
-    if !events.ended.is_empty() || !events.started.is_empty() {
-        return true;
-    }
-    let flow = world.res::<Flow>();
-    flow.active.is_none() && flow.outcome.is_none()
+    !events.ended.is_empty() || !events.started.is_empty() || must_advance(world.res::<Flow>())
 }
 
 /// The schedule a command runs first: checking and carrying it out.

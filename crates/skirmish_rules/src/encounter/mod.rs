@@ -33,6 +33,7 @@ use std::sync::Arc;
 
 use bevy_app::App;
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::ScheduleLabel;
 use bevy_state::app::StatesPlugin;
 use bevy_state::prelude::*;
 use bevy_state::state::StateTransition;
@@ -114,13 +115,11 @@ impl Encounter {
         let mut schedules = app
             .world_mut()
             .resource_mut::<bevy_ecs::schedule::Schedules>();
-        let mut take =
-            |label: bevy_ecs::intern::Interned<dyn bevy_ecs::schedule::ScheduleLabel>| {
-                schedules
-                    .remove(label)
-                    .expect("the flow plugin adds the step's schedules")
-            };
-        use bevy_ecs::schedule::ScheduleLabel;
+        let mut take = |label: bevy_ecs::intern::Interned<dyn ScheduleLabel>| {
+            schedules
+                .remove(label)
+                .expect("the flow plugin adds the step's schedules")
+        };
         let step_schedule = take(flow::EncounterStep.intern());
         let boundary_schedule = take(flow::TurnBoundary.intern());
         let outcome_schedule = take(flow::StepOutcome.intern());
@@ -600,7 +599,6 @@ fn set_phase(world: &mut World, phase: Phase) {
 /// Whether the world has a schedule that runs on entering, leaving or
 /// changing between any two phases.
 fn phase_watched(world: &World) -> bool {
-    use bevy_ecs::schedule::ScheduleLabel;
     const ALL: [Phase; 5] = [
         Phase::Setup,
         Phase::AwaitingTurn,
