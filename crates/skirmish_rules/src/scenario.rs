@@ -249,23 +249,18 @@ impl Scenario {
                         abilities,
                     }) => {
                         heroes.push(HeroDef {
-                            class: class.clone(),
-                            name: name.clone(),
-                            level: 1,
                             victories: *victories,
                             characteristics: *characteristics,
                             abilities: abilities.clone(),
-                            at,
+                            ..HeroDef::new(class, name, at)
                         });
                         out.push('.');
                     }
                     Some(Place::Monster { id, name, squad }) => {
                         monsters.push(MonsterDef {
-                            monster: Some(id.clone()),
-                            inline: None,
                             name: name.clone(),
                             squad: *squad,
-                            at,
+                            ..MonsterDef::of(id, at)
                         });
                         out.push('.');
                     }

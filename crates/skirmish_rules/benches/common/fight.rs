@@ -35,22 +35,8 @@ pub fn content() -> Arc<ContentDb> {
             map: skirmish_rules::map::Map::from_ascii(&rows, &Default::default()).unwrap(),
         },
     );
-    let hero = |class: &str, name: &str, x: i32| HeroDef {
-        class: class.into(),
-        name: name.into(),
-        level: 1,
-        victories: 0,
-        characteristics: None,
-        abilities: vec![],
-        at: (x, 2),
-    };
-    let monster = |id: &str, x: i32, y: i32| MonsterDef {
-        monster: Some(id.into()),
-        inline: None,
-        name: None,
-        squad: None,
-        at: (x, y),
-    };
+    let hero = |class: &str, name: &str, x: i32| HeroDef::new(class, name, (x, 2));
+    let monster = |id: &str, x: i32, y: i32| MonsterDef::of(id, (x, y));
     db.encounters.insert(
         "bench".into(),
         EncounterDef {

@@ -28,6 +28,37 @@ fn one() -> u32 {
     1
 }
 
+impl HeroDef {
+    /// A hero as an encounter file that names only its class, name and
+    /// square gives it: level 1, no victories, the class's characteristics
+    /// and abilities (the fields' defaults when read).
+    pub fn new(class: &str, name: &str, at: (i32, i32)) -> HeroDef {
+        HeroDef {
+            class: class.into(),
+            name: name.into(),
+            level: one(),
+            victories: 0,
+            characteristics: None,
+            abilities: Vec::new(),
+            at,
+        }
+    }
+}
+
+impl MonsterDef {
+    /// A monster by its stat block's id, on its square, with the stat
+    /// block's name and no squad.
+    pub fn of(monster: &str, at: (i32, i32)) -> MonsterDef {
+        MonsterDef {
+            monster: Some(monster.into()),
+            inline: None,
+            name: None,
+            squad: None,
+            at,
+        }
+    }
+}
+
 /// A monster in an encounter file: a stat block by id, or written inline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MonsterDef {

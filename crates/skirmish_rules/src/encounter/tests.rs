@@ -23,25 +23,11 @@ fn content() -> ContentDb {
 }
 
 fn hero(class: &str, name: &str, at: (i32, i32)) -> HeroDef {
-    HeroDef {
-        class: class.into(),
-        name: name.into(),
-        level: 1,
-        victories: 0,
-        characteristics: None,
-        abilities: vec![],
-        at,
-    }
+    HeroDef::new(class, name, at)
 }
 
 fn monster(id: &str, at: (i32, i32)) -> MonsterDef {
-    MonsterDef {
-        monster: Some(id.into()),
-        inline: None,
-        name: None,
-        squad: None,
-        at,
-    }
+    MonsterDef::of(id, at)
 }
 
 /// An encounter on the ruined hall with the heroes going first.
