@@ -68,23 +68,13 @@ pub fn run(args: SimArgs, assets: &Path) -> ExitCode {
                 return ExitCode::from(2);
             }
         }
-    } else if db.encounters.contains_key(&args.encounter) {
-        args.encounter.clone()
-    } else {
-        // Neither a file nor a known id: say which ids there are (and, for
-        // what looks like a path, that no file is there).
-        let looks_like_path = args.encounter.ends_with(".ron") || args.encounter.contains('/');
-        let known: Vec<&str> = db.encounters.keys().map(String::as_str).collect();
-        if looks_like_path {
-            eprintln!("error: no encounter file `{}`", args.encounter);
-        } else {
-            eprintln!(
-                "error: no encounter `{}` (known: {})",
-                args.encounter,
-                known.join(", ")
-            );
-        }
+    } else if args.encounter.ends_with(".ron") || args.encounter.contains('/') {
+        // A path with no file there: said as such (an id that is not known
+        // is refused by the simulator, with the ids there are).
+        eprintln!("error: no encounter file `{}`", args.encounter);
         return ExitCode::from(2);
+    } else {
+        args.encounter.clone()
     };
     let mut cfg = SimConfig::new(
         &encounter,

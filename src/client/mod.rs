@@ -202,19 +202,6 @@ pub fn run(options: ClientOptions) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if !content.encounters.contains_key(&options.encounter) {
-        let known: Vec<&String> = content.encounters.keys().collect();
-        eprintln!(
-            "error: no encounter `{}` (known: {})",
-            options.encounter,
-            known
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        return ExitCode::from(2);
-    }
     if let Err(e) = ai::by_name(&options.ai, 0, &content) {
         eprintln!("error: {e}");
         return ExitCode::from(2);

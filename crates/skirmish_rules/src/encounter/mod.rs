@@ -88,7 +88,10 @@ impl Encounter {
             .encounters
             .get(encounter_id)
             .cloned()
-            .ok_or_else(|| SetupError::UnknownEncounter(encounter_id.to_string()))?;
+            .ok_or_else(|| SetupError::UnknownEncounter {
+                id: encounter_id.to_string(),
+                known: content.encounters.keys().cloned().collect(),
+            })?;
         let map = content
             .maps
             .get(&def.map)

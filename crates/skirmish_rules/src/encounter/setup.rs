@@ -13,8 +13,9 @@ use crate::stats::{CreatureId, DamageTraits, LifeRule, Stamina};
 /// Why an encounter could not be set up.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
-    #[error("no encounter `{0}`")]
-    UnknownEncounter(String),
+    /// With the ids there are, so that a typo is answered with the right one.
+    #[error("no encounter `{id}` (known: {})", .known.join(", "))]
+    UnknownEncounter { id: String, known: Vec<String> },
     #[error("encounter `{encounter}`: {problem}")]
     Invalid { encounter: String, problem: String },
 }
