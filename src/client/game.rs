@@ -199,6 +199,12 @@ impl Game {
                 .any(|c| super::intent::uses_ability(c, aim))
     }
 
+    /// Show `words` as a new notice (even if the same words are up).
+    pub fn say(&mut self, words: String) {
+        self.notice_serial += 1;
+        self.notice = Some(words);
+    }
+
     /// Carry out a command; on success the board follows via [`Applied`].
     pub fn apply(
         &mut self,
@@ -224,8 +230,7 @@ impl Game {
                 Ok(Applied { entries })
             }
             Err(r) => {
-                self.notice_serial += 1;
-                self.notice = Some(if self.mode == Mode::Replay {
+                let words = if self.mode == Mode::Replay {
                     // The refused command was the last one taken off the script.
                     let at = self.script_len - self.script.len();
                     self.script.clear();
@@ -236,7 +241,8 @@ impl Game {
                     )
                 } else {
                     format!("Can't do that: {r}")
-                });
+                };
+                self.say(words);
                 Err(r)
             }
         }
@@ -321,10 +327,7 @@ fn restart(
             *selection = Selection::default();
             pace.timer = 0.0;
         }
-        Err(e) => {
-            game.notice_serial += 1;
-            game.notice = Some(format!("Can't start `{}`: {e}", setup.encounter));
-        }
+        Err(e) => game.say(format!("Can't start `{}`: {e}", setup.encounter)),
     }
 }
 
