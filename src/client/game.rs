@@ -75,6 +75,38 @@ pub struct Game {
     pub notice_serial: u64,
 }
 
+/// How a replay ended before its fight did ([`Game::replay_end`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayEnd {
+    /// Command `at` of `of` was refused, and the rest was not played.
+    Refused { at: usize, of: usize },
+    /// All `of` commands played: the file was saved before the fight ended.
+    Ran { of: usize },
+}
+
+impl ReplayEnd {
+    /// What the top bar says in place of the pace keys.
+    pub fn bar(self) -> String {
+        match self {
+            ReplayEnd::Refused { at, of } => format!("stopped at command {at} of {of}"),
+            ReplayEnd::Ran { of } => format!("ended after its {of} commands"),
+        }
+    }
+
+    /// What the acting card says: why nothing more plays, and the keys.
+    pub fn card(self) -> String {
+        let why = match self {
+            ReplayEnd::Refused { at, of } => format!(
+                "The replay stopped at command {at} of {of}: this fight refused it, so the rest was not played."
+            ),
+            ReplayEnd::Ran { of } => format!(
+                "The replay has played all {of} of its commands: it was saved before the fight ended."
+            ),
+        };
+        format!("{why}\n[R] watch again · [Esc] choose another encounter")
+    }
+}
+
 /// One accepted command and the log entries it produced: the board, the
 /// floating text and the log panel follow these.
 #[derive(Message, Clone, Debug)]
@@ -281,6 +313,20 @@ impl Game {
         }
     }
 
+    /// How a replay came to its end before the fight's, if it has: nothing
+    /// more will play, so the screen says so and offers to watch again.
+    pub fn replay_end(&self) -> Option<ReplayEnd> {
+        if self.mode != Mode::Replay || self.encounter.outcome().is_some() {
+            return None;
+        }
+        if let Some((at, of)) = self.replay_stopped {
+            return Some(ReplayEnd::Refused { at, of });
+        }
+        self.script.is_empty().then_some(ReplayEnd::Ran {
+            of: self.script_len,
+        })
+    }
+
     /// Whether the game is waiting on a brain or a replay (not a person).
     pub fn automatic_now(&self) -> bool {
         if self.encounter.outcome().is_some() {
@@ -467,6 +513,41 @@ mod tests {
         // Nothing after it was tried: the script is empty and the game waits.
         assert!(!game.automatic_now());
         assert_eq!(game.replay_stopped, Some((4, 5)));
+        // The screen says why nothing more plays, and how to watch again.
+        let end = game.replay_end().expect("the replay has ended");
+        assert_eq!(end, ReplayEnd::Refused { at: 4, of: 5 });
+        assert_eq!(end.bar(), "stopped at command 4 of 5");
+        assert!(end.card().contains("stopped at command 4 of 5"));
+        assert!(end.card().contains("[R] watch again"));
+    }
+
+    // A replay saved before its fight ended plays all its commands and then
+    // says so: the acting card no longer shows a turn that will not go on.
+    #[test]
+    fn a_replay_saved_mid_fight_ends_after_its_last_command() {
+        let content = content();
+        let setup = replay_of(&content, 4, Vec::new());
+        let mut game = Game::new(content, &setup, 1).unwrap();
+        assert_eq!(game.replay_end(), None, "nothing has played yet");
+        let mut played = 0;
+        while game.automatic_now() {
+            assert_eq!(game.replay_end(), None, "still playing");
+            let cmd = game.next_automatic().expect("a command while automatic");
+            game.carry_out(cmd).expect("a replay of legal commands");
+            played += 1;
+        }
+        assert_eq!(played, 4);
+        assert!(game.encounter.outcome().is_none());
+        let end = game.replay_end().expect("the replay has ended");
+        assert_eq!(end, ReplayEnd::Ran { of: 4 });
+        assert_eq!(end.bar(), "ended after its 4 commands");
+        assert!(end.card().contains("all 4 of its commands"));
+        // Outside a replay there is no such end.
+        let mut solo = setup.clone();
+        solo.mode = Mode::Hotseat;
+        solo.replay = None;
+        let game = Game::new(game.encounter.content().clone(), &solo, 2).unwrap();
+        assert_eq!(game.replay_end(), None);
     }
 
     // Outside a replay, a refusal is only a notice: the game goes on.

@@ -10,7 +10,7 @@ use skirmish_rules::encounter::{Command, Encounter, LogEntry};
 use skirmish_rules::map::Side;
 use skirmish_rules::stats::{CreatureId, Health};
 
-use super::game::{Applied, Game, Mode, Pace, Restart, Selection};
+use super::game::{Applied, Game, Mode, Pace, ReplayEnd, Restart, Selection};
 use super::input::{self, BlocksBoard};
 use super::intent::{self, Aim, SlotAction};
 use super::view::Palette;
@@ -355,9 +355,9 @@ fn top_bar(
         _ => left,
     };
     let mut right = format!("Malice {} · {}", e.malice(), game.mode.label());
-    if let Some((at, of)) = game.replay_stopped {
+    if let Some(end) = game.replay_end() {
         // Kept in the bar once the notice has gone: nothing more will play.
-        right += &format!(" stopped at command {at} of {of}");
+        right += &format!(" {}", end.bar());
     } else if matches!(game.mode, Mode::Demo | Mode::Replay) {
         right += &format!(
             " · {}{:.1}s  [Space] pause [N] step [+/-] speed",
@@ -612,10 +612,6 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// What the acting card says while a side no one plays at this screen
-/// picks its next creature: which side, and in a replay that it is one
-/// (it read "The other side is choosing." in a replay and in a demo, where
-/// neither side is the viewer's).
 /// How long a notice shows over the board.
 const NOTICE_SECONDS: f32 = 8.0;
 
@@ -630,6 +626,10 @@ fn picking(side: &str, person: bool) -> String {
     }
 }
 
+/// What the acting card says while a side no one plays at this screen
+/// picks its next creature: which side, and in a replay that it is one
+/// (it read "The other side is choosing." in a replay and in a demo, where
+/// neither side is the viewer's).
 fn waiting_hint(mode: Mode, side: Option<Side>) -> String {
     let replay = if mode == Mode::Replay {
         "Replay · "
@@ -753,6 +753,7 @@ fn actor_panel(
             Option<skirmish_rules::map::Pos>,
             Option<usize>,
             Option<CreatureId>,
+            Option<ReplayEnd>,
         )>,
     >,
 ) {
@@ -767,10 +768,12 @@ fn actor_panel(
         selection.hover,
         hovered_slot,
         selection.inspect,
+        game.replay_end(),
     );
     if drawn.as_ref() == Some(&key) {
         return;
     }
+    let key_end = key.6;
     *drawn = Some(key);
     let e = &game.encounter;
     let entity = *panel;
@@ -778,7 +781,9 @@ fn actor_panel(
     let (card_entity, mut card_node) = card.into_inner();
     commands.entity(card_entity).despawn_children();
     let mut card_lines: Vec<(String, Color)> = Vec::new();
-    let actor = e.active_creature();
+    // A replay that has ended shows why, not the card of a turn that will
+    // not go on.
+    let actor = e.active_creature().filter(|_| key_end.is_none());
     let hovered_creature = selection.hover.and_then(|h| {
         e.occupants()
             .into_iter()
@@ -789,6 +794,8 @@ fn actor_panel(
         let Some(id) = actor else {
             let hint = if e.outcome().is_some() {
                 "The fight is over. [R] restart · [Esc] choose another encounter".to_string()
+            } else if let Some(end) = game.replay_end() {
+                end.card()
             } else if game.players_turn() {
                 "Click one of your creatures to start its turn.".to_string()
             } else {

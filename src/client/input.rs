@@ -256,7 +256,10 @@ fn keys(
     if !ctrl && keys.any_just_pressed([KeyCode::Minus, KeyCode::NumpadSubtract]) {
         pace.delay = (pace.delay / 0.7).min(4.0);
     }
-    if keys.just_pressed(KeyCode::KeyR) && game.encounter.outcome().is_some() {
+    // Restart a finished fight, or watch a replay again once it has ended.
+    if keys.just_pressed(KeyCode::KeyR)
+        && (game.encounter.outcome().is_some() || game.replay_end().is_some())
+    {
         restart.write(Restart);
     }
     if !game.players_turn() {
