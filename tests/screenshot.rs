@@ -200,3 +200,32 @@ fn a_replay_from_the_simulator_plays_back_in_the_window() {
     assert!(err.contains("bad.ron"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// DEVELOPERS.md "the program does not panic": a display with no GPU the
+// renderer can use (here wgpu asked for DirectX 12, which Linux lacks)
+// made the renderer panic while the app was built, with a backtrace; now it
+// is an error, exit 2, naming what works without a GPU.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_client_without_a_usable_gpu_says_so_and_does_not_panic() {
+    if !have("xvfb-run") {
+        eprintln!("SKIPPED: needs xvfb-run (apt-get install xvfb)");
+        return;
+    }
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_skirmish"))
+        .args(["--encounter", "first_blood", "--screenshot"])
+        .arg(std::env::temp_dir().join("skirmish-no-gpu.png"))
+        .env("WGPU_BACKEND", "dx12")
+        .env("RUST_BACKTRACE", "1")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no GPU"), "{stderr}");
+    assert!(stderr.contains("`skirmish sim`"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stderr.contains("stack backtrace"), "{stderr}");
+}

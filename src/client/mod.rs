@@ -272,27 +272,33 @@ pub fn run(options: ClientOptions) -> ExitCode {
     }
     let mut app = App::new();
     let (w, h) = options.window.size;
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "Skirmish".into(),
-                    resolution: WindowResolution::new(w, h),
-                    mode: if options.window.fullscreen {
-                        WindowMode::BorderlessFullscreen(MonitorSelection::Current)
-                    } else {
-                        WindowMode::Windowed
-                    },
+    let built = quietly(|| {
+        app.add_plugins(
+            DefaultPlugins
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title: "Skirmish".into(),
+                        resolution: WindowResolution::new(w, h),
+                        mode: if options.window.fullscreen {
+                            WindowMode::BorderlessFullscreen(MonitorSelection::Current)
+                        } else {
+                            WindowMode::Windowed
+                        },
+                        ..default()
+                    }),
+                    ..default()
+                })
+                .set(AssetPlugin {
+                    file_path: assets.to_string_lossy().into_owned(),
                     ..default()
                 }),
-                ..default()
-            })
-            .set(AssetPlugin {
-                file_path: assets.to_string_lossy().into_owned(),
-                ..default()
-            }),
-    )
-    .add_plugins((TilemapPlugin, RulesPlugin));
+        )
+        .add_plugins((TilemapPlugin, RulesPlugin));
+    });
+    if let Err(why) = built {
+        eprintln!("error: {}", startup_failure(&why));
+        return ExitCode::from(2);
+    }
     // The shipped font (with the symbols the board uses) replaces the
     // built-in one everywhere.
     if let Ok(bytes) = std::fs::read(assets.join("fonts/DejaVuSans.ttf")) {
@@ -340,6 +346,37 @@ pub fn run(options: ClientOptions) -> ExitCode {
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// Run `f`, catching a panic and keeping the panic hook quiet while it
+/// runs: the message, if it panicked. For building the window's plugins,
+/// where the engine panics on a machine it cannot draw on.
+fn quietly(f: impl FnOnce()) -> Result<(), String> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    result.map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no reason given".into())
+    })
+}
+
+/// What to say when the window's plugins fail to build: the engine's own
+/// words, and for a missing GPU what works without one.
+fn startup_failure(why: &str) -> String {
+    if why.contains("Unable to find a GPU") {
+        format!(
+            "the window found no GPU to draw with ({why}); it needs a Vulkan, Metal, \
+             DirectX 12 or OpenGL driver (on Linux without a GPU, `mesa-vulkan-drivers` \
+             draws in software); `skirmish sim`, `check` and `scenario` need none"
+        )
+    } else {
+        format!("the window could not start: {why}")
     }
 }
 
