@@ -67,8 +67,8 @@ pub struct Game {
     script: VecDeque<Command>,
     /// How many commands the replay file holds.
     script_len: usize,
-    /// A replay stopped at a refused command: which one, of how many.
-    pub replay_stopped: Option<(usize, usize)>,
+    /// A replay stopped at a refused command: which one (of `script_len`).
+    replay_stopped: Option<usize>,
     /// The last refusal, shown to the player for a while.
     pub notice: Option<String>,
     /// Bumped on every notice, so that the same words said again show again.
@@ -266,7 +266,7 @@ impl Game {
                     // The refused command was the last one taken off the script.
                     let at = self.script_len - self.script.len();
                     self.script.clear();
-                    self.replay_stopped = Some((at, self.script_len));
+                    self.replay_stopped = Some(at);
                     format!(
                         "Replay stopped: its command {at} of {} was refused ({r})",
                         self.script_len
@@ -319,8 +319,11 @@ impl Game {
         if self.mode != Mode::Replay || self.encounter.outcome().is_some() {
             return None;
         }
-        if let Some((at, of)) = self.replay_stopped {
-            return Some(ReplayEnd::Refused { at, of });
+        if let Some(at) = self.replay_stopped {
+            return Some(ReplayEnd::Refused {
+                at,
+                of: self.script_len,
+            });
         }
         self.script.is_empty().then_some(ReplayEnd::Ran {
             of: self.script_len,
@@ -512,7 +515,7 @@ mod tests {
         );
         // Nothing after it was tried: the script is empty and the game waits.
         assert!(!game.automatic_now());
-        assert_eq!(game.replay_stopped, Some((4, 5)));
+        assert_eq!(game.replay_stopped, Some(4));
         // The screen says why nothing more plays, and how to watch again.
         let end = game.replay_end().expect("the replay has ended");
         assert_eq!(end, ReplayEnd::Refused { at: 4, of: 5 });

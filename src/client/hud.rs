@@ -338,14 +338,12 @@ fn top_bar(
         let who = game.deciding_side().unwrap_or(flow.to_act);
         let person = game.human(who) && game.mode != Mode::Replay;
         match e.phased_next() {
-            Some(next) => {
-                let how = if person {
-                    "click one of yours to act"
-                } else {
-                    "choosing who acts"
-                };
-                format!("Round {} · {} is up ({how})", flow.round, name_of(e, next))
-            }
+            Some(next) => format!(
+                "Round {} · {} is up ({})",
+                flow.round,
+                name_of(e, next),
+                pick_how(person)
+            ),
             None => format!("Round {} · {}", flow.round, picking(side_name(who), person)),
         }
     };
@@ -619,10 +617,20 @@ const NOTICE_SECONDS: f32 = 8.0;
 /// to do ("Heroes: click one of yours to act"), a brain's pick is described
 /// ("Monsters choosing who acts").
 fn picking(side: &str, person: bool) -> String {
+    let how = pick_how(person);
     if person {
-        format!("{side}: click one of yours to act")
+        format!("{side}: {how}")
     } else {
-        format!("{side} choosing who acts")
+        format!("{side} {how}")
+    }
+}
+
+/// What a person picking who acts is to do, or what a brain is doing.
+fn pick_how(person: bool) -> &'static str {
+    if person {
+        "click one of yours to act"
+    } else {
+        "choosing who acts"
     }
 }
 
@@ -794,7 +802,7 @@ fn actor_panel(
         let Some(id) = actor else {
             let hint = if e.outcome().is_some() {
                 "The fight is over. [R] restart · [Esc] choose another encounter".to_string()
-            } else if let Some(end) = game.replay_end() {
+            } else if let Some(end) = key_end {
                 end.card()
             } else if game.players_turn() {
                 "Click one of your creatures to start its turn.".to_string()
@@ -1314,7 +1322,6 @@ fn buttons(
 
 #[cfg(test)]
 mod tests {
-
     use std::path::Path;
     use std::sync::Arc;
 
