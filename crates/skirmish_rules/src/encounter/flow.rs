@@ -2,8 +2,10 @@
 //! side choosing which creature acts, a side that runs out letting the other
 //! finish, rounds, and the start and end of turns and rounds.
 //!
-//! The phase is a Bevy state. Each command runs the [`EncounterStep`]
-//! schedule once; its systems sit in ordered [`Step`] sets.
+//! The phase is a Bevy state. Each command is carried out
+//! (`act::handle_command`); then, when it ended or started a turn or left
+//! none under way, the [`TurnBoundary`] schedule runs, its systems in
+//! ordered [`Step`] sets; then [`check_outcome`] looks for a victory.
 
 use crate::encounter::keyed::KeyedWorld;
 use bevy_app::App;
@@ -12,7 +14,7 @@ use bevy_ecs::schedule::ScheduleLabel;
 use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::act::{BonusData, CachedQuery, SummonData};
+use super::act::{BonusData, CachedQuery, StandingData, SummonData};
 use super::components::*;
 use super::log::{CombatLog, LogEntry};
 use crate::conditions::{ConditionKind, Conditions};
@@ -29,30 +31,17 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<ActiveRuleset>()
         .init_resource::<TurnEvents>()
         .init_resource::<Squads>()
-        .init_schedule(EncounterStep)
-        .init_schedule(TurnBoundary)
-        .init_schedule(StepOutcome);
-    // A step is a handful of small, ordered systems: the multi-threaded
-    // executor (which Bevy's `multi_threaded` feature makes the default
-    // when the client is in the build) only adds thread hand-offs.
-    for label in [
-        EncounterStep.intern(),
-        TurnBoundary.intern(),
-        StepOutcome.intern(),
-    ] {
-        app.edit_schedule(label, |s| {
-            s.set_executor(bevy_ecs::schedule::SingleThreadedExecutor::new());
-        });
-    }
+        .init_schedule(TurnBoundary);
+    // The boundary is a handful of small, ordered systems: the
+    // multi-threaded executor (which Bevy's `multi_threaded` feature makes
+    // the default when the client is in the build) only adds thread
+    // hand-offs.
+    app.edit_schedule(TurnBoundary, |s| {
+        s.set_executor(bevy_ecs::schedule::SingleThreadedExecutor::new());
+    });
     app.configure_sets(
         TurnBoundary,
-        (
-            Step::EndOfTurn,
-            Step::Advance,
-            Step::StartOfTurn,
-            Step::Outcome,
-        )
-            .chain(),
+        (Step::EndOfTurn, Step::Advance, Step::StartOfTurn).chain(),
     );
     // A stage with nothing to do is skipped whole, a condition each,
     // rather than every one of its systems run to find nothing (a turn
@@ -71,10 +60,8 @@ pub(super) fn plugin(app: &mut App) {
             (strain, end_of_turn).chain().in_set(Step::EndOfTurn),
             (advance, glyph_round).chain().in_set(Step::Advance),
             start_of_turn.in_set(Step::StartOfTurn),
-            check_outcome.in_set(Step::Outcome),
         ),
     );
-    app.add_systems(StepOutcome, check_outcome.in_set(Step::Outcome));
 }
 
 /// Whether the turn order must move on: no turn under way, and no side has
@@ -90,40 +77,28 @@ fn advancing(f: Res<Flow>) -> bool {
 
 /// Whether the step's command left a turn boundary for [`TurnBoundary`] to
 /// handle: a turn ended or started, or none is under way. Most commands
-/// (a move, an ability) leave none, and their step runs [`StepOutcome`]
-/// instead, which is the same as every stage of the boundary skipped.
+/// (a move, an ability) leave none, and their step skips the schedule,
+/// which is the same as every stage of it skipped.
 pub(super) fn at_boundary(world: &World) -> bool {
     let events = world.res::<TurnEvents>();
     !events.ended.is_empty() || !events.started.is_empty() || must_advance(world.res::<Flow>())
 }
 
-/// The schedule a command runs first: checking and carrying it out.
-#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct EncounterStep;
-
-/// The schedule a step runs next when its command ended or started a turn
-/// or left none under way ([`at_boundary`]): end-of-turn effects, the turn
-/// order moving on, start-of-turn effects, then victory.
+/// The schedule a step runs after its command when the command ended or
+/// started a turn or left none under way ([`at_boundary`]): end-of-turn
+/// effects, the turn order moving on, start-of-turn effects.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TurnBoundary;
 
-/// The schedule a step runs next otherwise: victory alone.
-#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct StepOutcome;
-
-/// The ordered stages of one step.
+/// The ordered stages of the turn boundary.
 #[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
-    /// Check and carry out the command.
-    Command,
     /// End-of-turn effects: EoT conditions end, saves.
     EndOfTurn,
     /// Choose the side to act next; end and start rounds.
     Advance,
     /// Start-of-turn effects: heroic resource.
     StartOfTurn,
-    /// Victory and defeat.
-    Outcome,
 }
 
 /// Where the encounter is.
@@ -588,26 +563,34 @@ pub(super) fn start_of_turn(
 }
 
 /// Victory: a side with no creature able to fight loses.
-fn check_outcome(
-    mut flow: ResMut<Flow>,
-    creatures: Query<(&Creature, &Stamina)>,
-    mut log: ResMut<CombatLog>,
-    mut next: ResMut<NextState<Phase>>,
-) {
-    if flow.outcome.is_some() {
+pub(super) fn check_outcome(world: &mut World) {
+    if world.res::<Flow>().outcome.is_some() {
         return;
     }
-    let standing = |side: Side| creatures.iter().any(|(c, s)| c.side == side && can_act(s));
-    let winner = match (standing(Side::Heroes), standing(Side::Director)) {
+    let (mut heroes, mut director) = (false, false);
+    CachedQuery::<StandingData>::with(world, |q| {
+        q.iter_manual(world).for_each(|(c, s)| {
+            if can_act(s) {
+                match c.side {
+                    Side::Heroes => heroes = true,
+                    Side::Director => director = true,
+                }
+            }
+        })
+    });
+    let winner = match (heroes, director) {
         (true, false) => Some(Side::Heroes),
         (false, _) => Some(Side::Director),
         _ => None,
     };
     if let Some(side) = winner {
+        let mut flow = world.res_mut::<Flow>();
         flow.outcome = Some(side);
         flow.active = None;
-        log.push(LogEntry::Victory { side });
-        next.set(Phase::Over);
+        world
+            .res_mut::<CombatLog>()
+            .push(LogEntry::Victory { side });
+        world.res_mut::<NextState<Phase>>().set(Phase::Over);
     }
 }
 

@@ -60,12 +60,9 @@ pub(super) fn plugin(app: &mut App) {
 /// A running encounter: owns a headless app with the rules plugin.
 pub struct Encounter {
     app: App,
-    /// The step's schedules (the command; the turn boundary; victory
-    /// alone), kept out of the world's schedules: run directly, a step
-    /// skips looking them up by label.
-    step_schedule: bevy_ecs::schedule::Schedule,
+    /// The turn boundary's schedule, kept out of the world's schedules:
+    /// run directly, a step skips looking it up by label.
     boundary_schedule: bevy_ecs::schedule::Schedule,
-    outcome_schedule: bevy_ecs::schedule::Schedule,
     /// Whether any system runs on entering, leaving or changing a phase:
     /// if none does, a step sets the new phase without running the
     /// transition schedule.
@@ -118,21 +115,14 @@ impl Encounter {
         let mut schedules = app
             .world_mut()
             .resource_mut::<bevy_ecs::schedule::Schedules>();
-        let mut take = |label: bevy_ecs::intern::Interned<dyn ScheduleLabel>| {
-            schedules
-                .remove(label)
-                .expect("the flow plugin adds the step's schedules")
-        };
-        let step_schedule = take(flow::EncounterStep.intern());
-        let boundary_schedule = take(flow::TurnBoundary.intern());
-        let outcome_schedule = take(flow::StepOutcome.intern());
+        let boundary_schedule = schedules
+            .remove(flow::TurnBoundary.intern())
+            .expect("the flow plugin adds the turn boundary's schedule");
         let phase_watched = phase_watched(app.world());
         let unseeded = Arc::new(snapshot::Snapshot::take(app.world(), 0));
         let mut e = Encounter {
             app,
-            step_schedule,
             boundary_schedule,
-            outcome_schedule,
             phase_watched,
             record: replay::Replay {
                 encounter: encounter_id.to_string(),
@@ -209,15 +199,16 @@ impl Encounter {
         self.step();
     }
 
-    /// Run one step of the engine and apply state transitions.
+    /// Run one step of the engine: the pending command, the turn
+    /// boundary's systems if it left one, the victory check; then the
+    /// phase's change.
     fn step(&mut self) {
         let world = self.app.world_mut();
-        self.step_schedule.run(world);
+        act::handle_command(world);
         if flow::at_boundary(world) {
             self.boundary_schedule.run(world);
-        } else {
-            self.outcome_schedule.run(world);
         }
+        flow::check_outcome(world);
         // The phase changes on some steps only; with no change pending the
         // transition schedule would do nothing but cost its run.
         let next = match *world.res::<NextState<Phase>>() {
