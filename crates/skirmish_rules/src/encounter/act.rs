@@ -145,37 +145,7 @@ pub(super) fn handle_command(world: &mut World) {
         react::run(world);
         check_grabs(world);
     }
-    // A creature that falls during its own turn (an opportunity attack, a
-    // collision) has its turn ended, and what it was doing with it.
-    if let Some(active) = world.res::<Flow>().active {
-        let standing = |world: &World, id: CreatureId| {
-            entity_of(world, id)
-                .and_then(|e| world.comp::<Stamina>(e))
-                .is_some_and(can_act)
-        };
-        if !standing(world, active) {
-            world.res_mut::<Resolution>().clear();
-            // A squad's turn goes on while any of its minions stands.
-            let next = world
-                .res::<Flow>()
-                .squad
-                .iter()
-                .copied()
-                .find(|&m| standing(world, m));
-            match next {
-                Some(m) => world.res_mut::<Flow>().active = Some(m),
-                None => {
-                    let done = world.res_mut::<Flow>().finish_turn();
-                    // A turn that ended as it began (its creature died of
-                    // its slow action's bleeding) has nothing of its start
-                    // left to do: the dead gain no resource.
-                    let mut events = world.res_mut::<TurnEvents>();
-                    events.ended = done;
-                    events.started.clear();
-                }
-            }
-        }
-    }
+    end_fallen_turn(world);
     // A turn started clears a delay; an open prompt is its own phase.
     if matches!(cmd, Command::StartTurn { .. }) && result.is_ok() {
         world.res_mut::<Flow>().delayed = None;
@@ -189,6 +159,44 @@ pub(super) fn handle_command(world: &mut World) {
     let mut pending = world.res_mut::<PendingCommand>();
     pending.reply = Some(result);
     pending.done = Some(cmd);
+}
+
+/// A creature that falls during its own turn (an opportunity attack, a
+/// collision, an aura as its turn starts) has its turn ended, and what it
+/// was doing with it; a squad's turn passes to a minion still standing.
+/// True if a turn ended.
+pub(super) fn end_fallen_turn(world: &mut World) -> bool {
+    let Some(active) = world.res::<Flow>().active else {
+        return false;
+    };
+    let standing = |world: &World, id: CreatureId| {
+        entity_of(world, id)
+            .and_then(|e| world.comp::<Stamina>(e))
+            .is_some_and(can_act)
+    };
+    if standing(world, active) {
+        return false;
+    }
+    world.res_mut::<Resolution>().clear();
+    // A squad's turn goes on while any of its minions stands.
+    let next = world
+        .res::<Flow>()
+        .squad
+        .iter()
+        .copied()
+        .find(|&m| standing(world, m));
+    if let Some(m) = next {
+        world.res_mut::<Flow>().active = Some(m);
+        return false;
+    }
+    let done = world.res_mut::<Flow>().finish_turn();
+    // A turn that ended as it began (its creature died of its slow
+    // action's bleeding) has nothing of its start left to do: the dead
+    // gain no resource.
+    let mut events = world.res_mut::<TurnEvents>();
+    events.ended = done;
+    events.started.clear();
+    true
 }
 
 /// Find a creature's entity.
@@ -361,6 +369,16 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal
         (flow.active.is_some(), flow.is_acting(id))
     };
     let entity = entity_of(world, id).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+    // A square far off the map is no square of this fight (only a file
+    // written by hand names one): refused at the door, so no rule works
+    // with coordinates near the integers' limits.
+    let far = cmd
+        .squares()
+        .into_iter()
+        .find(|&p| world.res::<Battlefield>().0.far_off(p));
+    if let Some(p) = far {
+        return Err(Refusal::FarOffMap(p));
+    }
     // An open prompt must be answered before anything else happens.
     if let Some(p) = &world.res::<Resolution>().prompt {
         let asked = p.creature;
@@ -1602,12 +1620,14 @@ fn use_ability(
             _ => 0,
         };
         let has = heroic.as_ref().map_or(0, |h| h.amount);
-        if !heroic.as_ref().is_some_and(|h| h.can_pay(cost + spend)) {
+        // (Saturating: no creature has anywhere near `u32::MAX` to spend.)
+        let needed = cost.saturating_add(spend);
+        if !heroic.as_ref().is_some_and(|h| h.can_pay(needed)) {
             return Err(Refusal::NotEnoughResource {
                 resource: heroic
                     .as_ref()
                     .map_or("heroic resource".into(), |h| h.resource.clone()),
-                needed: cost + spend,
+                needed,
                 has,
             });
         }
@@ -1618,7 +1638,8 @@ fn use_ability(
     };
     // Seed 000 "Surges": up to 3 for damage; 2 per target for +1 potency.
     let has_surges = heroic.as_ref().map_or(0, |h| h.surges);
-    let wanted = surges + 2 * potency_surges.len() as u32;
+    let wanted =
+        (potency_surges.len() as u64 * 2 + u64::from(surges)).min(u64::from(u32::MAX)) as u32;
     if wanted > has_surges {
         return Err(Refusal::NotEnoughSurges {
             wanted,
@@ -2055,7 +2076,8 @@ fn pay(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability, spe
     let heroic_cost = match ability.cost {
         Cost::Heroic(n) => n,
         _ => 0,
-    } + spend;
+    }
+    .saturating_add(spend);
     match ability.cost {
         Cost::Heroic(_) | Cost::Free | Cost::Signature if heroic_cost > 0 => {
             let n = heroic_cost;

@@ -131,6 +131,26 @@ impl Command {
         }
     }
 
+    /// Every square the command names (its path, its destination, where
+    /// its area goes).
+    pub fn squares(&self) -> Vec<Pos> {
+        match self {
+            Command::Move { path, .. }
+            | Command::Movement { path, .. }
+            | Command::Charge { path, .. } => path.to_vec(),
+            Command::Shift { to, .. } => vec![*to],
+            Command::UseAreaAbility { placement, .. } => match placement {
+                Placement::OnSelf => Vec::new(),
+                Placement::Cube { corner } => vec![*corner],
+                Placement::Line { start, aim } => vec![*start, *aim],
+                Placement::Wall { squares } => squares.clone(),
+                Placement::Cone { aim } => vec![*aim],
+                Placement::Sphere { centre } => vec![*centre],
+            },
+            _ => Vec::new(),
+        }
+    }
+
     pub fn creature(&self) -> CreatureId {
         match self {
             Command::StartTurn { creature }
@@ -269,6 +289,8 @@ pub enum Refusal {
     Phased(String),
     #[error("can't delay: {0}")]
     CannotDelay(&'static str),
+    #[error("the square {0} is far off the map")]
+    FarOffMap(Pos),
 }
 
 /// A creature named in a refusal: its name, or its id when it has none.

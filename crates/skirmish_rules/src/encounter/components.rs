@@ -122,7 +122,8 @@ impl Heroic {
     /// Whether `n` can be spent now: what the hero has, plus for a class
     /// that may strain, down to its limit below 0.
     pub fn can_pay(&self, n: u32) -> bool {
-        self.amount + self.strain_limit.saturating_sub(self.strain) >= n
+        u64::from(self.amount) + u64::from(self.strain_limit.saturating_sub(self.strain))
+            >= u64::from(n)
     }
 
     /// Spend `n` (checked with [`Heroic::can_pay`]); what is missing is strain.
@@ -139,7 +140,7 @@ impl Heroic {
     pub fn gain(&mut self, n: u32) {
         let back = n.min(self.strain);
         self.strain -= back;
-        self.amount += n - back;
+        self.amount = self.amount.saturating_add(n - back);
     }
 
     /// The resource as a signed number (below 0 while strained).

@@ -510,15 +510,19 @@ pub(super) fn new_round(world: &mut World) {
 
 /// Start of a turn: the budget resets and heroes gain their resource
 /// (RULES.md "Heroic resources": 1d3 for most, a flat amount for some).
+/// What [`start_of_turn`] reads and writes of each creature.
+type TurnStartData = (
+    Entity,
+    &'static Creature,
+    &'static mut TurnBudget,
+    &'static mut Stance,
+    Option<&'static mut Heroic>,
+    &'static Stamina,
+);
+
 pub(super) fn start_of_turn(
     mut events: ResMut<TurnEvents>,
-    mut creatures: Query<(
-        Entity,
-        &Creature,
-        &mut TurnBudget,
-        &mut Stance,
-        Option<&mut Heroic>,
-    )>,
+    mut creatures: Query<TurnStartData>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
     (content, flow): (Res<Content>, Res<Flow>),
@@ -527,9 +531,14 @@ pub(super) fn start_of_turn(
     let stage = flow.phased.as_ref().map(|p| p.stage);
     // In the order the turns started: resource dice are rolled here.
     for e in in_list_order(creatures.iter().map(|(e, c, ..)| (e, c)), &started) {
-        let Ok((_, c, mut budget, mut stance, heroic)) = creatures.get_mut(e) else {
+        let Ok((_, c, mut budget, mut stance, heroic, stamina)) = creatures.get_mut(e) else {
             continue;
         };
+        // A creature felled as its turn began (an aura's pulse) has no
+        // turn to take: the step ends it, and the dead gain nothing.
+        if !can_act(stamina) {
+            continue;
+        }
         let id = c.id;
         // Defend lasts until the start of the creature's next turn.
         stance.defending = false;

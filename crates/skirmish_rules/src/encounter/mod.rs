@@ -205,8 +205,17 @@ impl Encounter {
     fn step(&mut self) {
         let world = self.app.world_mut();
         act::handle_command(world);
-        if flow::at_boundary(world) {
+        // A turn's start can fell its creature (an aura's pulse): that turn
+        // ends at once, and the boundary runs again for it. Each pass ends
+        // a turn, and none starts one by itself, so this stops; the bound
+        // is a guard.
+        let mut passes = 0;
+        while flow::at_boundary(world) && passes < 4 {
             self.boundary_schedule.run(world);
+            passes += 1;
+            if !act::end_fallen_turn(world) {
+                break;
+            }
         }
         flow::check_outcome(world);
         // The phase changes on some steps only; with no change pending the

@@ -332,6 +332,102 @@ fn refused_moves_change_nothing() {
     assert_eq!(e.log().len(), log_len);
 }
 
+// The README's standard: bad input "gets a clear error and loses nothing
+// ... the program does not panic on any content, command or saved game".
+// A command is a replay's line, which a person may write by hand: a square
+// far off the map is refused at the door, naming it (the rules' arithmetic
+// on such coordinates overflowed), and amounts near `u32::MAX` are refused
+// as more than anyone has (a huge spend once wrapped around to a small
+// cost, was accepted, and asked for gigabytes of extra effects).
+#[test]
+fn far_off_squares_and_huge_amounts_are_refused() {
+    let bandit = CreatureId(2);
+    let mut e = setup(
+        vec![hero("fury", "A", (1, 1))],
+        vec![monster("bandit", (2, 1))],
+        3,
+    );
+    start(&mut e, FURY);
+    let log_len = e.log().len();
+    let before = e.creatures();
+    let far = Pos::new(i32::MIN, i32::MAX);
+    let refusals = [
+        e.apply(Command::Move {
+            creature: FURY,
+            path: vec![Pos::new(1, 1), far].into(),
+        }),
+        e.apply(Command::Shift {
+            creature: FURY,
+            to: Pos::new(i32::MAX, 1),
+        }),
+        e.apply(Command::UseAreaAbility {
+            creature: FURY,
+            ability: "fury_cleave".into(),
+            placement: command::Placement::Cube { corner: far },
+            surges: 0,
+            potency_surges: Vec::new(),
+            spend: 0,
+            tier: None,
+        }),
+    ];
+    assert!(matches!(&refusals[0], Err(Refusal::FarOffMap(p)) if *p == far));
+    assert!(matches!(&refusals[1], Err(Refusal::FarOffMap(_))));
+    assert!(matches!(&refusals[2], Err(Refusal::FarOffMap(_))));
+    assert_eq!(
+        refusals[0].as_ref().unwrap_err().to_string(),
+        format!("the square {far} is far off the map")
+    );
+    // A square just off the map is an ordinary bad path.
+    assert!(matches!(
+        e.apply(Command::Shift {
+            creature: FURY,
+            to: Pos::new(0, 1),
+        }),
+        Err(Refusal::BadPath(_))
+    ));
+    assert_eq!(e.creatures(), before);
+    // Wrecking Blow costs 5 ferocity, which the fury has: 5 and
+    // `u32::MAX - 4` more is `u32::MAX + 1`, which wrapped around to
+    // nothing to pay.
+    let fury = act::entity_of(e.world(), FURY).unwrap();
+    e.world_mut().get_mut::<Heroic>(fury).unwrap().amount = 5;
+    let before = e.creatures();
+    let huge = Command::UseAbility {
+        creature: FURY,
+        ability: "fury_wrecking_blow".into(),
+        targets: vec![bandit],
+        surges: 0,
+        potency_surges: Vec::new(),
+        spend: u32::MAX - 4,
+        tier: None,
+    };
+    assert!(matches!(
+        e.apply(huge),
+        Err(Refusal::NotEnoughResource {
+            needed: u32::MAX,
+            ..
+        })
+    ));
+    let surges = Command::UseAbility {
+        creature: FURY,
+        ability: "brutal_slam".into(),
+        targets: vec![bandit],
+        surges: u32::MAX,
+        potency_surges: vec![bandit],
+        spend: 0,
+        tier: None,
+    };
+    assert!(matches!(
+        e.apply(surges),
+        Err(Refusal::NotEnoughSurges {
+            wanted: u32::MAX,
+            ..
+        })
+    ));
+    assert_eq!(e.creatures(), before);
+    assert_eq!(e.log().len(), log_len);
+}
+
 // Seed 000 "Ability Roll": Brutal Slam for a fury with Might 2, tier 1: 5
 // damage and push 1, through the engine with forced dice.
 #[test]

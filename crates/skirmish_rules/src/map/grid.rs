@@ -374,6 +374,20 @@ impl Map {
         map
     }
 
+    /// Whether `p` lies more than [`Map::MARGIN`] squares beyond the map
+    /// on any side: no rule has a use for such a square (an area aimed off
+    /// the map's edge is aimed a few squares off it), and the rules'
+    /// arithmetic stays far from the integers' limits without it.
+    pub fn far_off(&self, p: Pos) -> bool {
+        p.x < -Self::MARGIN
+            || p.y < -Self::MARGIN
+            || p.x >= self.width.saturating_add(Self::MARGIN)
+            || p.y >= self.height.saturating_add(Self::MARGIN)
+    }
+
+    /// How far beyond the map a command may name a square ([`Map::far_off`]).
+    pub const MARGIN: i32 = 64;
+
     pub fn in_bounds(&self, p: Pos) -> bool {
         p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height
     }

@@ -151,3 +151,77 @@ fn aura_damage_is_credited_to_the_auras_user() {
     assert_eq!(r.dealt[&name(BANDIT)], 0);
     assert_eq!(r.taken[&name(BANDIT)], 2);
 }
+
+// RULES.md "Stamina": a hero dies at minus half its stamina, and the dead
+// take no turns. A creature an aura fells as its turn begins has that turn
+// end at once: the next pick comes at the same step (before, the dead
+// creature stayed the one acting until some other command was tried), and
+// a hero felled so gains no heroic resource for the turn.
+#[test]
+fn a_creature_felled_as_its_turn_begins_has_that_turn_end_at_once() {
+    const DOOM: &str = r#"(id: "doom", name: "Doom", keywords: [Area, Magic],
+        action: Maneuver, distance: Aura(1), target: (kinds: [Enemy]),
+        aura: Some((when: StartOfTurnInside, effect: "200 damage")))"#;
+    const CONDUIT: CreatureId = CreatureId(2);
+    const DOOMED: CreatureId = CreatureId(3);
+    let db = db_with(&[DOOM]);
+    let mut bandit = db.monsters["bandit"].clone();
+    bandit.abilities.push("doom".into());
+    let mut e = open(
+        db,
+        vec![
+            hero("fury", "Korva", (3, 2)),
+            hero("conduit", "Aldous", (9, 5)),
+        ],
+        vec![MonsterDef {
+            monster: None,
+            inline: Some(bandit),
+            ..MonsterDef::of("bandit", (4, 2))
+        }],
+    );
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    start(&mut e, DOOMED);
+    e.apply(Command::UseAreaAbility {
+        creature: DOOMED,
+        ability: "doom".into(),
+        placement: command::Placement::OnSelf,
+        surges: 0,
+        potency_surges: Vec::new(),
+        spend: 0,
+        tier: None,
+    })
+    .unwrap();
+    e.apply(Command::EndTurn { creature: DOOMED }).unwrap();
+    e.dice_mut().force([1]);
+    start(&mut e, CONDUIT);
+    e.apply(Command::EndTurn { creature: CONDUIT }).unwrap();
+    assert_eq!(e.flow().round, 2);
+    // Round 2: the fury's turn begins inside the aura.
+    let logged = e.apply(Command::StartTurn { creature: FURY }).unwrap();
+    assert!(e.creature(FURY).unwrap().stamina.is_dead());
+    assert!(
+        logged
+            .iter()
+            .any(|l| matches!(l, LogEntry::TurnEnded { creature, .. } if *creature == FURY)),
+        "{logged:?}"
+    );
+    // (Its ferocity for the damage taken comes with the damage; nothing
+    // comes after its death.)
+    let died = logged
+        .iter()
+        .position(|l| matches!(l, LogEntry::Died { creature, .. } if *creature == FURY))
+        .expect("it died");
+    assert!(
+        !logged[died..]
+            .iter()
+            .any(|l| matches!(l, LogEntry::ResourceGained { creature, .. } if *creature == FURY)),
+        "{logged:?}"
+    );
+    assert_eq!(e.active_creature(), None);
+    assert_eq!(e.phase(), Phase::AwaitingTurn);
+    // The monsters pick next, and the fight goes on.
+    assert!(e.outcome().is_none());
+    start(&mut e, DOOMED);
+}

@@ -1,0 +1,3 @@
+//! Shared by the integration tests.
+
+pub mod malformed;
