@@ -110,6 +110,27 @@ impl PhasedRules {
                 "a run must move at least speed x 1".into(),
             ));
         }
+        // Numbers far beyond a 2d6 fight are slips (and would overflow).
+        let squares = [
+            ("shift_squares", self.shift_squares),
+            ("hustle_bonus", self.hustle_bonus),
+            ("disengage_squares", self.disengage_squares),
+            ("run_multiplier", self.run_multiplier),
+        ];
+        for (field, n) in squares {
+            if n > 20 {
+                p.push((field, format!("{field} {n} is more than 20")));
+            }
+        }
+        let totals = [
+            ("defense_base", self.defense_base),
+            ("tier_three_margin", self.tier_three_margin),
+        ];
+        for (field, n) in totals {
+            if !(-30..=30).contains(&n) {
+                p.push((field, format!("{field} {n} is outside -30 to 30")));
+            }
+        }
         p
     }
 

@@ -253,10 +253,10 @@ impl DamageTraits {
             .filter(|(f, _)| f.matches(t))
             .map(|&(_, v)| v)
             .max();
-        let weakened = amount + weakness;
+        let weakened = amount.saturating_add(weakness);
         match immunity {
             Some(Amount::All) => 0,
-            Some(Amount::Value(v)) => (weakened - v.max(0)).max(0),
+            Some(Amount::Value(v)) => weakened.saturating_sub(v.max(0)).max(0),
             None => weakened,
         }
     }
@@ -334,20 +334,20 @@ impl Stamina {
         let from_temp = amount.min(self.temporary);
         self.temporary -= from_temp;
         let rest = amount - from_temp;
-        self.current -= rest;
+        self.current = self.current.saturating_sub(rest);
         rest
     }
 
     /// Lose stamina that temporary stamina does not absorb (bleeding).
     pub fn lose(&mut self, amount: i32) {
-        self.current -= amount.max(0);
+        self.current = self.current.saturating_sub(amount.max(0));
     }
 
     /// Heal, never above the maximum. Returns how much was regained.
     pub fn heal(&mut self, amount: i32) -> i32 {
         let before = self.current;
         // A dying hero heals from their negative stamina up.
-        self.current = (self.current + amount.max(0)).min(self.max);
+        self.current = self.current.saturating_add(amount.max(0)).min(self.max);
         self.current - before
     }
 
@@ -409,6 +409,27 @@ mod tests {
         assert_eq!(boosted, weak + 1);
         assert!(!potency_applies(0, weak));
         assert!(potency_applies(0, boosted));
+    }
+
+    // Content may hold any number (a weakness, a stamina): stamina and
+    // damage arithmetic saturates rather than overflowing (a panic in a
+    // debug build, a wrong sign in a release one).
+    #[test]
+    fn stamina_and_damage_arithmetic_saturates() {
+        let mut s = Stamina::new(i32::MAX, 0, LifeRule::Director);
+        s.current = i32::MAX - 1;
+        assert_eq!(s.heal(i32::MAX), 1);
+        assert_eq!(s.current, i32::MAX);
+        s.current = i32::MIN + 1;
+        s.take_damage(i32::MAX);
+        assert_eq!(s.current, i32::MIN);
+        s.lose(5);
+        assert_eq!(s.current, i32::MIN);
+        let weak = DamageTraits {
+            immunities: Vec::new(),
+            weaknesses: vec![(DamageFilter::Any, i32::MAX)],
+        };
+        assert_eq!(weak.apply(5, DamageType::Fire), i32::MAX);
     }
 
     // RULES.md "Stamina": "Damage weakness is applied before immunity; only

@@ -429,12 +429,19 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
     Ok(effect)
 }
 
+/// The largest number a tier line may hold: damage, squares, surges,
+/// stamina. Nothing in a fight comes near it; a larger one is a slip, and
+/// would overflow the rules' arithmetic or ask for a line of squares
+/// billions long.
+pub const MAX_NUMBER: u32 = 999;
+
 fn parse_number(c: &mut Cursor, what: &str) -> Result<u32, NotationError> {
     match c.peek().and_then(|t| t.parse::<u32>().ok()) {
-        Some(n) => {
+        Some(n) if n <= MAX_NUMBER => {
             c.next();
             Ok(n)
         }
+        Some(_) => Err(c.error(&format!("{what} up to {MAX_NUMBER}"))),
         None => Err(c.error(what)),
     }
 }

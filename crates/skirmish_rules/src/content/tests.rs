@@ -161,6 +161,72 @@ fn every_problem_reported_in_one_pass_with_positions() {
     assert_eq!((stamina.line, stamina.column), (8, 9));
 }
 
+// Developers' guide: "the program does not panic on any content", and bad
+// input "gets a clear error". Numbers far beyond any fight (a slip of the
+// keyboard) are errors at load, each at its place: before, a burst of two
+// billion squares asked for gigabytes, a push as long overflowed, and so did
+// a heal of a stat block with two billion stamina.
+#[test]
+fn numbers_beyond_any_fight_are_errors_at_load() {
+    let abilities = r#"[
+    (
+        id: "slam",
+        name: "Slam",
+        action: MainAction,
+        distance: Melee(1),
+        target: (count: 1, kinds: [Creature]),
+        power_roll: (characteristics: [Might], tiers: ("2 damage", "4 damage", "6 damage; push 2147483647")),
+    ),
+    (
+        id: "quake",
+        name: "Quake",
+        action: MainAction,
+        distance: Burst(2147483647),
+        target: (kinds: [Enemy]),
+        effect: "2 damage",
+    ),
+]"#;
+    let monsters = r#"(
+    id: "brute",
+    name: "Brute",
+    level: 1,
+    role: Brute,
+    speed: 5,
+    stamina: 2147483647,
+    characteristics: (might: 2),
+    free_strike: 3000,
+    abilities: ["slam", "quake"],
+)"#;
+    let dir = content_dir(
+        "huge",
+        &[("abilities/a.ron", abilities), ("monsters/m.ron", monsters)],
+    );
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(errors.len(), 4, "{text:#?}");
+    let find = |needle: &str| {
+        errors
+            .iter()
+            .find(|e| e.message.contains(needle))
+            .unwrap_or_else(|| panic!("no error about {needle}: {text:#?}"))
+    };
+    // The push's number, in its tier line.
+    let push = find("up to 999");
+    let line8 = abilities.lines().nth(7).unwrap();
+    assert_eq!(
+        (push.line, push.column),
+        (8, line8.find("2147483647").unwrap() + 1),
+        "{push}"
+    );
+    let burst = find("goes beyond 100 squares");
+    assert!(burst.file.ends_with("abilities/a.ron"));
+    assert_eq!(burst.line, 14);
+    let stamina = find("stamina is more than 100000");
+    assert_eq!(stamina.line, 7);
+    let strike = find("free_strike 3000 is outside 0 to 1000");
+    assert_eq!(strike.line, 9);
+}
+
 // Developers' guide: "a broken RON file names the file, line, column and what
 // was expected".
 #[test]

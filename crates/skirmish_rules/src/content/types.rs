@@ -208,6 +208,18 @@ impl Class {
                 ),
             ));
         }
+        if self.starting_stamina > MAX_STAMINA {
+            p.push((
+                "starting_stamina",
+                format!("starting_stamina is more than {MAX_STAMINA}"),
+            ));
+        }
+        if self.stamina_per_level > MAX_STAMINA / 10 {
+            p.push((
+                "stamina_per_level",
+                format!("stamina_per_level is more than {}", MAX_STAMINA / 10),
+            ));
+        }
         if self.stamina_per_level < 0 {
             p.push((
                 "stamina_per_level",
@@ -222,6 +234,15 @@ impl Class {
         }
         if self.speed == 0 || self.speed > 20 {
             p.push(("speed", format!("speed {} is outside 1 to 20", self.speed)));
+        }
+        if !(0..=MAX_FREE_STRIKE).contains(&self.free_strike) {
+            p.push((
+                "free_strike",
+                format!(
+                    "free_strike {} is outside 0 to {MAX_FREE_STRIKE}",
+                    self.free_strike
+                ),
+            ));
         }
         p.extend(characteristic_problems(&self.characteristics));
         p
@@ -311,6 +332,9 @@ impl Monster {
                 format!("stamina must be positive, not {}", self.stamina),
             ));
         }
+        if self.stamina > MAX_STAMINA {
+            p.push(("stamina", format!("stamina is more than {MAX_STAMINA}")));
+        }
         if !(1..=4).contains(&self.size) {
             p.push(("size", format!("size {} is outside 1 to 4", self.size)));
         }
@@ -320,8 +344,14 @@ impl Monster {
         if !(1..=10).contains(&self.level) {
             p.push(("level", format!("level {} is outside 1 to 10", self.level)));
         }
-        if self.free_strike < 0 {
-            p.push(("free_strike", "free_strike can't be negative".into()));
+        if !(0..=MAX_FREE_STRIKE).contains(&self.free_strike) {
+            p.push((
+                "free_strike",
+                format!(
+                    "free_strike {} is outside 0 to {MAX_FREE_STRIKE}",
+                    self.free_strike
+                ),
+            ));
         }
         if self.range > 20 {
             p.push(("range", format!("range {} is more than 20", self.range)));
@@ -353,6 +383,15 @@ fn characteristic_problems(c: &Characteristics) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// The most stamina a stat block may give (a solo monster has hundreds).
+pub const MAX_STAMINA: i32 = 100_000;
+
+/// The most damage a free strike may deal.
+pub const MAX_FREE_STRIKE: i32 = 1_000;
+
+/// The most squares any distance or area size of an ability may be.
+pub const MAX_DISTANCE: u32 = 100;
+
 /// Problems with an ability's numbers and shape (not its tier text, which
 /// the parser checks). `resources` are the known resource names.
 pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str, String)> {
@@ -377,6 +416,15 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
             p.push(("glyph", "a glyph needs at least one glyph ability".into()));
         }
         for ga in &g.abilities {
+            if ga.radius > MAX_DISTANCE {
+                p.push((
+                    "glyph",
+                    format!(
+                        "a glyph's radius {} goes beyond {MAX_DISTANCE} squares",
+                        ga.radius
+                    ),
+                ));
+            }
             let bad = ga.effect.iter().flat_map(|t| &t.effects).find(|e| {
                 !matches!(
                     e,
@@ -422,6 +470,36 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
         p.push((
             "distance",
             format!("distance `{}` has a size of 0", a.distance),
+        ));
+    }
+    // Nothing on a battle map reaches farther: a larger number is a slip
+    // of the keyboard, and an area that size would be millions of squares.
+    let numbers: &[u32] = match &a.distance {
+        Distance::Melee(n) | Distance::Ranged(n) | Distance::Aura(n) | Distance::Burst(n) => &[*n],
+        Distance::MeleeOrRanged(m, r) => &[*m, *r],
+        Distance::Cube { size, within } => &[*size, *within],
+        Distance::Line {
+            length,
+            width,
+            within,
+        } => &[*length, *width, *within],
+        Distance::Wall { squares, within } => &[*squares, *within],
+        Distance::Cone { length } => &[*length],
+        Distance::Sphere { radius, within } => &[*radius, *within],
+        Distance::Cylinder {
+            radius,
+            height,
+            within,
+        } => &[*radius, *height, *within],
+        Distance::Myself => &[],
+    };
+    if numbers.iter().any(|&n| n > MAX_DISTANCE) {
+        p.push((
+            "distance",
+            format!(
+                "distance `{}` goes beyond {MAX_DISTANCE} squares",
+                a.distance
+            ),
         ));
     }
     if a.aura.is_some() && !matches!(a.distance, Distance::Aura(_)) {

@@ -255,7 +255,8 @@ fn react(world: &mut World, i: usize, trigger: &GlyphTrigger, entering: Option<C
             });
         }
         GlyphAfter::Disabled(n) => {
-            world.res_mut::<Glyphs>().list[i].disabled_until = round + n + 1;
+            world.res_mut::<Glyphs>().list[i].disabled_until =
+                round.saturating_add(n).saturating_add(1);
             world.res_mut::<CombatLog>().push(LogEntry::GlyphGone {
                 name: glyph.name,
                 at: glyph.at,

@@ -87,7 +87,9 @@ pub fn fall_damage(depth: u32) -> i32 {
     if depth < 2 {
         0
     } else {
-        (2 * depth as i32).min(50)
+        // (At most 50 from 25 squares down: deeper is 50 too, and no
+        // overflow however deep the map says.)
+        2 * depth.min(25) as i32
     }
 }
 
@@ -413,7 +415,11 @@ mod tests {
             }]
         );
         assert_eq!(fall_damage(1), 0);
+        assert_eq!(fall_damage(24), 48);
+        assert_eq!(fall_damage(25), 50);
         assert_eq!(fall_damage(40), 50);
+        // A map may say a pit is any depth: still at most 50, no overflow.
+        assert_eq!(fall_damage(u32::MAX), 50);
     }
 
     #[test]
