@@ -733,7 +733,7 @@ impl Loader {
                     .rulesets
                     .get(&e.ruleset)
                     .map_or(8, |r| r.max_squad_size);
-                if members == cap + 1 {
+                if members == cap.saturating_add(1) {
                     let msg = format!("squad {squad} has more than {cap} minions");
                     self.report_at(id, true, i, msg);
                 }
