@@ -372,11 +372,8 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal
     // A square far off the map is no square of this fight (only a file
     // written by hand names one): refused at the door, so no rule works
     // with coordinates near the integers' limits.
-    let far = cmd
-        .squares()
-        .into_iter()
-        .find(|&p| world.res::<Battlefield>().0.far_off(p));
-    if let Some(p) = far {
+    let map = &world.res::<Battlefield>().0;
+    if let Some(p) = cmd.find_square(|p| map.far_off(p)) {
         return Err(Refusal::FarOffMap(p));
     }
     // An open prompt must be answered before anything else happens.

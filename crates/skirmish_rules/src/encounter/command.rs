@@ -131,23 +131,24 @@ impl Command {
         }
     }
 
-    /// Every square the command names (its path, its destination, where
-    /// its area goes).
-    pub fn squares(&self) -> Vec<Pos> {
+    /// The first square the command names (on its path, as its
+    /// destination, where its area goes) for which `test` holds.
+    pub fn find_square(&self, mut test: impl FnMut(Pos) -> bool) -> Option<Pos> {
+        let one = |p: &Pos| Some(*p);
         match self {
             Command::Move { path, .. }
             | Command::Movement { path, .. }
-            | Command::Charge { path, .. } => path.to_vec(),
-            Command::Shift { to, .. } => vec![*to],
+            | Command::Charge { path, .. } => path.squares().find(|&p| test(p)),
+            Command::Shift { to, .. } => one(to).filter(|&p| test(p)),
             Command::UseAreaAbility { placement, .. } => match placement {
-                Placement::OnSelf => Vec::new(),
-                Placement::Cube { corner } => vec![*corner],
-                Placement::Line { start, aim } => vec![*start, *aim],
-                Placement::Wall { squares } => squares.clone(),
-                Placement::Cone { aim } => vec![*aim],
-                Placement::Sphere { centre } => vec![*centre],
+                Placement::OnSelf => None,
+                Placement::Cube { corner: p }
+                | Placement::Cone { aim: p }
+                | Placement::Sphere { centre: p } => one(p).filter(|&p| test(p)),
+                Placement::Line { start, aim } => [*start, *aim].into_iter().find(|&p| test(p)),
+                Placement::Wall { squares } => squares.iter().copied().find(|&p| test(p)),
             },
-            _ => Vec::new(),
+            _ => None,
         }
     }
 

@@ -508,8 +508,6 @@ pub(super) fn new_round(world: &mut World) {
     });
 }
 
-/// Start of a turn: the budget resets and heroes gain their resource
-/// (RULES.md "Heroic resources": 1d3 for most, a flat amount for some).
 /// What [`start_of_turn`] reads and writes of each creature.
 type TurnStartData = (
     Entity,
@@ -520,6 +518,8 @@ type TurnStartData = (
     &'static Stamina,
 );
 
+/// Start of a turn: the budget resets and heroes gain their resource
+/// (RULES.md "Heroic resources": 1d3 for most, a flat amount for some).
 pub(super) fn start_of_turn(
     mut events: ResMut<TurnEvents>,
     mut creatures: Query<TurnStartData>,
