@@ -18,6 +18,17 @@ fn content_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
     dir
 }
 
+/// The error whose message holds `needle`, of `errors`, which must number
+/// `count` (each printed if not).
+fn error_about<'a>(errors: &'a [ContentError], count: usize, needle: &str) -> &'a ContentError {
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(errors.len(), count, "{text:#?}");
+    errors
+        .iter()
+        .find(|e| e.message.contains(needle))
+        .unwrap_or_else(|| panic!("no error about {needle}: {text:#?}"))
+}
+
 const GOOD_ABILITY: &str = r#"[
     (
         id: "slam",
@@ -130,14 +141,7 @@ fn every_problem_reported_in_one_pass_with_positions() {
         ],
     );
     let errors = ContentDb::load(&dir).unwrap_err().0;
-    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-    assert_eq!(errors.len(), 4, "{text:#?}");
-    let find = |needle: &str| {
-        errors
-            .iter()
-            .find(|e| e.message.contains(needle))
-            .unwrap_or_else(|| panic!("no error about {needle}: {text:#?}"))
-    };
+    let find = |needle: &str| error_about(&errors, 4, needle);
     // The bad tier line points at the `Q`.
     let tier = find("Q damage");
     assert!(tier.file.ends_with("abilities/a.ron"));
@@ -202,14 +206,7 @@ fn numbers_beyond_any_fight_are_errors_at_load() {
         &[("abilities/a.ron", abilities), ("monsters/m.ron", monsters)],
     );
     let errors = ContentDb::load(&dir).unwrap_err().0;
-    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-    assert_eq!(errors.len(), 4, "{text:#?}");
-    let find = |needle: &str| {
-        errors
-            .iter()
-            .find(|e| e.message.contains(needle))
-            .unwrap_or_else(|| panic!("no error about {needle}: {text:#?}"))
-    };
+    let find = |needle: &str| error_about(&errors, 4, needle);
     // The push's number, in its tier line.
     let push = find("up to 999");
     let line8 = abilities.lines().nth(7).unwrap();

@@ -235,15 +235,7 @@ impl Class {
         if self.speed == 0 || self.speed > 20 {
             p.push(("speed", format!("speed {} is outside 1 to 20", self.speed)));
         }
-        if !(0..=MAX_FREE_STRIKE).contains(&self.free_strike) {
-            p.push((
-                "free_strike",
-                format!(
-                    "free_strike {} is outside 0 to {MAX_FREE_STRIKE}",
-                    self.free_strike
-                ),
-            ));
-        }
+        p.extend(free_strike_problem(self.free_strike));
         p.extend(characteristic_problems(&self.characteristics));
         p
     }
@@ -344,15 +336,7 @@ impl Monster {
         if !(1..=10).contains(&self.level) {
             p.push(("level", format!("level {} is outside 1 to 10", self.level)));
         }
-        if !(0..=MAX_FREE_STRIKE).contains(&self.free_strike) {
-            p.push((
-                "free_strike",
-                format!(
-                    "free_strike {} is outside 0 to {MAX_FREE_STRIKE}",
-                    self.free_strike
-                ),
-            ));
-        }
+        p.extend(free_strike_problem(self.free_strike));
         if self.range > 20 {
             p.push(("range", format!("range {} is more than 20", self.range)));
         }
@@ -368,6 +352,16 @@ impl HasId for Monster {
     fn id(&self) -> &str {
         &self.id
     }
+}
+
+/// A free strike's damage outside 0 to [`MAX_FREE_STRIKE`].
+fn free_strike_problem(n: i32) -> Option<(&'static str, String)> {
+    (!(0..=MAX_FREE_STRIKE).contains(&n)).then(|| {
+        (
+            "free_strike",
+            format!("free_strike {n} is outside 0 to {MAX_FREE_STRIKE}"),
+        )
+    })
 }
 
 fn characteristic_problems(c: &Characteristics) -> Vec<(&'static str, String)> {

@@ -1099,16 +1099,7 @@ fn gains_go_to_the_user_once() {
     e.dice_mut().force([1]);
     start(&mut e, FURY);
     e.dice_mut().force([6, 6]);
-    e.apply(Command::UseAreaAbility {
-        creature: FURY,
-        ability: "rally_burst".into(),
-        placement: command::Placement::OnSelf,
-        surges: 0,
-        potency_surges: Vec::new(),
-        spend: 0,
-        tier: None,
-    })
-    .unwrap();
+    auras::use_aura_as(&mut e, FURY, "rally_burst");
     let h = e.creature(FURY).unwrap().heroic.unwrap();
     assert_eq!((h.surges, h.amount), (2, 1 + 1));
 }

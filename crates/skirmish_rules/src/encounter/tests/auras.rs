@@ -15,8 +15,13 @@ const THORNS: &str = r#"(id: "thorns", name: "Thorns", keywords: [Area, Magic],
 const BANDIT: CreatureId = CreatureId(2);
 
 fn use_aura(e: &mut Encounter, id: &str) {
+    use_aura_as(e, FURY, id);
+}
+
+/// `who` takes up the aura `id` (an area around itself).
+pub(super) fn use_aura_as(e: &mut Encounter, who: CreatureId, id: &str) {
     e.apply(Command::UseAreaAbility {
-        creature: FURY,
+        creature: who,
         ability: id.into(),
         placement: command::Placement::OnSelf,
         surges: 0,
@@ -183,16 +188,7 @@ fn a_creature_felled_as_its_turn_begins_has_that_turn_end_at_once() {
     start(&mut e, FURY);
     e.apply(Command::EndTurn { creature: FURY }).unwrap();
     start(&mut e, DOOMED);
-    e.apply(Command::UseAreaAbility {
-        creature: DOOMED,
-        ability: "doom".into(),
-        placement: command::Placement::OnSelf,
-        surges: 0,
-        potency_surges: Vec::new(),
-        spend: 0,
-        tier: None,
-    })
-    .unwrap();
+    use_aura_as(&mut e, DOOMED, "doom");
     e.apply(Command::EndTurn { creature: DOOMED }).unwrap();
     e.dice_mut().force([1]);
     start(&mut e, CONDUIT);
