@@ -384,16 +384,11 @@ fn mutate(c: Command, e: &Encounter, abilities: &[String], rng: &mut ChaCha8Rng)
                 targets: some_targets(e, rng),
             }),
         },
-        other => garbage(e, abilities, rng).clone_if(rng, other),
-    }
-}
-
-trait CloneIf {
-    fn clone_if(self, rng: &mut ChaCha8Rng, other: Command) -> Command;
-}
-
-impl CloneIf for Command {
-    fn clone_if(self, rng: &mut ChaCha8Rng, other: Command) -> Command {
-        if rng.random_bool(0.5) { self } else { other }
+        // Anything else: half the time a malformed command in its place
+        // (one is drawn either way, then the coin: the draws stay in step).
+        other => {
+            let instead = garbage(e, abilities, rng);
+            if rng.random_bool(0.5) { instead } else { other }
+        }
     }
 }
