@@ -1,164 +1,29 @@
-//! Change one number in the shipped content to an extreme value, load it,
-//! and play a short random game of every encounter: loading must give a
-//! clear error or content the engine plays without panicking.
+//! Set one number of the shipped content to an extreme value, load it, and
+//! play a random game of every encounter (`tests/common/extreme_content.rs`),
+//! more trials and longer games than the test: loading must give a clear
+//! error, or content the engine plays without panicking.
 //! `cargo run --release -p skirmish_rules --example content_fuzz -- [TRIALS] [SEED]`.
+//! Built with `CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true`, arithmetic
+//! that overflows is a panic too, as in the tests. Each trial's change is
+//! printed to stderr before it is loaded.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use skirmish_rules::content::ContentDb;
-use skirmish_rules::encounter::Encounter;
-
-const EXTREMES: [&str; 9] = [
-    "0",
-    "1",
-    "-1",
-    "255",
-    "99999",
-    "2147483647",
-    "-2147483648",
-    "4294967295",
-    "1000000",
-];
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let p = e.path();
-        let q = to.join(e.file_name());
-        if p.is_dir() {
-            copy_dir(&p, &q);
-        } else {
-            std::fs::copy(&p, &q).unwrap();
-        }
-    }
-}
-
-fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            ron_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "ron") {
-            out.push(p);
-        }
-    }
-}
-
-/// The byte ranges of the number tokens in `text` (digits, with a leading
-/// minus), in strings too (tier text: "9 + M damage; push 2").
-fn numbers(text: &str) -> Vec<(usize, usize)> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_digit() && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
-        {
-            let start = if i > 0 && b[i - 1] == b'-' { i - 1 } else { i };
-            let mut j = i;
-            while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'.') {
-                j += 1;
-            }
-            out.push((start, j));
-            i = j;
-            continue;
-        }
-        i += 1;
-    }
-    out
-}
+#[path = "../tests/common/extreme_content.rs"]
+mod extreme_content;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let trials: usize = args.first().map_or(50, |a| a.parse().unwrap());
-    let seed: u64 = args.get(1).map_or(0, |a| a.parse().unwrap());
-    let src = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets"));
-    let work = std::env::temp_dir().join(format!("content_fuzz_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&work);
-    copy_dir(&src, &work);
-    let mut files = Vec::new();
-    ron_files(&work, &mut files);
-    files.sort();
-    files.retain(|f| !f.to_string_lossy().contains("/scenarios/"));
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (mut refused, mut played, mut problems) = (0, 0, 0);
-    for t in 0..trials {
-        let file = &files[rng.random_range(0..files.len())];
-        let original = std::fs::read_to_string(file).unwrap();
-        let nums = numbers(&original);
-        if nums.is_empty() {
-            continue;
-        }
-        let (a, b) = nums[rng.random_range(0..nums.len())];
-        let value = EXTREMES[rng.random_range(0..EXTREMES.len())];
-        let changed = format!("{}{}{}", &original[..a], value, &original[b..]);
-        std::fs::write(file, &changed).unwrap();
-        let line = original[..a].matches('\n').count() + 1;
-        let what = format!(
-            "trial {t}: {}:{line} `{}` -> {value}",
-            file.strip_prefix(&work).unwrap().display(),
-            &original[a..b]
-        );
-        eprintln!("{what}");
-        let started = std::time::Instant::now();
-        let r = catch_unwind(AssertUnwindSafe(|| ContentDb::load(&work)));
-        match r {
-            Err(_) => {
-                problems += 1;
-                println!("{what}: loading panicked");
-            }
-            Ok(Err(_)) => refused += 1,
-            Ok(Ok(db)) => {
-                let db = Arc::new(db);
-                let mut ids: Vec<String> = db.encounters.keys().cloned().collect();
-                ids.sort();
-                for id in ids {
-                    let r = catch_unwind(AssertUnwindSafe(|| play(&db, &id, t as u64)));
-                    match r {
-                        Ok(Ok(())) => {}
-                        Ok(Err(e)) => println!("{what}: {id}: {e}"),
-                        Err(p) => {
-                            problems += 1;
-                            let msg = p
-                                .downcast_ref::<String>()
-                                .cloned()
-                                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                                .unwrap_or_default();
-                            println!("{what}: {id}: panic {msg}");
-                        }
-                    }
-                }
-                played += 1;
-            }
-        }
-        if started.elapsed().as_secs_f64() > 2.0 {
-            println!("{what}: slow, {:.1} s", started.elapsed().as_secs_f64());
-        }
-        std::fs::write(file, &original).unwrap();
+    let trials: usize = args.first().map_or(50, |a| a.parse().expect("trials"));
+    let seed: u64 = args.get(1).map_or(0, |a| a.parse().expect("a seed"));
+    let summary = extreme_content::run(trials, seed, 400, "content_fuzz", |what| {
+        eprintln!("{what}")
+    });
+    for p in &summary.problems {
+        println!("{p}");
     }
-    let _ = std::fs::remove_dir_all(&work);
-    println!("{trials} trials: {refused} refused at load, {played} played, {problems} problems");
-}
-
-fn play(db: &Arc<ContentDb>, id: &str, seed: u64) -> Result<(), String> {
-    let mut e = Encounter::new(db.clone(), id, seed).map_err(|e| format!("setup: {e}"))?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    for _ in 0..400 {
-        if e.outcome().is_some() {
-            break;
-        }
-        let legal = e.legal_actions();
-        if legal.is_empty() {
-            return Err("no legal command".into());
-        }
-        let c = legal[rng.random_range(0..legal.len())].clone();
-        e.apply(c.clone())
-            .map_err(|r| format!("legal {c:?} refused: {r}"))?;
-    }
-    Ok(())
+    println!(
+        "{trials} trials: {} refused at load, {} played, {} problems",
+        summary.refused,
+        summary.played,
+        summary.problems.len()
+    );
 }

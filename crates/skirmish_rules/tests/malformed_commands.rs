@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use skirmish_rules::content::ContentDb;
 
-mod common;
-use common::malformed;
+#[path = "common/malformed.rs"]
+mod malformed;
 
 #[test]
 fn malformed_commands_are_refused_on_every_shipped_encounter() {

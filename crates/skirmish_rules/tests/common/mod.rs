@@ -1,3 +1,0 @@
-//! Shared by the integration tests.
-
-pub mod malformed;
