@@ -12,6 +12,8 @@ use rand_chacha::ChaCha8Rng;
 use skirmish_rules::content::ContentDb;
 use skirmish_rules::encounter::Encounter;
 
+/// What a trial sets a number to: the edges of the integer types, zero
+/// and one, and numbers merely far beyond a fight.
 const EXTREMES: [&str; 9] = [
     "0",
     "1",
@@ -24,6 +26,7 @@ const EXTREMES: [&str; 9] = [
     "1000000",
 ];
 
+/// A copy of the folder `from` at `to`, subfolders included.
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
@@ -38,6 +41,7 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Every RON file under `dir`, added to `out`.
 fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
