@@ -358,11 +358,7 @@ fn quietly(f: impl FnOnce()) -> Result<(), String> {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     std::panic::set_hook(hook);
     result.map_err(|payload| {
-        payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "no reason given".into())
+        skirmish_rules::sim::panic_message(&*payload).unwrap_or_else(|| "no reason given".into())
     })
 }
 

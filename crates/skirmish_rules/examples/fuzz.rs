@@ -49,7 +49,10 @@ fn main() {
                 }
                 Err(p) => {
                     problems += 1;
-                    println!("{id} seed {seed}: panic {}", malformed::panic_message(&*p));
+                    println!(
+                        "{id} seed {seed}: panic {}",
+                        skirmish_rules::sim::panic_message(&*p).unwrap_or_default()
+                    );
                 }
             }
         }

@@ -36,7 +36,7 @@ fn malformed_commands_are_refused_on_every_shipped_encounter() {
                 Ok(Err(why)) => failures.push(format!("{id} seed {seed}: {why}")),
                 Err(p) => failures.push(format!(
                     "{id} seed {seed}: panic {}",
-                    malformed::panic_message(&*p)
+                    skirmish_rules::sim::panic_message(&*p).unwrap_or_default()
                 )),
             }
         }

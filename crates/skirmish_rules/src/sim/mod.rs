@@ -14,6 +14,15 @@ use crate::content::ContentDb;
 use crate::encounter::{Command, Encounter, LogEntry};
 use crate::map::Side;
 
+/// The message a caught panic carried (`panic!` with a literal gives a
+/// `&str`, with formatting a `String`), if it carried one.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+}
+
 /// What to simulate.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
@@ -215,11 +224,7 @@ pub fn play_on(
         let chosen = match chosen {
             Ok(chosen) => chosen,
             Err(p) => {
-                let why = p
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
+                let why = panic_message(&*p).unwrap_or_default();
                 errors.push(format!(
                     "brain `{}` panicked (reproduce with --seed {seed} --games 1): {why}",
                     brain.name()

@@ -11,6 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use skirmish_rules::content::ContentDb;
 use skirmish_rules::encounter::Encounter;
+use skirmish_rules::sim::panic_message;
 
 /// What a trial sets a number to: the edges of the integer types, zero
 /// and one, and numbers merely far beyond a fight.
@@ -140,9 +141,10 @@ pub fn run(
                     match r {
                         Ok(Ok(())) => {}
                         Ok(Err(e)) => out.problems.push(format!("{what}: {id}: {e}")),
-                        Err(p) => out
-                            .problems
-                            .push(format!("{what}: {id}: panic {}", message(&*p))),
+                        Err(p) => out.problems.push(format!(
+                            "{what}: {id}: panic {}",
+                            panic_message(&*p).unwrap_or_default()
+                        )),
                     }
                 }
                 out.played += 1;
@@ -152,14 +154,6 @@ pub fn run(
     }
     let _ = std::fs::remove_dir_all(&work);
     out
-}
-
-/// The message of a caught panic.
-fn message(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default()
 }
 
 /// A random game of `commands` legal commands (or to its end).

@@ -11,21 +11,14 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use skirmish_rules::content::ContentDb;
 use skirmish_rules::encounter::command::Placement;
-use skirmish_rules::encounter::react::Reaction;
+use skirmish_rules::encounter::react::{Prompt, Reaction};
 use skirmish_rules::encounter::{Command, Encounter};
 use skirmish_rules::map::Pos;
 use skirmish_rules::map::movement::Path;
 use skirmish_rules::phased::MovementPower;
 use skirmish_rules::power_roll::Tier;
+use skirmish_rules::sim::panic_message;
 use skirmish_rules::stats::CreatureId;
-
-/// The message of a caught panic.
-pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default()
-}
 
 /// Play `steps` commands of encounter `id` from `seed`: half legal (some
 /// with a part changed), half malformed. Fails on a panic, a refused
@@ -63,13 +56,7 @@ pub fn fuzz_one(
         } else {
             garbage(&e, &abilities, &mut rng)
         };
-        let before = (
-            e.creatures(),
-            e.log().len(),
-            e.flow().clone(),
-            e.malice(),
-            e.prompt().cloned(),
-        );
+        let before = state(&e);
         let shown = format!("{cmd:?}");
         if show {
             eprintln!("{step}: {shown}");
@@ -77,18 +64,12 @@ pub fn fuzz_one(
         let r = catch_unwind(AssertUnwindSafe(|| e.apply(cmd)));
         match r {
             Err(p) => {
-                let msg = panic_message(&*p);
+                let msg = panic_message(&*p).unwrap_or_default();
                 return Err(format!("panic at step {step} on {shown}: {msg}"));
             }
             Ok(Err(_)) => {
                 refused += 1;
-                let after = (
-                    e.creatures(),
-                    e.log().len(),
-                    e.flow().clone(),
-                    e.malice(),
-                    e.prompt().cloned(),
-                );
+                let after = state(&e);
                 if after != before {
                     let mut what = String::new();
                     for (a, b) in before.0.iter().zip(&after.0) {
@@ -130,6 +111,26 @@ pub fn fuzz_one(
         return Err("the replay's log differs".into());
     }
     Ok(refused)
+}
+
+/// What a refused command must leave as it was: the creatures, how long
+/// the log is, the turn order, Malice and any open prompt.
+type State = (
+    Vec<skirmish_rules::encounter::CreatureView>,
+    usize,
+    skirmish_rules::encounter::Flow,
+    u32,
+    Option<Prompt>,
+);
+
+fn state(e: &Encounter) -> State {
+    (
+        e.creatures(),
+        e.log().len(),
+        e.flow().clone(),
+        e.malice(),
+        e.prompt().cloned(),
+    )
 }
 
 fn some_id(e: &Encounter, rng: &mut ChaCha8Rng) -> CreatureId {
