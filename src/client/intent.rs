@@ -236,12 +236,20 @@ pub fn command_at(
                 .cloned()
         }
         Aim::Ability(id) => {
-            // A targeted use naming the creature there first...
+            // A targeted use naming the creature there first; out of
+            // reach, a charge ending in the ability (seed 000 "Charge")...
             if let Some(t) = who
-                && let Some(c) = mine().find(|c| {
-                    matches!(c, Command::UseAbility { ability, targets, .. }
-                        if ability == id && targets.contains(&t))
-                })
+                && let Some(c) = mine()
+                    .find(|c| {
+                        matches!(c, Command::UseAbility { ability, targets, .. }
+                            if ability == id && targets.contains(&t))
+                    })
+                    .or_else(|| {
+                        mine().find(|c| {
+                            matches!(c, Command::Charge { ability: Some(a), target, .. }
+                                if a == id && *target == t)
+                        })
+                    })
             {
                 return Some(c.clone());
             }
@@ -366,6 +374,14 @@ pub fn aim_targets(legal: &[Command], actor: CreatureId, aim: &Aim) -> (Vec<Crea
                     ..
                 },
             ) if ability == id => targets.extend(t.iter().copied()),
+            (
+                Aim::Ability(id),
+                Command::Charge {
+                    ability: Some(a),
+                    target,
+                    ..
+                },
+            ) if a == id => targets.push(*target),
             (
                 Aim::Ability(id),
                 Command::UseAreaAbility {
@@ -607,6 +623,62 @@ mod tests {
             let _ = e.apply(pick);
         }
         panic!("no one came within reach of a target");
+    }
+
+    // Seed 000 "Charge": "Abilities with the Charge keyword can be used
+    // with the Charge main action instead of a melee free strike." With
+    // such an ability aimed, clicking a creature out of its reach but at
+    // the end of a straight run charges it, and that creature is marked as
+    // a target.
+    #[test]
+    fn an_aimed_charge_ability_charges_a_creature_out_of_its_reach() {
+        let (mut e, _) = started();
+        let mut rng = 0u64;
+        for _ in 0..2000 {
+            let legal = e.legal_actions();
+            if legal.is_empty() {
+                break;
+            }
+            let charge = legal.iter().find(|c| {
+                matches!(c, Command::Charge { ability: Some(a), target, .. }
+                    if !legal.iter().any(|u| matches!(u, Command::UseAbility { ability, targets, .. }
+                        if ability == a && targets.contains(target))))
+            });
+            if let Some(Command::Charge {
+                creature,
+                ability: Some(a),
+                target,
+                ..
+            }) = charge
+            {
+                let aim = Aim::Ability(a.clone());
+                let at = e.creature(*target).unwrap().space.pos;
+                let cmd = command_at(&legal, *creature, &aim, at, Some(*target), false).unwrap();
+                assert_eq!(Some(&cmd), charge);
+                let (ts, _) = aim_targets(&legal, *creature, &aim);
+                assert!(ts.contains(target));
+                let before = e.creature(*creature).unwrap().space.pos;
+                e.apply(cmd).unwrap();
+                assert_ne!(e.creature(*creature).unwrap().space.pos, before);
+                return;
+            }
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pick = legal
+                .iter()
+                .filter(|c| {
+                    matches!(
+                        c,
+                        Command::Move { .. } | Command::StartTurn { .. } | Command::EndTurn { .. }
+                    )
+                })
+                .nth((rng >> 33) as usize % 3)
+                .cloned()
+                .unwrap_or_else(|| legal[0].clone());
+            let _ = e.apply(pick);
+        }
+        panic!("no charge with an ability came up");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use bevy::prelude::*;
 use skirmish_rules::encounter::Command;
 use skirmish_rules::map::Pos;
+use skirmish_rules::stats::CreatureId;
 
 use super::game::{Game, Selection};
 use super::intent::{self, Aim};
@@ -81,6 +82,35 @@ fn outline(commands: &mut Commands, g: &BoardGeometry, p: Pos, size: u32, color:
             Sprite::from_color(color, dim),
             Transform::from_translation((c + off).extend(z)),
         ));
+    }
+}
+
+/// A path the actor would walk: its squares after the first, and each
+/// creature whose opportunity attack it provokes, marked.
+fn route(commands: &mut Commands, g: &BoardGeometry, game: &Game, actor: CreatureId, path: &[Pos]) {
+    for p in path.iter().skip(1) {
+        square(
+            commands,
+            g,
+            *p,
+            Color::srgba(0.4, 0.75, 1.0, 0.45),
+            5.5,
+            14.0,
+        );
+    }
+    let (_, provoked) = intent::path_preview(&game.encounter, actor, path);
+    for by in provoked {
+        if let Some(c) = game.encounter.creature(by) {
+            outline(commands, g, c.space.pos, c.space.size, Palette::DAMAGE, 7.0);
+            label(
+                commands,
+                g,
+                (c.space.pos, CORNER),
+                "⚔ opportunity attack".into(),
+                22.0,
+                Palette::DAMAGE,
+            );
+        }
     }
 }
 
@@ -180,37 +210,7 @@ fn draw(
                 );
             }
             if let Some(path) = path {
-                for p in path.iter().skip(1) {
-                    square(
-                        &mut commands,
-                        &g,
-                        *p,
-                        Color::srgba(0.4, 0.75, 1.0, 0.45),
-                        5.5,
-                        14.0,
-                    );
-                }
-                let (_, provoked) = intent::path_preview(&game.encounter, actor, &path);
-                for by in provoked {
-                    if let Some(c) = game.encounter.creature(by) {
-                        outline(
-                            &mut commands,
-                            &g,
-                            c.space.pos,
-                            c.space.size,
-                            Palette::DAMAGE,
-                            7.0,
-                        );
-                        label(
-                            &mut commands,
-                            &g,
-                            (c.space.pos, CORNER),
-                            "⚔ opportunity attack".into(),
-                            22.0,
-                            Palette::DAMAGE,
-                        );
-                    }
-                }
+                route(&mut commands, &g, &game, actor, &path);
             }
         }
         aim => {
@@ -263,6 +263,10 @@ fn draw(
             // The template under the cursor (or around the user).
             let hover = selection.hover.unwrap_or(view.space.pos);
             let cmd = intent::command_at(legal, actor, aim, hover, who_at(hover), false);
+            // A charge's run, as a move's path is shown.
+            if let Some(Command::Charge { path, .. }) = &cmd {
+                route(&mut commands, &g, &game, actor, &path.to_vec());
+            }
             if let Some(Command::UseAreaAbility {
                 ability, placement, ..
             }) = cmd

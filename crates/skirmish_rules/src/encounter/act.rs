@@ -22,7 +22,7 @@ use crate::conditions::{
 use crate::content::Content;
 use crate::dice::Dice;
 use crate::map::forced::{Force, ForcedEvent};
-use crate::map::movement::{Mover, path_cost};
+use crate::map::movement::{Mover, is_straight, path_cost};
 use crate::map::{
     Footprint, Map, Occupant, Pos, Side, Sight, any_clear_sight, line_of_effect, sight,
 };
@@ -1538,6 +1538,35 @@ struct AbilityUse<'a> {
     placement: Option<&'a Placement>,
 }
 
+/// Whether the creature can pay the ability's cost now (its heroic
+/// resource, or the Director's Malice), as using it checks.
+fn affordable(world: &World, entity: Entity, ability: &Ability) -> Result<(), Refusal> {
+    match ability.cost {
+        Cost::Heroic(n) => {
+            let heroic = world.comp::<Heroic>(entity);
+            if !heroic.is_some_and(|h| h.can_pay(n)) {
+                return Err(Refusal::NotEnoughResource {
+                    resource: heroic.map_or("heroic resource".into(), |h| h.resource.clone()),
+                    needed: n,
+                    has: heroic.map_or(0, |h| h.amount),
+                });
+            }
+        }
+        Cost::Malice(n) => {
+            let has = world.res::<Malice>().0;
+            if has < n {
+                return Err(Refusal::NotEnoughResource {
+                    resource: "malice".into(),
+                    needed: n,
+                    has,
+                });
+            }
+        }
+        Cost::Free | Cost::Signature => {}
+    }
+    Ok(())
+}
+
 fn use_ability(
     world: &mut World,
     entity: Entity,
@@ -1585,31 +1614,8 @@ fn use_ability(
         .get::<TurnBudget>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     spend_action(&mut budget, &user.conditions, ability.action)?;
-    // Cost.
+    affordable(world, entity, ability)?;
     let heroic = world.comp::<Heroic>(entity).cloned();
-    match ability.cost {
-        Cost::Heroic(n) => {
-            let has = heroic.as_ref().map_or(0, |h| h.amount);
-            if !heroic.as_ref().is_some_and(|h| h.can_pay(n)) {
-                return Err(Refusal::NotEnoughResource {
-                    resource: heroic.map_or("heroic resource".into(), |h| h.resource),
-                    needed: n,
-                    has,
-                });
-            }
-        }
-        Cost::Malice(n) => {
-            let has = world.res::<Malice>().0;
-            if has < n {
-                return Err(Refusal::NotEnoughResource {
-                    resource: "malice".into(),
-                    needed: n,
-                    has,
-                });
-            }
-        }
-        Cost::Free | Cost::Signature => {}
-    }
     // "Spend X" entries (seed 000 "Spend Heroic Resource"): on top of the cost.
     let extra = if spend > 0 {
         let cost = match ability.cost {
@@ -3624,29 +3630,6 @@ pub(super) fn after_ability(world: &mut World, id: CreatureId, ability: &str) {
     }
 }
 
-/// Seed 000 "Straight Lines": "move the creature one square at a time in a
-/// single direction without ever bending back in a direction opposite to
-/// where they've already moved."
-pub(super) fn is_straight(path: impl IntoIterator<Item = Pos>) -> bool {
-    let mut squares = path.into_iter();
-    let Some(mut at) = squares.next() else {
-        return true;
-    };
-    let mut dir = (0, 0);
-    for next in squares {
-        let (dx, dy) = (next.x - at.x, next.y - at.y);
-        at = next;
-        if dx * dir.0 < 0 || dy * dir.1 < 0 {
-            return false;
-        }
-        dir = (
-            if dx != 0 { dx } else { dir.0 },
-            if dy != 0 { dy } else { dir.1 },
-        );
-    }
-    true
-}
-
 /// RULES.md "Charge" (main action): "move up to your speed in a straight line
 /// (no difficult terrain, no shifting) then make a melee free strike or use an
 /// ability with the Charge keyword against a creature you reached."
@@ -3728,6 +3711,12 @@ fn charge(
                     "only abilities with the Charge keyword can end a charge",
                 ));
             }
+            // What would stop the ability after the run stops the charge
+            // before it.
+            if !super::gather::available(world, entity, ab) {
+                return Err(Refusal::Spent(ab.name.clone()));
+            }
+            affordable(world, entity, ab)?;
             if !target_allowed(&ab.target.kinds, &user, &ts) {
                 return Err(Refusal::WrongTarget(Who::of(world, target)));
             }

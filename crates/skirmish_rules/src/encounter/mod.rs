@@ -749,12 +749,42 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
             }
         }
     }
-    // Charges: a straight run ending next to an enemy (RULES.md "Charge").
-    if let (true, Some((_, mover, _, Some(reach)))) = (budget.main && !dazed_spent, &moving) {
-        out.extend(charges(&creatures, *mover, reach));
-    }
     let content = world.res::<Content>();
     let malice = world.res::<Malice>().0;
+    let cost_ok = |a: &crate::ability::Ability| match a.cost {
+        crate::ability::Cost::Heroic(n) => heroic.as_ref().is_some_and(|h| h.can_pay(n)),
+        crate::ability::Cost::Malice(n) => malice >= n,
+        _ => true,
+    };
+    // Charges: a straight run ending next to an enemy for a free strike,
+    // or within reach of a creature an ability with the Charge keyword
+    // may target (RULES.md "Charge").
+    if let (true, Some((_, mover, occ, Some(_)))) = (budget.main && !dazed_spent, &moving) {
+        let with: Vec<ChargeWith> = abilities
+            .iter()
+            .filter_map(|id| {
+                let a = content.ability(id)?;
+                let reach = match a.distance {
+                    Distance::Melee(r) | Distance::MeleeOrRanged(r, _) => r,
+                    _ => return None,
+                };
+                (a.has(crate::ability::Keyword::Charge)
+                    && matches!(a.action, ActionType::MainAction)
+                    && cost_ok(a)
+                    && gather::available(world, e, a))
+                .then_some(ChargeWith {
+                    ability: id,
+                    reach,
+                    kinds: &a.target.kinds,
+                })
+            })
+            .collect();
+        let areas = run_areas(&creatures, *mover, &with);
+        if !areas.is_empty() {
+            let runs = crate::map::movement::straight_runs(&map, occ, mover, &areas);
+            out.extend(charges(&creatures, *mover, &runs, &with));
+        }
+    }
     let hidden = act::hidden_creatures(world);
     // Distance and line of effect to each creature, found once for all
     // the abilities.
@@ -773,13 +803,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
             ActionType::MoveAction => budget.move_action || budget.main,
             _ => false,
         };
-        let cost_ok = match a.cost {
-            crate::ability::Cost::Heroic(n) => heroic.as_ref().is_some_and(|h| h.can_pay(n)),
-            crate::ability::Cost::Malice(n) => malice >= n,
-            _ => true,
-        };
         if !action_ok
-            || !cost_ok
+            || !cost_ok(a)
             || !gather::available(world, e, a)
             || !summon::room_for(world, e, a)
         {
@@ -902,51 +927,50 @@ fn eligible(
     })
 }
 
-/// Charge commands: for each enemy, the shortest straight run (no
-/// difficult terrain) to a square adjacent to it, ending in a free strike.
-/// `destinations` are the reach's, in map order, with the cost of the
-/// reach's path to each: a run with no difficult square costs its steps.
+/// An ability with the Charge keyword a creature could end a charge with
+/// now: its melee reach and whom it may target.
+struct ChargeWith<'a> {
+    ability: &'a str,
+    reach: u32,
+    kinds: &'a [crate::ability::TargetKind],
+}
+
+/// Charge commands (RULES.md "Charge": "move up to your speed in a straight
+/// line (no difficult terrain, no shifting) then make a melee free strike
+/// or use an ability with the Charge keyword against a creature you
+/// reached"): for each enemy, the shortest straight run to a square
+/// adjacent to it, ending in a free strike; then, for each creature each of
+/// `with` may target, the shortest run to a square within its reach, ending
+/// in that ability (seed 000 "Charge": "Abilities with the Charge keyword
+/// can be used with the Charge main action instead of a melee free
+/// strike"). A run moves at least one square.
 fn charges(
     creatures: &[crate::map::Occupant],
     mover: Mover,
-    reach: &crate::map::movement::Reach,
+    runs: &crate::map::movement::Runs,
+    with: &[ChargeWith],
 ) -> Vec<Command> {
     let mut out = Vec::new();
-    let m = mover.space.size as i32;
-    for o in creatures.iter().filter(|o| o.side != mover.side) {
-        // The best run so far, with its number of squares.
-        let mut best: Option<(u32, crate::map::movement::Path)> = None;
-        // The squares a run could end on next to it, in map order (the
-        // order of `destinations`, so the first of the cheapest is kept).
-        let (lo, hi) = (
-            o.space.pos.offset(-m, -m),
-            o.space.pos.offset(o.space.size as i32, o.space.size as i32),
-        );
-        for y in lo.y..=hi.y {
-            for x in lo.x..=hi.x {
-                let dest = crate::map::Pos::new(x, y);
-                let end = crate::map::Footprint::new(dest, mover.space.size);
-                let Some(cost) = reach.cost_to(dest) else {
-                    continue;
-                };
-                // A run that qualifies has `cost + 1` squares: none beats a shorter best.
-                if dest == mover.space.pos
-                    || end.distance(o.space) != 1
-                    || best.as_ref().is_some_and(|b| b.0 <= cost + 1)
-                {
-                    continue;
-                }
-                // Read as steps, built into squares only for the run kept.
-                let Some(path) = crate::map::movement::Path::in_reach(reach, dest) else {
-                    continue;
-                };
-                let squares = path.squares().count() as u32;
-                if cost + 1 == squares && act::is_straight(path.squares()) {
-                    best = Some((squares, path));
-                }
-            }
+    for o in creatures.iter().filter(|o| o.id != mover.id) {
+        // Beyond any run and reach: nothing to look for.
+        let apart = mover.space.distance(o.space);
+        let reach = with.iter().map(|w| w.reach).max().unwrap_or(1).max(1);
+        if apart > mover.speed.saturating_add(reach) {
+            continue;
         }
-        if let Some((_, path)) = best {
+        // The shortest run within each reach, found once for the target.
+        let mut found: Vec<(u32, Option<crate::map::movement::Path>)> = Vec::new();
+        let mut run_within = |reach: u32| {
+            if let Some((_, p)) = found.iter().find(|(r, _)| *r == reach) {
+                return p.clone();
+            }
+            let p = shortest_run(runs, mover, o.space, reach);
+            found.push((reach, p.clone()));
+            p
+        };
+        if o.side != mover.side
+            && let Some(path) = run_within(1)
+        {
             out.push(Command::Charge {
                 creature: mover.id,
                 path,
@@ -954,8 +978,91 @@ fn charges(
                 ability: None,
             });
         }
+        for w in with {
+            if !eligible(w.kinds, mover.side, mover.id, o) {
+                continue;
+            }
+            if let Some(path) = run_within(w.reach) {
+                out.push(Command::Charge {
+                    creature: mover.id,
+                    path,
+                    target: o.id,
+                    ability: Some(w.ability.to_string()),
+                });
+            }
+        }
     }
     out
+}
+
+/// The boxes of squares a charge could end on: one around each creature a
+/// charge could be against (each enemy, and each creature one of `with`
+/// may target), within the longest reach, for those that come within the
+/// speed of the start along both axes.
+fn run_areas(
+    creatures: &[crate::map::Occupant],
+    mover: Mover,
+    with: &[ChargeWith],
+) -> Vec<(crate::map::Pos, crate::map::Pos)> {
+    let reach = with.iter().map(|w| w.reach).max().unwrap_or(1).max(1);
+    let (m, r) = (mover.space.size as i32, reach.min(i32::MAX as u32) as i32);
+    let (o, speed) = (mover.space.pos, mover.speed.min(i32::MAX as u32) as i32);
+    creatures
+        .iter()
+        .filter(|c| {
+            c.id != mover.id
+                && (c.side != mover.side
+                    || with
+                        .iter()
+                        .any(|w| eligible(w.kinds, mover.side, mover.id, c)))
+        })
+        .map(|c| {
+            let s = c.space.size as i32;
+            (
+                c.space.pos.offset(-m - r + 1, -m - r + 1),
+                c.space.pos.offset(s + r - 1, s + r - 1),
+            )
+        })
+        .filter(|(lo, hi)| {
+            lo.x <= o.x.saturating_add(speed)
+                && hi.x >= o.x.saturating_sub(speed)
+                && lo.y <= o.y.saturating_add(speed)
+                && hi.y >= o.y.saturating_sub(speed)
+        })
+        .collect()
+}
+
+/// The shortest straight run of `runs` ending within `reach` of `target`
+/// (and not on the start), the first in map order of the shortest.
+fn shortest_run(
+    runs: &crate::map::movement::Runs,
+    mover: Mover,
+    target: crate::map::Footprint,
+    reach: u32,
+) -> Option<crate::map::movement::Path> {
+    let (m, r) = (mover.space.size as i32, reach.min(i32::MAX as u32) as i32);
+    let s = target.size as i32;
+    let (lo, hi) = (
+        target.pos.offset(-m - r + 1, -m - r + 1),
+        target.pos.offset(s + r - 1, s + r - 1),
+    );
+    let mut best: Option<(u32, crate::map::Pos)> = None;
+    for y in lo.y..=hi.y {
+        for x in lo.x..=hi.x {
+            let dest = crate::map::Pos::new(x, y);
+            let Some(steps) = runs.steps_to(dest) else {
+                continue;
+            };
+            let apart = crate::map::Footprint::new(dest, mover.space.size).distance(target);
+            if dest != mover.space.pos
+                && (1..=reach).contains(&apart)
+                && best.is_none_or(|(b, _)| steps < b)
+            {
+                best = Some((steps, dest));
+            }
+        }
+    }
+    runs.path_to(best?.1)
 }
 
 /// The placements of an area ability worth listing: each reaches at least

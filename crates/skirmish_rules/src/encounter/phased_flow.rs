@@ -11,7 +11,7 @@
 use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::act::{self, Snapshot, entity_of, is_straight, occupants, spend_action};
+use super::act::{self, Snapshot, entity_of, occupants, spend_action};
 use super::command::{Command, Refusal, Who};
 use super::components::*;
 use super::flow::{ActiveRuleset, Flow, can_act};
@@ -20,6 +20,7 @@ use super::react::{Resolution, Resume};
 use crate::conditions::{ConditionKind, Conditions, movement_limits};
 use crate::content::RulesetKind;
 use crate::dice::Dice;
+use crate::map::movement::is_straight;
 use crate::map::movement::{Mover, Path, path_cost};
 use crate::map::{Pos, Side};
 use crate::phased::{
@@ -699,8 +700,10 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         speed: limits.speed,
         ..mover
     };
-    let walk_reach = crate::map::movement::reachable(&map, &creatures, &walker);
-    for c in super::charges(&creatures, walker, &walk_reach) {
+    let occ = crate::map::movement::occupancy(&map, &creatures);
+    let areas = super::run_areas(&creatures, walker, &[]);
+    let runs = crate::map::movement::straight_runs(&map, &occ, &walker, &areas);
+    for c in super::charges(&creatures, walker, &runs, &[]) {
         if let Command::Charge { path, .. } = c
             && !out.iter().any(|o| matches!(o, Command::Movement { power: MovementPower::Charge, path: p, .. } if *p == path))
         {

@@ -8,6 +8,7 @@ use crate::map::Pos;
 
 mod auras;
 mod bonuses;
+mod charges;
 mod greedy;
 mod phased;
 mod previews;

@@ -712,6 +712,277 @@ thread_local! {
     static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
 }
 
+/// Seed 000 "Straight Lines": "move the creature one square at a time in a
+/// single direction without ever bending back in a direction opposite to
+/// where they've already moved." (A path of one square, or none, is
+/// straight.)
+pub fn is_straight(path: impl IntoIterator<Item = Pos>) -> bool {
+    let mut squares = path.into_iter();
+    let Some(mut at) = squares.next() else {
+        return true;
+    };
+    let mut dir = (0, 0);
+    for next in squares {
+        let (dx, dy) = (next.x - at.x, next.y - at.y);
+        at = next;
+        if dx * dir.0 < 0 || dy * dir.1 < 0 {
+            return false;
+        }
+        dir = (
+            if dx != 0 { dx } else { dir.0 },
+            if dy != 0 { dy } else { dir.1 },
+        );
+    }
+    true
+}
+
+/// The straight runs a creature can make from where it stands, for a
+/// charge (RULES.md "Charge": "move up to your speed in a straight line (no
+/// difficult terrain, no shifting)"): for each square, the fewest steps of
+/// a run there that is straight ([`is_straight`]), crosses no difficult
+/// terrain (every step costs one square: an enemy's square counts as
+/// difficult, an ally's can be passed) and takes no more steps than the
+/// speed. Every straight path keeps to one quadrant around its start (it
+/// never moves back along either axis), so one pass over each quadrant,
+/// nearest squares first, finds the fewest steps to each square of it from
+/// its three neighbours nearer the start. Among runs as short, a diagonal
+/// step is kept before one along the row, and that before one along the
+/// column.
+#[derive(Clone, Debug)]
+pub struct Runs {
+    origin: Pos,
+    /// How far the box reaches each way from the origin.
+    radius: i32,
+    /// The box's squares, row by row from `origin - radius`.
+    cells: Vec<RunCell>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct RunCell {
+    /// Fewest steps of a straight run ending here ([`u16::MAX`]: none).
+    steps: u16,
+    /// Whether the creature may end its move here.
+    can_end: bool,
+    /// The step that run arrived by (its `dx`, `dy`).
+    from: (i8, i8),
+}
+
+impl Runs {
+    fn idx(&self, p: Pos) -> Option<usize> {
+        let (dx, dy) = (p.x - self.origin.x, p.y - self.origin.y);
+        let side = 2 * self.radius + 1;
+        (dx.abs() <= self.radius && dy.abs() <= self.radius)
+            .then(|| ((dy + self.radius) * side + dx + self.radius) as usize)
+    }
+
+    /// The fewest steps of a straight run to `p` that may end there.
+    pub fn steps_to(&self, p: Pos) -> Option<u32> {
+        let c = self.cells[self.idx(p)?];
+        (c.steps != u16::MAX && c.can_end).then_some(u32::from(c.steps))
+    }
+
+    /// That run's squares, start first.
+    pub fn path_to(&self, p: Pos) -> Option<Path> {
+        let steps = self.steps_to(p)?;
+        let mut squares = Vec::with_capacity(steps as usize + 1);
+        let mut at = p;
+        squares.push(at);
+        while at != self.origin {
+            let (dx, dy) = self.cells[self.idx(at)?].from;
+            at = at.offset(-i32::from(dx), -i32::from(dy));
+            squares.push(at);
+        }
+        squares.reverse();
+        Some(Path::from(squares))
+    }
+}
+
+/// The straight runs of `mover` on `map` with these occupants (see
+/// [`Runs`]), to the squares of the boxes `toward` (each as its top-left
+/// and bottom-right corners): only the squares a run there could cross are
+/// looked at.
+pub fn straight_runs(
+    map: &Map,
+    occ: &[Option<(CreatureId, Side)>],
+    mover: &Mover,
+    toward: &[(Pos, Pos)],
+) -> Runs {
+    let origin = mover.space.pos;
+    let radius = mover
+        .speed
+        .min(map.width.max(map.height).max(0) as u32)
+        .min(u32::from(u16::MAX - 1)) as i32;
+    let side = (2 * radius + 1) as usize;
+    let none = RunCell {
+        steps: u16::MAX,
+        ..RunCell::default()
+    };
+    let mut runs = Runs {
+        origin,
+        radius,
+        cells: vec![none; side * side],
+    };
+    if !map.in_bounds(origin) {
+        return runs;
+    }
+    let start = runs.idx(origin).expect("the origin is in its box");
+    runs.cells[start] = RunCell {
+        steps: 0,
+        can_end: true,
+        from: (0, 0),
+    };
+    // A one-square creature reads the map's step masks and flags and the
+    // grid by index (as the reach search does); a larger one asks of each
+    // square of its space.
+    match (map.flags(), map.step_masks()) {
+        (Some(flags), Some(masks)) if mover.space.size == 1 && occ.len() == flags.len() => {
+            run_quadrants(
+                map,
+                mover,
+                toward,
+                &mut runs,
+                |j, _| {
+                    let clean = flags[j] & (square::DIFFICULT | square::BLOCKS_WALKING) == 0;
+                    if !clean || mover.extra_cost > 0 {
+                        return None;
+                    }
+                    match occ[j] {
+                        Some((id, side)) if id != mover.id => (side == mover.side).then_some(false),
+                        _ => Some(true),
+                    }
+                },
+                |from, _, _, _, k| masks[from] & (1 << k) != 0,
+            );
+        }
+        _ => {
+            let occupant = in_grid(map, occ);
+            run_quadrants(
+                map,
+                mover,
+                toward,
+                &mut runs,
+                |_, to| match enter_cost(map, occupant, mover, to) {
+                    Some((1, can_end)) => Some(can_end),
+                    _ => None,
+                },
+                |_, _, from, to, _| !cuts_corner(map, from, to, mover.space.size),
+            );
+        }
+    }
+    runs
+}
+
+/// [`straight_runs`]' pass over each quadrant around the start, clipped to
+/// the map, the speed and the boxes `toward`. `enter(j, to)` is whether a
+/// step into `to` (index `j` on the map) costs one square, and if so
+/// whether the mover may end there; `step_ok(i, j, from, to, k)` whether
+/// the step from `from` (index `i`) to `to` (index `j`), `Pos::STEPS[k]`,
+/// may be taken.
+#[inline(always)]
+fn run_quadrants(
+    map: &Map,
+    mover: &Mover,
+    toward: &[(Pos, Pos)],
+    runs: &mut Runs,
+    enter: impl Fn(usize, Pos) -> Option<bool>,
+    step_ok: impl Fn(usize, usize, Pos, Pos, usize) -> bool,
+) {
+    let origin = runs.origin;
+    let (width, radius) = (map.width as isize, runs.radius);
+    let side = (2 * radius + 1) as isize;
+    let start = runs.idx(origin).expect("the origin is in its box") as isize;
+    let start_map = (origin.y * map.width + origin.x) as isize;
+    // `Pos::STEPS`' index of a step.
+    let step = |dx: i32, dy: i32| {
+        let nine = (dy + 1) * 3 + dx + 1;
+        (if nine > 4 { nine - 1 } else { nine }) as usize
+    };
+    let cells = &mut runs.cells;
+    for (sx, sy) in [(1i32, 1i32), (-1, 1), (1, -1), (-1, -1)] {
+        // How far this quadrant goes: to the far side of the boxes in it,
+        // within the speed and the map (a straight run never comes back to
+        // a square it passed along either axis).
+        let far = |s: i32, o: i32, lo: i32, hi: i32, size: i32| {
+            if s > 0 {
+                (hi - o).min(size - 1 - o)
+            } else {
+                (o - lo).min(o)
+            }
+            .min(radius)
+        };
+        let (mut imax, mut jmax) = (-1, -1);
+        for &(lo, hi) in toward {
+            let (i, j) = (
+                far(sx, origin.x, lo.x, hi.x, map.width),
+                far(sy, origin.y, lo.y, hi.y, map.height),
+            );
+            if i >= 0 && j >= 0 {
+                (imax, jmax) = (imax.max(i), jmax.max(j));
+            }
+        }
+        // The three steps a square of this quadrant is entered by, nearest
+        // the start first: diagonal, along the row, along the column; each
+        // as (columns back, rows back, step, box offset, map offset).
+        let (bx, by, mx, my) = (
+            sx as isize,
+            sy as isize * side,
+            sx as isize,
+            sy as isize * width,
+        );
+        let preds = [
+            (1, 1, step(sx, sy), bx + by, mx + my),
+            (1, 0, step(sx, 0), bx, mx),
+            (0, 1, step(0, sy), by, my),
+        ];
+        for j in 0..=jmax {
+            for i in 0..=imax {
+                if i == 0 && j == 0 {
+                    continue;
+                }
+                let here = start + j as isize * by + i as isize * bx;
+                let here_map = start_map + j as isize * my + i as isize * mx;
+                let to = Pos::new(origin.x + i * sx, origin.y + j * sy);
+                let Some(can_end) = enter(here_map as usize, to) else {
+                    continue;
+                };
+                // On the axes, the one step along it (a run on an axis
+                // never leaves it); inside the quadrant, all three.
+                let candidates = match (i, j) {
+                    (0, _) => &preds[2..],
+                    (_, 0) => &preds[1..2],
+                    _ => &preds[..],
+                };
+                let mut best: Option<(u16, (i8, i8))> = None;
+                for &(di, dj, k, back, back_map) in candidates {
+                    let before = cells[(here - back) as usize].steps;
+                    if before == u16::MAX || best.is_some_and(|(b, _)| b <= before + 1) {
+                        continue;
+                    }
+                    let from = Pos::new(to.x - di * sx, to.y - dj * sy);
+                    if step_ok(
+                        (here_map - back_map) as usize,
+                        here_map as usize,
+                        from,
+                        to,
+                        k,
+                    ) {
+                        best = Some((before + 1, ((di * sx) as i8, (dj * sy) as i8)));
+                    }
+                }
+                if let Some((steps, from)) = best
+                    && u32::from(steps) <= mover.speed
+                {
+                    cells[here as usize] = RunCell {
+                        steps,
+                        can_end,
+                        from,
+                    };
+                }
+            }
+        }
+    }
+}
+
 /// The cost of walking `path` (start included) for the mover, or `None` if
 /// any step is illegal (not adjacent, blocked, cutting a corner, ending in
 /// another creature's space). Does not check the speed.
@@ -843,6 +1114,31 @@ pub fn teleport_destinations(
                     .all(|q| line_of_effect_to_square(map, mover.space, q))
             {
                 out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+/// Every straight path of at most `speed` steps from `start`, by
+/// trying each step that keeps it straight (seed 000 "Straight Lines").
+pub(crate) fn every_straight_path(start: Pos, speed: u32) -> Vec<Vec<Pos>> {
+    let mut out = Vec::new();
+    let mut open = vec![vec![start]];
+    while let Some(path) = open.pop() {
+        if path.len() > 1 {
+            out.push(path.clone());
+        }
+        if path.len() as u32 > speed {
+            continue;
+        }
+        let last = *path.last().unwrap();
+        for next in last.neighbours() {
+            let mut longer = path.clone();
+            longer.push(next);
+            if is_straight(longer.iter().copied()) {
+                open.push(longer);
             }
         }
     }
@@ -1094,8 +1390,143 @@ mod tests {
         assert!(!d.contains(&Pos::new(5, 1)), "behind the wall");
     }
 
+    // Seed 000 "Straight Lines": a straight line "doesn't have to take the
+    // form of a straight series of squares on the grid. Simply move the
+    // creature one square at a time in a single direction without ever
+    // bending back in a direction opposite to where they've already moved."
+    #[test]
+    fn a_straight_line_never_bends_back() {
+        let p = |x, y| Pos::new(x, y);
+        assert!(is_straight([p(0, 0), p(1, 1), p(2, 1), p(3, 2)]));
+        assert!(is_straight([p(0, 0), p(1, 0), p(2, 0), p(2, 1), p(2, 2)]));
+        assert!(is_straight([p(3, 3)]));
+        assert!(!is_straight([p(0, 0), p(1, 1), p(2, 0)]));
+        assert!(!is_straight([p(2, 2), p(1, 2), p(2, 2)]));
+        assert!(!is_straight([p(0, 0), p(0, 1), p(1, 1), p(1, 0)]));
+    }
+
+    // RULES.md "Charge": "move up to your speed in a straight line (no
+    // difficult terrain, no shifting)". With the diagonal blocked, the
+    // shortest straight run to (3, 1) goes along the row and turns; it
+    // never crosses difficult ground or an enemy, passes an ally, and ends
+    // on no creature.
+    #[test]
+    fn straight_runs_go_round_and_keep_off_difficult_ground() {
+        let m = ascii(
+            "
+            .....
+            .##..
+            ...~.
+            .....",
+        );
+        let mover = hero(0, 0, 5);
+        let everywhere = [(Pos::new(0, 0), Pos::new(4, 3))];
+        let runs = straight_runs(&m, &occupancy(&m, &[]), &mover, &everywhere);
+        assert_eq!(runs.steps_to(Pos::new(3, 1)), Some(4));
+        assert_eq!(
+            runs.path_to(Pos::new(3, 1)).unwrap().to_vec(),
+            [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1)].map(|(x, y)| Pos::new(x, y))
+        );
+        // Difficult ground ends a run; beyond it only a way round it, of
+        // six steps (no diagonal past the walls' corners): more than the
+        // speed.
+        assert_eq!(runs.steps_to(Pos::new(3, 2)), None);
+        assert_eq!(runs.steps_to(Pos::new(4, 3)), None);
+        let quick = straight_runs(&m, &occupancy(&m, &[]), &hero(0, 0, 6), &everywhere);
+        assert_eq!(quick.steps_to(Pos::new(4, 3)), Some(6));
+        // The start is no run; the speed bounds them.
+        assert_eq!(runs.steps_to(Pos::new(0, 0)), Some(0));
+        let slow = straight_runs(&m, &occupancy(&m, &[]), &hero(0, 0, 3), &everywhere);
+        assert_eq!(slow.steps_to(Pos::new(3, 1)), None);
+        assert_eq!(slow.steps_to(Pos::new(3, 0)), Some(3));
+        // An enemy blocks the row; an ally there can be passed, not ended on.
+        let foe = [occ(2, 1, 0, Side::Director)];
+        let runs = straight_runs(&m, &occupancy(&m, &foe), &mover, &everywhere);
+        assert_eq!(runs.steps_to(Pos::new(3, 0)), None);
+        let friend = [occ(2, 1, 0, Side::Heroes)];
+        let runs = straight_runs(&m, &occupancy(&m, &friend), &mover, &everywhere);
+        assert_eq!(runs.steps_to(Pos::new(3, 0)), Some(3));
+        assert_eq!(runs.steps_to(Pos::new(1, 0)), None);
+        // Only the squares toward the boxes are looked at.
+        let east = [(Pos::new(3, 0), Pos::new(4, 0))];
+        let runs = straight_runs(&m, &occupancy(&m, &[]), &mover, &east);
+        assert_eq!(runs.steps_to(Pos::new(4, 0)), Some(4));
+        assert_eq!(runs.steps_to(Pos::new(0, 3)), None);
+    }
+
     proptest! {
         #![proptest_config(crate::map::fixed_proptest())]
+        // The straight runs are the straight paths that cost one square a
+        // step (no difficult terrain, no enemy crossed) and end where the
+        // creature may stand: on maps of walls, difficult ground, pits,
+        // objects and creatures of both sides, for creatures of one square
+        // and of two, the fewest steps to each square are those of the
+        // shortest such path found by trying every straight path, and the
+        // run read back is such a path (RULES.md "Charge").
+        #[test]
+        fn straight_runs_are_the_shortest_clean_straight_paths(
+            tiles in proptest::collection::vec(0u8..8, 64),
+            who in proptest::collection::vec((0i32..8, 0i32..8, any::<bool>()), 0..6),
+            at in (0i32..8, 0i32..8),
+            speed in 0u32..6,
+            size in 1u32..3,
+        ) {
+            let mut m = Map::new(8, 8);
+            for (i, t) in tiles.into_iter().enumerate() {
+                let p = Pos::new(i as i32 % 8, i as i32 / 8);
+                match t {
+                    0 => m.set_terrain(p, Terrain::Wall),
+                    1 => m.set_terrain(p, Terrain::Difficult),
+                    2 => m.set_terrain(p, Terrain::Pit(2)),
+                    3 => m.set_object(p, Some(crate::map::grid::MapObject {
+                        material: crate::map::grid::Material::Wood,
+                        size: 1,
+                    })),
+                    _ => {}
+                }
+            }
+            let creatures: Vec<Occupant> = who
+                .iter()
+                .enumerate()
+                .map(|(i, &(x, y, foe))| {
+                    occ(i as u32 + 2, x, y, if foe { Side::Director } else { Side::Heroes })
+                })
+                .collect();
+            let mover = Mover {
+                space: Footprint::new(Pos::new(at.0, at.1), size),
+                ..hero(at.0, at.1, speed)
+            };
+            let grid = occupancy(&m, &creatures);
+            let runs = straight_runs(&m, &grid, &mover, &[(Pos::new(0, 0), Pos::new(7, 7))]);
+            let mut fewest = std::collections::HashMap::new();
+            for path in every_straight_path(mover.space.pos, speed) {
+                let steps = path.len() as u32 - 1;
+                if path_cost_with(&m, &grid, &mover, &path) == Some(steps) {
+                    let end = *path.last().unwrap();
+                    let best = fewest.entry(end).or_insert(steps);
+                    *best = (*best).min(steps);
+                }
+            }
+            for y in -1..9 {
+                for x in -1..9 {
+                    let p = Pos::new(x, y);
+                    if p == mover.space.pos {
+                        continue;
+                    }
+                    prop_assert_eq!(runs.steps_to(p), fewest.get(&p).copied(), "to {:?}", p);
+                    if let Some(path) = runs.path_to(p) {
+                        let path = path.to_vec();
+                        prop_assert!(is_straight(path.iter().copied()));
+                        prop_assert_eq!(path.first(), Some(&mover.space.pos));
+                        prop_assert_eq!(path.last(), Some(&p));
+                        let steps = path.len() as u32 - 1;
+                        prop_assert_eq!(Some(steps), runs.steps_to(p));
+                        prop_assert_eq!(path_cost_with(&m, &grid, &mover, &path), Some(steps));
+                    }
+                }
+            }
+        }
+
         // The one-square search is the general search made quicker: on maps
         // of walls, difficult ground, pits, objects and creatures of both
         // sides, crawling or not, it finds the same costs, the same paths
