@@ -1,7 +1,8 @@
 //! Games of the benchmarks' fight played as `skirmish sim` plays a batch,
 //! for profiling and for checking that a change plays the same games:
-//! `cargo run --release -p skirmish_rules --example profile -- [GAMES] [HEROES] [MONSTERS] [--no-hash]`
-//! (default 100 games of random against random, seeds 1 to GAMES).
+//! `cargo run --release -p skirmish_rules --example profile -- [GAMES] [HEROES] [MONSTERS] [--no-hash] [--kinds]`
+//! (default 100 games of random against random, seeds 1 to GAMES;
+//! `--kinds` also counts the commands of each kind a game).
 //!
 //! It prints the time a game, the commands and rounds a game, and a hash of
 //! every game's combat log: two builds that print the same hash played the
@@ -27,7 +28,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let hash = !args.iter().any(|a| a == "--no-hash");
-    args.retain(|a| a != "--no-hash");
+    let kinds = args.iter().any(|a| a == "--kinds");
+    args.retain(|a| a != "--no-hash" && a != "--kinds");
+    let mut by_kind = std::collections::BTreeMap::<String, usize>::new();
     let arg = |i: usize, d: &str| args.get(i).cloned().unwrap_or_else(|| d.to_string());
     let games: u64 = arg(0, "100").parse().expect("a number of games");
     let (heroes, monsters) = (arg(1, "random"), arg(2, "random"));
@@ -44,6 +47,16 @@ fn main() {
         played += t.elapsed();
         assert!(result.errors.is_empty(), "seed {seed}: {:?}", result.errors);
         commands += e.replay().commands.len();
+        if kinds {
+            for c in &e.replay().commands {
+                // The variant's name: what its debug form starts with.
+                let name: String = format!("{c:?}")
+                    .chars()
+                    .take_while(|ch| ch.is_alphanumeric())
+                    .collect();
+                *by_kind.entry(name).or_default() += 1;
+            }
+        }
         rounds += u64::from(result.rounds);
         // Hashed outside the timing: the log's entries as they read.
         if hash {
@@ -61,4 +74,7 @@ fn main() {
             String::new()
         }
     );
+    for (kind, n) in by_kind {
+        println!("  {kind}: {:.1} a game", n as f64 / games.max(1) as f64);
+    }
 }

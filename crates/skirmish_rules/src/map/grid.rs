@@ -305,6 +305,21 @@ pub mod square {
     pub const DIFFICULT: u8 = 4;
     /// A wall or an object: no cutting its corner.
     pub const SOLID: u8 = 8;
+    /// The open floor of a pit or the ground below a ledge: not walked
+    /// into from above, but walked along by a creature already down there
+    /// ([`walkable`]).
+    pub const LOW: u8 = 16;
+
+    /// Whether a creature may walk onto a square with flags `to` (our
+    /// ruling on pits and ledges, RULES.md "Forced movement": a creature
+    /// moved over one falls): onto any square that doesn't block walking,
+    /// and, from the low floor of a pit or below a ledge (`from_low`), onto
+    /// more of it: a creature that fell walks the bottom and climbs out
+    /// onto open ground, and is never left unable to move.
+    #[inline(always)]
+    pub fn walkable(from_low: bool, to: u8) -> bool {
+        to & BLOCKS_WALKING == 0 || (from_low && to & LOW != 0)
+    }
 
     pub fn of(c: &Cell) -> u8 {
         let mut f = 0;
@@ -319,6 +334,9 @@ pub mod square {
         }
         if c.is_wall() || c.object.is_some() {
             f |= SOLID;
+        }
+        if c.terrain.fall_depth().is_some() && !c.raised_wall && c.object.is_none() {
+            f |= LOW;
         }
         f
     }
@@ -554,10 +572,11 @@ impl Map {
     /// flags: the rule of `movement`'s corner and entering checks.
     fn step_mask(&self, i: usize) -> u8 {
         let here = Pos::new(i as i32 % self.width, i as i32 / self.width);
+        let low = self.square_flags(here) & square::LOW != 0;
         let mut mask = 0;
         for (k, (dx, dy)) in Pos::STEPS.into_iter().enumerate() {
             let next = here.offset(dx, dy);
-            if !self.in_bounds(next) || self.square_flags(next) & square::BLOCKS_WALKING != 0 {
+            if !self.in_bounds(next) || !square::walkable(low, self.square_flags(next)) {
                 continue;
             }
             if dx != 0

@@ -355,18 +355,24 @@ impl<'de> serde::Deserialize<'de> for Path {
     }
 }
 
-/// The cost of entering the space at `to` (top-left) for a creature of
-/// `size`, or `None` if it can't enter. Difficult terrain costs +1 (once per
-/// step, if any square entered is difficult); enemies' squares count as
-/// difficult terrain; allies can be passed.
+/// The cost of stepping from the space at `from` into the space at `to`
+/// (top-left squares) for a creature of `size`, or `None` if it can't enter
+/// ([`square::walkable`]: a creature with a square on the low floor of a
+/// pit may walk on along it). Difficult terrain costs +1 (once per step, if
+/// any square entered is difficult); enemies' squares count as difficult
+/// terrain; allies can be passed.
 #[inline(always)]
 fn enter_cost(
     map: &Map,
     occupant: impl Fn(Pos) -> Option<(CreatureId, Side)>,
     mover: &Mover,
+    from: Pos,
     to: Pos,
 ) -> Option<(u32, bool)> {
     let fp = Footprint::new(to, mover.space.size);
+    let low = Footprint::new(from, mover.space.size)
+        .squares()
+        .any(|q| map.square_flags(q) & square::LOW != 0);
     let mut difficult = false;
     let mut can_end = true;
     for q in fp.squares() {
@@ -374,7 +380,7 @@ fn enter_cost(
             return None;
         }
         let f = map.square_flags(q);
-        if f & square::BLOCKS_WALKING != 0 {
+        if !square::walkable(low, f) {
             return None;
         }
         if f & square::DIFFICULT != 0 {
@@ -484,7 +490,7 @@ fn search_general(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover, 
         if cuts_corner(map, here, next, mover.space.size) {
             return None;
         }
-        enter_cost(map, in_grid(map, occ), mover, next)
+        enter_cost(map, in_grid(map, occ), mover, here, next)
     });
 }
 
@@ -836,56 +842,49 @@ pub fn straight_runs(
     // square of its space.
     match (map.flags(), map.step_masks()) {
         (Some(flags), Some(masks)) if mover.space.size == 1 && occ.len() == flags.len() => {
-            run_quadrants(
-                map,
-                mover,
-                toward,
-                &mut runs,
-                |j, _| {
-                    let clean = flags[j] & (square::DIFFICULT | square::BLOCKS_WALKING) == 0;
-                    if !clean || mover.extra_cost > 0 {
-                        return None;
-                    }
-                    match occ[j] {
-                        Some((id, side)) if id != mover.id => (side == mover.side).then_some(false),
-                        _ => Some(true),
-                    }
-                },
-                |from, _, _, _, k| masks[from] & (1 << k) != 0,
-            );
+            run_quadrants(map, mover, toward, &mut runs, |i, j, _, _, k| {
+                // The step is on the map, walkable and cuts no corner
+                // (the step masks), onto plain ground.
+                if masks[i] & (1 << k) == 0
+                    || flags[j] & square::DIFFICULT != 0
+                    || mover.extra_cost > 0
+                {
+                    return None;
+                }
+                match occ[j] {
+                    Some((id, side)) if id != mover.id => (side == mover.side).then_some(false),
+                    _ => Some(true),
+                }
+            });
         }
         _ => {
             let occupant = in_grid(map, occ);
-            run_quadrants(
-                map,
-                mover,
-                toward,
-                &mut runs,
-                |_, to| match enter_cost(map, occupant, mover, to) {
+            run_quadrants(map, mover, toward, &mut runs, |_, _, from, to, _| {
+                if cuts_corner(map, from, to, mover.space.size) {
+                    return None;
+                }
+                match enter_cost(map, occupant, mover, from, to) {
                     Some((1, can_end)) => Some(can_end),
                     _ => None,
-                },
-                |_, _, from, to, _| !cuts_corner(map, from, to, mover.space.size),
-            );
+                }
+            });
         }
     }
     runs
 }
 
 /// [`straight_runs`]' pass over each quadrant around the start, clipped to
-/// the map, the speed and the boxes `toward`. `enter(j, to)` is whether a
-/// step into `to` (index `j` on the map) costs one square, and if so
-/// whether the mover may end there; `step_ok(i, j, from, to, k)` whether
-/// the step from `from` (index `i`) to `to` (index `j`), `Pos::STEPS[k]`,
-/// may be taken.
+/// the map, the speed and the boxes `toward`. `step(i, j, from, to, k)` is
+/// whether the step from `from` (index `i` on the map) to `to` (index `j`),
+/// `Pos::STEPS[k]`, may be taken for one square of movement, and if so
+/// whether the mover may end there.
 #[inline(always)]
 fn run_quadrants(
     map: &Map,
     mover: &Mover,
     toward: &[(Pos, Pos)],
     runs: &mut Runs,
-    enter: impl Fn(usize, Pos) -> Option<bool>,
-    step_ok: impl Fn(usize, usize, Pos, Pos, usize) -> bool,
+    step: impl Fn(usize, usize, Pos, Pos, usize) -> Option<bool>,
 ) {
     let origin = runs.origin;
     let (width, radius) = (map.width as isize, runs.radius);
@@ -893,7 +892,7 @@ fn run_quadrants(
     let start = runs.idx(origin).expect("the origin is in its box") as isize;
     let start_map = (origin.y * map.width + origin.x) as isize;
     // `Pos::STEPS`' index of a step.
-    let step = |dx: i32, dy: i32| {
+    let index = |dx: i32, dy: i32| {
         let nine = (dy + 1) * 3 + dx + 1;
         (if nine > 4 { nine - 1 } else { nine }) as usize
     };
@@ -930,9 +929,9 @@ fn run_quadrants(
             sy as isize * width,
         );
         let preds = [
-            (1, 1, step(sx, sy), bx + by, mx + my),
-            (1, 0, step(sx, 0), bx, mx),
-            (0, 1, step(0, sy), by, my),
+            (1, 1, index(sx, sy), bx + by, mx + my),
+            (1, 0, index(sx, 0), bx, mx),
+            (0, 1, index(0, sy), by, my),
         ];
         for j in 0..=jmax {
             for i in 0..=imax {
@@ -942,9 +941,6 @@ fn run_quadrants(
                 let here = start + j as isize * by + i as isize * bx;
                 let here_map = start_map + j as isize * my + i as isize * mx;
                 let to = Pos::new(origin.x + i * sx, origin.y + j * sy);
-                let Some(can_end) = enter(here_map as usize, to) else {
-                    continue;
-                };
                 // On the axes, the one step along it (a run on an axis
                 // never leaves it); inside the quadrant, all three.
                 let candidates = match (i, j) {
@@ -952,24 +948,20 @@ fn run_quadrants(
                     (_, 0) => &preds[1..2],
                     _ => &preds[..],
                 };
-                let mut best: Option<(u16, (i8, i8))> = None;
+                let mut best: Option<(u16, (i8, i8), bool)> = None;
                 for &(di, dj, k, back, back_map) in candidates {
                     let before = cells[(here - back) as usize].steps;
-                    if before == u16::MAX || best.is_some_and(|(b, _)| b <= before + 1) {
+                    if before == u16::MAX || best.is_some_and(|(b, _, _)| b <= before + 1) {
                         continue;
                     }
                     let from = Pos::new(to.x - di * sx, to.y - dj * sy);
-                    if step_ok(
-                        (here_map - back_map) as usize,
-                        here_map as usize,
-                        from,
-                        to,
-                        k,
-                    ) {
-                        best = Some((before + 1, ((di * sx) as i8, (dj * sy) as i8)));
+                    let from_map = (here_map - back_map) as usize;
+                    if let Some(can_end) = step(from_map, here_map as usize, from, to, k) {
+                        let dir = ((di * sx) as i8, (dj * sy) as i8);
+                        best = Some((before + 1, dir, can_end));
                     }
                 }
-                if let Some((steps, from)) = best
+                if let Some((steps, from, can_end)) = best
                     && u32::from(steps) <= mover.speed
                 {
                     cells[here as usize] = RunCell {
@@ -1030,7 +1022,7 @@ fn path_cost_by(
         if w[0].distance(w[1]) != 1 || cuts_corner(map, w[0], w[1], mover.space.size) {
             return None;
         }
-        let (step, can_end) = enter_cost(map, occupant, mover, w[1])?;
+        let (step, can_end) = enter_cost(map, occupant, mover, w[0], w[1])?;
         total += step;
         last_can_end = can_end;
     }
@@ -1403,6 +1395,41 @@ mod tests {
         assert!(!is_straight([p(0, 0), p(1, 1), p(2, 0)]));
         assert!(!is_straight([p(2, 2), p(1, 2), p(2, 2)]));
         assert!(!is_straight([p(0, 0), p(0, 1), p(1, 1), p(1, 0)]));
+    }
+
+    // RULES.md "Forced movement": "A target moved over a pit or ledge
+    // falls". Our ruling (README "Rulings"): nobody walks into a pit from
+    // the ground, but a creature down in one walks its floor and climbs out
+    // onto open ground, so a fall never leaves it unable to move.
+    #[test]
+    fn a_creature_down_in_a_pit_walks_its_floor_and_climbs_out() {
+        let m = ascii(
+            "
+            .....
+            .___.
+            .___.
+            .___.
+            .....",
+        );
+        let down = reachable(&m, &[], &hero(2, 2, 5));
+        assert_eq!(down.cost_to(Pos::new(1, 1)), Some(1));
+        assert_eq!(down.cost_to(Pos::new(2, 4)), Some(2));
+        assert_eq!(down.cost_to(Pos::new(0, 0)), Some(2));
+        let up = reachable(&m, &[], &hero(0, 0, 5));
+        assert_eq!(up.cost_to(Pos::new(1, 1)), None);
+        assert_eq!(up.cost_to(Pos::new(4, 1)), Some(4));
+        // The same for a walk checked step by step, and for a larger
+        // creature with a square down there.
+        let walk = [(2, 2), (1, 1), (0, 0)].map(|(x, y)| Pos::new(x, y));
+        assert_eq!(path_cost(&m, &[], &hero(2, 2, 5), &walk), Some(2));
+        let back = [(0, 0), (1, 1)].map(|(x, y)| Pos::new(x, y));
+        assert_eq!(path_cost(&m, &[], &hero(0, 0, 5), &back), None);
+        let ogre = Mover {
+            space: Footprint::new(Pos::new(2, 2), 2),
+            ..hero(2, 2, 5)
+        };
+        let climb = [(2, 2), (2, 3)].map(|(x, y)| Pos::new(x, y));
+        assert_eq!(path_cost(&m, &[], &ogre, &climb), Some(1));
     }
 
     // RULES.md "Charge": "move up to your speed in a straight line (no
