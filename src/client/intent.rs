@@ -574,37 +574,21 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_aimed_ability_picks_the_command_naming_the_target_under_the_cursor() {
-        // Walk heroes and monsters toward each other with random legal play
-        // until someone has a target for an ability, then click it.
-        let (mut e, _) = started();
+    /// Play random moves, turn starts and turn ends from `e` (heroes and
+    /// monsters walk toward each other and meet) until `found` finds what
+    /// it looks for among the legal commands; `None` if it never does.
+    fn wander_until<T>(
+        e: &mut Encounter,
+        mut found: impl FnMut(&mut Encounter, &[Command]) -> Option<T>,
+    ) -> Option<T> {
         let mut rng = 0u64;
-        for _ in 0..400 {
+        for _ in 0..2000 {
             let legal = e.legal_actions();
             if legal.is_empty() {
                 break;
             }
-            if let Some(Command::UseAbility {
-                creature,
-                ability,
-                targets,
-                ..
-            }) = legal
-                .iter()
-                .find(|c| matches!(c, Command::UseAbility { targets, .. } if targets.len() == 1))
-            {
-                let t = targets[0];
-                let at = e.creature(t).unwrap().space.pos;
-                let aim = Aim::Ability(ability.clone());
-                let cmd = command_at(&legal, *creature, &aim, at, Some(t), false).unwrap();
-                assert!(uses_ability(&cmd, ability));
-                assert!(
-                    matches!(&cmd, Command::UseAbility { targets, .. } if targets.contains(&t))
-                );
-                let (ts, _) = aim_targets(&legal, *creature, &aim);
-                assert!(ts.contains(&t));
-                return;
+            if let Some(t) = found(e, &legal) {
+                return Some(t);
             }
             rng = rng
                 .wrapping_mul(6364136223846793005)
@@ -622,7 +606,36 @@ mod tests {
                 .unwrap_or_else(|| legal[0].clone());
             let _ = e.apply(pick);
         }
-        panic!("no one came within reach of a target");
+        None
+    }
+
+    #[test]
+    fn an_aimed_ability_picks_the_command_naming_the_target_under_the_cursor() {
+        // Until someone has a target for an ability, then click it.
+        let (mut e, _) = started();
+        let clicked = wander_until(&mut e, |e, legal| {
+            let Some(Command::UseAbility {
+                creature,
+                ability,
+                targets,
+                ..
+            }) = legal
+                .iter()
+                .find(|c| matches!(c, Command::UseAbility { targets, .. } if targets.len() == 1))
+            else {
+                return None;
+            };
+            let t = targets[0];
+            let at = e.creature(t).unwrap().space.pos;
+            let aim = Aim::Ability(ability.clone());
+            let cmd = command_at(legal, *creature, &aim, at, Some(t), false).unwrap();
+            assert!(uses_ability(&cmd, ability));
+            assert!(matches!(&cmd, Command::UseAbility { targets, .. } if targets.contains(&t)));
+            let (ts, _) = aim_targets(legal, *creature, &aim);
+            assert!(ts.contains(&t));
+            Some(())
+        });
+        assert!(clicked.is_some(), "no one came within reach of a target");
     }
 
     // Seed 000 "Charge": "Abilities with the Charge keyword can be used
@@ -633,52 +646,33 @@ mod tests {
     #[test]
     fn an_aimed_charge_ability_charges_a_creature_out_of_its_reach() {
         let (mut e, _) = started();
-        let mut rng = 0u64;
-        for _ in 0..2000 {
-            let legal = e.legal_actions();
-            if legal.is_empty() {
-                break;
-            }
+        let charged = wander_until(&mut e, |e, legal| {
             let charge = legal.iter().find(|c| {
                 matches!(c, Command::Charge { ability: Some(a), target, .. }
                     if !legal.iter().any(|u| matches!(u, Command::UseAbility { ability, targets, .. }
                         if ability == a && targets.contains(target))))
-            });
-            if let Some(Command::Charge {
+            })?;
+            let Command::Charge {
                 creature,
                 ability: Some(a),
                 target,
                 ..
-            }) = charge
-            {
-                let aim = Aim::Ability(a.clone());
-                let at = e.creature(*target).unwrap().space.pos;
-                let cmd = command_at(&legal, *creature, &aim, at, Some(*target), false).unwrap();
-                assert_eq!(Some(&cmd), charge);
-                let (ts, _) = aim_targets(&legal, *creature, &aim);
-                assert!(ts.contains(target));
-                let before = e.creature(*creature).unwrap().space.pos;
-                e.apply(cmd).unwrap();
-                assert_ne!(e.creature(*creature).unwrap().space.pos, before);
-                return;
-            }
-            rng = rng
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let pick = legal
-                .iter()
-                .filter(|c| {
-                    matches!(
-                        c,
-                        Command::Move { .. } | Command::StartTurn { .. } | Command::EndTurn { .. }
-                    )
-                })
-                .nth((rng >> 33) as usize % 3)
-                .cloned()
-                .unwrap_or_else(|| legal[0].clone());
-            let _ = e.apply(pick);
-        }
-        panic!("no charge with an ability came up");
+            } = charge
+            else {
+                unreachable!()
+            };
+            let aim = Aim::Ability(a.clone());
+            let at = e.creature(*target).unwrap().space.pos;
+            let cmd = command_at(legal, *creature, &aim, at, Some(*target), false).unwrap();
+            assert_eq!(&cmd, charge);
+            let (ts, _) = aim_targets(legal, *creature, &aim);
+            assert!(ts.contains(target));
+            let before = e.creature(*creature).unwrap().space.pos;
+            e.apply(cmd).unwrap();
+            assert_ne!(e.creature(*creature).unwrap().space.pos, before);
+            Some(())
+        });
+        assert!(charged.is_some(), "no charge with an ability came up");
     }
 
     #[test]

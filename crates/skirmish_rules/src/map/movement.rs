@@ -1481,6 +1481,38 @@ mod tests {
         assert_eq!(runs.steps_to(Pos::new(0, 3)), None);
     }
 
+    /// An 8 x 8 map from `tiles` (0 a wall, 1 difficult ground, 2 a pit,
+    /// 3 a wooden crate, the rest open ground) and creatures at `who` (each
+    /// a foe of the heroes' mover or a friend), for the property tests.
+    fn rough_ground(tiles: &[u8], who: &[(i32, i32, bool)]) -> (Map, Vec<Occupant>) {
+        let mut m = Map::new(8, 8);
+        for (i, &t) in tiles.iter().enumerate() {
+            let p = Pos::new(i as i32 % 8, i as i32 / 8);
+            match t {
+                0 => m.set_terrain(p, Terrain::Wall),
+                1 => m.set_terrain(p, Terrain::Difficult),
+                2 => m.set_terrain(p, Terrain::Pit(2)),
+                3 => m.set_object(
+                    p,
+                    Some(crate::map::grid::MapObject {
+                        material: crate::map::grid::Material::Wood,
+                        size: 1,
+                    }),
+                ),
+                _ => {}
+            }
+        }
+        let creatures = who
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y, foe))| {
+                let side = if foe { Side::Director } else { Side::Heroes };
+                occ(i as u32 + 2, x, y, side)
+            })
+            .collect();
+        (m, creatures)
+    }
+
     proptest! {
         #![proptest_config(crate::map::fixed_proptest())]
         // The straight runs are the straight paths that cost one square a
@@ -1498,27 +1530,7 @@ mod tests {
             speed in 0u32..6,
             size in 1u32..3,
         ) {
-            let mut m = Map::new(8, 8);
-            for (i, t) in tiles.into_iter().enumerate() {
-                let p = Pos::new(i as i32 % 8, i as i32 / 8);
-                match t {
-                    0 => m.set_terrain(p, Terrain::Wall),
-                    1 => m.set_terrain(p, Terrain::Difficult),
-                    2 => m.set_terrain(p, Terrain::Pit(2)),
-                    3 => m.set_object(p, Some(crate::map::grid::MapObject {
-                        material: crate::map::grid::Material::Wood,
-                        size: 1,
-                    })),
-                    _ => {}
-                }
-            }
-            let creatures: Vec<Occupant> = who
-                .iter()
-                .enumerate()
-                .map(|(i, &(x, y, foe))| {
-                    occ(i as u32 + 2, x, y, if foe { Side::Director } else { Side::Heroes })
-                })
-                .collect();
+            let (m, creatures) = rough_ground(&tiles, &who);
             let mover = Mover {
                 space: Footprint::new(Pos::new(at.0, at.1), size),
                 ..hero(at.0, at.1, speed)
@@ -1566,27 +1578,7 @@ mod tests {
             speed in 0u32..9,
             crawl in any::<bool>(),
         ) {
-            let mut m = Map::new(8, 8);
-            for (i, t) in tiles.into_iter().enumerate() {
-                let p = Pos::new(i as i32 % 8, i as i32 / 8);
-                match t {
-                    0 => m.set_terrain(p, Terrain::Wall),
-                    1 => m.set_terrain(p, Terrain::Difficult),
-                    2 => m.set_terrain(p, Terrain::Pit(2)),
-                    3 => m.set_object(p, Some(crate::map::grid::MapObject {
-                        material: crate::map::grid::Material::Wood,
-                        size: 1,
-                    })),
-                    _ => {}
-                }
-            }
-            let creatures: Vec<Occupant> = who
-                .iter()
-                .enumerate()
-                .map(|(i, &(x, y, foe))| {
-                    occ(i as u32 + 2, x, y, if foe { Side::Director } else { Side::Heroes })
-                })
-                .collect();
+            let (m, creatures) = rough_ground(&tiles, &who);
             let mover = Mover {
                 extra_cost: u32::from(crawl),
                 ..hero(at.0, at.1, speed)
