@@ -1538,33 +1538,37 @@ struct AbilityUse<'a> {
     placement: Option<&'a Placement>,
 }
 
+/// Whether a cost can be paid by a creature with this heroic resource (if
+/// any) when the Director has `malice`.
+pub(super) fn can_afford(cost: Cost, heroic: Option<&Heroic>, malice: u32) -> bool {
+    match cost {
+        Cost::Heroic(n) => heroic.is_some_and(|h| h.can_pay(n)),
+        Cost::Malice(n) => malice >= n,
+        Cost::Free | Cost::Signature => true,
+    }
+}
+
 /// Whether the creature can pay the ability's cost now (its heroic
 /// resource, or the Director's Malice), as using it checks.
 fn affordable(world: &World, entity: Entity, ability: &Ability) -> Result<(), Refusal> {
-    match ability.cost {
-        Cost::Heroic(n) => {
-            let heroic = world.comp::<Heroic>(entity);
-            if !heroic.is_some_and(|h| h.can_pay(n)) {
-                return Err(Refusal::NotEnoughResource {
-                    resource: heroic.map_or("heroic resource".into(), |h| h.resource.clone()),
-                    needed: n,
-                    has: heroic.map_or(0, |h| h.amount),
-                });
-            }
-        }
-        Cost::Malice(n) => {
-            let has = world.res::<Malice>().0;
-            if has < n {
-                return Err(Refusal::NotEnoughResource {
-                    resource: "malice".into(),
-                    needed: n,
-                    has,
-                });
-            }
-        }
-        Cost::Free | Cost::Signature => {}
+    let heroic = world.comp::<Heroic>(entity);
+    let malice = world.res::<Malice>().0;
+    if can_afford(ability.cost, heroic, malice) {
+        return Ok(());
     }
-    Ok(())
+    match ability.cost {
+        Cost::Heroic(n) => Err(Refusal::NotEnoughResource {
+            resource: heroic.map_or("heroic resource".into(), |h| h.resource.clone()),
+            needed: n,
+            has: heroic.map_or(0, |h| h.amount),
+        }),
+        Cost::Malice(n) => Err(Refusal::NotEnoughResource {
+            resource: "malice".into(),
+            needed: n,
+            has: malice,
+        }),
+        Cost::Free | Cost::Signature => Ok(()),
+    }
 }
 
 fn use_ability(

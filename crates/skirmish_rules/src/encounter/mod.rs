@@ -751,11 +751,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     }
     let content = world.res::<Content>();
     let malice = world.res::<Malice>().0;
-    let cost_ok = |a: &crate::ability::Ability| match a.cost {
-        crate::ability::Cost::Heroic(n) => heroic.as_ref().is_some_and(|h| h.can_pay(n)),
-        crate::ability::Cost::Malice(n) => malice >= n,
-        _ => true,
-    };
+    let cost_ok = |a: &crate::ability::Ability| act::can_afford(a.cost, heroic, malice);
     // Charges: a straight run ending next to an enemy for a free strike,
     // or within reach of a creature an ability with the Charge keyword
     // may target (RULES.md "Charge").
@@ -951,10 +947,10 @@ fn charges(
     with: &[ChargeWith],
 ) -> Vec<Command> {
     let mut out = Vec::new();
+    let reach = with.iter().map(|w| w.reach).max().unwrap_or(1).max(1);
     for o in creatures.iter().filter(|o| o.id != mover.id) {
         // Beyond any run and reach: nothing to look for.
         let apart = mover.space.distance(o.space);
-        let reach = with.iter().map(|w| w.reach).max().unwrap_or(1).max(1);
         if apart > mover.speed.saturating_add(reach) {
             continue;
         }
@@ -1005,7 +1001,6 @@ fn run_areas(
     with: &[ChargeWith],
 ) -> Vec<(crate::map::Pos, crate::map::Pos)> {
     let reach = with.iter().map(|w| w.reach).max().unwrap_or(1).max(1);
-    let (m, r) = (mover.space.size as i32, reach.min(i32::MAX as u32) as i32);
     let (o, speed) = (mover.space.pos, mover.speed.min(i32::MAX as u32) as i32);
     creatures
         .iter()
@@ -1016,13 +1011,7 @@ fn run_areas(
                         .iter()
                         .any(|w| eligible(w.kinds, mover.side, mover.id, c)))
         })
-        .map(|c| {
-            let s = c.space.size as i32;
-            (
-                c.space.pos.offset(-m - r + 1, -m - r + 1),
-                c.space.pos.offset(s + r - 1, s + r - 1),
-            )
-        })
+        .map(|c| within_reach(c.space, mover.space.size, reach))
         .filter(|(lo, hi)| {
             lo.x <= o.x.saturating_add(speed)
                 && hi.x >= o.x.saturating_sub(speed)
@@ -1030,6 +1019,21 @@ fn run_areas(
                 && hi.y >= o.y.saturating_sub(speed)
         })
         .collect()
+}
+
+/// The box of top-left squares from which a creature of `size` could be
+/// within `reach` of `target` (as its corners).
+fn within_reach(
+    target: crate::map::Footprint,
+    size: u32,
+    reach: u32,
+) -> (crate::map::Pos, crate::map::Pos) {
+    let (m, r) = (size as i32, reach.min(crate::content::MAX_DISTANCE) as i32);
+    let s = target.size as i32;
+    (
+        target.pos.offset(-m - r + 1, -m - r + 1),
+        target.pos.offset(s + r - 1, s + r - 1),
+    )
 }
 
 /// The shortest straight run of `runs` ending within `reach` of `target`
@@ -1040,12 +1044,7 @@ fn shortest_run(
     target: crate::map::Footprint,
     reach: u32,
 ) -> Option<crate::map::movement::Path> {
-    let (m, r) = (mover.space.size as i32, reach.min(i32::MAX as u32) as i32);
-    let s = target.size as i32;
-    let (lo, hi) = (
-        target.pos.offset(-m - r + 1, -m - r + 1),
-        target.pos.offset(s + r - 1, s + r - 1),
-    );
+    let (lo, hi) = within_reach(target, mover.space.size, reach);
     let mut best: Option<(u32, crate::map::Pos)> = None;
     for y in lo.y..=hi.y {
         for x in lo.x..=hi.x {
