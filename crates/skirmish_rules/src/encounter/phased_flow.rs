@@ -20,8 +20,7 @@ use super::react::{Resolution, Resume};
 use crate::conditions::{ConditionKind, Conditions, movement_limits};
 use crate::content::RulesetKind;
 use crate::dice::Dice;
-use crate::map::movement::is_straight;
-use crate::map::movement::{Mover, Path, path_cost};
+use crate::map::movement::{Mover, Path, is_straight, path_cost};
 use crate::map::{Pos, Side};
 use crate::phased::{
     MovementPower, PhasedRound, PhasedRules, Stage, attack_tier, battle_order, extra_die,

@@ -513,18 +513,29 @@ fn search_single(
         mover,
         reach,
         |h| masks[h],
-        |_, j| {
-            let mut difficult = flags[j] & square::DIFFICULT != 0;
-            let mut can_end = true;
-            if let Some((id, side)) = occ[j]
-                && id != mover.id
-            {
-                can_end = false;
-                difficult |= side != mover.side;
-            }
-            Some((1 + u32::from(difficult) + mover.extra_cost, can_end))
-        },
+        |_, j| Some(enter_one(flags, occ, mover, j)),
     );
+}
+
+/// [`enter_cost`] for a creature of one square stepping onto square `j`
+/// (a step its step masks allow): the flags and the occupants read by
+/// index.
+#[inline(always)]
+fn enter_one(
+    flags: &[u8],
+    occ: &[Option<(CreatureId, Side)>],
+    mover: &Mover,
+    j: usize,
+) -> (u32, bool) {
+    let mut difficult = flags[j] & square::DIFFICULT != 0;
+    let mut can_end = true;
+    if let Some((id, side)) = occ[j]
+        && id != mover.id
+    {
+        can_end = false;
+        difficult |= side != mover.side;
+    }
+    (1 + u32::from(difficult) + mover.extra_cost, can_end)
 }
 
 /// A square waiting its turn in [`search`]: its index on the map and its
@@ -844,16 +855,13 @@ pub fn straight_runs(
         (Some(flags), Some(masks)) if mover.space.size == 1 && occ.len() == flags.len() => {
             run_quadrants(map, mover, toward, &mut runs, |i, j, _, _, k| {
                 // The step is on the map, walkable and cuts no corner
-                // (the step masks), onto plain ground.
-                if masks[i] & (1 << k) == 0
-                    || flags[j] & square::DIFFICULT != 0
-                    || mover.extra_cost > 0
-                {
+                // (the step masks), for one square of movement.
+                if masks[i] & (1 << k) == 0 {
                     return None;
                 }
-                match occ[j] {
-                    Some((id, side)) if id != mover.id => (side == mover.side).then_some(false),
-                    _ => Some(true),
+                match enter_one(flags, occ, mover, j) {
+                    (1, can_end) => Some(can_end),
+                    _ => None,
                 }
             });
         }
