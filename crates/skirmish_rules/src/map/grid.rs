@@ -358,6 +358,13 @@ pub struct Map {
     /// can walk, not cutting a solid corner. Kept in step with `flags`.
     #[serde(skip)]
     step_masks: Vec<u8>,
+    /// The step masks and the difficult squares again, a row at a time as
+    /// bits (bit `x` for column `x`), for the reach search: for each row,
+    /// from which of its squares each step may be taken (`[k]` for step
+    /// `k`), and which are difficult (`[8]`). Kept in step with
+    /// `step_masks`, on a map up to 64 squares wide (empty on a wider one).
+    #[serde(skip)]
+    step_rows: Vec<[u64; 9]>,
     /// Summed-area table of line-of-effect blockers, `(width + 1) *
     /// (height + 1)`: how many block in any box, in four reads.
     #[serde(skip)]
@@ -384,11 +391,13 @@ impl Map {
             cells: vec![Cell::default(); n],
             flags: vec![0; n],
             step_masks: Vec::new(),
+            step_rows: Vec::new(),
             blocker_sums: vec![0; ((width.max(0) + 1) * (height.max(0) + 1)) as usize],
             sight_memo: Default::default(),
             glyphs: Vec::new(),
         };
         map.step_masks = (0..n).map(|i| map.step_mask(i)).collect();
+        map.rebuild_step_rows();
         map
     }
 
@@ -446,6 +455,7 @@ impl Map {
                 if self.in_bounds(q) {
                     let j = self.index(q);
                     self.step_masks[j] = self.step_mask(j);
+                    self.put_step_row(j);
                 }
             }
         }
@@ -501,6 +511,7 @@ impl Map {
     pub fn rebuild_blockers(&mut self) {
         self.flags = self.cells.iter().map(square::of).collect();
         self.step_masks = (0..self.cells.len()).map(|i| self.step_mask(i)).collect();
+        self.rebuild_step_rows();
         self.sum_blockers();
         self.sight_memo = Default::default();
     }
@@ -566,6 +577,41 @@ impl Map {
     #[inline]
     pub fn step_masks(&self) -> Option<&[u8]> {
         (self.step_masks.len() == self.cells.len()).then_some(&self.step_masks)
+    }
+
+    /// Every row's steps and difficult squares as bits, afresh.
+    fn rebuild_step_rows(&mut self) {
+        self.step_rows = Vec::new();
+        if self.width > 64 {
+            return;
+        }
+        self.step_rows = vec![[0; 9]; self.height.max(0) as usize];
+        for j in 0..self.step_masks.len() {
+            self.put_step_row(j);
+        }
+    }
+
+    /// Square `j`'s step mask and difficulty into its row's bits.
+    fn put_step_row(&mut self, j: usize) {
+        let width = self.width as usize;
+        let (x, y) = (j % width, j / width);
+        let (mask, flags) = (self.step_masks[j], self.flags[j]);
+        let Some(row) = self.step_rows.get_mut(y) else {
+            return;
+        };
+        let on = (0..8)
+            .map(|k| mask & 1 << k != 0)
+            .chain([flags & square::DIFFICULT != 0]);
+        for (bits, on) in row.iter_mut().zip(on) {
+            *bits = *bits & !(1 << x) | u64::from(on) << x;
+        }
+    }
+
+    /// Row `y`'s steps and difficult squares as bits (see the field), on a
+    /// map up to 64 squares wide whose flags are kept.
+    #[inline]
+    pub(crate) fn step_row(&self, y: usize) -> Option<&[u64; 9]> {
+        self.step_rows.get(y)
     }
 
     /// Which steps a one-square creature may take from square `i`, from the

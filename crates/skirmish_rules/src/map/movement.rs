@@ -31,8 +31,82 @@ pub struct Reach {
     width: i32,
     height: i32,
     /// What the search found of each position in the box, in map order
-    /// (one array: a step reads and writes one place, not five).
+    /// (one array: a step reads and writes one place, not five); empty
+    /// when the one-square search found `levels` instead.
     nodes: Vec<Node>,
+    /// What the one-square search found: the squares of each cost, as
+    /// rows of bits ([`search_levels`]); paths are read back from them
+    /// only when asked for.
+    levels: Option<Levels>,
+}
+
+/// [`search_levels`]'s findings: lists of rows of bits, one row for each
+/// row of the reach's box and a free row above and below (row `y + 1` for
+/// the box's row `y`; bit `x` for its column `x`).
+#[derive(Clone, Debug)]
+struct Levels {
+    /// Rows in a list.
+    rows: usize,
+    /// The highest cost found.
+    top: usize,
+    /// What entering a square costs: `plain`, or `rough` on difficult
+    /// ground and enemies' squares.
+    plain: usize,
+    rough: usize,
+    /// From which squares of the box each step may be taken (as the map's
+    /// step masks), eight words a row (`[8 * row + k]` for step `k`);
+    /// then the lists, one after another: the squares that cost `rough`
+    /// to enter, the squares the creature may end on, then the squares
+    /// reached at each cost from 0 to `top`.
+    bits: Vec<u64>,
+}
+
+/// Which of [`Levels::bits`]' lists, after the steps.
+const ROUGH: usize = 0;
+const ENDS: usize = 1;
+const COSTS: usize = 2;
+
+/// The order a path is read back in, from its end: straight steps before
+/// diagonal ones (a path reads as its diagonal steps, then its straight).
+const BACK: [usize; 8] = [1, 3, 4, 6, 0, 2, 5, 7];
+
+impl Levels {
+    fn list(&self, n: usize) -> &[u64] {
+        &self.bits[(8 + n) * self.rows..][..self.rows]
+    }
+
+    /// Whether list `n` holds the box's column `x`, row `y`.
+    fn has(&self, n: usize, x: usize, y: usize) -> bool {
+        self.list(n)[y + 1] >> x & 1 != 0
+    }
+
+    /// The cost found for the box's column `x`, row `y`, if reached.
+    fn cost(&self, x: usize, y: usize) -> Option<usize> {
+        (0..=self.top).find(|&k| self.has(COSTS + k, x, y))
+    }
+
+    /// The step (`Pos::STEPS[k]`) of the cheapest path to the box's column
+    /// `x`, row `y` (reached at `cost`) from a square one entering cost
+    /// cheaper; `None` for the start.
+    fn last_step(&self, x: usize, y: usize, cost: usize) -> Option<usize> {
+        let enter = if self.has(ROUGH, x, y) {
+            self.rough
+        } else {
+            self.plain
+        };
+        let before = cost.checked_sub(enter)?;
+        BACK.into_iter().find(|&k| {
+            let (dx, dy) = Pos::STEPS[k];
+            let (px, py) = (
+                x.wrapping_add_signed(-dx as isize),
+                y.wrapping_add_signed(-dy as isize),
+            );
+            px < 64
+                && py < self.rows - 2
+                && self.bits[8 * (py + 1) + k] >> px & 1 != 0
+                && self.has(COSTS + before, px, py)
+        })
+    }
 }
 
 /// What the search found of one square.
@@ -83,77 +157,104 @@ impl Reach {
         Some((dy * self.width + dx) as usize)
     }
 
+    /// `p`'s column and row in the box, if in it.
+    fn in_box(&self, p: Pos) -> Option<(usize, usize)> {
+        let (dx, dy) = (p.x - self.corner.x, p.y - self.corner.y);
+        (dx >= 0 && dy >= 0 && dx < self.width && dy < self.height)
+            .then_some((dx as usize, dy as usize))
+    }
+
+    /// The cost to reach `p` (top-left square of the space) and whether
+    /// the creature may end there, if the search reached it.
+    fn found(&self, p: Pos) -> Option<(u32, bool)> {
+        if let Some(l) = &self.levels {
+            let (x, y) = self.in_box(p)?;
+            return l.cost(x, y).map(|k| (k as u32, l.has(ENDS, x, y)));
+        }
+        let n = &self.nodes[self.idx(p)?];
+        (n.cost != NONE).then_some((n.cost, n.can_end))
+    }
+
+    /// The step (`Pos::STEPS[k]`) the cheapest path to `p` ends with, if
+    /// the search reached it and it is not the start.
+    fn last_step(&self, p: Pos) -> Option<usize> {
+        if let Some(l) = &self.levels {
+            let (x, y) = self.in_box(p)?;
+            return l.last_step(x, y, l.cost(x, y)?);
+        }
+        let last = self.nodes[self.idx(p)?].last;
+        (last != NO_STEP).then_some(last as usize)
+    }
+
     /// The cost to reach `p` (top-left square of the space), if it can be reached and ended in.
     pub fn cost_to(&self, p: Pos) -> Option<u32> {
-        let i = self.idx(p)?;
-        let n = &self.nodes[i];
-        n.ends_here().then_some(n.cost)
+        self.found(p).and_then(|(cost, end)| end.then_some(cost))
+    }
+
+    /// The squares the creature can end its move on, less the start, in
+    /// map order.
+    fn ends(&self) -> impl Iterator<Item = Pos> + '_ {
+        let w = self.width.max(1) as usize;
+        let from_nodes = self.levels.is_none().then(|| {
+            self.nodes.iter().enumerate().filter_map(move |(j, n)| {
+                n.ends_here().then(|| {
+                    Pos::new(
+                        self.corner.x + (j % w) as i32,
+                        self.corner.y + (j / w) as i32,
+                    )
+                })
+            })
+        });
+        let from_levels = self.levels.as_ref().map(|l| {
+            let ends = &l.list(ENDS)[1..=self.height.max(0) as usize];
+            (self.corner.y..).zip(ends).flat_map(move |(y, &row)| {
+                let mut bits = row;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let x = bits.trailing_zeros() as i32;
+                        bits &= bits - 1;
+                        Pos::new(self.corner.x + x, y)
+                    })
+                })
+            })
+        });
+        from_nodes
+            .into_iter()
+            .flatten()
+            .chain(from_levels.into_iter().flatten())
+            .filter(move |&p| p != self.origin)
     }
 
     /// Every square the creature can end its move on, with its cost, in map order.
     pub fn destinations(&self) -> Vec<(Pos, u32)> {
-        // (At most the box: one allocation, not a doubling as they come.)
-        let mut out = Vec::with_capacity(self.nodes.len());
-        let rows = self.nodes.chunks_exact(self.width.max(1) as usize);
-        for (y, row) in (self.corner.y..).zip(rows) {
-            for (x, n) in (self.corner.x..).zip(row) {
-                let p = Pos::new(x, y);
-                if n.ends_here() && p != self.origin {
-                    out.push((p, n.cost));
-                }
-            }
-        }
-        out
+        self.ends()
+            .filter_map(|p| Some((p, self.cost_to(p)?)))
+            .collect()
     }
 
     /// Every square the creature can end its move on, with the cheapest
     /// path there (as [`Path::in_reach`] gives it), in map order: the
-    /// squares of [`Reach::destinations`], read off the search at once.
+    /// squares of [`Reach::destinations`].
     pub fn paths(&self) -> impl Iterator<Item = (Pos, Path)> + '_ {
-        let rows = self.nodes.chunks_exact(self.width.max(1) as usize);
-        (self.corner.y..).zip(rows).flat_map(move |(y, row)| {
-            (self.corner.x..).zip(row).filter_map(move |(x, n)| {
-                let p = Pos::new(x, y);
-                if !n.ends_here() || p == self.origin {
-                    return None;
-                }
-                self.path_of(p, n)
-            })
-        })
-    }
-
-    /// The cheapest path to `p`, whose node is `n`, read off the search.
-    #[inline(always)]
-    fn path_of(&self, p: Pos, n: &Node) -> Option<(Pos, Path)> {
-        if n.steps as usize > MAX_STEPS {
-            return self.path_to(p).map(|v| (p, Path::from(v)));
-        }
-        Some((p, Path::as_steps(self.origin, p, n)))
+        self.ends()
+            .filter_map(|p| Some((p, Path::in_reach(self, p)?)))
     }
 
     /// How many items [`Reach::paths`] gives, without building any (every
-    /// node ending a move, less the start).
+    /// square ending a move, less the start).
     pub fn path_count(&self) -> usize {
-        let start = self.idx(self.origin).map(|i| &self.nodes[i]);
-        self.nodes.iter().filter(|n| n.ends_here()).count()
-            - usize::from(start.is_some_and(Node::ends_here))
+        let start = usize::from(self.cost_to(self.origin).is_some());
+        let all = match &self.levels {
+            Some(l) => l.list(ENDS).iter().map(|r| r.count_ones() as usize).sum(),
+            None => self.nodes.iter().filter(|n| n.ends_here()).count(),
+        };
+        all - start
     }
 
     /// Item `i` of [`Reach::paths`], building no other.
     pub fn nth_path(&self, i: usize) -> Option<(Pos, Path)> {
-        let start = self.idx(self.origin);
-        let (j, n) = self
-            .nodes
-            .iter()
-            .enumerate()
-            .filter(|&(j, n)| n.ends_here() && Some(j) != start)
-            .nth(i)?;
-        let w = self.width.max(1) as usize;
-        let p = Pos::new(
-            self.corner.x + (j % w) as i32,
-            self.corner.y + (j / w) as i32,
-        );
-        self.path_of(p, n)
+        let p = self.ends().nth(i)?;
+        Some((p, Path::in_reach(self, p)?))
     }
 
     /// The cheapest path from the start to `p`, both ends included.
@@ -162,12 +263,10 @@ impl Reach {
         let mut path = Vec::with_capacity(cost as usize + 1);
         path.push(p);
         let mut at = p;
-        let mut i = self.idx(p)?;
-        while self.nodes[i].last != NO_STEP {
-            let (dx, dy) = Pos::STEPS[self.nodes[i].last as usize];
+        while let Some(k) = self.last_step(at) {
+            let (dx, dy) = Pos::STEPS[k];
             at = at.offset(-dx, -dy);
             path.push(at);
-            i = self.idx(at)?;
         }
         path.reverse();
         Some(path)
@@ -227,24 +326,40 @@ impl Path {
     #[inline(always)]
     pub fn in_reach(reach: &Reach, to: Pos) -> Option<Path> {
         reach.cost_to(to)?;
-        let i = reach.idx(to)?;
-        let n = &reach.nodes[i];
-        if n.steps as usize > MAX_STEPS {
-            return reach.path_to(to).map(Path::from);
+        if reach.levels.is_none() {
+            let n = &reach.nodes[reach.idx(to)?];
+            if n.steps as usize > MAX_STEPS {
+                return reach.path_to(to).map(Path::from);
+            }
+            return Some(Path::as_steps(reach.origin, to, n.dirs, n.steps.into()));
         }
-        Some(Path::as_steps(reach.origin, to, n))
+        // Read back from the end, then kept first step first.
+        let mut back = [0u8; MAX_STEPS];
+        let mut len = 0;
+        let mut at = to;
+        while let Some(k) = reach.last_step(at) {
+            if len == MAX_STEPS {
+                return reach.path_to(to).map(Path::from);
+            }
+            back[len] = k as u8;
+            len += 1;
+            let (dx, dy) = Pos::STEPS[k];
+            at = at.offset(-dx, -dy);
+        }
+        let dirs = back[..len]
+            .iter()
+            .rev()
+            .enumerate()
+            .fold(0u64, |d, (i, &k)| d | u64::from(k) << (3 * i));
+        Some(Path::as_steps(reach.origin, to, dirs, len as u32))
     }
 
-    /// The path from `start` to `end` kept as the steps of `end`'s node
-    /// (of at most [`MAX_STEPS`]), built into squares only when read.
+    /// The path from `start` to `end` kept as its steps (at most
+    /// [`MAX_STEPS`]), built into squares only when read.
     #[inline(always)]
-    fn as_steps(start: Pos, end: Pos, n: &Node) -> Path {
+    fn as_steps(start: Pos, end: Pos, dirs: u64, len: u32) -> Path {
         Path(PathRepr::Steps {
-            steps: Steps {
-                start,
-                dirs: n.dirs,
-                len: u32::from(n.steps),
-            },
+            steps: Steps { start, dirs, len },
             end,
         })
     }
@@ -451,20 +566,24 @@ pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mov
         corner: Pos::new(x0, y0),
         width,
         height,
-        nodes: vec![Node::UNREACHED; (width * height) as usize],
+        nodes: Vec::new(),
+        levels: None,
     };
+    if mover.space.size == 1
+        && width <= 64
+        && reach.in_box(o).is_some()
+        && occ.len() == (map.width * map.height) as usize
+        && let Some(levels) = search_levels(map, occ, mover, &reach)
+    {
+        reach.levels = Some(levels);
+        return reach;
+    }
+    reach.nodes = vec![Node::UNREACHED; (width * height) as usize];
     let Some(start) = reach.idx(mover.space.pos) else {
         return reach;
     };
     reach.nodes[start].cost = 0;
     reach.nodes[start].can_end = true;
-    if mover.space.size == 1
-        && let (Some(flags), Some(masks)) = (map.flags(), map.step_masks())
-        && occ.len() == flags.len()
-    {
-        search_single(map.width, flags, masks, occ, mover, &mut reach);
-        return reach;
-    }
     search_general(map, occ, mover, &mut reach);
     reach
 }
@@ -494,27 +613,119 @@ fn search_general(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover, 
     });
 }
 
-/// [`reachable_with`]'s search for a creature of one square, the common
-/// case: the steps it may take from each square (onto the map, onto a
-/// square it can walk, not cutting a solid corner) are the map's step
-/// masks, found from the same flags as [`cuts_corner`] and [`enter_cost`]
-/// read; entering reads the flags and the occupants by index. The same
-/// paths as the general search.
-fn search_single(
-    width: i32,
-    flags: &[u8],
-    masks: &[u8],
+/// [`reachable_with`]'s search for a creature of one square (in a box at
+/// most 64 squares wide), the common case, on rows of bits: the squares of
+/// each cost are found all at once, from the squares one entering cost
+/// cheaper (entering a square costs the same whatever the step: 1 and the
+/// mover's extra cost, one more for difficult ground or an enemy's square,
+/// as [`enter_one`]), each step taken only from where the map's step masks
+/// allow it ([`Map::bit_row`]). The same costs and squares to end on as
+/// the general search; a path is read back only when asked for
+/// ([`Levels::last_step`]), and among paths as cheap may be another.
+fn search_levels(
+    map: &Map,
     occ: &[Option<(CreatureId, Side)>],
     mover: &Mover,
-    reach: &mut Reach,
-) {
-    search(
-        width,
-        mover,
-        reach,
-        |h| masks[h],
-        |_, j| Some(enter_one(flags, occ, mover, j)),
+    reach: &Reach,
+) -> Option<Levels> {
+    let (w, h) = (reach.width as usize, reach.height as usize);
+    let (x0, y0) = (reach.corner.x as usize, reach.corner.y as usize);
+    let map_width = map.width as usize;
+    let full = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let rows = h + 2;
+    let plain = (mover.extra_cost as usize).saturating_add(1);
+    let rough = plain.saturating_add(1);
+    // No cheapest path costs more than entering every square of the box.
+    let speed = (mover.speed as usize).min((w * h).saturating_mul(rough));
+    // The steps and lists of `Levels`, then three lists of the search's
+    // own: the squares reached so far, and those a step from the squares
+    // `plain` and `rough` cheaper reaches this round.
+    let lists = COSTS + speed + 1;
+    let mut bits = vec![0u64; rows * (8 + lists + 3)];
+    let (steps, rest) = bits.split_at_mut(8 * rows);
+    let (kept, work) = rest.split_at_mut(rows * lists);
+    let (reached, work) = work.split_at_mut(rows);
+    let (from_plain, from_rough) = work.split_at_mut(rows);
+    for y in 0..h {
+        let my = y0 + y;
+        let map_row = map.step_row(my)?;
+        for (k, bits) in steps[8 * (y + 1)..][..8].iter_mut().enumerate() {
+            *bits = map_row[k] >> x0 & full;
+        }
+        // Another creature's square: no place to end; an enemy's costs
+        // as difficult ground does.
+        let (mut others, mut enemies) = (0u64, 0u64);
+        for (x, o) in occ[my * map_width + x0..][..w].iter().enumerate() {
+            if let Some((id, side)) = *o
+                && id != mover.id
+            {
+                others |= 1 << x;
+                enemies |= u64::from(side != mover.side) << x;
+            }
+        }
+        kept[ROUGH * rows + y + 1] = (map_row[8] >> x0 | enemies) & full;
+        kept[ENDS * rows + y + 1] = !others & full;
+    }
+    let (sx, sy) = (
+        (mover.space.pos.x - reach.corner.x) as usize,
+        (mover.space.pos.y - reach.corner.y) as usize,
     );
+    kept[COSTS * rows + sy + 1] = 1 << sx;
+    reached[sy + 1] = 1 << sx;
+    let mut top = 0usize;
+    for k in 1..=speed {
+        if k > top.saturating_add(rough) {
+            break;
+        }
+        let (before, this) = kept.split_at_mut((COSTS + k) * rows);
+        let this = &mut this[..rows];
+        from_plain.fill(0);
+        from_rough.fill(0);
+        let mut any = false;
+        for (cost, into) in [(plain, &mut *from_plain), (rough, &mut *from_rough)] {
+            let Some(level) = k.checked_sub(cost) else {
+                continue;
+            };
+            let level = &before[(COSTS + level) * rows..][..rows];
+            for y in 1..=h {
+                let at = level[y];
+                if at == 0 {
+                    continue;
+                }
+                any = true;
+                let s: &[u64; 8] = steps[8 * y..][..8].try_into().expect("eight steps");
+                into[y - 1] |= (at & s[0]) >> 1 | at & s[1] | (at & s[2]) << 1;
+                into[y] |= (at & s[3]) >> 1 | (at & s[4]) << 1;
+                into[y + 1] |= (at & s[5]) >> 1 | at & s[6] | (at & s[7]) << 1;
+            }
+        }
+        if !any {
+            continue;
+        }
+        let dear = &before[ROUGH * rows..][..rows];
+        for y in 1..=h {
+            let new = (from_plain[y] & !dear[y] | from_rough[y] & dear[y]) & full & !reached[y];
+            if new != 0 {
+                reached[y] |= new;
+                this[y] = new;
+                top = k;
+            }
+        }
+    }
+    // The squares to end on: those reached that no other creature holds,
+    // and the start (where it stands already).
+    for (end, seen) in kept[ENDS * rows..][..rows].iter_mut().zip(reached.iter()) {
+        *end &= seen;
+    }
+    kept[ENDS * rows + sy + 1] |= 1 << sx;
+    bits.truncate(rows * (8 + COSTS + top + 1));
+    Some(Levels {
+        rows,
+        top,
+        plain,
+        rough,
+        bits,
+    })
 }
 
 /// [`enter_cost`] for a creature of one square stepping onto square `j`
@@ -1489,13 +1700,116 @@ mod tests {
         assert_eq!(runs.steps_to(Pos::new(0, 3)), None);
     }
 
-    /// An 8 x 8 map from `tiles` (0 a wall, 1 difficult ground, 2 a pit,
+    /// [`reachable_with`]'s one-square search against the general search
+    /// over the whole map, on `rough_ground` (see the proptests).
+    fn one_square_matches(
+        tiles: &[u8],
+        who: &[(i32, i32, bool)],
+        at: (i32, i32),
+        speed: u32,
+        crawl: bool,
+    ) -> Result<(), TestCaseError> {
+        let (m, creatures) = rough_ground(tiles, who);
+        let mover = Mover {
+            extra_cost: u32::from(crawl),
+            ..hero(at.0, at.1, speed)
+        };
+        // The step masks, kept in step with each change, are those
+        // found afresh.
+        let mut afresh = m.clone();
+        afresh.rebuild_blockers();
+        prop_assert_eq!(afresh.step_masks(), m.step_masks());
+        let grid = occupancy(&m, &creatures);
+        let fast = reachable_with(&m, &grid, &mover);
+        // The general search over the whole map, not a box.
+        let mut slow = Reach {
+            origin: mover.space.pos,
+            corner: Pos::new(0, 0),
+            width: m.width,
+            height: 8,
+            nodes: vec![Node::UNREACHED; (m.width * 8) as usize],
+            levels: None,
+        };
+        if m.in_bounds(mover.space.pos) {
+            let start = (at.1 * m.width + at.0) as usize;
+            slow.nodes[start].cost = 0;
+            slow.nodes[start].can_end = true;
+            search_general(&m, &grid, &mover, &mut slow);
+        }
+        // Square by square the same costs and places to end, nothing
+        // reached outside the fast search's box, and each path read
+        // back a walk by the map's rules for its cost, from the start.
+        for (i, want) in slow.nodes.iter().enumerate() {
+            let p = Pos::new(i as i32 % m.width, i as i32 / m.width);
+            let want = (want.cost != NONE).then_some((want.cost, want.can_end));
+            let got = fast.found(p);
+            prop_assert_eq!(got, want, "at {:?}", p);
+            let Some((cost, _)) = got else {
+                continue;
+            };
+            let mut path = vec![p];
+            while let Some(k) = fast.last_step(path[path.len() - 1]) {
+                let (dx, dy) = Pos::STEPS[k];
+                path.push(path[path.len() - 1].offset(-dx, -dy));
+                prop_assert!(path.len() <= 1024, "a path back to the start");
+            }
+            path.reverse();
+            prop_assert_eq!(path[0], mover.space.pos);
+            let mut walked = 0;
+            for w in path.windows(2) {
+                prop_assert!(!cuts_corner(&m, w[0], w[1], 1));
+                let step = enter_cost(&m, in_grid(&m, &grid), &mover, w[0], w[1]);
+                prop_assert!(step.is_some(), "{:?} to {:?}", w[0], w[1]);
+                walked += step.map_or(0, |s| s.0);
+            }
+            prop_assert_eq!(walked, cost, "to {:?}", p);
+        }
+        prop_assert!(fast.found(mover.space.pos).is_some() == m.in_bounds(mover.space.pos));
+        // A shift (one square, for a cost of 1, ending where it may) is
+        // where a search with some speed got for 1, when squares cost
+        // no extra: the listing reads shifts off the search.
+        if !crawl && speed > 0 && m.in_bounds(mover.space.pos) {
+            let shifter = Mover {
+                speed: 1,
+                shifting: true,
+                ..mover
+            };
+            for to in mover.space.pos.neighbours() {
+                let step = [mover.space.pos, to];
+                let shifts = m.in_bounds(to)
+                    && path_cost_with(&m, &grid, &shifter, &step).is_some_and(|c| c <= 1);
+                prop_assert_eq!(fast.cost_to(to) == Some(1), shifts, "shift to {:?}", to);
+            }
+        }
+        // The listing's paths are the destinations' paths, in order.
+        let listed: Vec<(Pos, Path)> = fast.paths().collect();
+        let each: Vec<(Pos, Path)> = fast
+            .destinations()
+            .into_iter()
+            .map(|(dest, _)| (dest, Path::to_destination(&fast, dest)))
+            .collect();
+        prop_assert_eq!(listed, each);
+        // A listed move's path, walked out when read, is the path
+        // found: it ends where it says and equals its squares owned.
+        for (dest, _) in fast.destinations() {
+            let path = Path::to_destination(&fast, dest);
+            prop_assert_eq!(Some(path.clone()), Path::in_reach(&fast, dest));
+            prop_assert_eq!(path.end(), Some(dest));
+            let want = fast.path_to(dest).expect("a destination has a path");
+            prop_assert_eq!(path.to_vec(), want.clone());
+            prop_assert_eq!(&path, &Path::from(want));
+        }
+        Ok(())
+    }
+
+    /// A map of 8 rows (as wide as `tiles` make them) from `tiles` (0 a wall, 1 difficult ground, 2 a pit,
     /// 3 a wooden crate, the rest open ground) and creatures at `who` (each
     /// a foe of the heroes' mover or a friend), for the property tests.
     fn rough_ground(tiles: &[u8], who: &[(i32, i32, bool)]) -> (Map, Vec<Occupant>) {
-        let mut m = Map::new(8, 8);
+        let width = (tiles.len() / 8) as i32;
+        let mut m = Map::new(width, 8);
         for (i, &t) in tiles.iter().enumerate() {
-            let p = Pos::new(i as i32 % 8, i as i32 / 8);
+            let p = Pos::new(i as i32 % width, i as i32 / width);
             match t {
                 0 => m.set_terrain(p, Terrain::Wall),
                 1 => m.set_terrain(p, Terrain::Difficult),
@@ -1586,70 +1900,24 @@ mod tests {
             speed in 0u32..9,
             crawl in any::<bool>(),
         ) {
-            let (m, creatures) = rough_ground(&tiles, &who);
-            let mover = Mover {
-                extra_cost: u32::from(crawl),
-                ..hero(at.0, at.1, speed)
-            };
-            // The step masks, kept in step with each change, are those
-            // found afresh.
-            let mut afresh = m.clone();
-            afresh.rebuild_blockers();
-            prop_assert_eq!(afresh.step_masks(), m.step_masks());
-            let grid = occupancy(&m, &creatures);
-            let fast = reachable_with(&m, &grid, &mover);
-            // The general search over the whole map, not a box.
-            let mut slow = Reach {
-                origin: mover.space.pos,
-                corner: Pos::new(0, 0),
-                width: 8,
-                height: 8,
-                nodes: vec![Node::UNREACHED; 64],
-            };
-            if m.in_bounds(mover.space.pos) {
-                let start = (at.1 * 8 + at.0) as usize;
-                slow.nodes[start].cost = 0;
-                slow.nodes[start].can_end = true;
-                search_general(&m, &grid, &mover, &mut slow);
-            }
-            // Square by square the same, and nothing reached outside the
-            // fast search's box.
-            for (i, want) in slow.nodes.iter().enumerate() {
-                let p = Pos::new(i as i32 % 8, i as i32 / 8);
-                let got = fast.idx(p).map_or(Node::UNREACHED, |j| fast.nodes[j]);
-                prop_assert_eq!(got, *want, "at {:?}", p);
-            }
-            prop_assert!(fast.nodes.iter().any(|n| n.cost == 0) == m.in_bounds(mover.space.pos));
-            // A shift (one square, for a cost of 1, ending where it may) is
-            // where a search with some speed got for 1, when squares cost
-            // no extra: the listing reads shifts off the search.
-            if !crawl && speed > 0 && m.in_bounds(mover.space.pos) {
-                let shifter = Mover { speed: 1, shifting: true, ..mover };
-                for to in mover.space.pos.neighbours() {
-                    let step = [mover.space.pos, to];
-                    let shifts = m.in_bounds(to)
-                        && path_cost_with(&m, &grid, &shifter, &step).is_some_and(|c| c <= 1);
-                    prop_assert_eq!(fast.cost_to(to) == Some(1), shifts, "shift to {:?}", to);
-                }
-            }
-            // The listing's paths are the destinations' paths, in order.
-            let listed: Vec<(Pos, Path)> = fast.paths().collect();
-            let each: Vec<(Pos, Path)> = fast
-                .destinations()
-                .into_iter()
-                .map(|(dest, _)| (dest, Path::to_destination(&fast, dest)))
-                .collect();
-            prop_assert_eq!(listed, each);
-            // A listed move's path, walked out when read, is the path
-            // found: it ends where it says and equals its squares owned.
-            for (dest, _) in fast.destinations() {
-                let path = Path::to_destination(&fast, dest);
-                prop_assert_eq!(Some(path.clone()), Path::in_reach(&fast, dest));
-                prop_assert_eq!(path.end(), Some(dest));
-                let want = fast.path_to(dest).expect("a destination has a path");
-                prop_assert_eq!(path.to_vec(), want.clone());
-                prop_assert_eq!(&path, &Path::from(want));
-            }
+            one_square_matches(&tiles, &who, at, speed, crawl)?;
+        }
+
+        // The same on maps as wide as a row of bits holds (64 squares),
+        // with speeds up to past its width, and on a map wider than that
+        // (where the one-square search is the general one).
+        #[test]
+        fn one_square_search_matches_the_general_one_on_wide_maps(
+            wide in any::<bool>(),
+            tiles in proptest::collection::vec(0u8..10, 80 * 8),
+            who in proptest::collection::vec((0i32..80, 0i32..8, any::<bool>()), 0..16),
+            at in (0i32..80, 0i32..8),
+            speed in prop_oneof![0u32..12, 28u32..40],
+            crawl in any::<bool>(),
+        ) {
+            let width = if wide { 80 } else { 64 };
+            let tiles: Vec<u8> = tiles.chunks(80).flat_map(|r| r[..width].to_vec()).collect();
+            one_square_matches(&tiles, &who, at, speed, crawl)?;
         }
 
         // Issue #3 point 7: a path never costs more than the speed it was found for.
