@@ -80,6 +80,15 @@ impl Levels {
         self.list(n)[y + 1] >> x & 1 != 0
     }
 
+    /// What entering the box's column `x`, row `y` costs.
+    fn enter(&self, x: usize, y: usize) -> usize {
+        if self.has(ROUGH, x, y) {
+            self.rough
+        } else {
+            self.plain
+        }
+    }
+
     /// The cost found for the box's column `x`, row `y`, if reached.
     fn cost(&self, x: usize, y: usize) -> Option<usize> {
         (0..=self.top).find(|&k| self.has(COSTS + k, x, y))
@@ -89,12 +98,7 @@ impl Levels {
     /// `x`, row `y` (reached at `cost`) from a square one entering cost
     /// cheaper; `None` for the start.
     fn last_step(&self, x: usize, y: usize, cost: usize) -> Option<usize> {
-        let enter = if self.has(ROUGH, x, y) {
-            self.rough
-        } else {
-            self.plain
-        };
-        let before = cost.checked_sub(enter)?;
+        let before = cost.checked_sub(self.enter(x, y))?;
         BACK.into_iter().find(|&k| {
             let (dx, dy) = Pos::STEPS[k];
             let (px, py) = (
@@ -175,17 +179,6 @@ impl Reach {
         (n.cost != NONE).then_some((n.cost, n.can_end))
     }
 
-    /// The step (`Pos::STEPS[k]`) the cheapest path to `p` ends with, if
-    /// the search reached it and it is not the start.
-    fn last_step(&self, p: Pos) -> Option<usize> {
-        if let Some(l) = &self.levels {
-            let (x, y) = self.in_box(p)?;
-            return l.last_step(x, y, l.cost(x, y)?);
-        }
-        let last = self.nodes[self.idx(p)?].last;
-        (last != NO_STEP).then_some(last as usize)
-    }
-
     /// The cost to reach `p` (top-left square of the space), if it can be reached and ended in.
     pub fn cost_to(&self, p: Pos) -> Option<u32> {
         self.found(p).and_then(|(cost, end)| end.then_some(cost))
@@ -196,14 +189,16 @@ impl Reach {
     fn ends(&self) -> impl Iterator<Item = Pos> + '_ {
         let w = self.width.max(1) as usize;
         let from_nodes = self.levels.is_none().then(|| {
-            self.nodes.iter().enumerate().filter_map(move |(j, n)| {
-                n.ends_here().then(|| {
+            self.nodes
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| n.ends_here())
+                .map(move |(j, _)| {
                     Pos::new(
                         self.corner.x + (j % w) as i32,
                         self.corner.y + (j / w) as i32,
                     )
                 })
-            })
         });
         let from_levels = self.levels.as_ref().map(|l| {
             let ends = &l.list(ENDS)[1..=self.height.max(0) as usize];
@@ -253,8 +248,65 @@ impl Reach {
 
     /// Item `i` of [`Reach::paths`], building no other.
     pub fn nth_path(&self, i: usize) -> Option<(Pos, Path)> {
-        let p = self.ends().nth(i)?;
+        let p = self.nth_end(i)?;
         Some((p, Path::in_reach(self, p)?))
+    }
+
+    /// Item `i` of [`Reach::ends`]: on rows of bits, counted a row at a
+    /// time.
+    fn nth_end(&self, mut i: usize) -> Option<Pos> {
+        let Some(l) = &self.levels else {
+            return self.ends().nth(i);
+        };
+        let start = self.in_box(self.origin);
+        let ends = &l.list(ENDS)[1..=self.height.max(0) as usize];
+        for (y, &row) in ends.iter().enumerate() {
+            let mut row = row;
+            if let Some((x, sy)) = start
+                && sy == y
+            {
+                row &= !(1 << x);
+            }
+            let n = row.count_ones() as usize;
+            if i < n {
+                for _ in 0..i {
+                    row &= row - 1;
+                }
+                let x = row.trailing_zeros() as i32;
+                return Some(Pos::new(self.corner.x + x, self.corner.y + y as i32));
+            }
+            i -= n;
+        }
+        None
+    }
+
+    /// The steps of the cheapest path to `p`, last first (none for the
+    /// start or a square not reached): on rows of bits, each read back
+    /// from the square before, one entering cost cheaper.
+    fn steps_back(&self, p: Pos) -> impl Iterator<Item = usize> + '_ {
+        let mut at = p;
+        let mut cost = self
+            .levels
+            .as_ref()
+            .and_then(|l| self.in_box(p).and_then(|(x, y)| l.cost(x, y)));
+        std::iter::from_fn(move || {
+            let k = match &self.levels {
+                Some(l) => {
+                    let (x, y) = self.in_box(at)?;
+                    let c = cost?;
+                    let k = l.last_step(x, y, c)?;
+                    cost = Some(c - l.enter(x, y));
+                    k
+                }
+                None => {
+                    let last = self.nodes[self.idx(at)?].last;
+                    (last != NO_STEP).then_some(last as usize)?
+                }
+            };
+            let (dx, dy) = Pos::STEPS[k];
+            at = at.offset(-dx, -dy);
+            Some(k)
+        })
     }
 
     /// The cheapest path from the start to `p`, both ends included.
@@ -263,7 +315,7 @@ impl Reach {
         let mut path = Vec::with_capacity(cost as usize + 1);
         path.push(p);
         let mut at = p;
-        while let Some(k) = self.last_step(at) {
+        for k in self.steps_back(p) {
             let (dx, dy) = Pos::STEPS[k];
             at = at.offset(-dx, -dy);
             path.push(at);
@@ -336,15 +388,12 @@ impl Path {
         // Read back from the end, then kept first step first.
         let mut back = [0u8; MAX_STEPS];
         let mut len = 0;
-        let mut at = to;
-        while let Some(k) = reach.last_step(at) {
+        for k in reach.steps_back(to) {
             if len == MAX_STEPS {
                 return reach.path_to(to).map(Path::from);
             }
             back[len] = k as u8;
             len += 1;
-            let (dx, dy) = Pos::STEPS[k];
-            at = at.offset(-dx, -dy);
         }
         let dirs = back[..len]
             .iter()
@@ -1748,7 +1797,7 @@ mod tests {
                 continue;
             };
             let mut path = vec![p];
-            while let Some(k) = fast.last_step(path[path.len() - 1]) {
+            for k in fast.steps_back(p) {
                 let (dx, dy) = Pos::STEPS[k];
                 path.push(path[path.len() - 1].offset(-dx, -dy));
                 prop_assert!(path.len() <= 1024, "a path back to the start");
