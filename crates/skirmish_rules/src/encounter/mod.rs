@@ -729,7 +729,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
                 // extra cost per square, the search found that already
                 // (only a single step reaches a square for 1).
                 let shifts = if mover.extra_cost == 0 {
-                    reach.cost_to(to) == Some(1)
+                    reach.ends_for(to, 1)
                 } else {
                     let shifter = Mover {
                         speed: 1,

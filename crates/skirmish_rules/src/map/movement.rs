@@ -184,6 +184,18 @@ impl Reach {
         self.found(p).and_then(|(cost, end)| end.then_some(cost))
     }
 
+    /// Whether `p` can be reached for exactly `cost` and ended in (as
+    /// `cost_to(p) == Some(cost)`, read off the bits at once).
+    pub fn ends_for(&self, p: Pos, cost: u32) -> bool {
+        match (&self.levels, self.in_box(p)) {
+            (Some(l), Some((x, y))) => {
+                (cost as usize) <= l.top && l.has(ENDS, x, y) && l.has(COSTS + cost as usize, x, y)
+            }
+            (Some(_), None) => false,
+            (None, _) => self.cost_to(p) == Some(cost),
+        }
+    }
+
     /// The squares the creature can end its move on, less the start, in
     /// map order.
     fn ends(&self) -> impl Iterator<Item = Pos> + '_ {
@@ -1828,6 +1840,14 @@ mod tests {
                 let shifts = m.in_bounds(to)
                     && path_cost_with(&m, &grid, &shifter, &step).is_some_and(|c| c <= 1);
                 prop_assert_eq!(fast.cost_to(to) == Some(1), shifts, "shift to {:?}", to);
+            }
+        }
+        // Whether a square is ended in for a cost, read off at once, is
+        // what its cost says.
+        for i in 0..m.width * 8 {
+            let p = Pos::new(i % m.width, i / m.width);
+            for cost in 0..=speed + 2 {
+                prop_assert_eq!(fast.ends_for(p, cost), fast.cost_to(p) == Some(cost));
             }
         }
         // The listing's paths are the destinations' paths, in order.
