@@ -20,7 +20,7 @@ use super::react::{Resolution, Resume};
 use crate::conditions::{ConditionKind, Conditions, movement_limits};
 use crate::content::RulesetKind;
 use crate::dice::Dice;
-use crate::map::movement::{Mover, Path, is_straight, path_cost};
+use crate::map::movement::{Mover, is_straight, path_cost};
 use crate::map::{Pos, Side};
 use crate::phased::{
     MovementPower, PhasedRound, PhasedRules, Stage, attack_tier, battle_order, extra_die,
@@ -644,10 +644,8 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         };
         // (A destination is never the start: every path has a step.)
         let reach = crate::map::movement::reachable(&map, &creatures, &shifter);
-        for (dest, _) in reach.destinations() {
-            if let Some(path) = Path::in_reach(&reach, dest) {
-                push(&mut out, MovementPower::Disengage, path);
-            }
+        for (_, path) in reach.paths() {
+            push(&mut out, MovementPower::Disengage, path);
         }
     }
     if stage == Stage::Battle {
@@ -664,8 +662,9 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         shifting: false,
     };
     let reach = crate::map::movement::reachable(&map, &creatures, &mover);
-    for (dest, cost) in reach.destinations() {
-        let Some(path) = Path::in_reach(&reach, dest) else {
+    // Every destination's path read off at once, in the same order.
+    for (dest, path) in reach.paths() {
+        let Some(cost) = reach.cost_to(dest) else {
             continue;
         };
         let power = if cost <= squares(MovementPower::Walk) {

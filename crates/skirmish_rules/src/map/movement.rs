@@ -59,6 +59,11 @@ struct Levels {
     /// to enter, the squares the creature may end on, then the squares
     /// reached at each cost from 0 to `top`.
     bits: Vec<u64>,
+    /// Each square's cost in the box's order (`NONE` where unreached),
+    /// worked out from the lists the first time a square's cost is asked
+    /// for by [`Levels::cost`]: a brain asks for many (the one path a
+    /// listing builds looks its cost up in the lists instead).
+    costs: std::sync::OnceLock<Vec<u32>>,
 }
 
 /// Which of [`Levels::bits`]' lists, after the steps.
@@ -89,8 +94,75 @@ impl Levels {
         }
     }
 
-    /// The cost found for the box's column `x`, row `y`, if reached.
-    fn cost(&self, x: usize, y: usize) -> Option<usize> {
+    /// Every square's cheapest path as [`Path`] keeps its steps (the
+    /// steps, and how many: [`TOO_LONG`] past [`MAX_STEPS`]), in the box's
+    /// order (`w` by `h`), read back a cost at a time: each square's is
+    /// its parent's and the step [`Levels::last_step`] finds.
+    fn tree(&self, w: usize, h: usize) -> Vec<(u64, u8)> {
+        let mut tree = vec![(0u64, 0u8); w * h];
+        // Each square's cost on the way (see `costs`), unless kept already.
+        let mut costs = self.costs.get().is_none().then(|| vec![NONE; w * h]);
+        if let (Some(costs), Some(l0)) = (&mut costs, self.list(COSTS).get(1..=h)) {
+            for (y, &row) in l0.iter().enumerate() {
+                if row != 0 {
+                    costs[y * w + row.trailing_zeros() as usize] = 0;
+                }
+            }
+        }
+        for k in 1..=self.top {
+            for (y, &row) in self.list(COSTS + k)[1..=h].iter().enumerate() {
+                let mut bits = row;
+                while bits != 0 {
+                    let x = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if let Some(costs) = &mut costs {
+                        costs[y * w + x] = k as u32;
+                    }
+                    let Some(d) = self.last_step(x, y, k) else {
+                        continue;
+                    };
+                    let (dx, dy) = Pos::STEPS[d];
+                    let parent = ((y as isize - dy as isize) * w as isize + x as isize
+                        - dx as isize) as usize;
+                    let (dirs, n) = tree[parent];
+                    tree[y * w + x] = if (n as usize) < MAX_STEPS {
+                        (dirs | (d as u64) << (3 * n as u64), n + 1)
+                    } else {
+                        (0, TOO_LONG)
+                    };
+                }
+            }
+        }
+        if let Some(costs) = costs {
+            let _ = self.costs.set(costs);
+        }
+        tree
+    }
+
+    /// The cost found for the box's column `x`, row `y`, if reached, of a
+    /// box `w` wide (from `costs`, worked out at the first call).
+    fn cost(&self, x: usize, y: usize, w: usize) -> Option<usize> {
+        let costs = self.costs.get_or_init(|| {
+            let h = self.rows - 2;
+            let mut costs = vec![NONE; w * h];
+            for k in 0..=self.top {
+                for (y, &row) in self.list(COSTS + k)[1..=h].iter().enumerate() {
+                    let mut bits = row;
+                    while bits != 0 {
+                        let x = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        costs[y * w + x] = k as u32;
+                    }
+                }
+            }
+            costs
+        });
+        let c = *costs.get(y * w + x)?;
+        (c != NONE).then_some(c as usize)
+    }
+
+    /// [`Levels::cost`] looked up in the lists, for a single square.
+    fn cost_of_one(&self, x: usize, y: usize) -> Option<usize> {
         (0..=self.top).find(|&k| self.has(COSTS + k, x, y))
     }
 
@@ -98,17 +170,18 @@ impl Levels {
     /// `x`, row `y` (reached at `cost`) from a square one entering cost
     /// cheaper; `None` for the start.
     fn last_step(&self, x: usize, y: usize, cost: usize) -> Option<usize> {
+        let rows = self.rows;
         let before = cost.checked_sub(self.enter(x, y))?;
+        let level = self.bits.get((8 + COSTS + before) * rows..)?;
+        let steps = &self.bits[..8 * rows];
+        // The square before, in the lists' rows (the free rows above and
+        // below hold nothing): reached at `before`, and the step allowed
+        // from it.
         BACK.into_iter().find(|&k| {
             let (dx, dy) = Pos::STEPS[k];
-            let (px, py) = (
-                x.wrapping_add_signed(-dx as isize),
-                y.wrapping_add_signed(-dy as isize),
-            );
-            px < 64
-                && py < self.rows - 2
-                && self.bits[8 * (py + 1) + k] >> px & 1 != 0
-                && self.has(COSTS + before, px, py)
+            let px = x.wrapping_add_signed(-dx as isize);
+            let row = (y + 1).wrapping_add_signed(-dy as isize);
+            px < 64 && (level[row] & steps[8 * row + k]) >> px & 1 != 0
         })
     }
 }
@@ -173,7 +246,9 @@ impl Reach {
     fn found(&self, p: Pos) -> Option<(u32, bool)> {
         if let Some(l) = &self.levels {
             let (x, y) = self.in_box(p)?;
-            return l.cost(x, y).map(|k| (k as u32, l.has(ENDS, x, y)));
+            return l
+                .cost(x, y, self.width as usize)
+                .map(|k| (k as u32, l.has(ENDS, x, y)));
         }
         let n = &self.nodes[self.idx(p)?];
         (n.cost != NONE).then_some((n.cost, n.can_end))
@@ -198,38 +273,33 @@ impl Reach {
 
     /// The squares the creature can end its move on, less the start, in
     /// map order.
-    fn ends(&self) -> impl Iterator<Item = Pos> + '_ {
-        let w = self.width.max(1) as usize;
-        let from_nodes = self.levels.is_none().then(|| {
-            self.nodes
-                .iter()
-                .enumerate()
-                .filter(|(_, n)| n.ends_here())
-                .map(move |(j, _)| {
-                    Pos::new(
-                        self.corner.x + (j % w) as i32,
-                        self.corner.y + (j / w) as i32,
-                    )
-                })
-        });
-        let from_levels = self.levels.as_ref().map(|l| {
-            let ends = &l.list(ENDS)[1..=self.height.max(0) as usize];
-            (self.corner.y..).zip(ends).flat_map(move |(y, &row)| {
-                let mut bits = row;
-                std::iter::from_fn(move || {
-                    (bits != 0).then(|| {
+    fn ends(&self) -> std::vec::IntoIter<Pos> {
+        let mut out = Vec::new();
+        match &self.levels {
+            Some(l) => {
+                let ends = &l.list(ENDS)[1..=self.height.max(0) as usize];
+                out.reserve(ends.iter().map(|r| r.count_ones() as usize).sum());
+                for (y, &row) in (self.corner.y..).zip(ends) {
+                    let mut bits = row;
+                    while bits != 0 {
                         let x = bits.trailing_zeros() as i32;
                         bits &= bits - 1;
-                        Pos::new(self.corner.x + x, y)
-                    })
-                })
-            })
-        });
-        from_nodes
-            .into_iter()
-            .flatten()
-            .chain(from_levels.into_iter().flatten())
-            .filter(move |&p| p != self.origin)
+                        out.push(Pos::new(self.corner.x + x, y));
+                    }
+                }
+            }
+            None => {
+                let w = self.width.max(1) as usize;
+                for (j, n) in self.nodes.iter().enumerate() {
+                    if n.ends_here() {
+                        let (x, y) = ((j % w) as i32, (j / w) as i32);
+                        out.push(Pos::new(self.corner.x + x, self.corner.y + y));
+                    }
+                }
+            }
+        }
+        out.retain(|&p| p != self.origin);
+        out.into_iter()
     }
 
     /// Every square the creature can end its move on, with its cost, in map order.
@@ -243,19 +313,40 @@ impl Reach {
     /// path there (as [`Path::in_reach`] gives it), in map order: the
     /// squares of [`Reach::destinations`].
     pub fn paths(&self) -> impl Iterator<Item = (Pos, Path)> + '_ {
-        self.ends()
-            .filter_map(|p| Some((p, Path::in_reach(self, p)?)))
+        // On rows of bits, every square's path is read back at once, each
+        // from its parent's (cheapest first), not each from its end.
+        let tree = self
+            .levels
+            .as_ref()
+            .map(|l| l.tree(self.width as usize, self.height as usize));
+        self.ends().filter_map(move |p| {
+            let Some(tree) = &tree else {
+                return Some((p, Path::in_reach(self, p)?));
+            };
+            let (x, y) = self.in_box(p)?;
+            let (dirs, steps) = tree[y * self.width as usize + x];
+            if steps as usize > MAX_STEPS {
+                return Some((p, Path::from(self.path_to(p)?)));
+            }
+            Some((p, Path::as_steps(self.origin, p, dirs, steps.into())))
+        })
     }
 
     /// How many items [`Reach::paths`] gives, without building any (every
     /// square ending a move, less the start).
     pub fn path_count(&self) -> usize {
-        let start = usize::from(self.cost_to(self.origin).is_some());
-        let all = match &self.levels {
-            Some(l) => l.list(ENDS).iter().map(|r| r.count_ones() as usize).sum(),
-            None => self.nodes.iter().filter(|n| n.ends_here()).count(),
+        let (all, start) = match &self.levels {
+            Some(l) => (
+                l.list(ENDS).iter().map(|r| r.count_ones() as usize).sum(),
+                self.in_box(self.origin)
+                    .is_some_and(|(x, y)| l.has(ENDS, x, y)),
+            ),
+            None => (
+                self.nodes.iter().filter(|n| n.ends_here()).count(),
+                self.cost_to(self.origin).is_some(),
+            ),
         };
-        all - start
+        all - usize::from(start)
     }
 
     /// Item `i` of [`Reach::paths`], building no other.
@@ -300,7 +391,7 @@ impl Reach {
         let mut cost = self
             .levels
             .as_ref()
-            .and_then(|l| self.in_box(p).and_then(|(x, y)| l.cost(x, y)));
+            .and_then(|l| self.in_box(p).and_then(|(x, y)| l.cost_of_one(x, y)));
         std::iter::from_fn(move || {
             let k = match &self.levels {
                 Some(l) => {
@@ -389,7 +480,11 @@ impl Path {
     /// only when read.
     #[inline(always)]
     pub fn in_reach(reach: &Reach, to: Pos) -> Option<Path> {
-        reach.cost_to(to)?;
+        // (On rows of bits, the squares to end on are only squares reached.)
+        match &reach.levels {
+            Some(l) => reach.in_box(to).filter(|&(x, y)| l.has(ENDS, x, y))?,
+            None => reach.cost_to(to).map(|_| (0, 0))?,
+        };
         if reach.levels.is_none() {
             let n = &reach.nodes[reach.idx(to)?];
             if n.steps as usize > MAX_STEPS {
@@ -698,19 +793,13 @@ fn search_levels(
     let rough = plain.saturating_add(1);
     // No cheapest path costs more than entering every square of the box.
     let speed = (mover.speed as usize).min((w * h).saturating_mul(rough));
-    // The steps and lists of `Levels`, then three lists of the search's
-    // own: the squares reached so far, and those a step from the squares
-    // `plain` and `rough` cheaper reaches this round.
-    let lists = COSTS + speed + 1;
-    let mut bits = vec![0u64; rows * (8 + lists + 3)];
-    let (steps, rest) = bits.split_at_mut(8 * rows);
-    let (kept, work) = rest.split_at_mut(rows * lists);
-    let (reached, work) = work.split_at_mut(rows);
-    let (from_plain, from_rough) = work.split_at_mut(rows);
+    // The steps and the lists of `Levels`, the squares of each cost added
+    // as they are found (room kept for a few).
+    let mut bits = vec![0u64; rows * (8 + COSTS + 1 + speed.min(12))];
     for y in 0..h {
         let my = y0 + y;
         let map_row = map.step_row(my)?;
-        for (k, bits) in steps[8 * (y + 1)..][..8].iter_mut().enumerate() {
+        for (k, bits) in bits[8 * (y + 1)..][..8].iter_mut().enumerate() {
             *bits = map_row[k] >> x0 & full;
         }
         // Another creature's square: no place to end; an enemy's costs
@@ -724,22 +813,37 @@ fn search_levels(
                 enemies |= u64::from(side != mover.side) << x;
             }
         }
-        kept[ROUGH * rows + y + 1] = (map_row[8] >> x0 | enemies) & full;
-        kept[ENDS * rows + y + 1] = !others & full;
+        bits[(8 + ROUGH) * rows + y + 1] = (map_row[8] >> x0 | enemies) & full;
+        bits[(8 + ENDS) * rows + y + 1] = !others & full;
     }
     let (sx, sy) = (
         (mover.space.pos.x - reach.corner.x) as usize,
         (mover.space.pos.y - reach.corner.y) as usize,
     );
-    kept[COSTS * rows + sy + 1] = 1 << sx;
+    bits[(8 + COSTS) * rows + sy + 1] = 1 << sx;
+    // The search's own lists, kept between searches: the squares reached
+    // so far, and those a step from the squares `plain` and `rough`
+    // cheaper reaches this round.
+    let mut work = WORK.take();
+    work.clear();
+    work.resize(3 * rows, 0);
+    let (reached, rest) = work.split_at_mut(rows);
+    let (from_plain, from_rough) = rest.split_at_mut(rows);
     reached[sy + 1] = 1 << sx;
     let mut top = 0usize;
+    let levels = (8 + COSTS) * rows;
     for k in 1..=speed {
         if k > top.saturating_add(rough) {
             break;
         }
-        let (before, this) = kept.split_at_mut((COSTS + k) * rows);
+        if bits.len() < levels + (k + 1) * rows {
+            bits.resize(levels + (k + 1) * rows, 0);
+        }
+        let (head, kept) = bits.split_at_mut(levels);
+        let (before, this) = kept.split_at_mut(k * rows);
         let this = &mut this[..rows];
+        let steps = &head[..8 * rows];
+        let dear = &head[(8 + ROUGH) * rows..][..rows];
         from_plain.fill(0);
         from_rough.fill(0);
         let mut any = false;
@@ -747,7 +851,7 @@ fn search_levels(
             let Some(level) = k.checked_sub(cost) else {
                 continue;
             };
-            let level = &before[(COSTS + level) * rows..][..rows];
+            let level = &before[level * rows..][..rows];
             for y in 1..=h {
                 let at = level[y];
                 if at == 0 {
@@ -763,7 +867,6 @@ fn search_levels(
         if !any {
             continue;
         }
-        let dear = &before[ROUGH * rows..][..rows];
         for y in 1..=h {
             let new = (from_plain[y] & !dear[y] | from_rough[y] & dear[y]) & full & !reached[y];
             if new != 0 {
@@ -773,20 +876,31 @@ fn search_levels(
             }
         }
     }
+    bits.truncate(levels + (top + 1) * rows);
     // The squares to end on: those reached that no other creature holds,
     // and the start (where it stands already).
-    for (end, seen) in kept[ENDS * rows..][..rows].iter_mut().zip(reached.iter()) {
+    for (end, seen) in bits[(8 + ENDS) * rows..][..rows]
+        .iter_mut()
+        .zip(reached.iter())
+    {
         *end &= seen;
     }
-    kept[ENDS * rows + sy + 1] |= 1 << sx;
-    bits.truncate(rows * (8 + COSTS + top + 1));
+    bits[(8 + ENDS) * rows + sy + 1] |= 1 << sx;
+    WORK.set(work);
     Some(Levels {
         rows,
         top,
         plain,
         rough,
         bits,
+        costs: Default::default(),
     })
+}
+
+thread_local! {
+    /// [`search_levels`]'s own lists, kept between searches (a game runs
+    /// hundreds).
+    static WORK: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// [`enter_cost`] for a creature of one square stepping onto square `j`
@@ -1849,6 +1963,14 @@ mod tests {
             for cost in 0..=speed + 2 {
                 prop_assert_eq!(fast.ends_for(p, cost), fast.cost_to(p) == Some(cost));
             }
+        }
+        // The costs kept on the way as every path is read back are the
+        // costs found.
+        let first_paths = reachable_with(&m, &grid, &mover);
+        first_paths.paths().count();
+        for i in 0..m.width * 8 {
+            let p = Pos::new(i % m.width, i / m.width);
+            prop_assert_eq!(first_paths.found(p), fast.found(p), "at {:?}", p);
         }
         // The listing's paths are the destinations' paths, in order.
         let listed: Vec<(Pos, Path)> = fast.paths().collect();
