@@ -100,41 +100,21 @@ impl Levels {
     /// its parent's and the step [`Levels::last_step`] finds.
     fn tree(&self, w: usize, h: usize) -> Vec<(u64, u8)> {
         let mut tree = vec![(0u64, 0u8); w * h];
-        // Each square's cost on the way (see `costs`), unless kept already.
-        let mut costs = self.costs.get().is_none().then(|| vec![NONE; w * h]);
-        if let (Some(costs), Some(l0)) = (&mut costs, self.list(COSTS).get(1..=h)) {
-            for (y, &row) in l0.iter().enumerate() {
-                if row != 0 {
-                    costs[y * w + row.trailing_zeros() as usize] = 0;
-                }
-            }
-        }
         for k in 1..=self.top {
-            for (y, &row) in self.list(COSTS + k)[1..=h].iter().enumerate() {
-                let mut bits = row;
-                while bits != 0 {
-                    let x = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if let Some(costs) = &mut costs {
-                        costs[y * w + x] = k as u32;
-                    }
-                    let Some(d) = self.last_step(x, y, k) else {
-                        continue;
-                    };
-                    let (dx, dy) = Pos::STEPS[d];
-                    let parent = ((y as isize - dy as isize) * w as isize + x as isize
-                        - dx as isize) as usize;
-                    let (dirs, n) = tree[parent];
-                    tree[y * w + x] = if (n as usize) < MAX_STEPS {
-                        (dirs | (d as u64) << (3 * n as u64), n + 1)
-                    } else {
-                        (0, TOO_LONG)
-                    };
-                }
+            for (x, y) in squares_of(&self.list(COSTS + k)[1..=h]) {
+                let Some(d) = self.last_step(x, y, k) else {
+                    continue;
+                };
+                let (dx, dy) = Pos::STEPS[d];
+                let parent =
+                    ((y as isize - dy as isize) * w as isize + x as isize - dx as isize) as usize;
+                let (dirs, n) = tree[parent];
+                tree[y * w + x] = if (n as usize) < MAX_STEPS {
+                    (dirs | (d as u64) << (3 * n as u64), n + 1)
+                } else {
+                    (0, TOO_LONG)
+                };
             }
-        }
-        if let Some(costs) = costs {
-            let _ = self.costs.set(costs);
         }
         tree
     }
@@ -146,13 +126,8 @@ impl Levels {
             let h = self.rows - 2;
             let mut costs = vec![NONE; w * h];
             for k in 0..=self.top {
-                for (y, &row) in self.list(COSTS + k)[1..=h].iter().enumerate() {
-                    let mut bits = row;
-                    while bits != 0 {
-                        let x = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        costs[y * w + x] = k as u32;
-                    }
+                for (x, y) in squares_of(&self.list(COSTS + k)[1..=h]) {
+                    costs[y * w + x] = k as u32;
                 }
             }
             costs
@@ -184,6 +159,21 @@ impl Levels {
             px < 64 && (level[row] & steps[8 * row + k]) >> px & 1 != 0
         })
     }
+}
+
+/// The squares of a list's rows (bit `x` of row `y` for column `x`, row
+/// `y`), row by row.
+fn squares_of(rows: &[u64]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    rows.iter().enumerate().flat_map(|(y, &row)| {
+        let mut bits = row;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                (x, y)
+            })
+        })
+    })
 }
 
 /// What the search found of one square.
@@ -279,14 +269,7 @@ impl Reach {
             Some(l) => {
                 let ends = &l.list(ENDS)[1..=self.height.max(0) as usize];
                 out.reserve(ends.iter().map(|r| r.count_ones() as usize).sum());
-                for (y, &row) in (self.corner.y..).zip(ends) {
-                    let mut bits = row;
-                    while bits != 0 {
-                        let x = bits.trailing_zeros() as i32;
-                        bits &= bits - 1;
-                        out.push(Pos::new(self.corner.x + x, y));
-                    }
-                }
+                out.extend(squares_of(ends).map(|(x, y)| self.corner.offset(x as i32, y as i32)));
             }
             None => {
                 let w = self.width.max(1) as usize;
