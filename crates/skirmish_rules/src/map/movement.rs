@@ -463,18 +463,16 @@ impl Path {
     /// only when read.
     #[inline(always)]
     pub fn in_reach(reach: &Reach, to: Pos) -> Option<Path> {
-        // (On rows of bits, the squares to end on are only squares reached.)
-        match &reach.levels {
-            Some(l) => reach.in_box(to).filter(|&(x, y)| l.has(ENDS, x, y))?,
-            None => reach.cost_to(to).map(|_| (0, 0))?,
-        };
-        if reach.levels.is_none() {
+        let Some(l) = &reach.levels else {
+            reach.cost_to(to)?;
             let n = &reach.nodes[reach.idx(to)?];
             if n.steps as usize > MAX_STEPS {
                 return reach.path_to(to).map(Path::from);
             }
             return Some(Path::as_steps(reach.origin, to, n.dirs, n.steps.into()));
-        }
+        };
+        // (On rows of bits, the squares to end on are only squares reached.)
+        reach.in_box(to).filter(|&(x, y)| l.has(ENDS, x, y))?;
         // Read back from the end, then kept first step first.
         let mut back = [0u8; MAX_STEPS];
         let mut len = 0;
@@ -758,7 +756,7 @@ fn search_general(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover, 
 /// cheaper (entering a square costs the same whatever the step: 1 and the
 /// mover's extra cost, one more for difficult ground or an enemy's square,
 /// as [`enter_one`]), each step taken only from where the map's step masks
-/// allow it ([`Map::bit_row`]). The same costs and squares to end on as
+/// allow it ([`Map::step_row`]). The same costs and squares to end on as
 /// the general search; a path is read back only when asked for
 /// ([`Levels::last_step`]), and among paths as cheap may be another.
 fn search_levels(
@@ -916,7 +914,7 @@ struct Queued {
     y: u16,
 }
 
-/// The cheapest-first search both use, from the reach's start (cost 0).
+/// The general search's cheapest-first search, from the reach's start (cost 0).
 /// Squares are handed over by their index on the map: `candidates(here)`
 /// are the steps worth a look from `here` (bit `k` for `Pos::STEPS[k]`,
 /// each onto the map); `step(here, next)` is the cost of stepping from
