@@ -1,8 +1,10 @@
 //! Games of the benchmarks' fight played as `skirmish sim` plays a batch,
 //! for profiling and for checking that a change plays the same games:
-//! `cargo run --release -p skirmish_rules --example profile -- [GAMES] [HEROES] [MONSTERS] [--no-hash] [--kinds]`
+//! `cargo run --release -p skirmish_rules --example profile -- [GAMES] [HEROES] [MONSTERS] [--no-hash] [--kinds] [--times]`
 //! (default 100 games of random against random, seeds 1 to GAMES;
-//! `--kinds` also counts the commands of each kind a game).
+//! `--kinds` also counts the commands of each kind a game; `--times` plays
+//! the games once more, timing the listing before each command and the
+//! command's step, by the kind of command chosen).
 //!
 //! It prints the time a game, the commands and rounds a game, and a hash of
 //! every game's combat log: two builds that print the same hash played the
@@ -29,7 +31,8 @@ fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let hash = !args.iter().any(|a| a == "--no-hash");
     let kinds = args.iter().any(|a| a == "--kinds");
-    args.retain(|a| a != "--no-hash" && a != "--kinds");
+    let times = args.iter().any(|a| a == "--times");
+    args.retain(|a| a != "--no-hash" && a != "--kinds" && a != "--times");
     let mut by_kind = std::collections::BTreeMap::<String, usize>::new();
     let arg = |i: usize, d: &str| args.get(i).cloned().unwrap_or_else(|| d.to_string());
     let games: u64 = arg(0, "100").parse().expect("a number of games");
@@ -49,12 +52,7 @@ fn main() {
         commands += e.replay().commands.len();
         if kinds {
             for c in &e.replay().commands {
-                // The variant's name: what its debug form starts with.
-                let name: String = format!("{c:?}")
-                    .chars()
-                    .take_while(|ch| ch.is_alphanumeric())
-                    .collect();
-                *by_kind.entry(name).or_default() += 1;
+                *by_kind.entry(kind_of(c)).or_default() += 1;
             }
         }
         rounds += u64::from(result.rounds);
@@ -77,4 +75,88 @@ fn main() {
     for (kind, n) in by_kind {
         println!("  {kind}: {:.1} a game", n as f64 / games.max(1) as f64);
     }
+    if times {
+        by_kind_times(&db, &mut e, games, &heroes, &monsters);
+    }
+}
+
+/// The variant's name of a command: what its debug form starts with.
+fn kind_of(c: &skirmish_rules::encounter::Command) -> String {
+    format!("{c:?}")
+        .chars()
+        .take_while(|ch| ch.is_alphanumeric())
+        .collect()
+}
+
+/// The same games played as `play_on` plays them, with the listing before
+/// each command and the command's step timed apart, by the kind of command
+/// chosen: where a game's time goes.
+fn by_kind_times(
+    db: &std::sync::Arc<skirmish_rules::content::ContentDb>,
+    e: &mut Encounter,
+    games: u64,
+    heroes: &str,
+    monsters: &str,
+) {
+    use skirmish_rules::map::Side;
+    // Per kind: commands, listing time, step time.
+    let mut by = std::collections::BTreeMap::<String, (u64, Duration, Duration)>::new();
+    for seed in 1..=games {
+        let mut h = by_name(heroes, seed, db).expect("a brain");
+        let mut m = by_name(monsters, !seed, db).expect("a brain");
+        e.restart(seed);
+        while e.outcome().is_none() {
+            let t = Instant::now();
+            let listing = e.listing();
+            let listed = t.elapsed();
+            let Some(first) = listing.first_creature() else {
+                break;
+            };
+            let brain = match e.side_of(first) {
+                Some(Side::Director) => &mut m,
+                _ => &mut h,
+            };
+            let count = listing.len();
+            let cmd = match brain.choose_position(e, count) {
+                Some(i) => listing.take(i).expect("a listed position"),
+                None => {
+                    let mut legal = listing.into_vec();
+                    let i = brain.choose_at(e, &legal).expect("a listed command");
+                    legal.swap_remove(i)
+                }
+            };
+            let kind = kind_of(&cmd);
+            let t = Instant::now();
+            e.perform(cmd).expect("a listed command is performed");
+            let stepped = t.elapsed();
+            let entry = by.entry(kind).or_default();
+            entry.0 += 1;
+            entry.1 += listed;
+            entry.2 += stepped;
+        }
+    }
+    let g = games.max(1) as f64;
+    let us = |d: Duration| d.as_secs_f64() * 1e6 / g;
+    println!(
+        "by the kind chosen: a game's commands, and the listing before them and their steps in µs a game (ns each)"
+    );
+    let (mut listing, mut steps) = (Duration::ZERO, Duration::ZERO);
+    for (kind, (n, l, s)) in &by {
+        let each = |d: Duration| d.as_nanos() as f64 / (*n).max(1) as f64;
+        println!(
+            "  {kind:15} {:6.1}  listing {:6.0} ({:5.0})  step {:6.0} ({:5.0})",
+            *n as f64 / g,
+            us(*l),
+            each(*l),
+            us(*s),
+            each(*s)
+        );
+        listing += *l;
+        steps += *s;
+    }
+    println!(
+        "  all listings {:.0} µs a game, all steps {:.0} µs a game",
+        us(listing),
+        us(steps)
+    );
 }
