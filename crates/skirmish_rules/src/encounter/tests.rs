@@ -113,7 +113,7 @@ fn slam(e: &mut Encounter, target: CreatureId) -> Result<Vec<LogEntry>, Refusal>
 fn setup_spawns_creatures_and_starts_round_one() {
     let e = Encounter::new(Arc::new(content()), "first_blood", 1).unwrap();
     let all = e.creatures();
-    assert_eq!(all.len(), 11);
+    assert_eq!(all.len(), 10);
     assert_eq!(all[0].name, "Korva");
     assert_eq!(all[0].stamina.max, 21);
     assert!(all[0].heroic.is_some());
