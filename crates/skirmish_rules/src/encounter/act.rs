@@ -125,6 +125,12 @@ fn walls_crumble(world: &mut World) {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct PendingCommand {
     pub command: Option<Command>,
+    /// Whether `command` was taken from the listing of this very moment
+    /// ([`super::Encounter::perform_listed`]): a move's path was then found
+    /// by the reach search of this state, and its cost is not worked out
+    /// again (release builds only; debug builds check it and panic on a
+    /// listed move the walk would refuse).
+    pub listed: bool,
     pub reply: Option<Result<(), Refusal>>,
     /// The command last carried out, handed back (for the replay).
     pub done: Option<Command>,
@@ -135,12 +141,17 @@ pub struct PendingCommand {
 /// system (a schedule around this one system cost a random game 2% more
 /// instructions, for nothing).
 pub(super) fn handle_command(world: &mut World) {
-    let Some(cmd) = world.res_mut::<PendingCommand>().command.take() else {
-        return;
+    let (cmd, listed) = {
+        let mut pending = world.res_mut::<PendingCommand>();
+        let listed = std::mem::take(&mut pending.listed);
+        let Some(cmd) = pending.command.take() else {
+            return;
+        };
+        (cmd, listed)
     };
     // The phase stays as it is while the step runs (it changes after it).
     let phase = *world.res::<State<Phase>>().get();
-    let result = execute(world, &cmd, phase);
+    let result = execute(world, &cmd, phase, listed);
     if result.is_ok() {
         react::run(world);
         check_grabs(world);
@@ -358,7 +369,7 @@ pub fn occupants(world: &World) -> Vec<Occupant> {
     out
 }
 
-fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal> {
+fn execute(world: &mut World, cmd: &Command, phase: Phase, listed: bool) -> Result<(), Refusal> {
     let id = cmd.creature();
     // Whose turn it is, read once: nothing before its checks below changes it.
     let (in_turn, acting) = {
@@ -416,13 +427,25 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal
             world.res_mut::<TurnEvents>().ended = done;
             Ok(())
         }
-        Command::Move { path, .. } => walk(world, entity, id, &path.to_vec(), false, true),
+        Command::Move { path, .. } => {
+            let how = Walk {
+                shift: false,
+                spend_move: true,
+                listed,
+            };
+            walk(world, entity, id, &path.to_vec(), how)
+        }
         Command::Shift { to, .. } => {
             let from = world
                 .get::<Space>(entity)
                 .map(|s| s.0.pos)
                 .unwrap_or_default();
-            walk(world, entity, id, &[from, *to], true, true)
+            let how = Walk {
+                shift: true,
+                spend_move: true,
+                listed,
+            };
+            walk(world, entity, id, &[from, *to], how)
         }
         Command::UseAbility {
             ability,
@@ -753,30 +776,36 @@ pub(super) fn spend_action(
     Ok(())
 }
 
+/// How a walk is taken: a shift or a move, whether it spends the move
+/// action (a charge's run does not), and whether it was taken from the
+/// listing of this very moment (see [`PendingCommand::listed`]).
+#[derive(Clone, Copy)]
+struct Walk {
+    shift: bool,
+    spend_move: bool,
+    listed: bool,
+}
+
 fn walk(
     world: &mut World,
     entity: Entity,
     id: CreatureId,
     path: &[Pos],
-    shift: bool,
-    spend_move: bool,
+    how: Walk,
 ) -> Result<(), Refusal> {
+    let Walk {
+        shift,
+        spend_move,
+        listed,
+    } = how;
     let space = world
         .get::<Space>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?
         .0;
-    let movement = *world
-        .get::<Movement>(entity)
-        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     let conditions = world
         .comp::<Conditions>(entity)
         .cloned()
         .unwrap_or_default();
-    let side = world
-        .get::<Creature>(entity)
-        .map(|c| c.side)
-        .unwrap_or(Side::Heroes);
-    let limits = movement_limits(&conditions, speed_with_grab(world, entity, movement.speed));
     if path.first() != Some(&space.pos) {
         return Err(Refusal::BadPath(
             "it must start at the creature's square".into(),
@@ -785,6 +814,57 @@ fn walk(
     if path.len() < 2 {
         return Err(Refusal::BadPath("it has no steps".into()));
     }
+    // A listed move's path came from the reach search of this state, by
+    // the rules `path_in_reach` checks: in release builds it is not worked
+    // out again (4% of a random game's instructions); debug builds, where
+    // the tests run, check that the two agree.
+    if !listed || cfg!(debug_assertions) {
+        let checked = path_in_reach(world, entity, id, space, &conditions, path, shift);
+        debug_assert!(
+            !listed || checked.is_ok(),
+            "a listed move was refused: {checked:?} for {path:?}"
+        );
+        checked?;
+    }
+    let mut budget = *world
+        .get::<TurnBudget>(entity)
+        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+    if spend_move {
+        spend_action(&mut budget, &conditions, ActionType::MoveAction)?;
+    }
+    // Committed from here on: the steps are taken one by one, pausing for
+    // triggered actions (see `walk_steps`).
+    *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+    world.res_mut::<Resolution>().push(Resume::Walk {
+        creature: id,
+        path: path.to_vec(),
+        shift,
+        asked: false,
+    });
+    Ok(())
+}
+
+/// Whether `path` is a walk the creature may take now: a shift where it
+/// may shift, within its speed (halved by a heavy creature it drags),
+/// every step allowed and ending on no other creature (RULES.md
+/// "Movement").
+fn path_in_reach(
+    world: &World,
+    entity: Entity,
+    id: CreatureId,
+    space: Footprint,
+    conditions: &Conditions,
+    path: &[Pos],
+    shift: bool,
+) -> Result<(), Refusal> {
+    let movement = *world
+        .get::<Movement>(entity)
+        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+    let side = world
+        .get::<Creature>(entity)
+        .map(|c| c.side)
+        .unwrap_or(Side::Heroes);
+    let limits = movement_limits(conditions, speed_with_grab(world, entity, movement.speed));
     if shift && !limits.can_shift {
         return Err(Refusal::CannotShift);
     }
@@ -805,28 +885,13 @@ fn walk(
         },
         shifting: shift,
     };
-    let map = world.res::<Battlefield>().0.clone();
-    let cost = path_cost(&map, &creatures, &mover, path).ok_or_else(|| {
+    let map = &world.res::<Battlefield>().0;
+    let cost = path_cost(map, &creatures, &mover, path).ok_or_else(|| {
         Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into())
     })?;
     if cost > speed {
         return Err(Refusal::TooFar { cost, speed });
     }
-    let mut budget = *world
-        .get::<TurnBudget>(entity)
-        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
-    if spend_move {
-        spend_action(&mut budget, &conditions, ActionType::MoveAction)?;
-    }
-    // Committed from here on: the steps are taken one by one, pausing for
-    // triggered actions (see `walk_steps`).
-    *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
-    world.res_mut::<Resolution>().push(Resume::Walk {
-        creature: id,
-        path: path.to_vec(),
-        shift,
-        asked: false,
-    });
     Ok(())
 }
 
@@ -3740,7 +3805,12 @@ fn charge(
     }
     // Committed: move (without spending the move action), then attack with
     // the main action once the move is over.
-    walk(world, entity, id, path, false, false)?;
+    let how = Walk {
+        shift: false,
+        spend_move: false,
+        listed: false,
+    };
+    walk(world, entity, id, path, how)?;
     let mut res = world.res_mut::<Resolution>();
     let steps = res.stack.pop();
     res.push(Resume::FollowUp {

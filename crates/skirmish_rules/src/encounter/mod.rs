@@ -255,10 +255,30 @@ impl Encounter {
         &mut self,
         command: Command,
     ) -> Result<(), Box<(Refusal, Option<Command>)>> {
-        self.app
-            .world_mut()
-            .res_mut::<act::PendingCommand>()
-            .command = Some(command);
+        self.perform_as(command, false)
+    }
+
+    /// [`Encounter::perform_or_return`] for a command taken from the
+    /// [`Listing`] of this very moment, with nothing done to the encounter
+    /// in between: a move's path is not searched again (see
+    /// [`act::PendingCommand::listed`]).
+    pub(crate) fn perform_listed(
+        &mut self,
+        command: Command,
+    ) -> Result<(), Box<(Refusal, Option<Command>)>> {
+        self.perform_as(command, true)
+    }
+
+    fn perform_as(
+        &mut self,
+        command: Command,
+        listed: bool,
+    ) -> Result<(), Box<(Refusal, Option<Command>)>> {
+        {
+            let mut pending = self.app.world_mut().res_mut::<act::PendingCommand>();
+            pending.command = Some(command);
+            pending.listed = listed;
+        }
         self.step();
         let mut pending = self.app.world_mut().res_mut::<act::PendingCommand>();
         let reply = pending.reply.take().unwrap_or(Err(Refusal::Over));

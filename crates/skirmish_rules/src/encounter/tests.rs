@@ -1280,3 +1280,42 @@ fn the_log_says_how_much_damage_temporary_stamina_took() {
         format!("A takes 2 damage ({} stamina left).", max - 6)
     );
 }
+
+// RULES.md "Movement": a move may not end in another creature's space. A
+// move taken from the listing of the moment (as `skirmish sim` takes them)
+// is not searched again in release builds; debug builds, where the tests
+// run, still check it, so a listed move the walk would refuse fails loudly
+// instead of putting a creature where it may not go.
+#[test]
+#[cfg(debug_assertions)]
+fn a_listed_move_the_walk_would_refuse_fails_loudly_in_debug_builds() {
+    use crate::encounter::components::{Creature, Space};
+    let mut e = duel();
+    start(&mut e, FURY);
+    let (cmd, end) = e
+        .legal_actions()
+        .into_iter()
+        .find_map(|c| match &c {
+            Command::Move { path, .. } => path.end().map(|end| (c.clone(), end)),
+            _ => None,
+        })
+        .expect("the fury can move");
+    // The bandit steps onto the square the move ends on, behind the
+    // listing's back.
+    let world = e.world_mut();
+    let mut q = world.query::<(&Creature, &mut Space)>();
+    for (c, mut s) in q.iter_mut(world) {
+        if c.id != FURY {
+            s.0.pos = end;
+        }
+    }
+    // Performed as any command, it is refused (and nothing changes) ...
+    assert!(matches!(e.perform(cmd.clone()), Err(Refusal::BadPath(_))));
+    // ... and performed as a listed one, it is caught.
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = e.perform_listed(cmd);
+    }));
+    let why = caught.expect_err("a listed move the walk refuses panics in debug builds");
+    let why = why.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(why.contains("a listed move was refused"), "{why}");
+}

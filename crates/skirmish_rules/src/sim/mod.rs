@@ -261,7 +261,10 @@ pub fn play_on(
                 fallback(&mut legal)
             }
         };
-        if let Err(refused) = e.perform_or_return(cmd) {
+        // Whichever way it was chosen, the command comes from this
+        // moment's listing, and nothing has changed the encounter since (a
+        // brain only reads it).
+        if let Err(refused) = e.perform_listed(cmd) {
             let (r, cmd) = *refused;
             let cmd = cmd.map_or_else(String::new, |c| format!("{c:?}"));
             errors.push(format!(
