@@ -164,8 +164,10 @@ impl Brain for Search {
                     if legal.is_empty() {
                         break;
                     }
+                    // Chosen from the listing of this moment: its move is
+                    // not searched again.
                     let cmd = score::choose(copy, &legal, &rollout);
-                    if copy.perform(cmd).is_err() {
+                    if copy.perform_listed(cmd).is_err() {
                         break;
                     }
                 }
