@@ -449,7 +449,26 @@ pub struct Ability {
     /// while its effect lasts (concentration is kept apart, above).
     #[serde(default)]
     pub components: Vec<Component>,
+    /// Whether any line of it summons, worked out the first time it is
+    /// asked ([`Ability::summons`]) and kept.
+    #[serde(skip)]
+    summons: Memo,
 }
+
+/// A fact about an ability worked out from its lines once, when first
+/// asked, and kept with it. Content is read-only once shared, so the lines
+/// it was worked out from do not change under it. Two abilities are equal
+/// whether or not either has worked it out yet.
+#[derive(Clone, Debug, Default)]
+struct Memo(std::sync::OnceLock<bool>);
+
+impl PartialEq for Memo {
+    fn eq(&self, _: &Memo) -> bool {
+        true
+    }
+}
+
+impl Eq for Memo {}
 
 /// Seed 002 "Component": "generic things like 'hands' or 'standing,' or a
 /// specific Point Bank".
@@ -634,6 +653,16 @@ impl Ability {
     /// Whether any of its effects is one `f` picks out.
     pub fn has_effect(&self, mut f: impl FnMut(&Effect) -> bool) -> bool {
         self.find_effect(|e| f(e).then_some(())).is_some()
+    }
+
+    /// Whether any line of the ability summons (seed 004 "Summon"): the
+    /// legal-action listing asks it of every ability, every command, so it
+    /// is worked out once and kept.
+    pub fn summons(&self) -> bool {
+        *self
+            .summons
+            .0
+            .get_or_init(|| self.has_effect(|e| matches!(e, Effect::Summon(_))))
     }
 
     /// Every tier line of the ability, with a label for error messages.
