@@ -417,7 +417,12 @@ fn advance(world: &mut World) {
 /// Whether `side` has a creature that can still take a turn this round.
 pub(super) fn waiting(world: &World, side: Side) -> bool {
     let flow = world.res::<Flow>();
-    super::act::creatures_and_stamina(world).any(|(c, s)| still_to_act(flow, side, c, s))
+    // Any will do: the creatures are neither gathered nor put in order.
+    CachedQuery::<StandingData>::with(world, |q| {
+        q.iter_manual(world)
+            .any(|(c, s)| still_to_act(flow, side, c, s))
+    })
+    .unwrap_or(false)
 }
 
 /// Whether this creature of `side` can still take a turn this round.

@@ -770,16 +770,21 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
         }
     }
     let content = world.res::<Content>();
+    // Each of the creature's abilities, looked up once for the charges and
+    // the list (an unknown id lists nothing).
+    let known: Vec<(&String, &crate::ability::Ability)> = abilities
+        .iter()
+        .filter_map(|id| Some((id, content.ability(id)?)))
+        .collect();
     let malice = world.res::<Malice>().0;
     let cost_ok = |a: &crate::ability::Ability| act::can_afford(a.cost, heroic, malice);
     // Charges: a straight run ending next to an enemy for a free strike,
     // or within reach of a creature an ability with the Charge keyword
     // may target (RULES.md "Charge").
     if let (true, Some((_, mover, occ, Some(_)))) = (budget.main && !dazed_spent, &moving) {
-        let with: Vec<ChargeWith> = abilities
+        let with: Vec<ChargeWith> = known
             .iter()
-            .filter_map(|id| {
-                let a = content.ability(id)?;
+            .filter_map(|&(id, a)| {
                 let reach = match a.distance {
                     Distance::Melee(r) | Distance::MeleeOrRanged(r, _) => r,
                     _ => return None,
@@ -806,10 +811,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     // the abilities.
     let apart: Vec<u32> = creatures.iter().map(|o| space.distance(o.space)).collect();
     let mut in_line: Vec<Option<bool>> = vec![None; creatures.len()];
-    for id in abilities {
-        let Some(a) = content.ability(id) else {
-            continue;
-        };
+    for &(id, a) in &known {
         if dazed_spent {
             continue;
         }
