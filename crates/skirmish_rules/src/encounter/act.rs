@@ -33,12 +33,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PendingCommand>()
         .init_resource::<Resolution>()
         .init_resource::<RaisedWalls>()
-        .add_systems(
-            super::flow::TurnBoundary,
-            walls_crumble
-                .in_set(Step::EndOfTurn)
-                .before(super::flow::end_of_turn),
-        );
+        .add_systems(Step::EndOfTurn, walls_crumble.before(super::flow::strain));
 }
 
 /// The map the encounter is fought on. Shared: reading it is a cheap

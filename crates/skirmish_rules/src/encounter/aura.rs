@@ -23,14 +23,10 @@ use crate::stats::CreatureId;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
-        super::flow::TurnBoundary,
-        (
-            at_turn_end.in_set(Step::EndOfTurn).before(end_of_turn),
-            at_turn_start
-                .in_set(Step::StartOfTurn)
-                .before(start_of_turn),
-        ),
-    );
+        Step::EndOfTurn,
+        at_turn_end.after(super::flow::strain).before(end_of_turn),
+    )
+    .add_systems(Step::StartOfTurn, at_turn_start.before(start_of_turn));
 }
 
 /// A creature used an ability: if it is a lasting aura, it now carries it

@@ -4,8 +4,9 @@
 //!
 //! The phase is a Bevy state. Each command is carried out
 //! (`act::handle_command`); then, when it ended or started a turn or left
-//! none under way, the [`TurnBoundary`] schedule runs, its systems in
-//! ordered [`Step`] sets; then [`check_outcome`] looks for a victory.
+//! none under way, the turn boundary's [`Step`] schedules run, in order, each
+//! that has something to do ([`Boundary`]); then [`check_outcome`] looks for
+//! a victory.
 
 use crate::encounter::keyed::KeyedWorld;
 use bevy_app::App;
@@ -30,38 +31,23 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Malice>()
         .init_resource::<ActiveRuleset>()
         .init_resource::<TurnEvents>()
-        .init_resource::<Squads>()
-        .init_schedule(TurnBoundary);
-    // The boundary is a handful of small, ordered systems: the
-    // multi-threaded executor (which Bevy's `multi_threaded` feature makes
-    // the default when the client is in the build) only adds thread
-    // hand-offs.
-    app.edit_schedule(TurnBoundary, |s| {
-        s.set_executor(bevy_ecs::schedule::SingleThreadedExecutor::new());
-    });
-    app.configure_sets(
-        TurnBoundary,
-        (Step::EndOfTurn, Step::Advance, Step::StartOfTurn).chain(),
-    );
-    // A stage with nothing to do is skipped whole, a condition each,
-    // rather than every one of its systems run to find nothing (a turn
-    // that ends may leave none to advance to; advancing may start none).
-    app.configure_sets(
-        TurnBoundary,
-        (
-            Step::EndOfTurn.run_if(|e: Res<TurnEvents>| !e.ended.is_empty()),
-            Step::Advance.run_if(advancing),
-            Step::StartOfTurn.run_if(|e: Res<TurnEvents>| !e.started.is_empty()),
-        ),
-    );
-    app.add_systems(
-        TurnBoundary,
-        (
-            (strain, end_of_turn).chain().in_set(Step::EndOfTurn),
-            (advance, glyph_round).chain().in_set(Step::Advance),
-            start_of_turn.in_set(Step::StartOfTurn),
-        ),
-    );
+        .init_resource::<Squads>();
+    // Each stage is a handful of small, ordered systems: the multi-threaded
+    // executor (which Bevy's `multi_threaded` feature makes the default when
+    // the client is in the build) would only add thread hand-offs.
+    for stage in Step::ALL {
+        app.init_schedule(stage);
+        app.edit_schedule(stage, |s| {
+            s.set_executor(bevy_ecs::schedule::SingleThreadedExecutor::new());
+        });
+    }
+    // The end of a turn in a fixed order (raised walls crumble, then the
+    // talent's strain, then auras' end-of-turn effects, then EoT conditions
+    // and saves), the order one schedule over all three stages had come to;
+    // a stage's own schedule would pick another.
+    app.add_systems(Step::EndOfTurn, (strain, end_of_turn).chain())
+        .add_systems(Step::Advance, (advance, glyph_round).chain())
+        .add_systems(Step::StartOfTurn, start_of_turn);
 }
 
 /// Whether the turn order must move on: no turn under way, and no side has
@@ -70,28 +56,19 @@ fn must_advance(f: &Flow) -> bool {
     f.active.is_none() && f.outcome.is_none()
 }
 
-/// [`must_advance`], as the advance stage's run condition.
-fn advancing(f: Res<Flow>) -> bool {
-    must_advance(&f)
-}
-
-/// Whether the step's command left a turn boundary for [`TurnBoundary`] to
+/// Whether the step's command left a turn boundary for [`Boundary`] to
 /// handle: a turn ended or started, or none is under way. Most commands
-/// (a move, an ability) leave none, and their step skips the schedule,
-/// which is the same as every stage of it skipped.
+/// (a move, an ability) leave none, and their step runs no stage of it.
 pub(super) fn at_boundary(world: &World) -> bool {
     let events = world.res::<TurnEvents>();
     !events.ended.is_empty() || !events.started.is_empty() || must_advance(world.res::<Flow>())
 }
 
-/// The schedule a step runs after its command when the command ended or
-/// started a turn or left none under way ([`at_boundary`]): end-of-turn
-/// effects, the turn order moving on, start-of-turn effects.
-#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct TurnBoundary;
-
-/// The ordered stages of the turn boundary.
-#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+/// The ordered stages of a turn boundary, each a schedule: end-of-turn
+/// effects, the turn order moving on, start-of-turn effects. A step runs
+/// them through [`Boundary`] after its command when the command ended or
+/// started a turn or left none under way ([`at_boundary`]).
+#[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
     /// End-of-turn effects: EoT conditions end, saves.
     EndOfTurn,
@@ -99,6 +76,50 @@ pub enum Step {
     Advance,
     /// Start-of-turn effects: heroic resource.
     StartOfTurn,
+}
+
+impl Step {
+    /// The stages, in the order they run.
+    pub const ALL: [Step; 3] = [Step::EndOfTurn, Step::Advance, Step::StartOfTurn];
+}
+
+/// The turn boundary's three stages, taken out of the world's schedules
+/// and run directly (a step skips looking them up by label). Each runs only
+/// when it has something to do, checked as the one before it finishes:
+/// end-of-turn effects when a turn ended, advancing when no turn is under
+/// way and no side has won, start-of-turn effects when a turn started. (As
+/// one schedule with a run condition on each stage, the executor's pass
+/// over every system and condition cost a random game about 3% of its
+/// instructions, most steps at a boundary needing one stage.)
+pub(super) struct Boundary {
+    stages: [Schedule; 3],
+}
+
+impl Boundary {
+    /// Take the stages out of `world`'s schedules.
+    pub(super) fn take(world: &mut World) -> Boundary {
+        let mut schedules = world.resource_mut::<bevy_ecs::schedule::Schedules>();
+        let stages = Step::ALL.map(|stage| {
+            schedules
+                .remove(stage.intern())
+                .expect("the flow plugin adds the turn boundary's stages")
+        });
+        Boundary { stages }
+    }
+
+    /// Run the stages that have something to do, in order.
+    pub(super) fn run(&mut self, world: &mut World) {
+        let [end, advance, start] = &mut self.stages;
+        if !world.res::<TurnEvents>().ended.is_empty() {
+            end.run(world);
+        }
+        if must_advance(world.res::<Flow>()) {
+            advance.run(world);
+        }
+        if !world.res::<TurnEvents>().started.is_empty() {
+            start.run(world);
+        }
+    }
 }
 
 /// Where the encounter is.
@@ -252,7 +273,7 @@ fn glyph_round(world: &mut World) {
 }
 
 /// The talent's strain hurts at the end of its turn (before saves).
-fn strain(world: &mut World) {
+pub(super) fn strain(world: &mut World) {
     if super::phased_flow::in_movement(world) {
         return;
     }

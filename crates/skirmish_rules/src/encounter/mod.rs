@@ -2,12 +2,12 @@
 //!
 //! An encounter runs in a Bevy `App` with the rules plugin, driven only by
 //! [`Command`]s: the client, the AI, the simulator and the tests all go
-//! through [`Encounter::apply`]. Each command runs the [`flow::EncounterStep`]
-//! schedule once, which checks and carries out the command; then, if the
-//! command ended or started a turn or left none under way, the
-//! [`flow::TurnBoundary`] schedule, whose ordered sets end turns, advance
-//! the turn order, start turns and check for victory, and otherwise the
-//! [`flow::StepOutcome`] schedule, which checks for victory alone.
+//! through [`Encounter::apply`]. Each command is checked and carried out
+//! (`act::handle_command`, run on the world as an exclusive system); then, if
+//! the command ended or started a turn or left none under way, the turn
+//! boundary's [`flow::Step`] schedules, which end turns, advance the turn
+//! order and start turns, each run only when it has something to do; then
+//! the check for victory.
 
 pub mod act;
 pub mod aura;
@@ -60,9 +60,8 @@ pub(super) fn plugin(app: &mut App) {
 /// A running encounter: owns a headless app with the rules plugin.
 pub struct Encounter {
     app: App,
-    /// The turn boundary's schedule, kept out of the world's schedules:
-    /// run directly, a step skips looking it up by label.
-    boundary_schedule: bevy_ecs::schedule::Schedule,
+    /// The turn boundary's stages, kept out of the world's schedules.
+    boundary: flow::Boundary,
     /// Whether any system runs on entering, leaving or changing a phase:
     /// if none does, a step sets the new phase without running the
     /// transition schedule.
@@ -112,17 +111,12 @@ impl Encounter {
         }
         setup::spawn_creatures(app.world_mut(), &content, &def)?;
         glyph::setup(app.world_mut());
-        let mut schedules = app
-            .world_mut()
-            .resource_mut::<bevy_ecs::schedule::Schedules>();
-        let boundary_schedule = schedules
-            .remove(flow::TurnBoundary.intern())
-            .expect("the flow plugin adds the turn boundary's schedule");
+        let boundary = flow::Boundary::take(app.world_mut());
         let phase_watched = phase_watched(app.world());
         let unseeded = Arc::new(snapshot::Snapshot::take(app.world(), 0));
         let mut e = Encounter {
             app,
-            boundary_schedule,
+            boundary,
             phase_watched,
             record: replay::Replay {
                 encounter: encounter_id.to_string(),
@@ -211,7 +205,7 @@ impl Encounter {
         // is a guard.
         let mut passes = 0;
         while flow::at_boundary(world) && passes < 4 {
-            self.boundary_schedule.run(world);
+            self.boundary.run(world);
             passes += 1;
             if !act::end_fallen_turn(world) {
                 break;
