@@ -515,10 +515,9 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase, listed: bool) -> Resu
 /// straight back to a side that has just delayed, and the other side must
 /// have someone left to act.
 fn delay(world: &mut World, entity: Entity, id: CreatureId, phase: Phase) -> Result<(), Refusal> {
-    let flow = side_to_pick(world, entity, id, phase)?;
-    let side = Some(flow.to_act);
-    let other = flow.to_act.other();
-    if flow.delayed == Some(other) {
+    let to_act = side_to_pick(world, entity, id, phase)?;
+    let other = to_act.other();
+    if world.res::<Flow>().delayed == Some(other) {
         return Err(Refusal::CannotDelay("the other side has just delayed"));
     }
     if !super::flow::waiting(world, other) {
@@ -528,15 +527,11 @@ fn delay(world: &mut World, entity: Entity, id: CreatureId, phase: Phase) -> Res
     }
     let mut flow = world.res_mut::<Flow>();
     flow.to_act = other;
-    flow.delayed = Some(flow_side(side));
-    world.res_mut::<CombatLog>().push(LogEntry::Delayed {
-        side: flow_side(side),
-    });
+    flow.delayed = Some(to_act);
+    world
+        .res_mut::<CombatLog>()
+        .push(LogEntry::Delayed { side: to_act });
     Ok(())
-}
-
-fn flow_side(side: Option<Side>) -> Side {
-    side.unwrap_or(Side::Heroes)
 }
 
 /// Defend (main action, our ruling): until the start of the creature's next
@@ -615,14 +610,15 @@ fn reveal(world: &mut World, entity: Entity, id: CreatureId) {
     }
 }
 
-/// The turn order, if it is `id`'s side's pick now and no turn is under way.
+/// Whether it is `id`'s side's pick now, with no turn under way (the side
+/// to pick, if so).
 fn side_to_pick(
     world: &World,
     entity: Entity,
     id: CreatureId,
     phase: Phase,
-) -> Result<Flow, Refusal> {
-    let flow = world.res::<Flow>().clone();
+) -> Result<Side, Refusal> {
+    let flow = world.res::<Flow>();
     if phase != Phase::AwaitingTurn || flow.active.is_some() {
         return Err(Refusal::TurnInProgress);
     }
@@ -630,7 +626,7 @@ fn side_to_pick(
     if side != Some(flow.to_act) {
         return Err(Refusal::NotTheirTurn(Who::of(world, id)));
     }
-    Ok(flow)
+    Ok(flow.to_act)
 }
 
 fn start_turn(
@@ -648,8 +644,8 @@ fn start_turn(
         Some(_) if phase == Phase::AwaitingTurn => super::phased_flow::check_start(world, id)?,
         _ => false,
     };
-    let flow = side_to_pick(world, entity, id, phase)?;
-    if flow.acted.contains(&id) {
+    side_to_pick(world, entity, id, phase)?;
+    if world.res::<Flow>().acted.contains(&id) {
         return Err(Refusal::AlreadyActed(Who::of(world, id)));
     }
     if !world.comp::<Stamina>(entity).is_some_and(can_act) {
@@ -664,9 +660,10 @@ fn start_turn(
     let members: Vec<CreatureId> = match squad {
         Some(n) => {
             let mut q = world.query::<(&Creature, &SquadMember, &Stamina)>();
+            let acted = &world.res::<Flow>().acted;
             let mut m: Vec<CreatureId> = q
                 .iter(world)
-                .filter(|(c, sm, s)| sm.0 == n && can_act(s) && !flow.acted.contains(&c.id))
+                .filter(|(c, sm, s)| sm.0 == n && can_act(s) && !acted.contains(&c.id))
                 .map(|(c, _, _)| c.id)
                 .collect();
             m.sort();

@@ -476,9 +476,11 @@ impl Encounter {
             }));
             return Listing::of(out);
         }
-        let (active, acting, phased) = {
+        // A squad's members, or none (an empty list is copied without an
+        // allocation; `Flow::acting` would make one for the lone creature).
+        let (active, squad, phased) = {
             let flow = world.res::<Flow>();
-            (flow.active, flow.acting(), flow.phased.is_some())
+            (flow.active, flow.squad.clone(), flow.phased.is_some())
         };
         let Some(active) = active else {
             let flow = world.res::<Flow>().clone();
@@ -500,9 +502,12 @@ impl Encounter {
             }
             return Listing::of(out);
         };
-        // Everyone taking the turn (a minion squad acts together).
+        // Everyone taking the turn (a minion squad acts together), as
+        // `Flow::acting` lists them.
+        let lone = [active];
+        let acting: &[CreatureId] = if squad.is_empty() { &lone } else { &squad };
         let mut out = Listing::default();
-        for member in acting {
+        for &member in acting {
             if !self_alive(world, member) {
                 continue;
             }
