@@ -121,10 +121,10 @@ fn walls_crumble(world: &mut World) {
 pub struct PendingCommand {
     pub command: Option<Command>,
     /// Whether `command` was taken from the listing of this very moment
-    /// ([`super::Encounter::perform_listed`]): a move's path was then found
-    /// by the reach search of this state, and its cost is not worked out
-    /// again (release builds only; debug builds check it and panic on a
-    /// listed move the walk would refuse).
+    /// (`Encounter::perform_listed`, inside the crate): a move's path was
+    /// then found by the reach search of this state, and its cost is not
+    /// worked out again (release builds only; debug builds check it and
+    /// panic on a listed move the walk would refuse).
     pub listed: bool,
     pub reply: Option<Result<(), Refusal>>,
     /// The command last carried out, handed back (for the replay).

@@ -5,7 +5,7 @@
 //! The phase is a Bevy state. Each command is carried out
 //! (`act::handle_command`); then, when it ended or started a turn or left
 //! none under way, the turn boundary's [`Step`] schedules run, in order, each
-//! that has something to do ([`Boundary`]); then [`check_outcome`] looks for
+//! that has something to do (`Boundary`); then [`check_outcome`] looks for
 //! a victory.
 
 use crate::encounter::keyed::KeyedWorld;
@@ -66,8 +66,8 @@ pub(super) fn at_boundary(world: &World) -> bool {
 
 /// The ordered stages of a turn boundary, each a schedule: end-of-turn
 /// effects, the turn order moving on, start-of-turn effects. A step runs
-/// them through [`Boundary`] after its command when the command ended or
-/// started a turn or left none under way ([`at_boundary`]).
+/// them through `Boundary` after its command when the command ended or
+/// started a turn or left none under way (`at_boundary`).
 #[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
     /// End-of-turn effects: EoT conditions end, saves.
