@@ -1319,3 +1319,47 @@ fn a_listed_move_the_walk_would_refuse_fails_loudly_in_debug_builds() {
     let why = why.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(why.contains("a listed move was refused"), "{why}");
 }
+
+// The end of a turn in order (our ruling, `flow::plugin`): the talent's
+// strain ("A hero below 0 of its resource pays for it at the end of its
+// turn", before saves), then auras acting on those ending their turn in
+// them, then EoT conditions and the saves (seed 000 "Ending Effects": a
+// "save ends" effect is saved against "at the end of each of your turns").
+#[test]
+fn a_turn_ends_with_strain_then_auras_then_saves() {
+    use crate::conditions::{ConditionKind, Duration};
+    const TALENT: CreatureId = CreatureId(1);
+    let mut e = setup(
+        vec![hero("talent", "Tess", (3, 5))],
+        vec![monster("hierophant", (5, 5))],
+        3,
+    );
+    // The hierophant's Zealous Fervour (2 fire damage to enemies ending
+    // their turn within 3), the talent 2 below 0 of its clarity and slowed
+    // (save ends).
+    let fervour = e.content().ability("zealous_fervour").unwrap().clone();
+    let (tess, hierophant) = {
+        let w = e.world_mut();
+        (
+            act::entity_of(w, TALENT).unwrap(),
+            act::entity_of(w, CreatureId(2)).unwrap(),
+        )
+    };
+    super::aura::start(e.world_mut(), hierophant, &fervour);
+    e.world_mut().get_mut::<Heroic>(tess).unwrap().strain = 2;
+    impose(&mut e, TALENT, ConditionKind::Slowed, Duration::SaveEnds);
+    start(&mut e, TALENT);
+    // A failed save: the condition stays, and the roll is logged.
+    e.dice_mut().force([1]);
+    let log = e.apply(Command::EndTurn { creature: TALENT }).unwrap();
+    let at = |found: &dyn Fn(&LogEntry) -> bool| {
+        log.iter()
+            .position(found)
+            .unwrap_or_else(|| panic!("missing from {log:#?}"))
+    };
+    let strained = at(&|l| matches!(l, LogEntry::Strained { creature, .. } if *creature == TALENT));
+    let aura =
+        at(&|l| matches!(l, LogEntry::AuraPulse { ability, .. } if ability == "zealous_fervour"));
+    let saved = at(&|l| matches!(l, LogEntry::Saved { creature, .. } if *creature == TALENT));
+    assert!(strained < aura && aura < saved, "{log:#?}");
+}
