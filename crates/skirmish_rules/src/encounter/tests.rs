@@ -1321,10 +1321,12 @@ fn a_listed_move_the_walk_would_refuse_fails_loudly_in_debug_builds() {
 }
 
 // The end of a turn in order (our ruling, `flow::plugin`): the talent's
-// strain ("A hero below 0 of its resource pays for it at the end of its
-// turn", before saves), then auras acting on those ending their turn in
-// them, then EoT conditions and the saves (seed 000 "Ending Effects": a
-// "save ends" effect is saved against "at the end of each of your turns").
+// strain (seed 000: a talent can "use abilities even when they don't have
+// their Heroic Resource to spare—if they're willing to face the cost"; the
+// engine charges it at the end of the turn), then auras acting on those
+// ending their turn in them, then the saves (seed 000 "Saving Throw (Save
+// Ends)": a creature "makes a saving throw at the end of each of their
+// turns").
 #[test]
 fn a_turn_ends_with_strain_then_auras_then_saves() {
     use crate::conditions::{ConditionKind, Duration};
