@@ -1945,8 +1945,9 @@ mod tests {
                 prop_assert_eq!(fast.ends_for(p, cost), fast.cost_to(p) == Some(cost));
             }
         }
-        // The costs kept on the way as every path is read back are the
-        // costs found.
+        // A reach whose every path was read back first (the tree) gives
+        // the costs found: its table of costs, made when first asked, is
+        // the same.
         let first_paths = reachable_with(&m, &grid, &mover);
         first_paths.paths().count();
         for i in 0..m.width * 8 {
