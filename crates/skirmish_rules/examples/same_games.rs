@@ -15,7 +15,7 @@ use skirmish_rules::sim::play_on;
 
 /// The allocator the `skirmish` binary uses.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: skirmish_rules::alloc::MiMalloc = skirmish_rules::alloc::MiMalloc;
 
 fn main() {
     let games: u64 = std::env::args()

@@ -9,6 +9,8 @@
 
 pub mod ability;
 pub mod ai;
+#[cfg(feature = "mimalloc")]
+pub mod alloc;
 pub mod conditions;
 pub mod content;
 pub mod dice;
