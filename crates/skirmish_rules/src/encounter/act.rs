@@ -30,8 +30,7 @@ use crate::power_roll::{RollSpec, resolve_for_target};
 use crate::stats::{Characteristics, CreatureId, DamageTraits, DamageType, Health, Stamina};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<PendingCommand>()
-        .init_resource::<Resolution>()
+    app.init_resource::<Resolution>()
         .init_resource::<RaisedWalls>()
         .add_systems(Step::EndOfTurn, walls_crumble.before(super::flow::strain));
 }
@@ -116,34 +115,22 @@ fn walls_crumble(world: &mut World) {
     }
 }
 
-/// The command waiting to be carried out, and the answer to the last one.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct PendingCommand {
-    pub command: Option<Command>,
-    /// Whether `command` was taken from the listing of this very moment
-    /// (`Encounter::perform_listed`, inside the crate): a move's path was
-    /// then found by the reach search of this state, and its cost is not
-    /// worked out again (release builds only; debug builds check it and
-    /// panic on a listed move the walk would refuse).
-    pub listed: bool,
-    pub reply: Option<Result<(), Refusal>>,
-    /// The command last carried out, handed back (for the replay).
-    pub done: Option<Command>,
-}
-
-/// Carry out the pending command: the first part of a step, run by
+/// Carry out a command: the first part of a step, run by
 /// [`super::Encounter`] on the world directly, as Bevy runs an exclusive
 /// system (a schedule around this one system cost a random game 2% more
-/// instructions, for nothing).
-pub(super) fn handle_command(world: &mut World) {
-    let (cmd, listed) = {
-        let mut pending = world.res_mut::<PendingCommand>();
-        let listed = std::mem::take(&mut pending.listed);
-        let Some(cmd) = pending.command.take() else {
-            return;
-        };
-        (cmd, listed)
-    };
+/// instructions, for nothing). The command comes back with the answer (for
+/// the replay, or the refusal's report).
+///
+/// `listed`: the command was taken from the listing of this very moment
+/// (`Encounter::perform_listed`, inside the crate): a move's path was then
+/// found by the reach search of this state, and its cost is not worked out
+/// again (release builds only; debug builds check it and panic on a listed
+/// move the walk would refuse).
+pub(super) fn handle_command(
+    world: &mut World,
+    cmd: Command,
+    listed: bool,
+) -> (Result<(), Refusal>, Command) {
     // The phase stays as it is while the step runs (it changes after it).
     let phase = *world.res::<State<Phase>>().get();
     let result = execute(world, &cmd, phase, listed);
@@ -162,9 +149,7 @@ pub(super) fn handle_command(world: &mut World) {
     } else if !prompt && phase == Phase::Reacting && world.res::<Flow>().active.is_some() {
         world.res_mut::<NextState<Phase>>().set(Phase::Acting);
     }
-    let mut pending = world.res_mut::<PendingCommand>();
-    pending.reply = Some(result);
-    pending.done = Some(cmd);
+    (result, cmd)
 }
 
 /// A creature that falls during its own turn (an opportunity attack, a
@@ -770,7 +755,7 @@ pub(super) fn spend_action(
 
 /// How a walk is taken: a shift or a move, whether it spends the move
 /// action (a charge's run does not), and whether it was taken from the
-/// listing of this very moment (see [`PendingCommand::listed`]).
+/// listing of this very moment (see [`handle_command`]).
 #[derive(Clone, Copy)]
 struct Walk {
     shift: bool,

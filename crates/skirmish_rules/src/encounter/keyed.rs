@@ -46,7 +46,6 @@ keyed!(
     crate::stats::Characteristics,
     crate::stats::DamageTraits,
     super::act::Battlefield,
-    super::act::PendingCommand,
     super::act::RaisedWalls,
     super::act::RollFacts,
     super::flow::Flow,

@@ -190,15 +190,14 @@ impl Encounter {
         // Seed 002: passives are "always in effect"; episodics are
         // "performed at the start of a new Episode".
         act::encounter_start_abilities(app.world_mut());
-        self.step();
+        self.settle();
     }
 
-    /// Run one step of the engine: the pending command, the turn
-    /// boundary's systems if it left one, the victory check; then the
-    /// phase's change.
-    fn step(&mut self) {
+    /// The rest of a step of the engine, after its command (or the
+    /// encounter's start): the turn boundary's stages if it left one, the
+    /// victory check; then the phase's change.
+    fn settle(&mut self) {
         let world = self.app.world_mut();
-        act::handle_command(world);
         // A turn's start can fell its creature (an aura's pulse): that turn
         // ends at once, and the boundary runs again for it. Each pass ends
         // a turn, and none starts one by itself, so this stops; the bound
@@ -255,7 +254,7 @@ impl Encounter {
     /// [`Encounter::perform_or_return`] for a command taken from the
     /// [`Listing`] of this very moment, with nothing done to the encounter
     /// in between: a move's path is not searched again (see
-    /// [`act::PendingCommand::listed`]).
+    /// [`act::handle_command`]).
     pub(crate) fn perform_listed(
         &mut self,
         command: Command,
@@ -268,23 +267,14 @@ impl Encounter {
         command: Command,
         listed: bool,
     ) -> Result<(), Box<(Refusal, Option<Command>)>> {
-        {
-            let mut pending = self.app.world_mut().res_mut::<act::PendingCommand>();
-            pending.command = Some(command);
-            pending.listed = listed;
-        }
-        self.step();
-        let mut pending = self.app.world_mut().res_mut::<act::PendingCommand>();
-        let reply = pending.reply.take().unwrap_or(Err(Refusal::Over));
-        // The handler hands the command back once it is done with it (if
-        // it never ran, the command is where it was left).
-        let command = pending.done.take().or_else(|| pending.command.take());
+        let (reply, command) = act::handle_command(self.app.world_mut(), command, listed);
+        self.settle();
         match reply {
             Ok(()) => {
-                self.record.commands.extend(command);
+                self.record.commands.push(command);
                 Ok(())
             }
-            Err(r) => Err(Box::new((r, command))),
+            Err(r) => Err(Box::new((r, Some(command)))),
         }
     }
 

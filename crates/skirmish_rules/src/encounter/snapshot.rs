@@ -7,7 +7,7 @@ use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
-use super::act::{Battlefield, PendingCommand};
+use super::act::Battlefield;
 use super::components::*;
 use super::flow::{Flow, Malice, Phase, TurnEvents};
 use super::log::CombatLog;
@@ -164,7 +164,6 @@ impl Encounter {
         *w.res_mut::<super::glyph::Glyphs>() = s.glyphs.clone();
         *w.res_mut::<Resolution>() = s.resolution.clone();
         *w.res_mut::<TurnEvents>() = TurnEvents::default();
-        *w.res_mut::<PendingCommand>() = PendingCommand::default();
         super::set_phase(w, s.phase);
         self.record.commands.truncate(s.commands);
     }
