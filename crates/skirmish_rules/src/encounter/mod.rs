@@ -694,7 +694,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     let Some(e) = act::entity_of(world, active) else {
         return Listing::of(out);
     };
-    let creatures = act::occupants(world);
+    // Who is where, and who is hidden (read together: one pass).
+    let (creatures, hidden) = act::occupants_and_hidden(world);
     let map = world.res::<Battlefield>().0.clone();
     // Everything of the creature at once, through a kept query.
     let Some((me, cond, mv, budget, space, abilities, heroic, stance, stamina)) =
@@ -795,7 +796,6 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
             out.extend(charges(&creatures, *mover, &runs, &with));
         }
     }
-    let hidden = act::hidden_creatures(world);
     // Distance and line of effect to each creature, found once for all
     // the abilities.
     let apart: Vec<u32> = creatures.iter().map(|o| space.distance(o.space)).collect();
