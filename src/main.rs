@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// Simulations allocate and drop many small paths: mimalloc does that a
-/// good deal faster than the system allocator (README, "Speed").
+/// good deal faster than the system allocator (README, "Benchmarks").
 #[global_allocator]
 static ALLOCATOR: skirmish_rules::alloc::MiMalloc = skirmish_rules::alloc::MiMalloc;
 

@@ -398,9 +398,8 @@ pub(super) fn occupants_and_hidden(world: &World) -> (Vec<Occupant>, Vec<Creatur
 }
 
 /// [`occupants`], [`grabbed_by`] `walker` and [`super::aura::carriers`] in
-/// one pass over the creatures (a walk reads all three before its first
-/// step and after anything acts on one; three passes cost it about 2% of a
-/// random game's instructions more). Each as its own function gives it.
+/// one pass over the creatures, each as its own function gives it (a walk
+/// reads all three before its first step and after anything acts on one).
 fn walk_scene(
     world: &World,
     walker: CreatureId,
@@ -996,15 +995,16 @@ pub(super) fn walk_steps(
         // The squares the walker covers somewhere on the path all lie in
         // the box from `lo` to `hi` and `size - 1` beyond: a creature more
         // than a square from that is more than a square from each step.
-        // (Spaces of no size are left to the exact check.)
-        let gap = |a: i32, b: i32, c: i32, d: i32| (c - b).max(a - d).max(0);
-        let s = size as i32 - 1;
+        // (Spaces of no size are left to the exact check; an empty path
+        // keeps no one.)
+        let gap = |a: i32, b: i64, c: i32, d: i64| (i64::from(c) - b).max(i64::from(a) - d);
+        let s = i64::from(size) - 1;
         near.retain(|o| {
-            let (p, n) = (o.space.pos, o.space.size as i32 - 1);
+            let (p, n) = (o.space.pos, i64::from(o.space.size) - 1);
             (size == 0
                 || o.space.size == 0
-                || (gap(lo.x, hi.x.saturating_add(s), p.x, p.x + n) <= 1
-                    && gap(lo.y, hi.y.saturating_add(s), p.y, p.y + n) <= 1))
+                || (gap(lo.x, i64::from(hi.x) + s, p.x, i64::from(p.x) + n) <= 1
+                    && gap(lo.y, i64::from(hi.y) + s, p.y, i64::from(p.y) + n) <= 1))
                 && path
                     .iter()
                     .any(|&p| Footprint::new(p, size).distance(o.space) <= 1)

@@ -656,7 +656,7 @@ fn enter_cost(
 /// A listing builds one, and a move's walk another: the grid's buffer is
 /// kept between them on this thread, empty, and only the creatures'
 /// squares are written in and wiped out again when it is dropped, not the
-/// whole map (which cost a random game 1.5% of its instructions).
+/// whole map (0.6% of a random game's instructions).
 pub struct Occupancy {
     grid: Vec<Option<(CreatureId, Side)>>,
     /// The squares written, to wipe.

@@ -167,6 +167,28 @@ fn leaving_reach_pauses_the_move_until_the_enemy_answers() {
     );
 }
 
+// The same for a two-square enemy that stands beside the path only by its
+// far squares: its top-left square is two rows above the path, its lower
+// row one above (RULES.md "Movement"; a walk passes over at once only the
+// creatures more than a square from the box around its whole path, which
+// must count each creature's whole space).
+#[test]
+fn leaving_a_large_enemy_by_its_far_squares_provokes_too() {
+    let mut e = open(
+        db_with(&[]),
+        vec![hero("fury", "Korva", (5, 4))],
+        vec![monster("dire_wolf", (6, 2))],
+    );
+    start(&mut e, FURY);
+    walk(&mut e, FURY, &[(5, 4), (4, 4), (3, 4)]);
+    let p = e.prompt().cloned().expect("a prompt");
+    assert_eq!(p.creature, BANDIT, "the wolf, the second creature");
+    assert_eq!(p.event.kind, TriggerEvent::EnemyLeavesAdjacency);
+    assert_eq!(at(&mut e, FURY), Pos::new(5, 4), "paused before leaving");
+    pass(&mut e, BANDIT);
+    assert_eq!(at(&mut e, FURY), Pos::new(3, 4), "the move goes on");
+}
+
 #[test]
 fn an_answered_opportunity_attack_strikes_then_the_move_goes_on() {
     let mut e = open(
