@@ -663,6 +663,14 @@ pub struct Occupancy {
     set: Vec<usize>,
 }
 
+impl Occupancy {
+    /// The squares (map indices) the grid holds a creature on, each at
+    /// least once.
+    pub fn occupied(&self) -> &[usize] {
+        &self.set
+    }
+}
+
 impl std::ops::Deref for Occupancy {
     type Target = [Option<(CreatureId, Side)>];
     fn deref(&self) -> &Self::Target {
@@ -749,7 +757,7 @@ pub fn reachable(map: &Map, creatures: &[Occupant], mover: &Mover) -> Reach {
 }
 
 /// [`reachable`] with a prebuilt occupancy grid.
-pub fn reachable_with(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover) -> Reach {
+pub fn reachable_with(map: &Map, occ: &Occupancy, mover: &Mover) -> Reach {
     let o = mover.space.pos;
     let r = mover.speed.min(i32::MAX as u32) as i32;
     let (x0, x1) = (
@@ -822,12 +830,7 @@ fn search_general(map: &Map, occ: &[Option<(CreatureId, Side)>], mover: &Mover, 
 /// allow it ([`Map::step_row`]). The same costs and squares to end on as
 /// the general search; a path is read back only when asked for
 /// ([`Levels::last_step`]), and among paths as cheap may be another.
-fn search_levels(
-    map: &Map,
-    occ: &[Option<(CreatureId, Side)>],
-    mover: &Mover,
-    reach: &Reach,
-) -> Option<Levels> {
+fn search_levels(map: &Map, occ: &Occupancy, mover: &Mover, reach: &Reach) -> Option<Levels> {
     let (w, h) = (reach.width as usize, reach.height as usize);
     let (x0, y0) = (reach.corner.x as usize, reach.corner.y as usize);
     let map_width = map.width as usize;
@@ -835,6 +838,9 @@ fn search_levels(
     let rows = h + 2;
     let plain = (mover.extra_cost as usize).saturating_add(1);
     let rough = plain.saturating_add(1);
+    // (The search below keeps a step from the squares `plain` cheaper as
+    // the step from those `rough` cheaper a round later.)
+    debug_assert_eq!(rough, plain + 1);
     // No cheapest path costs more than entering every square of the box.
     let speed = (mover.speed as usize).min((w * h).saturating_mul(rough));
     // The steps and the lists of `Levels`, the squares of each cost added
@@ -846,19 +852,23 @@ fn search_levels(
         for (k, bits) in bits[8 * (y + 1)..][..8].iter_mut().enumerate() {
             *bits = map_row[k] >> x0 & full;
         }
-        // Another creature's square: no place to end; an enemy's costs
-        // as difficult ground does.
-        let (mut others, mut enemies) = (0u64, 0u64);
-        for (x, o) in occ[my * map_width + x0..][..w].iter().enumerate() {
-            if let Some((id, side)) = *o
-                && id != mover.id
-            {
-                others |= 1 << x;
-                enemies |= u64::from(side != mover.side) << x;
-            }
+        bits[(8 + ROUGH) * rows + y + 1] = map_row[8] >> x0 & full;
+        bits[(8 + ENDS) * rows + y + 1] = full;
+    }
+    // Another creature's square: no place to end; an enemy's costs as
+    // difficult ground does. (Read off the squares the grid holds
+    // creatures on, not every square of the box.)
+    for &i in occ.occupied() {
+        let (x, y) = (i % map_width, i / map_width);
+        if let (Some(x), Some(y)) = (x.checked_sub(x0), y.checked_sub(y0))
+            && x < w
+            && y < h
+            && let Some((id, side)) = occ[i]
+            && id != mover.id
+        {
+            bits[(8 + ENDS) * rows + y + 1] &= !(1 << x);
+            bits[(8 + ROUGH) * rows + y + 1] |= u64::from(side != mover.side) << x;
         }
-        bits[(8 + ROUGH) * rows + y + 1] = (map_row[8] >> x0 | enemies) & full;
-        bits[(8 + ENDS) * rows + y + 1] = !others & full;
     }
     let (sx, sy) = (
         (mover.space.pos.x - reach.corner.x) as usize,
@@ -872,10 +882,12 @@ fn search_levels(
     work.clear();
     work.resize(3 * rows, 0);
     let (reached, rest) = work.split_at_mut(rows);
-    let (from_plain, from_rough) = rest.split_at_mut(rows);
+    let (mut from_plain, mut from_rough) = rest.split_at_mut(rows);
     reached[sy + 1] = 1 << sx;
     let mut top = 0usize;
     let levels = (8 + COSTS) * rows;
+    // Whether `from_rough` holds any square (see below).
+    let mut rough_any = false;
     for k in 1..=speed {
         if k > top.saturating_add(rough) {
             break;
@@ -888,26 +900,28 @@ fn search_levels(
         let this = &mut this[..rows];
         let steps = &head[..8 * rows];
         let dear = &head[(8 + ROUGH) * rows..][..rows];
+        // A step from the squares `rough` cheaper: entering costs `rough`
+        // one more than `plain`, so those are last round's squares a step
+        // from the squares `plain` cheaper, kept rather than found again.
+        std::mem::swap(&mut from_plain, &mut from_rough);
         from_plain.fill(0);
-        from_rough.fill(0);
-        let mut any = false;
-        for (cost, into) in [(plain, &mut *from_plain), (rough, &mut *from_rough)] {
-            let Some(level) = k.checked_sub(cost) else {
-                continue;
-            };
+        let mut plain_any = false;
+        if let Some(level) = k.checked_sub(plain) {
             let level = &before[level * rows..][..rows];
             for y in 1..=h {
                 let at = level[y];
                 if at == 0 {
                     continue;
                 }
-                any = true;
+                plain_any = true;
                 let s: &[u64; 8] = steps[8 * y..][..8].try_into().expect("eight steps");
-                into[y - 1] |= (at & s[0]) >> 1 | at & s[1] | (at & s[2]) << 1;
-                into[y] |= (at & s[3]) >> 1 | (at & s[4]) << 1;
-                into[y + 1] |= (at & s[5]) >> 1 | at & s[6] | (at & s[7]) << 1;
+                from_plain[y - 1] |= (at & s[0]) >> 1 | at & s[1] | (at & s[2]) << 1;
+                from_plain[y] |= (at & s[3]) >> 1 | (at & s[4]) << 1;
+                from_plain[y + 1] |= (at & s[5]) >> 1 | at & s[6] | (at & s[7]) << 1;
             }
         }
+        let any = plain_any || rough_any;
+        rough_any = plain_any;
         if !any {
             continue;
         }
