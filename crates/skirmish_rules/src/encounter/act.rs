@@ -397,25 +397,29 @@ pub(super) fn occupants_and_hidden(world: &World) -> (Vec<Occupant>, Vec<Creatur
     (out, hidden)
 }
 
-/// [`occupants`], [`grabbed_by`] `walker` and [`super::aura::carriers`] in
-/// one pass over the creatures, each as its own function gives it (a walk
-/// reads all three before its first step and after anything acts on one).
+/// [`occupants`] whose space is `near`, [`grabbed_by`] `walker` and
+/// [`super::aura::carriers`] in one pass over the creatures, each as its
+/// own function gives it (a walk reads all three before its first step and
+/// after anything acts on one).
 fn walk_scene(
     world: &World,
     walker: CreatureId,
+    near: impl Fn(Footprint) -> bool,
 ) -> (
     Vec<Occupant>,
     Vec<(CreatureId, Entity)>,
     Vec<super::aura::Carrier>,
 ) {
     let surprised = surprised_side(world);
-    let mut others: Vec<Occupant> = Vec::with_capacity(16);
+    let mut others: Vec<Occupant> = Vec::new();
     let mut held: Vec<(CreatureId, Entity)> = Vec::new();
     let mut carriers: Vec<super::aura::Carrier> = Vec::new();
     CachedQuery::<SceneData>::with(world, |q| {
         q.iter_manual(world)
             .for_each(|(e, c, sp, s, cond, b, auras, _)| {
-                others.extend(occupant(c, sp, s, cond, b, surprised));
+                if near(sp.0) {
+                    others.extend(occupant(c, sp, s, cond, b, surprised));
+                }
                 if !s.is_dead() && cond.source_of(ConditionKind::Grabbed) == Some(walker) {
                     held.push((c.id, e));
                 }
@@ -991,7 +995,6 @@ pub(super) fn walk_steps(
     );
     let scene = |world: &World| {
         let size = world.comp::<Space>(entity).map_or(1, |s| s.0.size);
-        let (mut near, held, carriers) = walk_scene(world, id);
         // The squares the walker covers somewhere on the path all lie in
         // the box from `lo` to `hi` and `size - 1` beyond: a creature more
         // than a square from that is more than a square from each step.
@@ -999,17 +1002,16 @@ pub(super) fn walk_steps(
         // keeps no one.)
         let gap = |a: i32, b: i64, c: i32, d: i64| (i64::from(c) - b).max(i64::from(a) - d);
         let s = i64::from(size) - 1;
-        near.retain(|o| {
-            let (p, n) = (o.space.pos, i64::from(o.space.size) - 1);
+        walk_scene(world, id, |o: Footprint| {
+            let (p, n) = (o.pos, i64::from(o.size) - 1);
             (size == 0
-                || o.space.size == 0
+                || o.size == 0
                 || (gap(lo.x, i64::from(hi.x) + s, p.x, i64::from(p.x) + n) <= 1
                     && gap(lo.y, i64::from(hi.y) + s, p.y, i64::from(p.y) + n) <= 1))
                 && path
                     .iter()
-                    .any(|&p| Footprint::new(p, size).distance(o.space) <= 1)
-        });
-        (near, held, carriers)
+                    .any(|&p| Footprint::new(p, size).distance(o) <= 1)
+        })
     };
     let (mut others, mut held, mut carriers) = scene(world);
     let side = world.comp::<Creature>(entity).map(|c| c.side);
