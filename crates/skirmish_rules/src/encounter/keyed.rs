@@ -4,33 +4,38 @@
 //! `World::resource::<T>()` and `World::get::<T>(entity)` find `T`'s
 //! component id in a map keyed by type on every call; the rules read a few
 //! dozen resources and components a command that way, and the lookups were
-//! a tenth of a random game's instructions. Each type here keeps the id it
-//! had the last time it was read, and a read checks that the id still names
-//! that type in the world at hand (one array read and a compare) before
-//! using it; a world where it names another (one built in another order)
-//! looks it up and keeps the new one. The results are the same as
-//! `World`'s own calls, always.
+//! a tenth of a random game's instructions. Each type here keeps, on each
+//! thread, the id it had in the world it was last read from there, and
+//! the world's own id: a read from that world again uses it at once (a
+//! world's ids never change, and no two worlds share an id); a read from
+//! another world looks it up and keeps that one. The results are the same
+//! as `World`'s own calls, always.
 
 use std::any::TypeId;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 use bevy_ecs::component::{ComponentId, Mutable};
 use bevy_ecs::prelude::*;
+use bevy_ecs::storage::SparseSetIndex;
 
 /// A type that keeps the component id it was last read by.
 pub trait Keyed: 'static {
-    /// Where the id is kept (`usize::MAX`: none yet).
-    fn slot() -> &'static AtomicUsize;
+    /// Run `f` with where the id is kept on this thread: the world's index
+    /// plus one in the high 32 bits, the id in the low 32 (0: none yet).
+    fn with_slot<R>(f: impl FnOnce(&Cell<u64>) -> R) -> R;
 }
 
 /// `Keyed` for each type named, each with its own slot.
 macro_rules! keyed {
     ($($t:ty),* $(,)?) => {
         $(impl $crate::encounter::keyed::Keyed for $t {
-            fn slot() -> &'static ::std::sync::atomic::AtomicUsize {
-                static SLOT: ::std::sync::atomic::AtomicUsize =
-                    ::std::sync::atomic::AtomicUsize::new(usize::MAX);
-                &SLOT
+            #[inline]
+            fn with_slot<R>(f: impl FnOnce(&::std::cell::Cell<u64>) -> R) -> R {
+                ::std::thread_local! {
+                    static SLOT: ::std::cell::Cell<u64> =
+                        const { ::std::cell::Cell::new(0) };
+                }
+                SLOT.with(f)
             }
         })*
     };
@@ -76,25 +81,23 @@ keyed!(
     super::components::TurnBudget,
 );
 
-/// The id of `T` in `world`, if it is registered: the kept one when it still
-/// names `T` there.
+/// The id of `T` in `world`, if it is registered: the kept one when it was
+/// kept for this world.
 #[inline]
 fn id_of<T: Keyed>(world: &World) -> Option<ComponentId> {
-    let kept = T::slot().load(Ordering::Relaxed);
-    if kept != usize::MAX {
-        let id = ComponentId::new(kept);
-        if world
-            .components()
-            .get_info(id)
-            .and_then(|i| i.type_id())
-            .is_some_and(|t| t == TypeId::of::<T>())
-        {
-            return Some(id);
+    let w = world.id().sparse_set_index() as u64 + 1;
+    T::with_slot(|slot| {
+        let kept = slot.get();
+        if kept >> 32 == w {
+            return Some(ComponentId::new((kept & u64::from(u32::MAX)) as usize));
         }
-    }
-    let id = world.components().get_id(TypeId::of::<T>())?;
-    T::slot().store(id.index(), Ordering::Relaxed);
-    Some(id)
+        let id = world.components().get_id(TypeId::of::<T>())?;
+        // (A world or an id too large to pack is looked up every time.)
+        if w <= u64::from(u32::MAX) && id.index() <= u32::MAX as usize {
+            slot.set(w << 32 | id.index() as u64);
+        }
+        Some(id)
+    })
 }
 
 /// The panic of a read of a resource the world lacks, as `World`'s own.
@@ -199,6 +202,17 @@ mod tests {
         second.res_mut::<A>().0 = 11;
         assert_eq!(second.resource::<A>(), &A(11));
         assert_eq!(first.resource::<A>(), &A(1));
+        // Another thread keeps its own ids, and reads the same.
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                for _ in 0..2 {
+                    assert_eq!(second.res::<A>(), &A(11));
+                    assert_eq!(first.res::<A>(), &A(1));
+                    assert_eq!(second.comp::<C>(e2), Some(&C(30)));
+                }
+            });
+        });
+        assert_eq!(second.res::<B>(), &B(20));
         second.remove_resource::<B>();
         assert!(second.get_res::<B>().is_none());
         assert!(second.get_res_mut::<B>().is_none());
