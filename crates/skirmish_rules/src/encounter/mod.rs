@@ -532,7 +532,19 @@ impl Encounter {
 #[derive(Default)]
 pub struct Listing {
     moves: Option<ListedMoves>,
+    /// The charges, kept as their runs (they stand among `rest`).
+    charges: Option<ListedCharges>,
     rest: Vec<Command>,
+}
+
+/// A listing's charges: each as the end of its straight run, read back
+/// from the runs only when taken or read. They come after `rest[..at]`
+/// and before `rest[at..]`.
+struct ListedCharges {
+    creature: CreatureId,
+    runs: crate::map::movement::Runs,
+    at: usize,
+    ends: Vec<ChargeEnd>,
 }
 
 /// A listing's moves: one for each square the search reached that the
@@ -546,12 +558,18 @@ struct ListedMoves {
 impl Listing {
     /// A listing of these commands, with no moves kept apart.
     fn of(rest: Vec<Command>) -> Listing {
-        Listing { moves: None, rest }
+        Listing {
+            moves: None,
+            charges: None,
+            rest,
+        }
     }
 
     /// How many commands it lists.
     pub fn len(&self) -> usize {
-        self.moves.as_ref().map_or(0, |m| m.count) + self.rest.len()
+        self.moves.as_ref().map_or(0, |m| m.count)
+            + self.charges.as_ref().map_or(0, |c| c.ends.len())
+            + self.rest.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -561,8 +579,9 @@ impl Listing {
     /// Who the first command is for (a listing names one creature, or a
     /// side's creatures to start, or a prompt's answerer).
     pub fn first_creature(&self) -> Option<CreatureId> {
-        match &self.moves {
-            Some(m) if m.count > 0 => Some(m.creature),
+        match (&self.moves, &self.charges) {
+            (Some(m), _) if m.count > 0 => Some(m.creature),
+            (_, Some(c)) if c.at == 0 && !c.ends.is_empty() => Some(c.creature),
             _ => self.rest.first().map(Command::creature),
         }
     }
@@ -577,21 +596,38 @@ impl Listing {
                 path,
             });
         }
-        let i = i - moves;
+        let mut i = i - moves;
+        if let Some(c) = &self.charges
+            && i >= c.at
+        {
+            if i - c.at < c.ends.len() {
+                return c.ends[i - c.at].command(c.creature, &c.runs);
+            }
+            i -= c.ends.len();
+        }
         (i < self.rest.len()).then(|| self.rest.swap_remove(i))
     }
 
     /// Every command, in order.
     pub fn into_vec(self) -> Vec<Command> {
-        let Some(m) = self.moves else {
+        if self.moves.is_none() && self.charges.is_none() {
             return self.rest;
-        };
-        let mut out = Vec::with_capacity(m.count + self.rest.len());
-        out.extend(m.reach.paths().map(|(_, path)| Command::Move {
-            creature: m.creature,
-            path,
-        }));
-        out.extend(self.rest);
+        }
+        let mut out = Vec::with_capacity(self.len());
+        if let Some(m) = self.moves {
+            out.extend(m.reach.paths().map(|(_, path)| Command::Move {
+                creature: m.creature,
+                path,
+            }));
+        }
+        let mut rest = self.rest;
+        if let Some(c) = self.charges {
+            let after = rest.split_off(c.at.min(rest.len()));
+            out.append(&mut rest);
+            out.extend(c.ends.iter().filter_map(|e| e.command(c.creature, &c.runs)));
+            rest = after;
+        }
+        out.extend(rest);
         out
     }
 }
@@ -710,6 +746,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     let abilities: &[String] = abilities.map_or(&[], |a| &a.0);
     let dazed_spent = cond.has(crate::conditions::ConditionKind::Dazed) && budget.dazed_done;
     let can_move = (budget.move_action || budget.main) && !dazed_spent;
+    let mut listed_charges = None;
     // One search of the squares in reach serves moves, shifts and charges
     // (none of which a creature with neither its move nor its main action
     // left can take: then nothing of moving is worked out).
@@ -793,7 +830,16 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
         let areas = run_areas(&creatures, *mover, &with);
         if !areas.is_empty() {
             let runs = crate::map::movement::straight_runs(&map, occ, mover, &areas);
-            out.extend(charges(&creatures, *mover, &runs, &with));
+            let ends = charge_ends(&creatures, *mover, &runs, &with);
+            if !ends.is_empty() {
+                // Kept as their runs' ends, after the shifts listed so far.
+                listed_charges = Some(ListedCharges {
+                    creature: active,
+                    runs,
+                    at: out.len(),
+                    ends,
+                });
+            }
         }
     }
     // Distance and line of effect to each creature, found once for all
@@ -914,7 +960,11 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
         }),
         _ => None,
     };
-    Listing { moves, rest: out }
+    Listing {
+        moves,
+        charges: listed_charges,
+        rest: out,
+    }
 }
 
 /// Whether an area ability may affect this creature (seed 000 "Target").
@@ -957,6 +1007,40 @@ fn charges(
     runs: &crate::map::movement::Runs,
     with: &[ChargeWith],
 ) -> Vec<Command> {
+    charge_ends(creatures, mover, runs, with)
+        .into_iter()
+        .filter_map(|c| c.command(mover.id, runs))
+        .collect()
+}
+
+/// A charge [`charge_ends`] found: whom it is against, where its run ends,
+/// and the ability it ends in (none: a free strike).
+struct ChargeEnd {
+    target: CreatureId,
+    end: crate::map::Pos,
+    ability: Option<String>,
+}
+
+impl ChargeEnd {
+    /// The charge as a command, its run read back from `runs`.
+    fn command(&self, creature: CreatureId, runs: &crate::map::movement::Runs) -> Option<Command> {
+        Some(Command::Charge {
+            creature,
+            path: runs.path_to(self.end)?,
+            target: self.target,
+            ability: self.ability.clone(),
+        })
+    }
+}
+
+/// [`charges`] as the ends of their runs, in the same order: the runs are
+/// read back only for the charge taken.
+fn charge_ends(
+    creatures: &[crate::map::Occupant],
+    mover: Mover,
+    runs: &crate::map::movement::Runs,
+    with: &[ChargeWith],
+) -> Vec<ChargeEnd> {
     let mut out = Vec::new();
     let reach = with.iter().map(|w| w.reach).max().unwrap_or(1).max(1);
     for o in creatures.iter().filter(|o| o.id != mover.id) {
@@ -966,22 +1050,21 @@ fn charges(
             continue;
         }
         // The shortest run within each reach, found once for the target.
-        let mut found: Vec<(u32, Option<crate::map::movement::Path>)> = Vec::new();
+        let mut found: Vec<(u32, Option<crate::map::Pos>)> = Vec::new();
         let mut run_within = |reach: u32| {
-            if let Some((_, p)) = found.iter().find(|(r, _)| *r == reach) {
-                return p.clone();
+            if let Some(&(_, end)) = found.iter().find(|(r, _)| *r == reach) {
+                return end;
             }
-            let p = shortest_run(runs, mover, o.space, reach);
-            found.push((reach, p.clone()));
-            p
+            let end = shortest_run(runs, mover, o.space, reach);
+            found.push((reach, end));
+            end
         };
         if o.side != mover.side
-            && let Some(path) = run_within(1)
+            && let Some(end) = run_within(1)
         {
-            out.push(Command::Charge {
-                creature: mover.id,
-                path,
+            out.push(ChargeEnd {
                 target: o.id,
+                end,
                 ability: None,
             });
         }
@@ -989,11 +1072,10 @@ fn charges(
             if !eligible(w.kinds, mover.side, mover.id, o) {
                 continue;
             }
-            if let Some(path) = run_within(w.reach) {
-                out.push(Command::Charge {
-                    creature: mover.id,
-                    path,
+            if let Some(end) = run_within(w.reach) {
+                out.push(ChargeEnd {
                     target: o.id,
+                    end,
                     ability: Some(w.ability.to_string()),
                 });
             }
@@ -1047,14 +1129,15 @@ fn within_reach(
     )
 }
 
-/// The shortest straight run of `runs` ending within `reach` of `target`
-/// (and not on the start), the first in map order of the shortest.
+/// Where the shortest straight run of `runs` ending within `reach` of
+/// `target` (and not on the start) ends, the first in map order of the
+/// shortest.
 fn shortest_run(
     runs: &crate::map::movement::Runs,
     mover: Mover,
     target: crate::map::Footprint,
     reach: u32,
-) -> Option<crate::map::movement::Path> {
+) -> Option<crate::map::Pos> {
     let (lo, hi) = within_reach(target, mover.space.size, reach);
     let mut best: Option<(u32, crate::map::Pos)> = None;
     for y in lo.y..=hi.y {
@@ -1072,7 +1155,7 @@ fn shortest_run(
             }
         }
     }
-    runs.path_to(best?.1)
+    Some(best?.1)
 }
 
 /// The placements of an area ability worth listing: each reaches at least

@@ -408,7 +408,7 @@ impl Brain for PositionOffTheEnd {
 fn picking_by_position_plays_the_game_the_whole_list_does() {
     use crate::ai::random::Random;
     let db = db();
-    let mut moves_taken = 0;
+    let (mut moves_taken, mut charges_checked) = (0, 0);
     for id in db.encounters.keys() {
         for seed in 0..2 {
             let (lazy, e) = play_with(
@@ -456,6 +456,9 @@ fn picking_by_position_plays_the_game_the_whole_list_does() {
             assert_eq!(e.listing().first_creature(), Some(legal[0].creature()));
             for (i, c) in legal.iter().enumerate() {
                 assert_eq!(e.listing().take(i).as_ref(), Some(c), "{id}: position {i}");
+                // Charges are kept as their runs' ends among the other
+                // commands, as moves are kept as their search.
+                charges_checked += usize::from(matches!(c, Command::Charge { .. }));
             }
             assert_eq!(e.listing().take(legal.len()), None);
             let i = pick.choose_at(&e, &legal).unwrap();
@@ -463,6 +466,10 @@ fn picking_by_position_plays_the_game_the_whole_list_does() {
         }
     }
     assert!(moves_taken > 1000, "only {moves_taken} moves were taken");
+    assert!(
+        charges_checked > 50,
+        "only {charges_checked} charges were listed"
+    );
 }
 
 // Issue #6 point 6 for a brain that picks by position: past the end of the
