@@ -420,12 +420,10 @@ fn walk_scene(
                 if near(sp.0) {
                     others.extend(occupant(c, sp, s, cond, b, surprised));
                 }
-                if !s.is_dead() && cond.source_of(ConditionKind::Grabbed) == Some(walker) {
+                if held_by(cond, s, walker) {
                     held.push((c.id, e));
                 }
-                if !auras.0.is_empty() && can_act(s) {
-                    carriers.push((e, c.id, sp.0, auras.0.clone()));
-                }
+                carriers.extend(super::aura::carrier(e, c, sp, s, auras));
             })
     });
     // In id order, whatever order the store keeps them in.
@@ -1224,14 +1222,19 @@ fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
     let mut held: Vec<(CreatureId, Entity)> = Vec::new();
     CachedQuery::<GrabData>::with(world, |q| {
         q.iter_manual(world)
-            .filter(|(_, _, cond, s)| {
-                cond.source_of(ConditionKind::Grabbed) == Some(grabber) && !s.is_dead()
-            })
+            .filter(|(_, _, cond, s)| held_by(cond, s, grabber))
             .for_each(|(e, c, _, _)| held.push((c.id, e)))
     });
     // In id order, whatever order the store keeps them in.
     held.sort_unstable_by_key(|h| h.0);
     held
+}
+
+/// Whether a creature with these conditions and stamina is one of the
+/// living creatures `grabber` has grabbed (as [`grabbed_by`] lists them).
+#[inline]
+fn held_by(cond: &Conditions, s: &Stamina, grabber: CreatureId) -> bool {
+    cond.source_of(ConditionKind::Grabbed) == Some(grabber) && !s.is_dead()
 }
 
 /// Every creature's entity, in id order (no query state to build: the

@@ -70,11 +70,23 @@ pub(super) fn carriers(world: &World) -> Vec<Carrier> {
     let mut out = Vec::new();
     act::CachedQuery::<act::AuraData>::with(world, |q| {
         q.iter_manual(world)
-            .filter(|(_, _, _, s, a)| !a.0.is_empty() && can_act(s))
-            .for_each(|(e, c, sp, _, a)| out.push((e, c.id, sp.0, a.0.clone())))
+            .for_each(|(e, c, sp, s, a)| out.extend(carrier(e, c, sp, s, a)))
     });
     out.sort_by_key(|c| c.1);
     out
+}
+
+/// A creature as [`carriers`] lists it: one still able to act that
+/// carries an aura.
+#[inline]
+pub(super) fn carrier(
+    e: Entity,
+    c: &Creature,
+    sp: &Space,
+    s: &crate::stats::Stamina,
+    auras: &Auras,
+) -> Option<Carrier> {
+    (!auras.0.is_empty() && can_act(s)).then(|| (e, c.id, sp.0, auras.0.clone()))
 }
 
 /// Every living creature's id and space.
