@@ -2,7 +2,7 @@
 //! Each rule is a call to a pure function; this module only gathers the
 //! facts from the world and writes the results back.
 
-use crate::encounter::keyed::{Keyed, KeyedWorld, keyed};
+use crate::encounter::keyed::KeyedWorld;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
@@ -196,7 +196,7 @@ pub fn entity_of(world: &World, id: CreatureId) -> Option<Entity> {
 }
 
 /// What [`occupants`] reads of each creature.
-type OccupantData = (
+pub(super) type OccupantData = (
     &'static Creature,
     &'static Space,
     &'static Stamina,
@@ -247,79 +247,159 @@ pub(super) type AuraData = (
     &'static Auras,
 );
 
-/// A query kept for the encounter's life, so that its components are looked
-/// up once rather than once per creature per call (the functions using them
-/// run for every listing and every move).
-#[derive(Resource)]
-pub(super) struct CachedQuery<D: bevy_ecs::query::QueryData + 'static>(
-    std::sync::Arc<std::sync::Mutex<QueryState<D>>>,
-);
+/// A query kept on each thread for the world it was last run on, so that
+/// its components are looked up once rather than once per creature per
+/// call (the functions using them run for every listing and every move).
+///
+/// Kept outside the world, with no lock: a query kept in the world as a
+/// resource cost a resource read and a lock and an unlock each time, about
+/// eight times a command. Each thread keeps its own (`sim --jobs` plays a
+/// world on each thread); a read from another world builds the query anew
+/// for that world and keeps it instead (a world's id is never reused).
+pub(super) struct CachedQuery<D: bevy_ecs::query::QueryData + 'static>(std::marker::PhantomData<D>);
+
+/// Where a [`CachedQuery`] is kept on this thread: the world's id and the
+/// query built for it.
+pub(super) type QuerySlot<D> =
+    std::cell::RefCell<Option<(bevy_ecs::world::WorldId, QueryState<D>)>>;
+
+/// A [`CachedQuery`] with a slot of its own on each thread.
+pub(super) trait KeptQuery<D: bevy_ecs::query::QueryData + 'static> {
+    fn with_slot<R>(f: impl FnOnce(&QuerySlot<D>) -> R) -> R;
+}
+
+/// `KeptQuery` for each query type named, each with its own slot.
+macro_rules! kept_queries {
+    ($($d:ty),* $(,)?) => {
+        $(impl KeptQuery<$d> for CachedQuery<$d> {
+            #[inline]
+            fn with_slot<R>(f: impl FnOnce(&QuerySlot<$d>) -> R) -> R {
+                ::std::thread_local! {
+                    static SLOT: QuerySlot<$d> = const { ::std::cell::RefCell::new(None) };
+                }
+                SLOT.with(f)
+            }
+        })*
+    };
+}
+
+/// A query lent by [`CachedQuery`]: the thread's kept one, or one made for
+/// the call.
+enum Lent<'s, D: bevy_ecs::query::QueryData + 'static> {
+    Kept(std::cell::RefMut<'s, QueryState<D>>),
+    /// (Boxed: a query is large, and a lent one is passed around.)
+    Own(Box<QueryState<D>>),
+}
+
+impl<D: bevy_ecs::query::QueryData + 'static> std::ops::Deref for Lent<'_, D> {
+    type Target = QueryState<D>;
+    fn deref(&self) -> &QueryState<D> {
+        match self {
+            Lent::Kept(q) => q,
+            Lent::Own(q) => q,
+        }
+    }
+}
+
+impl<D: bevy_ecs::query::QueryData + 'static> std::ops::DerefMut for Lent<'_, D> {
+    fn deref_mut(&mut self) -> &mut QueryState<D> {
+        match self {
+            Lent::Kept(q) => q,
+            Lent::Own(q) => q,
+        }
+    }
+}
 
 impl<D: bevy_ecs::query::QueryData + 'static> CachedQuery<D> {
-    /// Make the query and keep it in `world`.
-    fn keep(world: &mut World) {
-        let state = world.query::<D>();
-        world.insert_resource(CachedQuery(std::sync::Arc::new(std::sync::Mutex::new(
-            state,
-        ))));
+    /// `slot`'s query for `world`, brought up to date with it (built
+    /// first if the slot holds another world's). A query already in use
+    /// further up this thread's stack lends nothing: the caller gets one of
+    /// its own. None while the world lacks the query's components.
+    #[inline(always)]
+    fn lend<'s>(slot: &'s QuerySlot<D>, world: &World) -> Option<Lent<'s, D>> {
+        let Ok(mut kept) = slot.try_borrow_mut() else {
+            return QueryState::try_new(world).map(|q| Lent::Own(Box::new(q)));
+        };
+        let id = world.id();
+        if kept.as_ref().is_none_or(|(w, _)| *w != id) {
+            *kept = Some((id, QueryState::try_new(world)?));
+        }
+        let mut q = std::cell::RefMut::filter_map(kept, |k| k.as_mut().map(|(_, q)| q)).ok()?;
+        q.update_archetypes(world);
+        Some(Lent::Kept(q))
     }
 
-    /// Run `f` with the query brought up to date with `world` (None before
-    /// setup made it).
+    /// Build the query for `world` and keep it on this thread, registering
+    /// its components (so that any thread can build it from then on, as
+    /// `lend` does, though no creature has them yet: a summoned one).
+    fn prime(world: &mut World)
+    where
+        Self: KeptQuery<D>,
+    {
+        let q = world.query::<D>();
+        let id = world.id();
+        Self::with_slot(|slot| {
+            if let Ok(mut kept) = slot.try_borrow_mut() {
+                *kept = Some((id, q));
+            }
+        });
+    }
+
+    /// Run `f` with the query brought up to date with `world`.
     pub(super) fn with<R>(world: &World, f: impl FnOnce(&mut QueryState<D>) -> R) -> Option<R>
     where
-        Self: Keyed,
+        Self: KeptQuery<D>,
     {
-        let cached = world.get_res::<CachedQuery<D>>()?;
-        // A panic elsewhere while this was held leaves the cache as good as it was.
-        let mut q = cached.0.lock().unwrap_or_else(|p| p.into_inner());
-        q.update_archetypes(world);
-        Some(f(&mut q))
+        Self::with_slot(|slot| {
+            let mut q = Self::lend(slot, world)?;
+            Some(f(&mut q))
+        })
     }
 
     /// [`CachedQuery::with`] for a query that writes: `f` gets the world
-    /// too, mutably (the query is held apart from it meanwhile).
+    /// too, mutably.
     pub(super) fn with_mut<R>(
         world: &mut World,
         f: impl FnOnce(&mut QueryState<D>, &mut World) -> R,
     ) -> Option<R>
     where
-        Self: Keyed,
+        Self: KeptQuery<D>,
     {
-        let kept = world.get_res::<CachedQuery<D>>()?.0.clone();
-        let mut q = kept.lock().unwrap_or_else(|p| p.into_inner());
-        q.update_archetypes(world);
-        Some(f(&mut q, world))
+        Self::with_slot(|slot| {
+            let mut q = Self::lend(slot, world)?;
+            Some(f(&mut q, world))
+        })
     }
 }
 
-keyed!(
-    CachedQuery<OccupantData>,
-    CachedQuery<SceneData>,
-    CachedQuery<GrabData>,
-    CachedQuery<AuraData>,
-    CachedQuery<StandingData>,
-    CachedQuery<SummonData>,
-    CachedQuery<ActorData>,
-    CachedQuery<StanceData>,
-    CachedQuery<TriggerData>,
-    CachedQuery<BonusData>,
-    CachedQuery<&'static mut TurnBudget>,
+kept_queries!(
+    OccupantData,
+    SceneData,
+    GrabData,
+    AuraData,
+    StandingData,
+    SummonData,
+    ActorData,
+    StanceData,
+    TriggerData,
+    BonusData,
+    &'static mut TurnBudget,
 );
 
-/// Make the queries the hot paths keep (at setup).
+/// Build the queries the hot paths keep, and register their components
+/// (at setup).
 pub(super) fn cache_queries(world: &mut World) {
-    CachedQuery::<OccupantData>::keep(world);
-    CachedQuery::<SceneData>::keep(world);
-    CachedQuery::<GrabData>::keep(world);
-    CachedQuery::<AuraData>::keep(world);
-    CachedQuery::<StandingData>::keep(world);
-    CachedQuery::<SummonData>::keep(world);
-    CachedQuery::<ActorData>::keep(world);
-    CachedQuery::<StanceData>::keep(world);
-    CachedQuery::<TriggerData>::keep(world);
-    CachedQuery::<BonusData>::keep(world);
-    CachedQuery::<&mut TurnBudget>::keep(world);
+    CachedQuery::<OccupantData>::prime(world);
+    CachedQuery::<SceneData>::prime(world);
+    CachedQuery::<GrabData>::prime(world);
+    CachedQuery::<AuraData>::prime(world);
+    CachedQuery::<StandingData>::prime(world);
+    CachedQuery::<SummonData>::prime(world);
+    CachedQuery::<ActorData>::prime(world);
+    CachedQuery::<StanceData>::prime(world);
+    CachedQuery::<TriggerData>::prime(world);
+    CachedQuery::<BonusData>::prime(world);
+    CachedQuery::<&mut TurnBudget>::prime(world);
 }
 
 /// What a new round changes of each creature's round bonuses.

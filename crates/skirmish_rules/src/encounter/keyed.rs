@@ -40,7 +40,6 @@ macro_rules! keyed {
         })*
     };
 }
-pub(crate) use keyed;
 
 // The resources and components the rules read outside systems.
 keyed!(

@@ -1365,3 +1365,77 @@ fn a_turn_ends_with_strain_then_auras_then_saves() {
     let saved = at(&|l| matches!(l, LogEntry::Saved { creature, .. } if *creature == TALENT));
     assert!(strained < aura && aura < saved, "{log:#?}");
 }
+
+/// Every creature's id and square, read with a query made for the call.
+fn ids_and_squares(e: &mut Encounter) -> Vec<(CreatureId, Pos)> {
+    let world = e.world_mut();
+    let mut q = world.query::<(&components::Creature, &components::Space)>();
+    let mut out: Vec<_> = q.iter(world).map(|(c, s)| (c.id, s.0.pos)).collect();
+    out.sort();
+    out
+}
+
+/// The same through a kept query.
+fn kept_ids_and_squares(world: &World) -> Vec<(CreatureId, Pos)> {
+    let mut out = act::CachedQuery::<act::OccupantData>::with(world, |q| {
+        q.iter_manual(world)
+            .map(|(c, s, ..)| (c.id, s.0.pos))
+            .collect::<Vec<_>>()
+    })
+    .unwrap();
+    out.sort();
+    out
+}
+
+#[test]
+fn kept_queries_answer_for_the_world_asked_on_any_thread() {
+    // Each thread keeps a query for the world it last ran on: two
+    // encounters read in turn on one thread, a read inside a read of the
+    // same query, and a read from another thread all see the world asked.
+    let mut a = setup(
+        vec![hero("fury", "A", (1, 1))],
+        vec![monster("bandit", (5, 5))],
+        1,
+    );
+    let mut b = setup(
+        vec![hero("fury", "B", (2, 3)), hero("fury", "C", (3, 3))],
+        vec![monster("bandit", (6, 6))],
+        2,
+    );
+    let (want_a, want_b) = (ids_and_squares(&mut a), ids_and_squares(&mut b));
+    assert_ne!(want_a, want_b);
+    for _ in 0..2 {
+        assert_eq!(kept_ids_and_squares(a.world()), want_a);
+        assert_eq!(kept_ids_and_squares(b.world()), want_b);
+    }
+    let nested = act::CachedQuery::<act::OccupantData>::with(a.world(), |q| {
+        let outer = q.iter_manual(a.world()).count();
+        (
+            outer,
+            kept_ids_and_squares(b.world()),
+            kept_ids_and_squares(a.world()),
+        )
+    })
+    .unwrap();
+    assert_eq!(nested, (want_a.len(), want_b.clone(), want_a.clone()));
+    let (wa, wb) = (a.world(), b.world());
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            assert_eq!(kept_ids_and_squares(wb), want_b);
+            assert_eq!(kept_ids_and_squares(wa), want_a);
+        });
+    });
+    // A world that changes is read as it is now.
+    let moved = a
+        .world()
+        .res::<setup::CreatureIndex>()
+        .entity(want_a[0].0)
+        .unwrap();
+    a.world_mut()
+        .get_mut::<components::Space>(moved)
+        .unwrap()
+        .0
+        .pos = Pos::new(9, 9);
+    assert_eq!(kept_ids_and_squares(a.world()), ids_and_squares(&mut a));
+    assert_ne!(ids_and_squares(&mut a), want_a);
+}
