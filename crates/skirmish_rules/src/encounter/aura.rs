@@ -148,8 +148,12 @@ fn turn_boundary(world: &mut World, who: &[CreatureId], inside: AuraTiming, own:
     if who.is_empty() {
         return;
     }
+    let carriers = carriers(world);
+    if carriers.is_empty() {
+        return;
+    }
     let map = world.res::<Battlefield>().0.clone();
-    for (owner, owner_id, space, auras) in carriers(world) {
+    for (owner, owner_id, space, auras) in carriers {
         for aura in auras {
             let all = everyone(world);
             let hit: Vec<CreatureId> = if aura.when == own && who.contains(&owner_id) {
@@ -194,6 +198,13 @@ fn at_turn_end(world: &mut World) {
         let Some(e) = entity_of(world, id) else {
             continue;
         };
+        // Most creatures carry no aura that counts down: nothing to write.
+        let counting = world
+            .comp::<Auras>(e)
+            .is_some_and(|a| a.0.iter().any(|x| x.turn_ends_left.is_some()));
+        if !counting {
+            continue;
+        }
         let mut gone = Vec::new();
         if let Some(mut auras) = world.get_mut::<Auras>(e) {
             for a in auras.0.iter_mut() {
@@ -205,6 +216,9 @@ fn at_turn_end(world: &mut World) {
                 }
             }
             auras.0.retain(|a| a.turn_ends_left != Some(0));
+        }
+        if gone.is_empty() {
+            continue;
         }
         let content = world.res::<Content>().clone();
         for ability in gone {

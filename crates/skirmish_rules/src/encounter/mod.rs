@@ -732,7 +732,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     };
     // Who is where, and who is hidden (read together: one pass).
     let (creatures, hidden) = act::occupants_and_hidden(world);
-    let map = world.res::<Battlefield>().0.clone();
+    let map: &crate::map::Map = &world.res::<Battlefield>().0;
     // Everything of the creature at once, through a kept query.
     let Some((me, cond, mv, budget, space, abilities, heroic, stance, stamina)) =
         act::CachedQuery::<act::ActorData>::with(world, |q| q.get_manual(world, e).ok()).flatten()
@@ -760,9 +760,9 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
             extra_cost: limits.extra_cost_per_square,
             shifting: false,
         };
-        let occ = crate::map::movement::occupancy(&map, &creatures);
+        let occ = crate::map::movement::occupancy(map, &creatures);
         let reach =
-            (limits.speed > 0).then(|| crate::map::movement::reachable_with(&map, &occ, &mover));
+            (limits.speed > 0).then(|| crate::map::movement::reachable_with(map, &occ, &mover));
         (limits, mover, occ, reach)
     });
     if let (true, Some((limits, mover, occ, Some(reach)))) = (can_move, &moving) {
@@ -784,7 +784,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
                         shifting: true,
                         ..*mover
                     };
-                    crate::map::movement::path_cost_with(&map, occ, &shifter, &[space.pos, to])
+                    crate::map::movement::path_cost_with(map, occ, &shifter, &[space.pos, to])
                         .is_some_and(|c| c <= 1)
                 };
                 if shifts {
@@ -829,7 +829,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
             .collect();
         let areas = run_areas(&creatures, *mover, &with);
         if !areas.is_empty() {
-            let runs = crate::map::movement::straight_runs(&map, occ, mover, &areas);
+            let runs = crate::map::movement::straight_runs(map, occ, mover, &areas);
             let ends = charge_ends(&creatures, *mover, &runs, &with);
             if !ends.is_empty() {
                 // Kept as their runs' ends, after the shifts listed so far.
@@ -864,7 +864,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
             continue;
         }
         if a.distance.is_area() {
-            for placement in placements(&map, &creatures, space, a, me.side, active) {
+            for placement in placements(map, &creatures, space, a, me.side, active) {
                 out.push(Command::UseAreaAbility {
                     creature: active,
                     ability: id.clone(),
@@ -897,7 +897,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
                     || (apart[n] <= reach
                         && (a.true_distance
                             || *in_line[n]
-                                .get_or_insert_with(|| line_of_effect(&map, space, o.space)))))
+                                .get_or_insert_with(|| line_of_effect(map, space, o.space)))))
             {
                 out.push(Command::UseAbility {
                     creature: active,
@@ -928,7 +928,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     }
     if maneuver_ok {
         let already = stance.is_some_and(|s| s.hidden);
-        if !already && act::unseen_among(&map, &creatures, active, space, me.side) {
+        if !already && act::unseen_among(map, &creatures, active, space, me.side) {
             out.push(Command::Hide { creature: active });
         }
     }
