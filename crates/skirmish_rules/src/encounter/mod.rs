@@ -1043,14 +1043,16 @@ fn charge_ends(
 ) -> Vec<ChargeEnd> {
     let mut out = Vec::new();
     let reach = with.iter().map(|w| w.reach).max().unwrap_or(1).max(1);
+    // The shortest run within each reach, found once for each target (one
+    // list for all of them, emptied for each).
+    let mut found: Vec<(u32, Option<crate::map::Pos>)> = Vec::new();
     for o in creatures.iter().filter(|o| o.id != mover.id) {
         // Beyond any run and reach: nothing to look for.
         let apart = mover.space.distance(o.space);
         if apart > mover.speed.saturating_add(reach) {
             continue;
         }
-        // The shortest run within each reach, found once for the target.
-        let mut found: Vec<(u32, Option<crate::map::Pos>)> = Vec::new();
+        found.clear();
         let mut run_within = |reach: u32| {
             if let Some(&(_, end)) = found.iter().find(|(r, _)| *r == reach) {
                 return end;
