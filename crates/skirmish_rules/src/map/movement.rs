@@ -1297,46 +1297,62 @@ pub fn straight_runs(
     // square of its space.
     match (map.flags(), map.step_masks()) {
         (Some(flags), Some(masks)) if mover.space.size == 1 && occ.len() == flags.len() => {
-            run_quadrants(map, mover, toward, &mut runs, |i, j, _, _, k| {
-                // The step is on the map, walkable and cuts no corner
-                // (the step masks), for one square of movement.
-                if masks[i] & (1 << k) == 0 {
-                    return None;
-                }
-                match enter_one(flags, occ, mover, j) {
+            run_quadrants(
+                map,
+                mover,
+                toward,
+                &mut runs,
+                // Entering the square costs one square of movement
+                // whichever step enters it (found once for the square).
+                |j| match enter_one(flags, occ, mover, j) {
                     (1, can_end) => Some(can_end),
                     _ => None,
-                }
-            });
+                },
+                // The step is on the map, walkable and cuts no corner
+                // (the step masks).
+                |i, _, _, _, k, can_end| (masks[i] & (1 << k) != 0).then_some(can_end),
+            );
         }
         _ => {
             let occupant = in_grid(map, occ);
-            run_quadrants(map, mover, toward, &mut runs, |_, _, from, to, _| {
-                if cuts_corner(map, from, to, mover.space.size) {
-                    return None;
-                }
-                match enter_cost(map, occupant, mover, from, to) {
-                    Some((1, can_end)) => Some(can_end),
-                    _ => None,
-                }
-            });
+            run_quadrants(
+                map,
+                mover,
+                toward,
+                &mut runs,
+                // A larger creature's cost depends on the step: each is
+                // asked of whole.
+                |_| Some(true),
+                |_, _, from, to, _, _| {
+                    if cuts_corner(map, from, to, mover.space.size) {
+                        return None;
+                    }
+                    match enter_cost(map, occupant, mover, from, to) {
+                        Some((1, can_end)) => Some(can_end),
+                        _ => None,
+                    }
+                },
+            );
         }
     }
     runs
 }
 
 /// [`straight_runs`]' pass over each quadrant around the start, clipped to
-/// the map, the speed and the boxes `toward`. `step(i, j, from, to, k)` is
-/// whether the step from `from` (index `i` on the map) to `to` (index `j`),
-/// `Pos::STEPS[k]`, may be taken for one square of movement, and if so
-/// whether the mover may end there.
+/// the map, the speed and the boxes `toward`. `enter(j)` is `None` when no
+/// step may enter the square of index `j` on the map for one square of
+/// movement (then no step there is asked of), else what `step` is handed
+/// as `e`; `step(i, j, from, to, k, e)` is whether the step from `from`
+/// (index `i`) to `to` (index `j`), `Pos::STEPS[k]`, may be taken for one
+/// square of movement, and if so whether the mover may end there.
 #[inline(always)]
 fn run_quadrants(
     map: &Map,
     mover: &Mover,
     toward: &[(Pos, Pos)],
     runs: &mut Runs,
-    step: impl Fn(usize, usize, Pos, Pos, usize) -> Option<bool>,
+    enter: impl Fn(usize) -> Option<bool>,
+    step: impl Fn(usize, usize, Pos, Pos, usize, bool) -> Option<bool>,
 ) {
     let origin = runs.origin;
     let (width, radius) = (map.width as isize, runs.radius);
@@ -1400,6 +1416,9 @@ fn run_quadrants(
                     (_, 0) => &preds[1..2],
                     _ => &preds[..],
                 };
+                let Some(e) = enter(here_map as usize) else {
+                    continue;
+                };
                 let mut best: Option<(u16, (i8, i8), bool)> = None;
                 for &(di, dj, k, back, back_map) in candidates {
                     let before = cells[(here - back) as usize].steps;
@@ -1408,7 +1427,7 @@ fn run_quadrants(
                     }
                     let from = Pos::new(to.x - di * sx, to.y - dj * sy);
                     let from_map = (here_map - back_map) as usize;
-                    if let Some(can_end) = step(from_map, here_map as usize, from, to, k) {
+                    if let Some(can_end) = step(from_map, here_map as usize, from, to, k, e) {
                         let dir = ((di * sx) as i8, (dj * sy) as i8);
                         best = Some((before + 1, dir, can_end));
                     }
