@@ -527,9 +527,12 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase, listed: bool) -> Resu
     // A square far off the map is no square of this fight (only a file
     // written by hand names one): refused at the door, so no rule works
     // with coordinates near the integers' limits.
-    let map = &world.res::<Battlefield>().0;
-    if let Some(p) = cmd.find_square(|p| map.far_off(p)) {
-        return Err(Refusal::FarOffMap(p));
+    // (The map is read only for a command that names a square.)
+    if cmd.find_square(|_| true).is_some() {
+        let map = &world.res::<Battlefield>().0;
+        if let Some(p) = cmd.find_square(|p| map.far_off(p)) {
+            return Err(Refusal::FarOffMap(p));
+        }
     }
     // An open prompt must be answered before anything else happens.
     if let Some(p) = &world.res::<Resolution>().prompt {

@@ -450,10 +450,21 @@ impl Encounter {
     /// that found them, built only when taken (a brain that picks by
     /// position takes one of a hundred).
     pub fn listing(&mut self) -> Listing {
-        if self.flow().outcome.is_some() {
+        let world = self.app.world_mut();
+        // A squad's members, or none (an empty list is copied without an
+        // allocation; `Flow::acting` would make one for the lone creature).
+        let (over, active, squad, phased) = {
+            let flow = world.res::<Flow>();
+            (
+                flow.outcome.is_some(),
+                flow.active,
+                flow.squad.clone(),
+                flow.phased.is_some(),
+            )
+        };
+        if over {
             return Listing::default();
         }
-        let world = self.app.world_mut();
         // An open prompt: its answers, letting it pass first.
         if let Some(p) = &world.res::<react::Resolution>().prompt {
             let mut out = vec![Command::Answer {
@@ -466,20 +477,19 @@ impl Encounter {
             }));
             return Listing::of(out);
         }
-        // A squad's members, or none (an empty list is copied without an
-        // allocation; `Flow::acting` would make one for the lone creature).
-        let (active, squad, phased) = {
-            let flow = world.res::<Flow>();
-            (flow.active, flow.squad.clone(), flow.phased.is_some())
-        };
         let Some(active) = active else {
-            let flow = world.res::<Flow>().clone();
-            if let Some(p) = &flow.phased {
-                return Listing::of(phased_starts(world, &flow, p.stage));
+            if phased {
+                let flow = world.res::<Flow>().clone();
+                if let Some(p) = &flow.phased {
+                    return Listing::of(phased_starts(world, &flow, p.stage));
+                }
             }
+            // Read in place (only the phased starts need the world to write).
+            let world: &World = world;
+            let flow = world.res::<Flow>();
             // In id order.
             let mut out: Vec<Command> = act::creatures_and_stamina(world)
-                .filter(|(c, s)| flow::still_to_act(&flow, flow.to_act, c, s))
+                .filter(|(c, s)| flow::still_to_act(flow, flow.to_act, c, s))
                 .map(|(c, _)| Command::StartTurn { creature: c.id })
                 .collect();
             if let Some(first) = out.first()
