@@ -192,7 +192,7 @@ pub(super) fn end_fallen_turn(world: &mut World) -> bool {
 
 /// Find a creature's entity.
 pub fn entity_of(world: &World, id: CreatureId) -> Option<Entity> {
-    world.get_res::<super::setup::CreatureIndex>()?.entity(id)
+    super::setup::kept_entity(world, id)
 }
 
 /// What [`occupants`] reads of each creature.
@@ -1326,7 +1326,7 @@ pub(super) fn all_creatures(world: &World) -> impl Iterator<Item = Entity> + '_ 
     world
         .get_res::<super::setup::CreatureIndex>()
         .into_iter()
-        .flat_map(|i| i.0.iter().flatten().copied())
+        .flat_map(|i| i.iter().map(|(_, e)| e))
 }
 
 /// The hidden creatures (any order; most often none).

@@ -392,11 +392,8 @@ impl Encounter {
         self.app
             .world()
             .res::<setup::CreatureIndex>()
-            .0
             .iter()
-            .enumerate()
-            .filter(|(_, e)| e.is_some())
-            .map(|(i, _)| CreatureId(i as u32))
+            .map(|(id, _)| id)
             .collect()
     }
 

@@ -135,11 +135,7 @@ pub fn spawn_creatures(
     let mut index = CreatureIndex::default();
     let mut q = world.query::<(Entity, &Creature)>();
     for (e, c) in q.iter(world) {
-        let i = c.id.0 as usize;
-        if index.0.len() <= i {
-            index.0.resize(i + 1, None);
-        }
-        index.0[i] = Some(e);
+        index.set(c.id, e);
     }
     world.insert_resource(index);
     super::act::cache_queries(world);
@@ -200,17 +196,86 @@ pub(super) fn spawn_monster(
 }
 
 /// Each creature's entity by id (creatures are never despawned: the dead stay
-/// for the log and the summary).
+/// for the log and the summary). Written only at setup ([`CreatureIndex::set`]),
+/// by a summon (a new id) and by a restore, which takes back the summons
+/// made since its snapshot and despawns them ([`CreatureIndex::truncate`]):
+/// so an id's entity never changes while that entity lives, which
+/// [`kept_entity`] relies on.
 #[derive(Resource, Clone, Debug, Default)]
-pub struct CreatureIndex(pub Vec<Option<Entity>>);
+pub struct CreatureIndex(Vec<Option<Entity>>);
 
 impl CreatureIndex {
     /// The creature's entity. Loops over creatures fetch the index once and
-    /// ask it, rather than [`entity_of`](super::act::entity_of) each time
-    /// (a resource lookup costs several map lookups).
+    /// ask it, rather than [`entity_of`](super::act::entity_of) each time.
     pub fn entity(&self, id: CreatureId) -> Option<Entity> {
         self.0.get(id.0 as usize).copied().flatten()
     }
+
+    /// One more than the highest id it holds (0 when empty).
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Every creature's id and entity, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = (CreatureId, Entity)> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| Some((CreatureId(i as u32), (*e)?)))
+    }
+
+    /// Give `id` its entity (at setup, or a summon's new id).
+    pub(super) fn set(&mut self, id: CreatureId, entity: Entity) {
+        let i = id.0 as usize;
+        if self.0.len() <= i {
+            self.0.resize(i + 1, None);
+        }
+        self.0[i] = Some(entity);
+    }
+
+    /// Drop the ids from `len` on, handing back their entities (for the
+    /// caller to despawn: a restore taking back later summons).
+    pub(super) fn truncate(&mut self, len: usize) -> Vec<Entity> {
+        let len = len.min(self.0.len());
+        self.0.drain(len..).flatten().collect()
+    }
+}
+
+std::thread_local! {
+    /// [`kept_entity`]'s copy of a world's index, and that world's id.
+    static KEPT_INDEX: std::cell::RefCell<(Option<bevy_ecs::world::WorldId>, Vec<Option<Entity>>)> =
+        const { std::cell::RefCell::new((None, Vec::new())) };
+}
+
+/// A creature's entity, from a copy of `world`'s index kept on this thread
+/// (the rules ask a dozen times a command, and reading the index resource
+/// cost about 70 instructions each time). The copy's answer stands while
+/// that entity is still alive: an id's entity never changes while it lives
+/// (see [`CreatureIndex`]), and an entity despawned is never alive again
+/// (its generation moves on). Otherwise, or for another world, the index
+/// is read and copied again.
+pub(super) fn kept_entity(world: &World, id: CreatureId) -> Option<Entity> {
+    KEPT_INDEX.with(|kept| {
+        let here = world.id();
+        // (A plain read of the copy: nothing holds it across a call.)
+        if let Ok(k) = kept.try_borrow()
+            && k.0 == Some(here)
+            && let Some(&Some(e)) = k.1.get(id.0 as usize)
+            && world.entities().contains(e)
+        {
+            return Some(e);
+        }
+        let index = world.get_res::<CreatureIndex>()?;
+        if let Ok(mut k) = kept.try_borrow_mut() {
+            k.0 = Some(here);
+            k.1.clone_from(&index.0);
+        }
+        index.entity(id)
+    })
 }
 
 /// Each monster's name, where it can be told: its own, or its stat block's;

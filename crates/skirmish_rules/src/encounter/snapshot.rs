@@ -61,10 +61,8 @@ impl Snapshot {
     pub(super) fn take(w: &World, commands: usize) -> Snapshot {
         let creatures = w
             .res::<CreatureIndex>()
-            .0
             .iter()
-            .flatten()
-            .filter_map(|&e| {
+            .filter_map(|(_, e)| {
                 Some(CreatureState {
                     entity: e,
                     space: *w.comp::<Space>(e)?,
@@ -94,7 +92,7 @@ impl Snapshot {
             resolution: w.res::<Resolution>().clone(),
             phase: *w.res::<State<Phase>>().get(),
             commands,
-            creatures_len: w.res::<CreatureIndex>().0.len(),
+            creatures_len: w.res::<CreatureIndex>().len(),
             glyphs: w.res::<super::glyph::Glyphs>().clone(),
         }
     }
@@ -112,11 +110,7 @@ impl Encounter {
     pub fn restore(&mut self, s: &Snapshot) {
         let w = self.app.world_mut();
         // Creatures summoned since the snapshot leave the board.
-        let extra: Vec<Entity> = {
-            let mut index = w.res_mut::<CreatureIndex>();
-            let len = s.creatures_len.min(index.0.len());
-            index.0.drain(len..).flatten().collect()
-        };
+        let extra: Vec<Entity> = w.res_mut::<CreatureIndex>().truncate(s.creatures_len);
         for e in extra {
             w.despawn(e);
         }

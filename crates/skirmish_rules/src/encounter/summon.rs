@@ -140,7 +140,7 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         });
         return;
     };
-    let id = CreatureId(world.res::<CreatureIndex>().0.len().max(1) as u32);
+    let id = CreatureId(world.res::<CreatureIndex>().len().max(1) as u32);
     let order = summons_of(world, c.id).len() as u32;
     let name = if order == 0 {
         format!("{}'s {}", c.name, block.name)
@@ -168,14 +168,7 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         round,
         order,
     });
-    {
-        let mut index = world.res_mut::<CreatureIndex>();
-        let i = id.0 as usize;
-        if index.0.len() <= i {
-            index.0.resize(i + 1, None);
-        }
-        index.0[i] = Some(entity);
-    }
+    world.res_mut::<CreatureIndex>().set(id, entity);
     // It takes no turn of its own: the side's turn order passes it by.
     world.res_mut::<Flow>().acted.push(id);
     world.res_mut::<CombatLog>().push(LogEntry::Summoned {

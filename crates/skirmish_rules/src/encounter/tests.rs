@@ -1425,6 +1425,46 @@ fn kept_queries_answer_for_the_world_asked_on_any_thread() {
             assert_eq!(kept_ids_and_squares(wa), want_a);
         });
     });
+    // Entities by id: each encounter's own, asked in turn and from
+    // another thread (each thread keeps a copy of the index it last read).
+    let index = |e: &Encounter| {
+        e.world()
+            .res::<setup::CreatureIndex>()
+            .iter()
+            .collect::<Vec<_>>()
+    };
+    let (index_a, index_b) = (index(&a), index(&b));
+    assert_ne!(index_a, index_b);
+    for _ in 0..2 {
+        for (world, index) in [(a.world(), &index_a), (b.world(), &index_b)] {
+            for &(id, entity) in index {
+                assert_eq!(act::entity_of(world, id), Some(entity));
+            }
+            assert_eq!(act::entity_of(world, CreatureId(99)), None);
+        }
+    }
+    // A world whose creature 1 is another entity than either encounter's
+    // (the two encounters number their entities alike).
+    let mut c = World::new();
+    for _ in 0..50 {
+        c.spawn_empty();
+    }
+    let far = c.spawn_empty().id();
+    let mut index_c = setup::CreatureIndex::default();
+    index_c.set(CreatureId(1), far);
+    c.insert_resource(index_c);
+    for _ in 0..2 {
+        assert_eq!(act::entity_of(&c, CreatureId(1)), Some(far));
+        assert_eq!(act::entity_of(a.world(), CreatureId(1)), Some(index_a[0].1));
+        assert_ne!(far, index_a[0].1);
+    }
+    let (wa, wb) = (a.world(), b.world());
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            assert_eq!(act::entity_of(wb, index_b[0].0), Some(index_b[0].1));
+            assert_eq!(act::entity_of(wa, index_a[0].0), Some(index_a[0].1));
+        });
+    });
     // A world that changes is read as it is now.
     let moved = a
         .world()

@@ -96,8 +96,12 @@ fn restoring_a_snapshot_removes_later_summons() {
     let wolf = e.creatures().last().cloned().unwrap();
     assert_eq!(wolf.summoned.map(|s| s.owner), Some(CreatureId(1)));
     assert_eq!(wolf.side, Side::Heroes);
+    // The entity lookup (which keeps a copy of the index on each thread)
+    // follows the index through the restore and the summon again.
+    let first = act::entity_of(e.world(), wolf.id).unwrap();
     e.restore(&before);
     assert_eq!(e.creatures().len(), count);
+    assert_eq!(act::entity_of(e.world(), wolf.id), None);
     // Summoning again gives the same id and square.
     e.apply(Command::use_ability(
         CreatureId(1),
@@ -107,6 +111,12 @@ fn restoring_a_snapshot_removes_later_summons() {
     .unwrap();
     let again = e.creatures().last().cloned().unwrap();
     assert_eq!((again.id, again.space), (wolf.id, wolf.space));
+    let now = act::entity_of(e.world(), wolf.id).unwrap();
+    assert_eq!(
+        Some(now),
+        e.world().res::<setup::CreatureIndex>().entity(wolf.id)
+    );
+    assert_ne!(now, first);
 }
 
 // Seed 002 "Distances": "Swinging Distance | Spitting Distance | Throwing
