@@ -383,6 +383,9 @@ kept_queries!(
     StanceData,
     TriggerData,
     BonusData,
+    SnapshotData,
+    HeroData,
+    WalkerData,
     &'static mut TurnBudget,
 );
 
@@ -399,6 +402,9 @@ pub(super) fn cache_queries(world: &mut World) {
     CachedQuery::<StanceData>::prime(world);
     CachedQuery::<TriggerData>::prime(world);
     CachedQuery::<BonusData>::prime(world);
+    CachedQuery::<SnapshotData>::prime(world);
+    CachedQuery::<HeroData>::prime(world);
+    CachedQuery::<WalkerData>::prime(world);
     CachedQuery::<&mut TurnBudget>::prime(world);
 }
 
@@ -445,7 +451,7 @@ fn occupant(
 }
 
 /// What a walk and a listing read of everyone at once (see [`walk_scene`]
-/// and [`occupants_and_hidden`]).
+/// and [`listing_scene`]).
 pub(super) type SceneData = (
     Entity,
     &'static Creature,
@@ -457,12 +463,21 @@ pub(super) type SceneData = (
     &'static Stance,
 );
 
-/// [`occupants`] and [`hidden_creatures`] in one pass over the creatures
-/// (a listing reads both).
-pub(super) fn occupants_and_hidden(world: &World) -> (Vec<Occupant>, Vec<CreatureId>) {
+/// What a listing reads of everyone, in one pass over the creatures:
+/// [`occupants`], [`hidden_creatures`], and whether anyone has a
+/// condition (if no one does, no one is grabbed: see [`speed_in_scene`]).
+pub(super) struct Scene {
+    pub occupants: Vec<Occupant>,
+    pub hidden: Vec<CreatureId>,
+    pub conditioned: bool,
+}
+
+/// The [`Scene`] for a listing.
+pub(super) fn listing_scene(world: &World) -> Scene {
     let surprised = surprised_side(world);
     let mut out: Vec<Occupant> = Vec::with_capacity(16);
     let mut hidden = Vec::new();
+    let mut conditioned = false;
     CachedQuery::<SceneData>::with(world, |q| {
         q.iter_manual(world)
             .for_each(|(_, c, sp, s, cond, b, _, stance)| {
@@ -470,11 +485,16 @@ pub(super) fn occupants_and_hidden(world: &World) -> (Vec<Occupant>, Vec<Creatur
                 if stance.hidden {
                     hidden.push(c.id);
                 }
+                conditioned |= !cond.list.is_empty();
             })
     });
     // In id order, whatever order the store keeps them in.
     out.sort_unstable_by_key(|o| o.id);
-    (out, hidden)
+    Scene {
+        occupants: out,
+        hidden,
+        conditioned,
+    }
 }
 
 /// [`occupants`] whose space is `near`, [`grabbed_by`] `walker` and
@@ -516,12 +536,16 @@ fn walk_scene(
 fn execute(world: &mut World, cmd: &Command, phase: Phase, listed: bool) -> Result<(), Refusal> {
     let id = cmd.creature();
     // Whose turn it is, read once: nothing before its checks below changes it.
-    let (in_turn, acting) = {
+    let (in_turn, acting, phased_round) = {
         let flow = world.res::<Flow>();
         if flow.outcome.is_some() {
             return Err(Refusal::Over);
         }
-        (flow.active.is_some(), flow.is_acting(id))
+        (
+            flow.active.is_some(),
+            flow.is_acting(id),
+            flow.phased.is_some(),
+        )
     };
     let entity = entity_of(world, id).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     // A square far off the map is no square of this fight (only a file
@@ -542,10 +566,9 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase, listed: bool) -> Resu
             _ => Err(Refusal::AwaitingAnswer(Who::of(world, asked))),
         };
     }
-    let phased = super::phased_flow::rules(world).is_some();
     match cmd {
         Command::StartTurn { creature } => return start_turn(world, entity, *creature, phase),
-        Command::Delay { creature } if phased => {
+        Command::Delay { creature } if super::phased_flow::rules(world).is_some() => {
             side_to_pick(world, entity, *creature, phase)?;
             return super::phased_flow::delay(world, *creature);
         }
@@ -564,7 +587,13 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase, listed: bool) -> Resu
     {
         return Err(Refusal::Dead(Who::of(world, id)));
     }
-    super::phased_flow::check_command(world, id, cmd)?;
+    // (The turn order is read again only in a phased round.)
+    let round = if phased_round {
+        super::phased_flow::round(world)
+    } else {
+        None
+    };
+    super::phased_flow::check_command_in(world, round, id, cmd)?;
     match cmd {
         Command::Movement { power, path, .. } => {
             super::phased_flow::movement(world, entity, id, *power, &path.to_vec())
@@ -584,7 +613,7 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase, listed: bool) -> Resu
         }
         Command::Shift { to, .. } => {
             let from = world
-                .get::<Space>(entity)
+                .comp::<Space>(entity)
                 .map(|s| s.0.pos)
                 .unwrap_or_default();
             let how = Walk {
@@ -690,7 +719,7 @@ fn delay(world: &mut World, entity: Entity, id: CreatureId, phase: Phase) -> Res
 /// turn, ability rolls against it take the ruleset's `defend_banes`.
 fn defend(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
     spend(world, entity, ActionType::MainAction)?;
-    if let Some(mut s) = world.get_mut::<Stance>(entity) {
+    if let Some(mut s) = world.comp_mut::<Stance>(entity) {
         s.defending = true;
     }
     world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
@@ -741,7 +770,7 @@ fn hide(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal
         ));
     }
     spend(world, entity, ActionType::Maneuver)?;
-    if let Some(mut s) = world.get_mut::<Stance>(entity) {
+    if let Some(mut s) = world.comp_mut::<Stance>(entity) {
         s.hidden = true;
     }
     world
@@ -752,7 +781,7 @@ fn hide(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal
 
 /// A hidden creature is found: log it once.
 fn reveal(world: &mut World, entity: Entity, id: CreatureId) {
-    if let Some(mut s) = world.get_mut::<Stance>(entity)
+    if let Some(mut s) = world.comp_mut::<Stance>(entity)
         && s.hidden
     {
         s.hidden = false;
@@ -943,7 +972,7 @@ fn walk(
         listed,
     } = how;
     let space = world
-        .get::<Space>(entity)
+        .comp::<Space>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?
         .0;
     let conditions = world
@@ -971,14 +1000,14 @@ fn walk(
         checked?;
     }
     let mut budget = *world
-        .get::<TurnBudget>(entity)
+        .comp::<TurnBudget>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     if spend_move {
         spend_action(&mut budget, &conditions, ActionType::MoveAction)?;
     }
     // Committed from here on: the steps are taken one by one, pausing for
     // triggered actions (see `walk_steps`).
-    *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+    *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
     world.res_mut::<Resolution>().push(Resume::Walk {
         creature: id,
         path: path.to_vec(),
@@ -1002,10 +1031,10 @@ fn path_in_reach(
     shift: bool,
 ) -> Result<(), Refusal> {
     let movement = *world
-        .get::<Movement>(entity)
+        .comp::<Movement>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     let side = world
-        .get::<Creature>(entity)
+        .comp::<Creature>(entity)
         .map(|c| c.side)
         .unwrap_or(Side::Heroes);
     let limits = movement_limits(conditions, speed_with_grab(world, entity, movement.speed));
@@ -1074,8 +1103,12 @@ pub(super) fn walk_steps(
             )
         },
     );
-    let scene = |world: &World| {
-        let size = world.comp::<Space>(entity).map_or(1, |s| s.0.size);
+    // Whether the walker can still go on, its size and its side, read
+    // through one kept query: these change only when something acts on a
+    // step (and then are read again).
+    let mut walker = walker_state(world, entity);
+    let side = walker.map(|w| w.2);
+    let scene = |world: &World, size: u32| {
         // The squares the walker covers somewhere on the path all lie in
         // the box from `lo` to `hi` and `size - 1` beyond: a creature more
         // than a square from that is more than a square from each step.
@@ -1094,8 +1127,7 @@ pub(super) fn walk_steps(
                     .any(|&p| Footprint::new(p, size).distance(o) <= 1)
         })
     };
-    let (mut others, mut held, mut carriers) = scene(world);
-    let side = world.comp::<Creature>(entity).map(|c| c.side);
+    let (mut others, mut held, mut carriers) = scene(world, walker.map_or(1, |w| w.1));
     let log_walk = |world: &mut World, walked: &[Pos]| {
         if walked.len() > 1 {
             world.res_mut::<CombatLog>().push(LogEntry::Moved {
@@ -1105,20 +1137,8 @@ pub(super) fn walk_steps(
             });
         }
     };
-    // Whether the walker can still go on, and its size: these too change
-    // only when something acts on a step.
-    let mut walker: Option<(bool, u32)> = None;
     for i in 0..path.len().saturating_sub(1) {
-        let (can_go, size) = *walker.get_or_insert_with(|| {
-            let can_go = world.comp::<Stamina>(entity).is_some_and(can_act) && {
-                let speed = world.comp::<Movement>(entity).map_or(0, |m| m.speed);
-                let none = Conditions::default();
-                let cond = world.comp::<Conditions>(entity).unwrap_or(&none);
-                movement_limits(cond, speed).speed > 0
-                    && !super::phased_flow::stops_moving(world, cond)
-            };
-            (can_go, world.comp::<Space>(entity).map_or(1, |s| s.0.size))
-        });
+        let (can_go, size) = walker.map_or((false, 1), |w| (w.0, w.1));
         if !can_go {
             // The squares walked so far are the path's first `i + 1`.
             log_walk(world, &path[..=i]);
@@ -1161,7 +1181,7 @@ pub(super) fn walk_steps(
                 return;
             }
         }
-        world.get_mut::<Space>(entity).expect("checked").0.pos = path[i + 1];
+        world.comp_mut::<Space>(entity).expect("checked").0.pos = path[i + 1];
         let dragged = !held.is_empty() && drag_grabbed(world, id, &held, path[i]);
         if dragged {
             carriers = super::aura::carriers(world);
@@ -1169,8 +1189,8 @@ pub(super) fn walk_steps(
         let pulsed = super::aura::entered(world, entity, from, to, &carriers);
         let triggered = super::glyph::entered(world, id, to);
         if dragged || pulsed || triggered {
-            (others, held, carriers) = scene(world);
-            walker = None;
+            walker = walker_state(world, entity);
+            (others, held, carriers) = scene(world, walker.map_or(1, |w| w.1));
         }
         let arriving = others
             .iter()
@@ -1219,6 +1239,30 @@ pub(super) fn walk_steps(
     }
 }
 
+/// What a walk reads of its walker.
+pub(super) type WalkerData = (
+    &'static Creature,
+    &'static Space,
+    &'static Stamina,
+    &'static Movement,
+    &'static Conditions,
+);
+
+/// Whether the walker can go on (alive and able to act, with some speed
+/// left under its conditions, and not stopped by the phased ruleset), its
+/// size and its side; `None` for a creature lacking any of these (it goes
+/// nowhere).
+fn walker_state(world: &World, entity: Entity) -> Option<(bool, u32, Side)> {
+    CachedQuery::<WalkerData>::with(world, |q| {
+        let (c, space, stamina, movement, cond) = q.get_manual(world, entity).ok()?;
+        let can_go = can_act(stamina)
+            && movement_limits(cond, movement.speed).speed > 0
+            && !super::phased_flow::stops_moving(world, cond);
+        Some((can_go, space.0.size, c.side))
+    })
+    .flatten()
+}
+
 /// A move that stops early must not leave the mover in another creature's
 /// square: it backs up along the squares it walked.
 fn settle(world: &mut World, entity: Entity, id: CreatureId, walked: &[Pos]) {
@@ -1230,7 +1274,7 @@ fn settle(world: &mut World, entity: Entity, id: CreatureId, walked: &[Pos]) {
     for &p in walked.iter().rev() {
         let fp = Footprint::new(p, size);
         if !others.iter().any(|o| o.space.overlaps(fp)) {
-            world.get_mut::<Space>(entity).expect("checked").0.pos = p;
+            world.comp_mut::<Space>(entity).expect("checked").0.pos = p;
             return;
         }
     }
@@ -1270,7 +1314,7 @@ fn drag_grabbed(
                 .any(|o| o.id != id && o.id != grabber && o.space.overlaps(to))
             && !to.overlaps(gspace);
         if free {
-            world.get_mut::<Space>(e).expect("checked").0.pos = left;
+            world.comp_mut::<Space>(e).expect("checked").0.pos = left;
             world.res_mut::<CombatLog>().push(LogEntry::Dragged {
                 target: id,
                 by: grabber,
@@ -1288,7 +1332,7 @@ fn drag_grabbed(
 /// have that creature grabbed."
 pub(super) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 {
     let Some((id, size)) = world
-        .get::<Creature>(entity)
+        .comp::<Creature>(entity)
         .map(|c| c.id)
         .zip(world.comp::<Space>(entity).map(|s| s.0.size))
     else {
@@ -1298,6 +1342,17 @@ pub(super) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 
         .iter()
         .any(|&(_, e)| world.comp::<Space>(e).is_some_and(|s| s.0.size >= size));
     if heavy { speed / 2 } else { speed }
+}
+
+/// [`speed_with_grab`] in a listing: with no one under any condition
+/// (`conditioned` false: see [`Scene`]), no one is grabbed, and no one is
+/// looked for.
+pub(super) fn speed_in_scene(world: &World, conditioned: bool, entity: Entity, speed: u32) -> u32 {
+    if conditioned {
+        speed_with_grab(world, entity, speed)
+    } else {
+        speed
+    }
 }
 
 /// The living creatures `grabber` has grabbed.
@@ -1351,7 +1406,7 @@ pub(super) fn creatures_and_stamina(world: &World) -> impl Iterator<Item = (&Cre
 
 /// End a grab.
 fn release(world: &mut World, entity: Entity, id: CreatureId, grabber: CreatureId) {
-    if let Some(mut c) = world.get_mut::<Conditions>(entity) {
+    if let Some(mut c) = world.comp_mut::<Conditions>(entity) {
         c.remove_from_source(ConditionKind::Grabbed, grabber);
     }
     world
@@ -1383,7 +1438,7 @@ fn check_grabs(world: &mut World) {
             Some(ge) => {
                 world.comp::<Stamina>(ge).is_none_or(|s| !can_act(s))
                     || world
-                        .get::<Space>(ge)
+                        .comp::<Space>(ge)
                         .is_none_or(|gs| gs.0.distance(space) > 1)
             }
             None => true,
@@ -1429,7 +1484,7 @@ fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction>) -> Resul
         .ability(&choice.ability)
         .ok_or_else(|| Refusal::UnknownAbility(choice.ability.clone()))?;
     if ability.action == ActionType::TriggeredAction
-        && let Some(mut b) = world.get_mut::<TurnBudget>(entity)
+        && let Some(mut b) = world.comp_mut::<TurnBudget>(entity)
     {
         b.triggered = false;
     }
@@ -1483,7 +1538,7 @@ fn opportunity_attack(world: &mut World, ae: Entity, attacker: CreatureId, targe
     if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
         return;
     }
-    if let Some(mut b) = world.get_mut::<TurnBudget>(ae) {
+    if let Some(mut b) = world.comp_mut::<TurnBudget>(ae) {
         b.triggered = false;
     }
     world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
@@ -1522,7 +1577,7 @@ fn deal_damage_credited(
     credit: Option<CreatureId>,
 ) {
     let traits = world
-        .get::<DamageTraits>(entity)
+        .comp::<DamageTraits>(entity)
         .cloned()
         .unwrap_or_default();
     let taken = traits.apply(amount, t);
@@ -1549,14 +1604,14 @@ fn deal_damage_credited(
         squad_deaths(world, entity, by);
         return;
     }
-    let Some(mut stamina) = world.get_mut::<Stamina>(entity) else {
+    let Some(mut stamina) = world.comp_mut::<Stamina>(entity) else {
         return;
     };
     let before = stamina.health();
     let absorbed = taken - stamina.take_damage(taken);
     let (after, left) = (stamina.health(), stamina.current);
     let name = world
-        .get::<Creature>(entity)
+        .comp::<Creature>(entity)
         .map(|c| c.name.clone())
         .unwrap_or_default();
     let mut log = world.res_mut::<CombatLog>();
@@ -1603,7 +1658,7 @@ fn downed(world: &mut World, entity: Entity, by: Option<CreatureId>) {
     let side = world.comp::<Creature>(entity).map(|c| c.side);
     if let Some(be) = by.and_then(|b| entity_of(world, b))
         && world
-            .get::<Creature>(be)
+            .comp::<Creature>(be)
             .is_some_and(|c| Some(c.side) != side)
     {
         trigger_resource(world, be, crate::content::ResourceTrigger::EnemyDowned);
@@ -1669,7 +1724,7 @@ fn squad_deaths(world: &mut World, hit: Entity, by: Option<CreatureId>) {
         all.iter().filter(|m| !m.3).collect();
     living.sort_by_key(|m| (m.0 != hit, m.4, m.1));
     for (e, id, name, _, _) in living.into_iter().take(lost.saturating_sub(dead)) {
-        if let Some(mut s) = world.get_mut::<Stamina>(*e) {
+        if let Some(mut s) = world.comp_mut::<Stamina>(*e) {
             let all = s.current + s.temporary;
             s.take_damage(all.max(1));
         }
@@ -1708,16 +1763,39 @@ pub(super) fn living_snapshot(world: &World, id: CreatureId) -> Option<Snapshot>
 }
 
 pub(super) fn snapshot(world: &World, entity: Entity) -> Option<Snapshot> {
-    Some(Snapshot {
-        entity,
-        id: world.comp::<Creature>(entity)?.id,
-        side: world.comp::<Creature>(entity)?.side,
-        space: world.comp::<Space>(entity)?.0,
-        chars: *world.comp::<Characteristics>(entity)?,
-        conditions: world.comp::<Conditions>(entity)?.clone(),
-        stability: world.comp::<Movement>(entity)?.stability,
+    // One lookup of the entity through a kept query, not one a component.
+    CachedQuery::<SnapshotData>::with(world, |q| {
+        let (c, space, chars, conditions, movement) = q.get_manual(world, entity).ok()?;
+        Some(Snapshot {
+            entity,
+            id: c.id,
+            side: c.side,
+            space: space.0,
+            chars: *chars,
+            conditions: conditions.clone(),
+            stability: movement.stability,
+        })
     })
+    .flatten()
 }
+
+/// What [`snapshot`] reads of a creature.
+pub(super) type SnapshotData = (
+    &'static Creature,
+    &'static Space,
+    &'static Characteristics,
+    &'static Conditions,
+    &'static Movement,
+);
+
+/// What [`heroes_with`] reads of each hero.
+pub(super) type HeroData = (
+    Entity,
+    &'static Heroic,
+    &'static Stamina,
+    &'static Creature,
+    &'static Space,
+);
 
 /// Whether a target of `kind` is allowed (seed 000 "Target").
 pub(super) fn target_allowed(kinds: &[TargetKind], user: &Snapshot, target: &Snapshot) -> bool {
@@ -1823,7 +1901,7 @@ fn use_ability(
         .ability(ability_id)
         .ok_or_else(|| Refusal::UnknownAbility(ability_id.to_string()))?;
     if !world
-        .get::<Abilities>(entity)
+        .comp::<Abilities>(entity)
         .is_some_and(|a| a.0.iter().any(|x| x == ability_id))
     {
         return Err(Refusal::NotTheirAbility(ability_id.to_string()));
@@ -1847,7 +1925,7 @@ fn use_ability(
     }
     // The action first: "main action already used" outranks target problems.
     let mut budget = *world
-        .get::<TurnBudget>(entity)
+        .comp::<TurnBudget>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     spend_action(&mut budget, &user.conditions, ability.action)?;
     affordable(world, entity, ability)?;
@@ -1909,13 +1987,13 @@ fn use_ability(
         let (area, source) = place_area(&map, &creatures, user.space, ability.distance, placement)?;
         // Seed 002: a glyphic ability inscribes its glyphs on the area.
         if ability.glyph.is_some() {
-            *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+            *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
             pay(world, entity, id, ability, spend);
             super::glyph::place(world, id, user.side, &ability.id, &area.covered);
             return Ok(());
         }
         if let Distance::Wall { .. } = ability.distance {
-            *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+            *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
             pay(world, entity, id, ability, spend);
             for &p in &area.covered {
                 world
@@ -1952,7 +2030,7 @@ fn use_ability(
         if let Some(max) = ability.target.count {
             targets.truncate(max as usize);
         }
-        *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+        *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
         pay(world, entity, id, ability, spend);
         super::aura::start(world, entity, ability);
         let ids: Vec<CreatureId> = targets.iter().map(|t| t.id).collect();
@@ -2037,7 +2115,7 @@ fn use_ability(
         targets.push(ts);
     }
     // Committed from here on: spend the action and pay.
-    *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+    *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
     pay(world, entity, id, ability, spend);
     start_ability(
         world,
@@ -2121,7 +2199,7 @@ fn start_ability(world: &mut World, entity: Entity, ability: &Ability, roll: Pen
         return;
     }
     let from = world
-        .get::<Space>(entity)
+        .comp::<Space>(entity)
         .map(|s| s.0.pos)
         .unwrap_or_default();
     world.res_mut::<CombatLog>().push(LogEntry::SlowStarted {
@@ -2320,7 +2398,7 @@ fn pay(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability, spe
     match ability.cost {
         Cost::Heroic(_) | Cost::Free | Cost::Signature if heroic_cost > 0 => {
             let n = heroic_cost;
-            let mut h = world.get_mut::<Heroic>(entity).expect("checked");
+            let mut h = world.comp_mut::<Heroic>(entity).expect("checked");
             h.pay(n);
             let (resource, total) = (h.resource.clone(), h.amount);
             world.res_mut::<CombatLog>().push(LogEntry::ResourceSpent {
@@ -2346,7 +2424,7 @@ fn pay(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability, spe
 /// (a censor's judgment, a tactician's mark, modelled as their effects).
 fn marked_by(world: &World, target: Entity, hero: CreatureId) -> bool {
     world
-        .get::<Conditions>(target)
+        .comp::<Conditions>(target)
         .is_some_and(|c| c.list.iter().any(|a| a.source == Some(hero)))
 }
 
@@ -2355,15 +2433,18 @@ fn heroes_with(
     world: &World,
     trigger: crate::content::ResourceTrigger,
 ) -> Vec<(Entity, CreatureId, Footprint)> {
-    all_creatures(world)
-        .filter_map(|e| {
-            let h = world.comp::<Heroic>(e)?;
-            let alive = !world.comp::<Stamina>(e)?.is_dead();
-            (h.trigger == trigger && alive)
-                .then(|| Some((e, world.comp::<Creature>(e)?.id, world.comp::<Space>(e)?.0)))
-                .flatten()
+    // Through a kept query (it visits only those with a heroic
+    // resource), then in id order, whatever order the store keeps them in.
+    let mut out = Vec::new();
+    CachedQuery::<HeroData>::with(world, |q| {
+        q.iter_manual(world).for_each(|(e, h, s, c, sp)| {
+            if h.trigger == trigger && !s.is_dead() {
+                out.push((e, c.id, sp.0));
+            }
         })
-        .collect()
+    });
+    out.sort_unstable_by_key(|&(_, id, _)| id);
+    out
 }
 
 /// Class resource triggers that fire when a creature uses an ability
@@ -2603,14 +2684,14 @@ fn resolve_roll(
         if result.critical && !critical_logged {
             critical_logged = true;
             dramatic_moment(world, user.space);
-            world.get_mut::<TurnBudget>(entity).expect("checked").main = true;
+            world.comp_mut::<TurnBudget>(entity).expect("checked").main = true;
             world
                 .res_mut::<CombatLog>()
                 .push(LogEntry::CriticalHit { creature: id });
         }
         // Seed 000 "Surges": 2 surges raise the potency by 1 for one target.
         let potency_bonus = if potency_surges.contains(&target.id) {
-            if let Some(mut h) = world.get_mut::<Heroic>(entity) {
+            if let Some(mut h) = world.comp_mut::<Heroic>(entity) {
                 h.surges = h.surges.saturating_sub(2);
             }
             1
@@ -2737,7 +2818,7 @@ pub(super) fn edges_and_banes(
     // an edge against enemies.
     if target.id != user.id
         && world
-            .get::<Stance>(target.entity)
+            .comp::<Stance>(target.entity)
             .is_some_and(|s| s.defending)
     {
         banes += world.res::<super::flow::ActiveRuleset>().0.defend_banes;
@@ -2815,7 +2896,7 @@ pub(super) fn apply_outcome(
         if i == 0 && *surges_left > 0 {
             let n = (*surges_left).min(3);
             amount += n as i32 * user.chars.highest();
-            if let Some(mut h) = world.get_mut::<Heroic>(entity) {
+            if let Some(mut h) = world.comp_mut::<Heroic>(entity) {
                 h.surges = h.surges.saturating_sub(n);
             }
             *surges_left = 0;
@@ -2827,7 +2908,7 @@ pub(super) fn apply_outcome(
     // damage left alive: the dead are moved by nothing (a minion's fall
     // would take more of its squad's pool) and take no conditions or help.
     if world
-        .get::<Stamina>(target.entity)
+        .comp::<Stamina>(target.entity)
         .is_some_and(|s| !s.is_dead())
     {
         effects_after_damage(world, user, ability, target, source, &outcome);
@@ -2911,7 +2992,7 @@ fn support(
         heal(world, target.entity, target.id, outcome.heal as i32);
     }
     if outcome.temporary > 0
-        && let Some(mut st) = world.get_mut::<Stamina>(target.entity)
+        && let Some(mut st) = world.comp_mut::<Stamina>(target.entity)
     {
         st.gain_temporary(outcome.temporary as i32);
         world
@@ -2922,7 +3003,7 @@ fn support(
             });
     }
     if outcome.grant_surges > 0
-        && let Some(mut h) = world.get_mut::<Heroic>(target.entity)
+        && let Some(mut h) = world.comp_mut::<Heroic>(target.entity)
     {
         h.surges += outcome.grant_surges;
         let total = h.surges;
@@ -2944,7 +3025,7 @@ fn support(
             source: Some(user),
             from: ability_id.to_string(),
         };
-        match world.get_mut::<Bonuses>(target.entity) {
+        match world.comp_mut::<Bonuses>(target.entity) {
             Some(mut b) => b.gain(bonus),
             None => {
                 world.entity_mut(target.entity).insert(Bonuses(vec![bonus]));
@@ -2965,7 +3046,7 @@ fn support(
 
 /// The shield a target has against one attack; persistent shields spend a use.
 fn shield_against_attack(world: &mut World, target: &Snapshot) -> i32 {
-    let Some(mut b) = world.get_mut::<Bonuses>(target.entity) else {
+    let Some(mut b) = world.comp_mut::<Bonuses>(target.entity) else {
         return 0;
     };
     let n = b.shield() as i32;
@@ -2986,7 +3067,7 @@ fn shield_against_attack(world: &mut World, target: &Snapshot) -> i32 {
 /// to the attacker if within the retaliation's range; not an attack.
 fn retaliate(world: &mut World, attacker: Entity, attacker_id: CreatureId, target: &Snapshot) {
     let standing = world
-        .get::<Stamina>(target.entity)
+        .comp::<Stamina>(target.entity)
         .is_some_and(|s| matches!(s.health(), Health::Healthy | Health::Winded));
     if !standing {
         return;
@@ -2998,7 +3079,7 @@ fn retaliate(world: &mut World, attacker: Entity, attacker_id: CreatureId, targe
         return;
     };
     let distance = a.distance(t);
-    let Some(mut b) = world.get_mut::<Bonuses>(target.entity) else {
+    let Some(mut b) = world.comp_mut::<Bonuses>(target.entity) else {
         return;
     };
     let amount = b.retaliation(distance) as i32;
@@ -3047,7 +3128,7 @@ pub fn bonus_text(b: &crate::ability::BonusSpec) -> String {
 
 /// Regain stamina up to the maximum (a dying hero too; not the dead).
 pub(super) fn heal(world: &mut World, entity: Entity, id: CreatureId, amount: i32) {
-    let Some(mut st) = world.get_mut::<Stamina>(entity) else {
+    let Some(mut st) = world.comp_mut::<Stamina>(entity) else {
         return;
     };
     if st.is_dead() {
@@ -3133,7 +3214,7 @@ fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n: u32) {
     let Some(path) = reach.path_to(to) else {
         return;
     };
-    if let Some(mut s) = world.get_mut::<Space>(entity) {
+    if let Some(mut s) = world.comp_mut::<Space>(entity) {
         s.0.pos = to;
     }
     world.res_mut::<CombatLog>().push(LogEntry::Moved {
@@ -3263,7 +3344,7 @@ fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, gains: &Gain
         super::gather::prepare(world, entity, id, ability, *lasts);
     }
     if surges > 0
-        && let Some(mut h) = world.get_mut::<Heroic>(entity)
+        && let Some(mut h) = world.comp_mut::<Heroic>(entity)
     {
         h.surges += surges;
         let total = h.surges;
@@ -3283,7 +3364,7 @@ fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, gains: &Gain
                 total,
             });
         } else if let Some(mut h) = world
-            .get_mut::<Heroic>(entity)
+            .comp_mut::<Heroic>(entity)
             .filter(|h| &h.resource == name)
         {
             h.gain(*amount);
@@ -3358,7 +3439,7 @@ fn impose(
             });
         return;
     };
-    let Some(mut conditions) = world.get_mut::<Conditions>(entity) else {
+    let Some(mut conditions) = world.comp_mut::<Conditions>(entity) else {
         return;
     };
     let applied = conditions.apply(ActiveCondition {
@@ -3427,7 +3508,7 @@ fn force_move(
     if result.path.is_empty() && result.events.is_empty() {
         return;
     }
-    if let Some(mut s) = world.get_mut::<Space>(target.entity) {
+    if let Some(mut s) = world.comp_mut::<Space>(target.entity) {
         s.0.pos = result.end;
     }
     check_grabs(world);
@@ -3511,10 +3592,10 @@ fn spend(world: &mut World, entity: Entity, action: ActionType) -> Result<(), Re
         .cloned()
         .unwrap_or_default();
     let mut budget = *world
-        .get::<TurnBudget>(entity)
+        .comp::<TurnBudget>(entity)
         .ok_or(Refusal::NoTurnInProgress)?;
     spend_action(&mut budget, &conditions, action)?;
-    *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+    *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
     Ok(())
 }
 
@@ -3522,7 +3603,7 @@ fn spend(world: &mut World, entity: Entity, action: ActionType) -> Result<(), Re
 /// higher of Might and Agility for a hero.
 pub(super) fn free_strike_damage(world: &World, entity: Entity) -> i32 {
     let chars = world
-        .get::<Characteristics>(entity)
+        .comp::<Characteristics>(entity)
         .copied()
         .unwrap_or_default();
     let base = world.comp::<FreeStrike>(entity).map_or(2, |f| f.0);
@@ -3637,11 +3718,11 @@ fn stand_up(world: &mut World, entity: Entity) -> Result<(), Refusal> {
     }
     spend(world, entity, ActionType::Maneuver)?;
     let id = world
-        .get::<Creature>(entity)
+        .comp::<Creature>(entity)
         .map(|c| c.id)
         .expect("a creature");
     world
-        .get_mut::<Conditions>(entity)
+        .comp_mut::<Conditions>(entity)
         .expect("checked")
         .remove(ConditionKind::Prone);
     world.res_mut::<CombatLog>().push(LogEntry::ConditionEnded {
@@ -3655,7 +3736,7 @@ fn stand_up(world: &mut World, entity: Entity) -> Result<(), Refusal> {
 /// [the recovery value]"; a dying hero can't Catch Breath.
 fn catch_breath(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
     let stamina = world
-        .get::<Stamina>(entity)
+        .comp::<Stamina>(entity)
         .cloned()
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     if world.comp::<Heroic>(entity).is_none() {
@@ -3668,7 +3749,7 @@ fn catch_breath(world: &mut World, entity: Entity, id: CreatureId) -> Result<(),
         return Err(Refusal::CannotCatchBreath("no recoveries left"));
     }
     spend(world, entity, ActionType::Maneuver)?;
-    let mut s = world.get_mut::<Stamina>(entity).expect("checked");
+    let mut s = world.comp_mut::<Stamina>(entity).expect("checked");
     s.recoveries -= 1;
     let value = s.recovery_value();
     heal(world, entity, id, value);
@@ -3687,7 +3768,7 @@ fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), 
     };
     spend(world, entity, ActionType::Maneuver)?;
     let chars = world
-        .get::<Characteristics>(entity)
+        .comp::<Characteristics>(entity)
         .copied()
         .unwrap_or_default();
     let naturals = world.res_mut::<Dice>().roll_2d10();
@@ -3758,7 +3839,7 @@ fn bleed(world: &mut World, entity: Entity) {
     }
     let dying = world.comp::<Heroic>(entity).is_some() && stamina.health() == Health::Dying;
     let bleeding = world
-        .get::<Conditions>(entity)
+        .comp::<Conditions>(entity)
         .is_some_and(|c| c.has(ConditionKind::Bleeding));
     if !(dying || bleeding) {
         return;
@@ -3777,7 +3858,7 @@ fn bleed(world: &mut World, entity: Entity) {
         squad_deaths(world, entity, None);
         return;
     }
-    let mut s = world.get_mut::<Stamina>(entity).expect("checked");
+    let mut s = world.comp_mut::<Stamina>(entity).expect("checked");
     let before = s.health();
     s.lose(loss);
     let (after, left) = (s.health(), s.current);
@@ -3809,7 +3890,7 @@ fn trigger_resource(world: &mut World, entity: Entity, which: crate::content::Re
     let Some(id) = world.comp::<Creature>(entity).map(|c| c.id) else {
         return;
     };
-    let Some(mut h) = world.get_mut::<Heroic>(entity) else {
+    let Some(mut h) = world.comp_mut::<Heroic>(entity) else {
         return;
     };
     if h.trigger != which || h.trigger_round == round {
@@ -3884,7 +3965,7 @@ fn charge(
         .cloned()
         .unwrap_or_default();
     let mut budget = *world
-        .get::<TurnBudget>(entity)
+        .comp::<TurnBudget>(entity)
         .ok_or(Refusal::NoTurnInProgress)?;
     spend_action(&mut budget, &conditions, ActionType::MainAction)?;
     let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
@@ -3937,7 +4018,7 @@ fn charge(
                 .ability(a)
                 .ok_or_else(|| Refusal::UnknownAbility(a.to_string()))?;
             if !world
-                .get::<Abilities>(entity)
+                .comp::<Abilities>(entity)
                 .is_some_and(|l| l.0.iter().any(|x| x == a))
             {
                 return Err(Refusal::NotTheirAbility(a.to_string()));
@@ -4022,7 +4103,7 @@ pub(super) fn charge_attack(
         ),
     };
     if result.is_err() {
-        if let Some(mut b) = world.get_mut::<TurnBudget>(entity) {
+        if let Some(mut b) = world.comp_mut::<TurnBudget>(entity) {
             b.main = false;
         }
         world.res_mut::<CombatLog>().push(LogEntry::TargetLost {

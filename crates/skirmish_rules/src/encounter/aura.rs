@@ -36,7 +36,7 @@ pub(super) fn start(world: &mut World, entity: Entity, ability: &Ability) {
         return;
     };
     let own_turn = world
-        .get::<Creature>(entity)
+        .comp::<Creature>(entity)
         .is_some_and(|c| world.res::<super::Flow>().is_acting(c.id));
     let aura = ActiveAura {
         ability: ability.id.clone(),
@@ -47,7 +47,7 @@ pub(super) fn start(world: &mut World, entity: Entity, ability: &Ability) {
             AuraLasts::UntilEndOfNextTurn => Some(if own_turn { 2 } else { 1 }),
         },
     };
-    if let Some(mut a) = world.get_mut::<Auras>(entity) {
+    if let Some(mut a) = world.comp_mut::<Auras>(entity) {
         a.0.retain(|x| x.ability != ability.id);
         a.0.push(aura);
     }
@@ -206,7 +206,7 @@ fn at_turn_end(world: &mut World) {
             continue;
         }
         let mut gone = Vec::new();
-        if let Some(mut auras) = world.get_mut::<Auras>(e) {
+        if let Some(mut auras) = world.comp_mut::<Auras>(e) {
             for a in auras.0.iter_mut() {
                 if let Some(n) = a.turn_ends_left.as_mut() {
                     *n = n.saturating_sub(1);

@@ -164,7 +164,7 @@ fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, concentra
             continue;
         };
         let mut ended = Vec::new();
-        if let Some(mut c) = world.get_mut::<Conditions>(e) {
+        if let Some(mut c) = world.comp_mut::<Conditions>(e) {
             let before: Vec<_> = c.list.iter().map(|a| a.kind).collect();
             c.list
                 .retain(|a| !(a.source == Some(user) && a.ability.as_deref() == Some(ability)));
@@ -174,7 +174,7 @@ fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, concentra
                 }
             }
         }
-        if let Some(mut b) = world.get_mut::<Bonuses>(e) {
+        if let Some(mut b) = world.comp_mut::<Bonuses>(e) {
             b.0.retain(|x| !(x.source == Some(user) && x.from == ability));
         }
         for condition in ended {
@@ -184,7 +184,7 @@ fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, concentra
         }
     }
     if let Some(e) = entity_of(world, user)
-        && let Some(mut a) = world.get_mut::<Auras>(e)
+        && let Some(mut a) = world.comp_mut::<Auras>(e)
     {
         a.0.retain(|x| x.ability != ability);
     }

@@ -51,7 +51,7 @@ fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
     if coins == 0 {
         return;
     }
-    let Some(mut progress) = world.get_mut::<Progress>(entity) else {
+    let Some(mut progress) = world.comp_mut::<Progress>(entity) else {
         return;
     };
     progress.loot += coins;
@@ -87,7 +87,7 @@ pub(super) fn end_of_turn(world: &mut World, ended: &[CreatureId]) {
             continue;
         };
         let alive = world
-            .get::<crate::stats::Stamina>(e)
+            .comp::<crate::stats::Stamina>(e)
             .is_some_and(|s| !s.is_dead());
         if hero && alive {
             take(world, e, id, space.squares().collect());
@@ -126,10 +126,10 @@ pub(super) fn prepare(
         crate::ability::Prepared::Round => None,
     };
     let known = world
-        .get::<Abilities>(entity)
+        .comp::<Abilities>(entity)
         .is_some_and(|l| l.0.iter().any(|x| x == ability));
     let mut prepared = world
-        .get::<PreparedAbilities>(entity)
+        .comp::<PreparedAbilities>(entity)
         .cloned()
         .unwrap_or_default();
     let was_prepared = prepared.0.iter().any(|(x, _)| x == ability);
@@ -140,7 +140,7 @@ pub(super) fn prepare(
     prepared.0.retain(|(x, _)| x != ability);
     prepared.0.push((ability.to_string(), left));
     world.entity_mut(entity).insert(prepared);
-    if !known && let Some(mut l) = world.get_mut::<Abilities>(entity) {
+    if !known && let Some(mut l) = world.comp_mut::<Abilities>(entity) {
         l.push(ability.to_string(), &content);
     }
     world
@@ -153,11 +153,11 @@ pub(super) fn prepare(
 
 /// A prepared ability expires: it leaves the creature's abilities.
 fn expire(world: &mut World, entity: Entity, id: CreatureId, ability: &str) {
-    if let Some(mut p) = world.get_mut::<PreparedAbilities>(entity) {
+    if let Some(mut p) = world.comp_mut::<PreparedAbilities>(entity) {
         p.0.retain(|(x, _)| x != ability);
     }
     let content = world.res::<Content>().0.clone();
-    if let Some(mut l) = world.get_mut::<Abilities>(entity) {
+    if let Some(mut l) = world.comp_mut::<Abilities>(entity) {
         l.remove(ability, &content);
     }
     let name = world
@@ -194,7 +194,7 @@ pub(super) fn end_round(world: &mut World) {
 pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability) {
     // A prepared ability with uses spends one, and expires at none.
     let spent_out = world
-        .get_mut::<PreparedAbilities>(entity)
+        .comp_mut::<PreparedAbilities>(entity)
         .and_then(|mut p| {
             let slot = p.0.iter_mut().find(|(x, _)| *x == ability.id)?;
             let left = slot.1.as_mut()?;
@@ -206,7 +206,7 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
         expire(world, entity, id, &ability.id);
     }
     let hero = world.comp::<Heroic>(entity).is_some();
-    let Some(mut p) = world.get_mut::<Progress>(entity) else {
+    let Some(mut p) = world.comp_mut::<Progress>(entity) else {
         return;
     };
     let mut log = Vec::new();
@@ -248,7 +248,7 @@ fn restores(a: &Ability) -> bool {
 /// most recently spent first (our ruling).
 pub(super) fn recover(world: &mut World, entity: Entity, id: CreatureId, n: u32, items: bool) {
     let content = world.res::<Content>().clone();
-    let Some(mut p) = world.get_mut::<Progress>(entity) else {
+    let Some(mut p) = world.comp_mut::<Progress>(entity) else {
         return;
     };
     let mut back = Vec::new();

@@ -123,6 +123,11 @@ pub trait KeyedWorld {
     fn res_mut<T: Resource + Component<Mutability = Mutable> + Keyed>(&mut self) -> Mut<'_, T>;
     /// As `World::get` for a component of `entity`.
     fn comp<T: Component + Keyed>(&self, entity: Entity) -> Option<&T>;
+    /// As `World::get_mut` for a component of `entity`.
+    fn comp_mut<T: Component<Mutability = Mutable> + Keyed>(
+        &mut self,
+        entity: Entity,
+    ) -> Option<Mut<'_, T>>;
 }
 
 impl KeyedWorld for World {
@@ -164,6 +169,17 @@ impl KeyedWorld for World {
         // SAFETY: as in `get_res`: the component stored under `id` is a `T`.
         Some(unsafe { ptr.deref::<T>() })
     }
+
+    #[inline]
+    fn comp_mut<T: Component<Mutability = Mutable> + Keyed>(
+        &mut self,
+        entity: Entity,
+    ) -> Option<Mut<'_, T>> {
+        let id = id_of::<T>(self)?;
+        let ptr = self.get_mut_by_id(entity, id)?;
+        // SAFETY: as in `comp`.
+        Some(unsafe { ptr.with_type::<T>() })
+    }
 }
 
 #[cfg(test)]
@@ -198,6 +214,12 @@ mod tests {
             assert_eq!(first.comp::<C>(e1), Some(&C(3)));
             assert_eq!(second.comp::<C>(e2), Some(&C(30)));
         }
+        // A component written through the kept id is the world's own.
+        first.comp_mut::<C>(e1).expect("spawned with C").0 = 4;
+        assert_eq!(first.get::<C>(e1), Some(&C(4)));
+        assert_eq!(second.get::<C>(e2), Some(&C(30)));
+        let bare = first.spawn_empty().id();
+        assert!(first.comp_mut::<C>(bare).is_none());
         second.res_mut::<A>().0 = 11;
         assert_eq!(second.resource::<A>(), &A(11));
         assert_eq!(first.resource::<A>(), &A(1));

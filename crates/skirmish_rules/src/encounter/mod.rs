@@ -29,6 +29,7 @@ pub mod snapshot;
 pub mod summon;
 
 use crate::encounter::keyed::KeyedWorld;
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 use bevy_app::App;
@@ -373,7 +374,7 @@ impl Encounter {
             summoned: w.comp::<Summoned>(e).copied(),
             casting: w.comp::<Casting>(e).map(|c| c.roll.ability.clone()),
             casting_area: w
-                .get::<Casting>(e)
+                .comp::<Casting>(e)
                 .and_then(|c| c.roll.area.as_ref().map(|a| a.reached.clone()))
                 .unwrap_or_default(),
         })
@@ -738,7 +739,11 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
         return Listing::of(out);
     };
     // Who is where, and who is hidden (read together: one pass).
-    let (creatures, hidden) = act::occupants_and_hidden(world);
+    let act::Scene {
+        occupants: creatures,
+        hidden,
+        conditioned,
+    } = act::listing_scene(world);
     let map: &crate::map::Map = &world.res::<Battlefield>().0;
     // Everything of the creature at once, through a kept query.
     let Some((me, cond, mv, budget, space, abilities, heroic, stance, stamina)) =
@@ -758,7 +763,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     // (none of which a creature with neither its move nor its main action
     // left can take: then nothing of moving is worked out).
     let moving = (can_move || budget.main).then(|| {
-        let limits = movement_limits(cond, act::speed_with_grab(world, e, mv.speed));
+        let limits = movement_limits(cond, act::speed_in_scene(world, conditioned, e, mv.speed));
         let mover = Mover {
             id: active,
             space,
@@ -806,7 +811,9 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     let content = world.res::<Content>();
     // Each of the creature's abilities, looked up once for the charges and
     // the list (an unknown id lists nothing).
-    let known: Vec<(&String, &crate::ability::Ability)> = abilities
+    // (These short lists, and those for each creature below, are kept on
+    // the stack: a listing is made before every command.)
+    let known: SmallVec<[(&String, &crate::ability::Ability); 8]> = abilities
         .iter()
         .filter_map(|id| Some((id, content.ability(id)?)))
         .collect();
@@ -851,8 +858,8 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     }
     // Distance and line of effect to each creature, found once for all
     // the abilities.
-    let apart: Vec<u32> = creatures.iter().map(|o| space.distance(o.space)).collect();
-    let mut in_line: Vec<Option<bool>> = vec![None; creatures.len()];
+    let apart: SmallVec<[u32; 16]> = creatures.iter().map(|o| space.distance(o.space)).collect();
+    let mut in_line: SmallVec<[Option<bool>; 16]> = smallvec::smallvec![None; creatures.len()];
     for &(id, a) in &known {
         if dazed_spent {
             continue;

@@ -192,7 +192,7 @@ fn end_phase(world: &mut World) {
                 target,
             );
         });
-        if let Some(mut c) = world.get_mut::<Conditions>(e) {
+        if let Some(mut c) = world.comp_mut::<Conditions>(e) {
             *c = conditions;
         }
     }
@@ -298,7 +298,17 @@ pub(super) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
 /// powers in the movement phase; in the battle phase one battle action and
 /// no attack after a run; and no power-roll movement commands at all.
 pub(super) fn check_command(world: &World, id: CreatureId, cmd: &Command) -> Result<(), Refusal> {
-    let Some(p) = round(world) else {
+    check_command_in(world, round(world), id, cmd)
+}
+
+/// [`check_command`] with the round's phased state already read.
+pub(super) fn check_command_in(
+    world: &World,
+    round: Option<&PhasedRound>,
+    id: CreatureId,
+    cmd: &Command,
+) -> Result<(), Refusal> {
+    let Some(p) = round else {
         return match cmd {
             Command::Movement { .. } => Err(Refusal::WrongCommand(
                 "movement powers belong to the phased 2d6 ruleset",
@@ -356,7 +366,7 @@ pub(super) fn movement(
         ));
     }
     let space = world
-        .get::<Space>(entity)
+        .comp::<Space>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?
         .0;
     let speed = world.comp::<Movement>(entity).map_or(0, |m| m.speed);
@@ -421,14 +431,14 @@ pub(super) fn movement(
         }
     }
     let mut budget = *world
-        .get::<TurnBudget>(entity)
+        .comp::<TurnBudget>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     let action = match stage {
         Stage::Movement => crate::ability::ActionType::MoveAction,
         Stage::Battle => crate::ability::ActionType::MainAction,
     };
     spend_action(&mut budget, &conditions, action)?;
-    *world.get_mut::<TurnBudget>(entity).expect("checked") = budget;
+    *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
     let mut flow = world.res_mut::<Flow>();
     let round = flow.round;
     if let Some(p) = flow.phased.as_mut() {
@@ -455,7 +465,7 @@ pub(super) fn movement(
 /// Seed 001 "Movement Phase Notes": "If you are Slowed at any point during
 /// your movement, you lose all remaining squares of movement".
 pub(super) fn stops_moving(world: &World, conditions: &Conditions) -> bool {
-    rules(world).is_some() && conditions.has(ConditionKind::Slowed)
+    conditions.has(ConditionKind::Slowed) && rules(world).is_some()
 }
 
 /// The sources of advantage and disadvantage on one attack: the power-roll

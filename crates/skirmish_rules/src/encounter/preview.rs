@@ -347,7 +347,7 @@ fn tier_outcomes(
         .flat_map(|e| e.effects.iter().cloned())
         .collect();
     let traits = world
-        .get::<DamageTraits>(ts.entity)
+        .comp::<DamageTraits>(ts.entity)
         .cloned()
         .unwrap_or_default();
     [
@@ -423,7 +423,7 @@ fn tier_outcomes(
 /// temporary, or for a minion what is left of its share of the squad's pool.
 fn stamina_left(world: &bevy_ecs::world::World, entity: bevy_ecs::entity::Entity) -> i32 {
     let left = world
-        .get::<Stamina>(entity)
+        .comp::<Stamina>(entity)
         .map_or(0, |s| s.current + s.temporary);
     // A minion dies when its squad's pool loses a minion's worth.
     match world.comp::<SquadMember>(entity) {

@@ -199,7 +199,7 @@ pub(super) fn vanish(world: &mut World, owner: CreatureId) {
         let Some(e) = entity_of(world, id) else {
             continue;
         };
-        if let Some(mut s) = world.get_mut::<Stamina>(e) {
+        if let Some(mut s) = world.comp_mut::<Stamina>(e) {
             s.current = s.current.min(0);
         }
         world
@@ -302,7 +302,7 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
         return;
     }
     let conditions = world
-        .get::<crate::conditions::Conditions>(e)
+        .comp::<crate::conditions::Conditions>(e)
         .cloned()
         .unwrap_or_default();
     let speed = world.comp::<Movement>(e).map_or(0, |m| m.speed);
