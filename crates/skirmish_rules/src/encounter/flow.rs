@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::act::{BonusData, CachedQuery, StandingData, SummonData};
 use super::components::*;
 use super::log::{CombatLog, LogEntry};
+use super::setup::CreatureIndex;
 use crate::conditions::{ConditionKind, Conditions};
 use crate::content::Content;
 use crate::dice::Dice;
@@ -344,7 +345,7 @@ pub(super) fn end_of_turn(
     mut creatures: Query<(Entity, &Creature, &mut Conditions)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
-    (ruleset, flow): (Res<ActiveRuleset>, Res<Flow>),
+    (ruleset, flow, index): (Res<ActiveRuleset>, Res<Flow>, Res<CreatureIndex>),
 ) {
     let ended = std::mem::take(&mut events.ended);
     let save_target = ruleset.0.save_target;
@@ -355,7 +356,7 @@ pub(super) fn end_of_turn(
         .is_some_and(|p| p.stage == crate::phased::Stage::Movement);
     // In the order the turns ended (a squad's members in their order):
     // saves take dice.
-    for e in in_list_order(creatures.iter().map(|(e, c, _)| (e, c)), &ended) {
+    for e in in_list_order(&index, &ended) {
         let Ok((_, c, mut conditions)) = creatures.get_mut(e) else {
             continue;
         };
@@ -391,20 +392,19 @@ pub(super) fn end_of_turn(
     }
 }
 
-/// The entities of the `listed` creatures, in the list's order rather than
-/// the store's: where dice are rolled for each, the store's order is no rule.
+/// The entities of the `listed` creatures, each once, in the list's order
+/// rather than the store's: where dice are rolled for each, the store's
+/// order is no rule. (Found through the index: a turn's end or start lists
+/// a creature or a squad, not worth a pass over everyone.)
 fn in_list_order<'a>(
-    creatures: impl Iterator<Item = (Entity, &'a Creature)>,
-    listed: &[CreatureId],
-) -> Vec<Entity> {
-    if listed.is_empty() {
-        return Vec::new();
-    }
-    let mut order: Vec<(usize, Entity)> = creatures
-        .filter_map(|(e, c)| Some((listed.iter().position(|&x| x == c.id)?, e)))
-        .collect();
-    order.sort_unstable();
-    order.into_iter().map(|(_, e)| e).collect()
+    index: &'a CreatureIndex,
+    listed: &'a [CreatureId],
+) -> impl Iterator<Item = Entity> + 'a {
+    listed
+        .iter()
+        .enumerate()
+        .filter(|&(i, id)| !listed[..i].contains(id))
+        .filter_map(|(_, &id)| index.entity(id))
 }
 
 /// Choose who acts next: the other side if it has anyone left to act, else
@@ -551,12 +551,12 @@ pub(super) fn start_of_turn(
     mut creatures: Query<TurnStartData>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
-    (content, flow): (Res<Content>, Res<Flow>),
+    (content, flow, index): (Res<Content>, Res<Flow>, Res<CreatureIndex>),
 ) {
     let started = std::mem::take(&mut events.started);
     let stage = flow.phased.as_ref().map(|p| p.stage);
     // In the order the turns started: resource dice are rolled here.
-    for e in in_list_order(creatures.iter().map(|(e, c, ..)| (e, c)), &started) {
+    for e in in_list_order(&index, &started) {
         let Ok((_, c, mut budget, mut stance, heroic, stamina)) = creatures.get_mut(e) else {
             continue;
         };
@@ -632,4 +632,36 @@ pub(super) fn check_outcome(world: &mut World) {
 /// Conditions a creature can't act through (for legal actions).
 pub fn is_dazed(c: &Conditions) -> bool {
     c.has(ConditionKind::Dazed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_boundarys_creatures_come_in_the_lists_order_each_once() {
+        // Saves and resource dice are rolled in the order the turns ended
+        // or started, whatever order the index keeps; a creature named
+        // twice is still handled once, and an id with no entity is passed.
+        let mut world = World::new();
+        let (a, b, c) = (
+            world.spawn_empty().id(),
+            world.spawn_empty().id(),
+            world.spawn_empty().id(),
+        );
+        let mut index = CreatureIndex::default();
+        index.set(CreatureId(0), a);
+        index.set(CreatureId(1), b);
+        index.set(CreatureId(2), c);
+        let listed = [
+            CreatureId(2),
+            CreatureId(0),
+            CreatureId(2),
+            CreatureId(7),
+            CreatureId(1),
+        ];
+        let order: Vec<Entity> = in_list_order(&index, &listed).collect();
+        assert_eq!(order, vec![c, a, b]);
+        assert_eq!(in_list_order(&index, &[]).count(), 0);
+    }
 }

@@ -900,6 +900,10 @@ fn search_levels(map: &Map, occ: &Occupancy, mover: &Mover, reach: &Reach) -> Op
         let this = &mut this[..rows];
         let steps = &head[..8 * rows];
         let dear = &head[(8 + ROUGH) * rows..][..rows];
+        // Every step costs at least 1 and moves at most a row: the squares
+        // of cost `k` or less lie within `k` rows of the start, and only
+        // those rows are looked at.
+        let band = sy.saturating_sub(k) + 1..=(sy + 1 + k).min(h);
         // A step from the squares `rough` cheaper: entering costs `rough`
         // one more than `plain`, so those are last round's squares a step
         // from the squares `plain` cheaper, kept rather than found again.
@@ -908,7 +912,7 @@ fn search_levels(map: &Map, occ: &Occupancy, mover: &Mover, reach: &Reach) -> Op
         let mut plain_any = false;
         if let Some(level) = k.checked_sub(plain) {
             let level = &before[level * rows..][..rows];
-            for y in 1..=h {
+            for y in band.clone() {
                 let at = level[y];
                 if at == 0 {
                     continue;
@@ -925,7 +929,7 @@ fn search_levels(map: &Map, occ: &Occupancy, mover: &Mover, reach: &Reach) -> Op
         if !any {
             continue;
         }
-        for y in 1..=h {
+        for y in band {
             let new = (from_plain[y] & !dear[y] | from_rough[y] & dear[y]) & full & !reached[y];
             if new != 0 {
                 reached[y] |= new;
