@@ -609,7 +609,7 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase, listed: bool) -> Resu
                 spend_move: true,
                 listed,
             };
-            walk(world, entity, id, &path.to_vec(), how)
+            walk(world, entity, id, path.to_vec(), how)
         }
         Command::Shift { to, .. } => {
             let from = world
@@ -621,7 +621,7 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase, listed: bool) -> Resu
                 spend_move: true,
                 listed,
             };
-            walk(world, entity, id, &[from, *to], how)
+            walk(world, entity, id, vec![from, *to], how)
         }
         Command::UseAbility {
             ability,
@@ -963,7 +963,7 @@ fn walk(
     world: &mut World,
     entity: Entity,
     id: CreatureId,
-    path: &[Pos],
+    path: Vec<Pos>,
     how: Walk,
 ) -> Result<(), Refusal> {
     let Walk {
@@ -992,7 +992,7 @@ fn walk(
     // out again (4% of a random game's instructions); debug builds, where
     // the tests run, check that the two agree.
     if !listed || cfg!(debug_assertions) {
-        let checked = path_in_reach(world, entity, id, space, &conditions, path, shift);
+        let checked = path_in_reach(world, entity, id, space, &conditions, &path, shift);
         debug_assert!(
             !listed || checked.is_ok(),
             "a listed move was refused: {checked:?} for {path:?}"
@@ -1010,7 +1010,7 @@ fn walk(
     *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
     world.res_mut::<Resolution>().push(Resume::Walk {
         creature: id,
-        path: path.to_vec(),
+        path,
         shift,
         asked: false,
     });
@@ -4058,7 +4058,7 @@ fn charge(
         spend_move: false,
         listed: false,
     };
-    walk(world, entity, id, path, how)?;
+    walk(world, entity, id, path.to_vec(), how)?;
     let mut res = world.res_mut::<Resolution>();
     let steps = res.stack.pop();
     res.push(Resume::FollowUp {
