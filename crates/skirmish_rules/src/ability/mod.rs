@@ -294,6 +294,72 @@ pub enum TargetKind {
     Myself,
 }
 
+/// How a creature stands to the one choosing targets: itself, one of its
+/// side, or one of the other side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relation {
+    Myself,
+    Ally,
+    Enemy,
+}
+
+impl Relation {
+    /// How `other` (of `other_side`) stands to `user` (of `user_side`).
+    #[inline]
+    pub fn of(
+        user: crate::stats::CreatureId,
+        user_side: crate::map::Side,
+        other: crate::stats::CreatureId,
+        other_side: crate::map::Side,
+    ) -> Relation {
+        if other == user {
+            Relation::Myself
+        } else if other_side != user_side {
+            Relation::Enemy
+        } else {
+            Relation::Ally
+        }
+    }
+
+    /// This relation as one bit (see [`TargetKind::relations`]).
+    #[inline]
+    pub fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+impl TargetKind {
+    /// Seed 000 "Target": whether a creature standing in `r` to the user
+    /// may be a target of this kind: a creature is any but the user, an
+    /// enemy one of the other side, an ally one of the user's own side
+    /// but not the user, self the user; no creature is an object.
+    #[inline]
+    pub fn allows(self, r: Relation) -> bool {
+        match self {
+            TargetKind::Creature => r != Relation::Myself,
+            TargetKind::Enemy => r == Relation::Enemy,
+            TargetKind::Ally => r == Relation::Ally,
+            TargetKind::Myself => r == Relation::Myself,
+            TargetKind::Object => false,
+        }
+    }
+
+    /// Whether any of `kinds` allows a creature standing in `r`.
+    #[inline]
+    pub fn any_allows(kinds: &[TargetKind], r: Relation) -> bool {
+        kinds.iter().any(|k| k.allows(r))
+    }
+
+    /// The relations any of `kinds` allows, as [`Relation::bit`]s (for a
+    /// loop over many creatures with the same kinds).
+    pub fn relations(kinds: &[TargetKind]) -> u8 {
+        [Relation::Myself, Relation::Ally, Relation::Enemy]
+            .into_iter()
+            .filter(|&r| TargetKind::any_allows(kinds, r))
+            .fold(0, |bits, r| bits | r.bit())
+    }
+}
+
 /// Seed 000 "Target": how many and which kinds. `count: None` is "each" in the area.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Target {
@@ -885,6 +951,37 @@ pub fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Seed 000 "Target": "You aren't an eligible creature target for your
+    // own abilities unless those abilities also have "self" as a target";
+    // "If an ability targets one or more enemies, it can affect only
+    // creatures who are hostile"; "You aren't an eligible target for your
+    // own abilities that target allies unless those abilities also have
+    // "self" as a target"; "If an ability targets "self," it can affect
+    // only the creature using the ability."
+    #[test]
+    fn target_kinds_allow_whom_seed_000_says() {
+        use crate::map::Side;
+        use crate::stats::CreatureId;
+        let (me, friend, foe) = (CreatureId(1), CreatureId(2), CreatureId(3));
+        let rel = |other, side| Relation::of(me, Side::Heroes, other, side);
+        assert_eq!(rel(me, Side::Heroes), Relation::Myself);
+        assert_eq!(rel(friend, Side::Heroes), Relation::Ally);
+        assert_eq!(rel(foe, Side::Director), Relation::Enemy);
+        use Relation::*;
+        let allowed = |k: TargetKind| [Myself, Ally, Enemy].map(|r| k.allows(r));
+        assert_eq!(allowed(TargetKind::Creature), [false, true, true]);
+        assert_eq!(allowed(TargetKind::Enemy), [false, false, true]);
+        assert_eq!(allowed(TargetKind::Ally), [false, true, false]);
+        assert_eq!(allowed(TargetKind::Myself), [true, false, false]);
+        assert_eq!(allowed(TargetKind::Object), [false, false, false]);
+        // Several kinds allow what any of them does, as bits for a loop.
+        let kinds = [TargetKind::Ally, TargetKind::Myself];
+        assert!(TargetKind::any_allows(&kinds, Myself));
+        assert!(!TargetKind::any_allows(&kinds, Enemy));
+        assert_eq!(TargetKind::relations(&kinds), Myself.bit() | Ally.bit());
+        assert_eq!(TargetKind::relations(&[]), 0);
+    }
 
     // Seed 002 "Component": "a Disadvantage for every Component that is
     // missing ... beyond the maximum number of 3 Disadvantages for a roll,

@@ -13,7 +13,8 @@ use super::flow::{Flow, Malice, Phase, Step, TurnEvents, can_act};
 use super::log::{CombatLog, LogEntry};
 use super::react::{self, Event, Reaction, Resolution, Resume};
 use crate::ability::{
-    Ability, ActionType, Cost, Distance, ForcedKind, Keyword, TargetKind, TriggerEvent, evaluate,
+    Ability, ActionType, Cost, Distance, ForcedKind, Keyword, Relation, TargetKind, TriggerEvent,
+    evaluate,
 };
 use crate::conditions::{
     AbilityFacts, ActiveCondition, Applied, ConditionKind, Conditions, Duration, Party,
@@ -1799,13 +1800,10 @@ pub(super) type HeroData = (
 
 /// Whether a target of `kind` is allowed (seed 000 "Target").
 pub(super) fn target_allowed(kinds: &[TargetKind], user: &Snapshot, target: &Snapshot) -> bool {
-    kinds.iter().any(|k| match k {
-        TargetKind::Creature => target.id != user.id,
-        TargetKind::Enemy => target.side != user.side,
-        TargetKind::Ally => target.side == user.side && target.id != user.id,
-        TargetKind::Myself => target.id == user.id,
-        TargetKind::Object => false,
-    })
+    TargetKind::any_allows(
+        kinds,
+        Relation::of(user.id, user.side, target.id, target.side),
+    )
 }
 
 /// RULES.md "Flanking": an ally on the opposite side or corner of the

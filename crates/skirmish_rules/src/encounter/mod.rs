@@ -860,6 +860,9 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     // the abilities.
     let apart: SmallVec<[u32; 16]> = creatures.iter().map(|o| space.distance(o.space)).collect();
     let mut in_line: SmallVec<[Option<bool>; 16]> = smallvec::smallvec![None; creatures.len()];
+    // (Read as slices below: a small vector's every index asks where it
+    // keeps its items.)
+    let (apart, in_line): (&[u32], &mut [Option<bool>]) = (&apart, &mut in_line);
     for &(id, a) in &known {
         if dazed_spent {
             continue;
@@ -895,23 +898,25 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
             Distance::Myself => 0,
             d => d.reach(),
         };
+        // The relations the ability may target, found once for all the
+        // creatures.
+        let allowed = crate::ability::TargetKind::relations(&a.target.kinds);
         for (n, o) in creatures.iter().enumerate() {
-            let kind_ok = a.target.kinds.iter().any(|k| match k {
-                crate::ability::TargetKind::Creature => o.id != active,
-                crate::ability::TargetKind::Enemy => o.side != me.side,
-                crate::ability::TargetKind::Ally => o.side == me.side && o.id != active,
-                crate::ability::TargetKind::Myself => o.id == active,
-                crate::ability::TargetKind::Object => false,
-            });
+            // Out of reach (the user itself is always in reach): the
+            // cheapest test first.
+            if o.id != active && apart[n] > reach {
+                continue;
+            }
+            let relation = crate::ability::Relation::of(active, me.side, o.id, o.side);
+            if allowed & relation.bit() == 0 {
+                continue;
+            }
             // `creatures` holds only the living.
             let hidden = o.side != me.side && apart[n] > 1 && hidden.contains(&o.id);
-            if kind_ok
-                && !hidden
+            if !hidden
                 && (o.id == active
-                    || (apart[n] <= reach
-                        && (a.true_distance
-                            || *in_line[n]
-                                .get_or_insert_with(|| line_of_effect(map, space, o.space)))))
+                    || a.true_distance
+                    || *in_line[n].get_or_insert_with(|| line_of_effect(map, space, o.space)))
             {
                 out.push(Command::UseAbility {
                     creature: active,
@@ -928,7 +933,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     // The basic actions every creature has.
     let maneuver_ok = (budget.maneuver || budget.main) && !dazed_spent;
     if budget.main && !dazed_spent {
-        for (o, &apart) in creatures.iter().zip(&apart) {
+        for (o, &apart) in creatures.iter().zip(apart) {
             if o.side != me.side && apart == 1 {
                 out.push(Command::FreeStrike {
                     creature: active,
@@ -988,14 +993,10 @@ fn eligible(
     user: CreatureId,
     o: &crate::map::Occupant,
 ) -> bool {
-    use crate::ability::TargetKind as K;
-    kinds.iter().any(|k| match k {
-        K::Creature => o.id != user,
-        K::Enemy => o.side != side,
-        K::Ally => o.side == side && o.id != user,
-        K::Myself => o.id == user,
-        K::Object => false,
-    })
+    crate::ability::TargetKind::any_allows(
+        kinds,
+        crate::ability::Relation::of(user, side, o.id, o.side),
+    )
 }
 
 /// An ability with the Charge keyword a creature could end a charge with

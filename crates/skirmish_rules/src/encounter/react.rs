@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::act::{self, PendingRoll, entity_of, surprised_side};
 use super::components::*;
 use super::flow::can_act;
-use crate::ability::{ActionType, Cost, Distance, TargetKind, TriggerEvent};
+use crate::ability::{ActionType, Cost, Distance, Relation, TargetKind, TriggerEvent};
 use crate::conditions::{Conditions, action_limits};
 use crate::content::Content;
 use crate::map::{Footprint, Pos, line_of_effect};
@@ -439,13 +439,8 @@ fn each_option(
             ) else {
                 continue;
             };
-            let kind_ok = a.target.kinds.iter().any(|k| match k {
-                TargetKind::Creature => c != reactor,
-                TargetKind::Enemy => cc.side != my_side,
-                TargetKind::Ally => cc.side == my_side && c != reactor,
-                TargetKind::Myself => c == reactor,
-                TargetKind::Object => false,
-            });
+            let kind_ok =
+                TargetKind::any_allows(&a.target.kinds, Relation::of(reactor, my_side, c, cc.side));
             let in_reach = c == reactor
                 || (my_space.distance(cs) <= a.distance.reach()
                     && line_of_effect(map, my_space, cs));
