@@ -498,7 +498,11 @@ impl Encounter {
                     creature: first.creature(),
                 });
             }
-            return Listing::of(out);
+            // Each a creature of the side to pick.
+            let side = flow.to_act;
+            let mut out = Listing::of(out);
+            out.side = Some(side);
+            return out;
         };
         // Everyone taking the turn (a minion squad acts together), as
         // `Flow::acting` lists them.
@@ -506,7 +510,9 @@ impl Encounter {
         let acting: &[CreatureId] = if squad.is_empty() { &lone } else { &squad };
         let mut out = Listing::default();
         for &member in acting {
-            if !self_alive(world, member) {
+            // (A lone creature's own listing finds it dead itself,
+            // reading it once.)
+            if (acting.len() > 1 || phased) && !self_alive(world, member) {
                 continue;
             }
             if phased {
@@ -524,8 +530,11 @@ impl Encounter {
                 // its moves not built.
                 out = creature_actions(world, member);
             } else {
-                let more = creature_actions(world, member).into_vec();
+                let more = creature_actions(world, member);
+                let side = out.side.or(more.side);
+                let more = more.into_vec();
                 out = Listing::of(out.into_vec());
+                out.side = side;
                 out.rest.extend(more);
             }
         }
@@ -543,6 +552,9 @@ pub struct Listing {
     /// The charges, kept as their runs (they stand among `rest`).
     charges: Option<ListedCharges>,
     rest: Vec<Command>,
+    /// The side whose creatures the commands are for, when the listing
+    /// knew it as it was made (a turn's commands, a side's picks).
+    side: Option<Side>,
 }
 
 /// A listing's charges: each as the end of its straight run, read back
@@ -570,7 +582,15 @@ impl Listing {
             moves: None,
             charges: None,
             rest,
+            side: None,
         }
+    }
+
+    /// The side whose creatures the commands are for, if the listing knew
+    /// it as it was made (else ask [`Encounter::side_of`] its first
+    /// creature).
+    pub fn side(&self) -> Option<Side> {
+        self.side
     }
 
     /// How many commands it lists.
@@ -751,6 +771,10 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
     else {
         return Listing::of(out);
     };
+    // The dead (or a creature with no stamina) have nothing to do.
+    if stamina.is_none_or(|s| s.is_dead()) {
+        return Listing::of(out);
+    }
     let (mv, budget) = (*mv, *budget);
     let space = space
         .map(|s| s.0)
@@ -983,6 +1007,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
         moves,
         charges: listed_charges,
         rest: out,
+        side: Some(me.side),
     }
 }
 

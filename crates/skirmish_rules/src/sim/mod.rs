@@ -203,7 +203,13 @@ pub fn play_on(
         let Some(first) = listing.first_creature() else {
             break;
         };
-        let side = e.side_of(first).unwrap_or(Side::Heroes);
+        // (Most listings know their side; a prompt's is looked up.)
+        let side = listing.side().or_else(|| e.side_of(first));
+        debug_assert!(
+            listing.side().is_none() || listing.side() == e.side_of(first),
+            "a listing's side is its first creature's"
+        );
+        let side = side.unwrap_or(Side::Heroes);
         let brain: &mut Box<dyn Brain> = match side {
             Side::Heroes => &mut heroes,
             Side::Director => &mut monsters,
