@@ -9,11 +9,41 @@ fn skirmish() -> Command {
     c
 }
 
-fn scratch(name: &str) -> PathBuf {
+/// A fresh scratch folder under the system temp dir, removed when the
+/// test is done with it (even when it fails): a test run leaves nothing
+/// behind.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("skirmish-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 // Issue #2 point 8: "`skirmish check [PATH]` validates content and prints counts per kind."
@@ -293,7 +323,6 @@ fn sim_reports_win_rates_as_text_and_json_and_keeps_replays() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no brain called `clever`"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // Issue #6 point 3 and DEVELOPERS.md "Bad input gets a clear error": an

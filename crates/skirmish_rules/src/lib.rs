@@ -19,6 +19,8 @@ pub mod map;
 pub mod phased;
 pub mod power_roll;
 pub mod scenario;
+#[cfg(test)]
+mod scratch;
 pub mod sim;
 pub mod stats;
 

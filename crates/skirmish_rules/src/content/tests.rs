@@ -1,15 +1,16 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::scratch::Scratch;
 
 fn shipped_assets() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")
 }
 
-/// A fresh content folder under the system temp dir with the given files.
-fn content_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("skirmish-content-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+/// A fresh content folder under the system temp dir with the given files
+/// (removed when the test is done with it).
+fn content_dir(name: &str, files: &[(&str, &str)]) -> Scratch {
+    let dir = Scratch::new(&format!("content-{name}"));
     for (path, text) in files {
         let p = dir.join(path);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();

@@ -123,8 +123,7 @@ mod tests {
     // Issue #3 point 1: maps made in the Tiled editor (.tmx) import too.
     #[test]
     fn imports_a_tmx_map() {
-        let dir = std::env::temp_dir().join(format!("skirmish-tmx-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::Scratch::new("tmx");
         let path = dir.join("t.tmx");
         std::fs::write(&path, TEST_TMX).unwrap();
         let m = load_tmx(&path).unwrap();
@@ -135,8 +134,7 @@ mod tests {
 
     #[test]
     fn unknown_terrain_is_an_error() {
-        let dir = std::env::temp_dir().join(format!("skirmish-tmx-bad-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::scratch::Scratch::new("tmx-bad");
         let path = dir.join("t.tmx");
         std::fs::write(&path, TEST_TMX.replace("\"difficult\"", "\"lava-ish\"")).unwrap();
         let e = load_tmx(&path).unwrap_err().to_string();
