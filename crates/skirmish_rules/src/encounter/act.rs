@@ -69,8 +69,12 @@ pub struct RaisedWalls(pub Vec<RaisedWall>);
 /// End of a turn: the walls of the creatures ending it count down, and
 /// crumble at zero.
 fn walls_crumble(world: &mut World) {
+    // (Most fights raise no wall: nothing to copy then.)
+    if world.res::<RaisedWalls>().0.is_empty() {
+        return;
+    }
     let ended = world.res::<TurnEvents>().ended.clone();
-    if ended.is_empty() || world.res::<RaisedWalls>().0.is_empty() {
+    if ended.is_empty() {
         return;
     }
     // A maker who died has no turns left to end: its walls crumble as this

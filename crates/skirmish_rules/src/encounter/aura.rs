@@ -13,7 +13,7 @@ use bevy_ecs::prelude::*;
 
 use super::act::{self, Battlefield, apply_outcome, entity_of, snapshot, target_allowed};
 use super::components::*;
-use super::flow::{Step, TurnEvents, can_act, end_of_turn, start_of_turn};
+use super::flow::{Step, can_act, end_of_turn, start_of_turn};
 use super::log::{CombatLog, LogEntry};
 use super::react::Resolution;
 use crate::ability::{Ability, AuraLasts, AuraTiming, Distance};
@@ -175,7 +175,7 @@ fn turn_boundary(world: &mut World, who: &[CreatureId], inside: AuraTiming, own:
 }
 
 fn at_turn_start(world: &mut World) {
-    let started = world.res::<TurnEvents>().started.clone();
+    let started = super::flow::turns_started(world);
     turn_boundary(
         world,
         &started,
@@ -187,7 +187,7 @@ fn at_turn_start(world: &mut World) {
 /// End of a turn: auras act, then those of the creatures ending their turn
 /// count down (an aura "until the end of your next turn" ends).
 fn at_turn_end(world: &mut World) {
-    let ended = world.res::<TurnEvents>().ended.clone();
+    let ended = super::flow::turns_ended(world);
     turn_boundary(
         world,
         &ended,

@@ -247,6 +247,17 @@ pub struct TurnEvents {
     pub started: Vec<CreatureId>,
 }
 
+/// A copy of the turns a step ended, for a boundary system that writes to
+/// the world as it goes (on the stack: a turn or a squad's).
+pub(super) fn turns_ended(world: &World) -> smallvec::SmallVec<[CreatureId; 8]> {
+    smallvec::SmallVec::from_slice(&world.res::<TurnEvents>().ended)
+}
+
+/// [`turns_ended`] for the turns a step started.
+pub(super) fn turns_started(world: &World) -> smallvec::SmallVec<[CreatureId; 8]> {
+    smallvec::SmallVec::from_slice(&world.res::<TurnEvents>().started)
+}
+
 /// A creature that can still take turns: anyone not dead. (RULES.md
 /// "Stamina": a dying hero can't Catch Breath and bleeds, but still acts.)
 pub fn can_act(stamina: &Stamina) -> bool {
@@ -278,7 +289,7 @@ pub(super) fn strain(world: &mut World) {
     if super::phased_flow::in_movement(world) {
         return;
     }
-    let ended = world.res::<TurnEvents>().ended.clone();
+    let ended = turns_ended(world);
     super::act::strain(world, &ended);
     super::gather::end_of_turn(world, &ended);
 }
