@@ -73,7 +73,7 @@ fn walls_crumble(world: &mut World) {
     if world.res::<RaisedWalls>().0.is_empty() {
         return;
     }
-    let ended = world.res::<TurnEvents>().ended.clone();
+    let ended = super::flow::turns_ended(world);
     if ended.is_empty() {
         return;
     }
@@ -273,7 +273,8 @@ pub(super) trait KeptQuery<D: bevy_ecs::query::QueryData + 'static> {
     fn with_slot<R>(f: impl FnOnce(&QuerySlot<D>) -> R) -> R;
 }
 
-/// `KeptQuery` for each query type named, each with its own slot.
+/// `KeptQuery` for each query type named, each with its own slot, and
+/// `cache_queries`, which builds them all at setup.
 macro_rules! kept_queries {
     ($($d:ty),* $(,)?) => {
         $(impl KeptQuery<$d> for CachedQuery<$d> {
@@ -285,6 +286,13 @@ macro_rules! kept_queries {
                 SLOT.with(f)
             }
         })*
+
+        /// Build the queries the hot paths keep, and register their
+        /// components (at setup): each query named above, so none is
+        /// left out.
+        pub(super) fn cache_queries(world: &mut World) {
+            $(CachedQuery::<$d>::prime(world);)*
+        }
     };
 }
 
@@ -393,25 +401,6 @@ kept_queries!(
     WalkerData,
     &'static mut TurnBudget,
 );
-
-/// Build the queries the hot paths keep, and register their components
-/// (at setup).
-pub(super) fn cache_queries(world: &mut World) {
-    CachedQuery::<OccupantData>::prime(world);
-    CachedQuery::<SceneData>::prime(world);
-    CachedQuery::<GrabData>::prime(world);
-    CachedQuery::<AuraData>::prime(world);
-    CachedQuery::<StandingData>::prime(world);
-    CachedQuery::<SummonData>::prime(world);
-    CachedQuery::<ActorData>::prime(world);
-    CachedQuery::<StanceData>::prime(world);
-    CachedQuery::<TriggerData>::prime(world);
-    CachedQuery::<BonusData>::prime(world);
-    CachedQuery::<SnapshotData>::prime(world);
-    CachedQuery::<HeroData>::prime(world);
-    CachedQuery::<WalkerData>::prime(world);
-    CachedQuery::<&mut TurnBudget>::prime(world);
-}
 
 /// What a new round changes of each creature's round bonuses.
 pub(super) type BonusData = (&'static Creature, &'static mut Bonuses);
