@@ -146,11 +146,17 @@ pub(super) fn place(
     });
 }
 
+/// Whether any glyph is on the board (most fights have none: a walk asks
+/// once, not at every step, and again only after something acted on a
+/// step, which is what can place one).
+pub(super) fn any(world: &World) -> bool {
+    !world.res::<Glyphs>().list.is_empty()
+}
+
 /// A creature has stepped into `to`: glyphs there that work against it
 /// react with their "enters" abilities. True if any did.
 pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) -> bool {
-    // Most fights have no glyph: every step asks.
-    if world.res::<Glyphs>().list.is_empty() {
+    if !any(world) {
         return false;
     }
     let Some(e) = entity_of(world, id) else {

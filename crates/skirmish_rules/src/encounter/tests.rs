@@ -1408,6 +1408,19 @@ fn kept_queries_answer_for_the_world_asked_on_any_thread() {
         assert_eq!(kept_ids_and_squares(a.world()), want_a);
         assert_eq!(kept_ids_and_squares(b.world()), want_b);
     }
+    // A creature moved to an archetype the world did not have when the
+    // query was last brought up to date (a component added to it) is
+    // still found, by the query this thread keeps for that world.
+    #[derive(Component)]
+    struct Marked;
+    let marked = {
+        let world = a.world_mut();
+        let mut q = world.query_filtered::<Entity, With<components::Creature>>();
+        q.iter(world).next().unwrap()
+    };
+    assert_eq!(kept_ids_and_squares(a.world()), want_a);
+    a.world_mut().entity_mut(marked).insert(Marked);
+    assert_eq!(kept_ids_and_squares(a.world()), want_a);
     let nested = act::CachedQuery::<act::OccupantData>::with(a.world(), |q| {
         let outer = q.iter_manual(a.world()).count();
         (
