@@ -495,9 +495,9 @@ pub(super) struct Scene {
     pub conditioned: bool,
 }
 
-/// The [`Scene`] for a listing.
-pub(super) fn listing_scene(world: &World) -> Scene {
-    let surprised = surprised_side(world);
+/// The [`Scene`] for a listing, `surprised` being [`surprised_side`] (the
+/// listing has read the turn order already).
+pub(super) fn listing_scene(world: &World, surprised: Option<Side>) -> Scene {
     let mut out: Vec<Occupant> = Vec::with_capacity(16);
     let mut hidden = Vec::new();
     let mut conditioned = false;
@@ -3845,8 +3845,7 @@ fn escape_grab(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), 
 
 /// The side that is wholly surprised, while it still is (round 1).
 pub fn surprised_side(world: &World) -> Option<Side> {
-    let flow = world.res::<Flow>();
-    flow.surprised.filter(|_| flow.round <= 1)
+    world.res::<Flow>().surprised_now()
 }
 
 /// Seed 000 "Bleeding": "whenever they use a main action, use a triggered

@@ -198,6 +198,11 @@ impl Flow {
         self.active == Some(id) || self.squad.contains(&id)
     }
 
+    /// The side that is wholly surprised, while it still is (round 1).
+    pub fn surprised_now(&self) -> Option<Side> {
+        self.surprised.filter(|_| self.round <= 1)
+    }
+
     /// Everyone taking the current turn.
     pub fn acting(&self) -> Vec<CreatureId> {
         if !self.squad.is_empty() {

@@ -451,13 +451,14 @@ impl Encounter {
         let world = self.app.world_mut();
         // A squad's members, or none (an empty list is copied without an
         // allocation; `Flow::acting` would make one for the lone creature).
-        let (over, active, squad, phased) = {
+        let (over, active, squad, phased, surprised) = {
             let flow = world.res::<Flow>();
             (
                 flow.outcome.is_some(),
                 flow.active,
                 flow.squad.clone(),
                 flow.phased.is_some(),
+                flow.surprised_now(),
             )
         };
         if over {
@@ -519,7 +520,7 @@ impl Encounter {
                 // Seed 001: the phase decides what a turn may do.
                 out.rest
                     .extend(phased_flow::movement_commands(world, member));
-                let allowed: Vec<Command> = creature_actions(world, member)
+                let allowed: Vec<Command> = creature_actions(world, member, surprised)
                     .into_vec()
                     .into_iter()
                     .filter(|c| phased_flow::check_command(world, member, c).is_ok())
@@ -528,9 +529,9 @@ impl Encounter {
             } else if out.is_empty() {
                 // One creature acting, the common case: its list as it is,
                 // its moves not built.
-                out = creature_actions(world, member);
+                out = creature_actions(world, member, surprised);
             } else {
-                let more = creature_actions(world, member);
+                let more = creature_actions(world, member, surprised);
                 let side = out.side.or(more.side);
                 let more = more.into_vec();
                 out = Listing::of(out.into_vec());
@@ -752,8 +753,9 @@ fn phased_starts(world: &mut World, flow: &Flow, stage: crate::phased::Stage) ->
 
 /// What one creature taking the current turn can do now: its moves and
 /// shifts, charges, its abilities against each valid target or placement,
-/// and the basic actions.
-fn creature_actions(world: &World, active: CreatureId) -> Listing {
+/// and the basic actions. `surprised` is the side wholly surprised now
+/// ([`Flow::surprised_now`], which the listing has read).
+fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) -> Listing {
     let mut out = Vec::new();
     let Some(e) = act::entity_of(world, active) else {
         return Listing::of(out);
@@ -763,7 +765,7 @@ fn creature_actions(world: &World, active: CreatureId) -> Listing {
         occupants: creatures,
         hidden,
         conditioned,
-    } = act::listing_scene(world);
+    } = act::listing_scene(world, surprised);
     let map: &crate::map::Map = &world.res::<Battlefield>().0;
     // Everything of the creature at once, through a kept query.
     let Some((me, cond, mv, budget, space, abilities, heroic, stance, stamina)) =

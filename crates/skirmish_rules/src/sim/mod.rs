@@ -197,8 +197,9 @@ pub fn play_on(
     let seed = e.replay().seed;
     let mut errors = Vec::new();
     let mut n = 0;
-    while e.outcome().is_none() && n < max_commands {
+    while n < max_commands {
         n += 1;
+        // (A fight that is over lists nothing: it ends here.)
         let listing = e.listing();
         let Some(first) = listing.first_creature() else {
             break;
