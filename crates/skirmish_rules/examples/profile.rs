@@ -17,7 +17,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use skirmish_rules::ai::by_name;
-use skirmish_rules::encounter::Encounter;
+use skirmish_rules::encounter::{Encounter, Picked};
 use skirmish_rules::sim::play_on;
 
 #[path = "../benches/common/fight.rs"]
@@ -107,7 +107,7 @@ fn by_kind_times(
         e.restart(seed);
         while e.outcome().is_none() {
             let t = Instant::now();
-            let listing = e.listing();
+            let mut listing = e.listing();
             let listed = t.elapsed();
             let Some(first) = listing.first_creature() else {
                 break;
@@ -116,10 +116,13 @@ fn by_kind_times(
                 Some(Side::Director) => &mut m,
                 _ => &mut h,
             };
-            let count = listing.len();
-            let cmd = match brain.choose_position(e, count) {
-                Some(i) => listing.take(i).expect("a listed position"),
-                None => {
+            let t = Instant::now();
+            let picked = listing.pick_position(|n| brain.choose_position(e, n));
+            let listed = listed + t.elapsed();
+            let cmd = match picked {
+                Picked::At(i) => listing.take(i).expect("a listed position"),
+                Picked::Beyond(i) => panic!("{} picked past the listing: {i}", brain.name()),
+                Picked::Whole => {
                     let mut legal = listing.into_vec();
                     let i = brain.choose_at(e, &legal).expect("a listed command");
                     legal.swap_remove(i)

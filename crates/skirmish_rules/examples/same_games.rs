@@ -1,8 +1,8 @@
 //! Whether a change plays the same games on every shipped encounter: plays
 //! `GAMES` seeds of random, greedy and tactical (each on both sides) on each
 //! encounter as `skirmish sim` plays them, and prints a hash of the combat
-//! logs per encounter and of them all. Two builds that print the same
-//! hashes played the same games.
+//! logs per encounter and brain, and of them all. Two builds that print
+//! the same hashes played the same games.
 //! `cargo run --release -p skirmish_rules --example same_games -- [GAMES]` (default 4)
 
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -26,9 +26,9 @@ fn main() {
     );
     let mut all = DefaultHasher::new();
     for id in db.encounters.keys() {
-        let mut logs = DefaultHasher::new();
         let mut e = Encounter::new(db.clone(), id, 0).expect("a shipped encounter");
         for brain in ["random", "greedy", "tactical"] {
+            let mut logs = DefaultHasher::new();
             for seed in 0..games {
                 let h = by_name(brain, seed, &db).expect("a brain");
                 let m = by_name(brain, !seed, &db).expect("a brain");
@@ -41,10 +41,10 @@ fn main() {
                 );
                 format!("{:?}", e.log()).hash(&mut logs);
             }
+            let h = logs.finish();
+            h.hash(&mut all);
+            println!("{id:18} {brain:9} {h:016x}");
         }
-        let h = logs.finish();
-        h.hash(&mut all);
-        println!("{id:18} {h:016x}");
     }
     println!("{:18} {:016x}", "all", all.finish());
 }

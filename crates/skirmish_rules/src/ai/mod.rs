@@ -37,13 +37,18 @@ pub trait Brain {
     }
 
     /// For a brain that chooses by position alone, reading none of the
-    /// commands: the position of its choice among `count` legal commands
-    /// (the same choice [`Brain::choose_at`] makes of a list that long).
-    /// The simulator asks this first and then builds only the command
-    /// chosen (a random game makes some 1,500 choices, most among a
-    /// hundred moves it would otherwise build and drop). The default,
-    /// `None`, takes nothing from the brain: it is asked `choose_at` with
-    /// the whole list.
+    /// commands: the position of its choice among the listing's `count`
+    /// slots ([`Listing`](crate::encounter::Listing)). The simulator asks
+    /// this first and then builds only the command chosen (a random game
+    /// makes some 1,300 choices, most among a hundred moves it would
+    /// otherwise build and drop). A slot holds a legal command unless the
+    /// last check of it, made only when it is chosen (line of effect to an
+    /// ability's target, Hide's cover, a charge's straight run), fails;
+    /// then the brain is asked again, up to 64 times in a row, and after
+    /// that with the whole list (`choose_at`). So a uniform pick here is
+    /// uniform over the legal commands, as [`Brain::choose_at`]'s is over
+    /// the list. The default, `None`, takes nothing from the brain: it is
+    /// asked `choose_at` with the whole list.
     fn choose_position(&mut self, encounter: &Encounter, count: usize) -> Option<usize> {
         let _ = (encounter, count);
         None

@@ -446,7 +446,9 @@ impl Encounter {
     /// [`Encounter::legal_actions`] as a [`Listing`]: the same commands in
     /// the same order, with the acting creature's moves kept as the search
     /// that found them, built only when taken (a brain that picks by
-    /// position takes one of a hundred).
+    /// position takes one of a hundred), and the last checks of a few (line
+    /// of effect, Hide's cover, a charge's run) made only when taken or
+    /// read.
     pub fn listing(&mut self) -> Listing {
         let world = self.app.world_mut();
         // A squad's members, or none (an empty list is copied without an
@@ -526,7 +528,7 @@ impl Encounter {
                     .filter(|c| phased_flow::check_command(world, member, c).is_ok())
                     .collect();
                 out.rest.extend(allowed);
-            } else if out.is_empty() {
+            } else if out.slots() == 0 {
                 // One creature acting, the common case: its list as it is,
                 // its moves not built.
                 out = creature_actions(world, member, surprised);
@@ -547,25 +549,91 @@ impl Encounter {
 /// The legal actions of a moment (see [`Encounter::listing`]): the acting
 /// creature's moves first, kept as its reach and built only when taken or
 /// read, then every other command as it is.
+///
+/// It is a list of slots. A few commands are listed before the last check
+/// of whether they are legal, which is made only when the slot is taken or
+/// read: line of effect to an ability's target, Hide's cover from every
+/// enemy, and whether a straight run reaches a charge's target (the
+/// searches of a listing that a brain picking one command seldom needs).
+/// A slot whose check fails holds no command: [`Listing::into_vec`] and
+/// [`Listing::len`] leave it out, [`Listing::take`] gives none, and
+/// [`Listing::pick_position`] asks past it.
 #[derive(Default)]
 pub struct Listing {
     moves: Option<ListedMoves>,
-    /// The charges, kept as their runs (they stand among `rest`).
-    charges: Option<ListedCharges>,
+    /// The charges, kept as whom they are against (they stand among
+    /// `rest`; boxed, as few listings have them).
+    charges: Option<Box<ListedCharges>>,
     rest: Vec<Command>,
+    /// The commands of `rest` waiting on a check, by their index there,
+    /// in order.
+    checks: SmallVec<[Check; 8]>,
+    /// What the checks and the charges read (none when nothing waits).
+    scene: Option<ListedScene>,
     /// The side whose creatures the commands are for, when the listing
     /// knew it as it was made (a turn's commands, a side's picks).
     side: Option<Side>,
 }
 
-/// A listing's charges: each as the end of its straight run, read back
-/// from the runs only when taken or read. They come after `rest[..at]`
-/// and before `rest[at..]`.
+/// A command of a listing's `rest` whose legality waits on a check.
+#[derive(Clone, Copy)]
+struct Check {
+    /// Its index in `rest`.
+    at: u32,
+    /// Line of effect from the user to the scene's creature of this index,
+    /// or [`HIDE`].
+    of: u32,
+    /// The check's answer, once made.
+    known: Option<bool>,
+}
+
+/// [`Check::of`] for Hide's check: cover from, or no line of effect to,
+/// every enemy, none adjacent ([`act::unseen_among`]).
+const HIDE: u32 = u32::MAX;
+
+/// What a listing's checks read: the battlefield and the living creatures
+/// as they were when it was made, and who is acting.
+struct ListedScene {
+    map: Arc<crate::map::Map>,
+    creatures: Vec<crate::map::Occupant>,
+    user: crate::map::Footprint,
+    id: CreatureId,
+    side: Side,
+    /// Line of effect to each creature, found once for all its slots.
+    in_line: SmallVec<[Option<bool>; 16]>,
+}
+
+impl ListedScene {
+    /// Whether check `of` holds.
+    fn holds(&mut self, of: u32) -> bool {
+        if of == HIDE {
+            return act::unseen_among(&self.map, &self.creatures, self.id, self.user, self.side);
+        }
+        let n = of as usize;
+        let (map, user, creatures) = (&self.map, self.user, &self.creatures);
+        self.in_line
+            .get_mut(n)
+            .zip(creatures.get(n))
+            .is_some_and(|(known, o)| {
+                *known.get_or_insert_with(|| line_of_effect(map, user, o.space))
+            })
+    }
+}
+
+/// A listing's charges: each as whom it is against and within what reach
+/// its run must end; the straight runs are searched the first time one is
+/// taken or read. They come after `rest[..at]` and before `rest[at..]`.
 struct ListedCharges {
     creature: CreatureId,
-    runs: crate::map::movement::Runs,
     at: usize,
-    ends: Vec<ChargeEnd>,
+    mover: Mover,
+    slots: Vec<ChargeSlot>,
+    /// Who stands where, and the boxes the runs are searched toward.
+    occ: Option<crate::map::movement::Occupancy>,
+    areas: Vec<(crate::map::Pos, crate::map::Pos)>,
+    /// The runs and where each slot's run ends (none: no run gets there),
+    /// once searched.
+    found: Option<(crate::map::movement::Runs, Vec<Option<crate::map::Pos>>)>,
 }
 
 /// A listing's moves: one for each square the search reached that the
@@ -576,14 +644,35 @@ struct ListedMoves {
     count: usize,
 }
 
+/// Where a slot of a listing is.
+enum Slot {
+    Move(usize),
+    Charge(usize),
+    Rest(usize),
+    Beyond,
+}
+
+/// What [`Listing::pick_position`] got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Picked {
+    /// A slot holding a legal command.
+    At(usize),
+    /// A position past the last slot (an illegal choice).
+    Beyond(usize),
+    /// No position: the brain does not pick by position, or it kept naming
+    /// slots that hold no command. Ask it with the whole list.
+    Whole,
+}
+
 impl Listing {
+    /// How many times [`Listing::pick_position`] asks before it gives up.
+    const ASKS: usize = 64;
+
     /// A listing of these commands, with no moves kept apart.
     fn of(rest: Vec<Command>) -> Listing {
         Listing {
-            moves: None,
-            charges: None,
             rest,
-            side: None,
+            ..Listing::default()
         }
     }
 
@@ -594,69 +683,171 @@ impl Listing {
         self.side
     }
 
-    /// How many commands it lists.
-    pub fn len(&self) -> usize {
+    /// How many slots it has: each holds a command unless its check fails
+    /// (see [`Listing`]).
+    pub fn slots(&self) -> usize {
         self.moves.as_ref().map_or(0, |m| m.count)
-            + self.charges.as_ref().map_or(0, |c| c.ends.len())
+            + self.charges.as_ref().map_or(0, |c| c.slots.len())
             + self.rest.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// How many commands it lists (making every check still to make).
+    pub fn len(&mut self) -> usize {
+        (0..self.slots()).filter(|&i| self.is_legal(i)).count()
     }
 
-    /// Who the first command is for (a listing names one creature, or a
-    /// side's creatures to start, or a prompt's answerer).
+    /// Whether it lists no command (making every check still to make).
+    pub fn is_empty(&mut self) -> bool {
+        !(0..self.slots()).any(|i| self.is_legal(i))
+    }
+
+    /// Who the first slot is for: a listing names one creature, a minion
+    /// squad's members, a side's creatures to start, or a prompt's
+    /// answerer, all of one side. (The first slot may be one whose check
+    /// fails; the first command is then another's of the same side.)
     pub fn first_creature(&self) -> Option<CreatureId> {
         match (&self.moves, &self.charges) {
             (Some(m), _) if m.count > 0 => Some(m.creature),
-            (_, Some(c)) if c.at == 0 && !c.ends.is_empty() => Some(c.creature),
+            (_, Some(c)) if c.at == 0 && !c.slots.is_empty() => Some(c.creature),
             _ => self.rest.first().map(Command::creature),
         }
     }
 
-    /// Command `i` of the list, building no other.
-    pub fn take(mut self, i: usize) -> Option<Command> {
+    fn locate(&self, i: usize) -> Slot {
         let moves = self.moves.as_ref().map_or(0, |m| m.count);
         if i < moves {
-            let m = self.moves.as_ref()?;
-            return m.reach.nth_path(i).map(|(_, path)| Command::Move {
-                creature: m.creature,
-                path,
-            });
+            return Slot::Move(i);
         }
         let mut i = i - moves;
         if let Some(c) = &self.charges
             && i >= c.at
         {
-            if i - c.at < c.ends.len() {
-                return c.ends[i - c.at].command(c.creature, &c.runs);
+            if i - c.at < c.slots.len() {
+                return Slot::Charge(i - c.at);
             }
-            i -= c.ends.len();
+            i -= c.slots.len();
         }
-        (i < self.rest.len()).then(|| self.rest.swap_remove(i))
+        if i < self.rest.len() {
+            Slot::Rest(i)
+        } else {
+            Slot::Beyond
+        }
+    }
+
+    /// Whether slot `i` holds a legal command, making its check if it
+    /// waits on one.
+    pub fn is_legal(&mut self, i: usize) -> bool {
+        match self.locate(i) {
+            Slot::Move(_) => true,
+            Slot::Charge(k) => self.charge_end(k).is_some(),
+            Slot::Rest(r) => self.rest_holds(r),
+            Slot::Beyond => false,
+        }
+    }
+
+    /// Whether `rest[r]` is legal: its check's answer, made now if not yet.
+    fn rest_holds(&mut self, r: usize) -> bool {
+        let Ok(k) = self.checks.binary_search_by_key(&r, |c| c.at as usize) else {
+            return true;
+        };
+        let check = &mut self.checks[k];
+        if let Some(known) = check.known {
+            return known;
+        }
+        let holds = self.scene.as_mut().is_some_and(|s| s.holds(check.of));
+        check.known = Some(holds);
+        holds
+    }
+
+    /// Where charge `k`'s run ends, searching the runs if not yet.
+    fn charge_end(&mut self, k: usize) -> Option<crate::map::Pos> {
+        let c = self.charges.as_mut()?;
+        if c.found.is_none() {
+            let (map, occ) = (&self.scene.as_ref()?.map, c.occ.as_ref()?);
+            let runs = crate::map::movement::straight_runs(map, occ, &c.mover, &c.areas);
+            let ends = charge_slot_ends(&runs, c.mover, &c.slots);
+            c.found = Some((runs, ends));
+        }
+        *c.found.as_ref()?.1.get(k)?
+    }
+
+    /// Charge `k` as a command, if a run gets there.
+    fn charge(&mut self, k: usize) -> Option<Command> {
+        let end = self.charge_end(k)?;
+        let c = self.charges.as_ref()?;
+        c.slots[k].command(c.creature, &c.found.as_ref()?.0, end)
+    }
+
+    /// The command of slot `i`, building no other; none if the slot holds
+    /// none. (Taken out: the slot is left with another command or none.)
+    pub fn take(&mut self, i: usize) -> Option<Command> {
+        match self.locate(i) {
+            Slot::Move(i) => {
+                let m = self.moves.as_ref()?;
+                m.reach.nth_path(i).map(|(_, path)| Command::Move {
+                    creature: m.creature,
+                    path,
+                })
+            }
+            Slot::Charge(k) => self.charge(k),
+            Slot::Rest(r) => self.rest_holds(r).then(|| self.rest.swap_remove(r)),
+            Slot::Beyond => None,
+        }
+    }
+
+    /// For a brain that picks by position ([`crate::ai::Brain::choose_position`]):
+    /// ask `ask` for a slot among [`Listing::slots`] until it names one
+    /// holding a legal command, making the checks of only the slots named.
+    /// A uniform pick asked again past the empty slots is uniform over the
+    /// legal commands. After [`Listing::ASKS`] empty slots in a row, or if
+    /// `ask` answers none, the answer is [`Picked::Whole`].
+    pub fn pick_position(&mut self, mut ask: impl FnMut(usize) -> Option<usize>) -> Picked {
+        let slots = self.slots();
+        for _ in 0..Self::ASKS {
+            match ask(slots) {
+                None => return Picked::Whole,
+                Some(i) if i >= slots => return Picked::Beyond(i),
+                Some(i) if self.is_legal(i) => return Picked::At(i),
+                Some(_) => {}
+            }
+        }
+        Picked::Whole
     }
 
     /// Every command, in order.
-    pub fn into_vec(self) -> Vec<Command> {
-        if self.moves.is_none() && self.charges.is_none() {
+    pub fn into_vec(mut self) -> Vec<Command> {
+        if self.moves.is_none() && self.charges.is_none() && self.checks.is_empty() {
             return self.rest;
         }
-        let mut out = Vec::with_capacity(self.len());
-        if let Some(m) = self.moves {
+        let mut out = Vec::with_capacity(self.slots());
+        if let Some(m) = self.moves.take() {
             out.extend(m.reach.paths().map(|(_, path)| Command::Move {
                 creature: m.creature,
                 path,
             }));
         }
-        let mut rest = self.rest;
-        if let Some(c) = self.charges {
-            let after = rest.split_off(c.at.min(rest.len()));
-            out.append(&mut rest);
-            out.extend(c.ends.iter().filter_map(|e| e.command(c.creature, &c.runs)));
-            rest = after;
+        // The charges that a run gets to, built, to stand before
+        // `rest[at..]`; the rest that hold.
+        let (n, at) = self
+            .charges
+            .as_ref()
+            .map_or((0, 0), |c| (c.slots.len(), c.at));
+        let mut charges: Vec<Command> = (0..n).filter_map(|k| self.charge(k)).collect();
+        let holds: SmallVec<[bool; 32]> =
+            (0..self.rest.len()).map(|r| self.rest_holds(r)).collect();
+        for (r, (c, holds)) in std::mem::take(&mut self.rest)
+            .into_iter()
+            .zip(holds)
+            .enumerate()
+        {
+            if r == at {
+                out.append(&mut charges);
+            }
+            if holds {
+                out.push(c);
+            }
         }
-        out.extend(rest);
+        out.append(&mut charges);
         out
     }
 }
@@ -766,7 +957,8 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         hidden,
         conditioned,
     } = act::listing_scene(world, surprised);
-    let map: &crate::map::Map = &world.res::<Battlefield>().0;
+    let field: &Arc<crate::map::Map> = &world.res::<Battlefield>().0;
+    let map: &crate::map::Map = field;
     // Everything of the creature at once, through a kept query.
     let Some((me, cond, mv, budget, space, abilities, heroic, stance, stamina)) =
         act::CachedQuery::<act::ActorData>::with(world, |q| q.get_manual(world, e).ok()).flatten()
@@ -788,7 +980,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     // One search of the squares in reach serves moves, shifts and charges
     // (none of which a creature with neither its move nor its main action
     // left can take: then nothing of moving is worked out).
-    let moving = (can_move || budget.main).then(|| {
+    let mut moving = (can_move || budget.main).then(|| {
         let limits = movement_limits(cond, act::speed_in_scene(world, conditioned, e, mv.speed));
         let mover = Mover {
             id: active,
@@ -801,9 +993,9 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         let occ = crate::map::movement::occupancy(map, &creatures);
         let reach =
             (limits.speed > 0).then(|| crate::map::movement::reachable_with(map, &occ, &mover));
-        (limits, mover, occ, reach)
+        (limits, mover, Some(occ), reach)
     });
-    if let (true, Some((limits, mover, occ, Some(reach)))) = (can_move, &moving) {
+    if let (true, Some((limits, mover, Some(occ), Some(reach)))) = (can_move, &moving) {
         // Room for the shifts and charges, and an ability on each
         // creature: one allocation, not a doubling as they come. The moves
         // stay in the search (see the end).
@@ -848,7 +1040,9 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     // Charges: a straight run ending next to an enemy for a free strike,
     // or within reach of a creature an ability with the Charge keyword
     // may target (RULES.md "Charge").
-    if let (true, Some((_, mover, occ, Some(_)))) = (budget.main && !dazed_spent, &moving) {
+    if let (true, Some((_, mover, occ @ Some(_), Some(_)))) =
+        (budget.main && !dazed_spent, &mut moving)
+    {
         let with: Vec<ChargeWith> = known
             .iter()
             .filter_map(|&(id, a)| {
@@ -869,26 +1063,29 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
             .collect();
         let areas = run_areas(&creatures, *mover, &with);
         if !areas.is_empty() {
-            let runs = crate::map::movement::straight_runs(map, occ, mover, &areas);
-            let ends = charge_ends(&creatures, *mover, &runs, &with);
-            if !ends.is_empty() {
-                // Kept as their runs' ends, after the shifts listed so far.
-                listed_charges = Some(ListedCharges {
+            let slots = charge_slots(&creatures, *mover, &with);
+            if !slots.is_empty() {
+                // Kept as whom they are against, after the shifts listed
+                // so far; the runs are searched when one is taken.
+                listed_charges = Some(Box::new(ListedCharges {
                     creature: active,
-                    runs,
                     at: out.len(),
-                    ends,
-                });
+                    mover: *mover,
+                    slots,
+                    occ: occ.take(),
+                    areas,
+                    found: None,
+                }));
             }
         }
     }
-    // Distance and line of effect to each creature, found once for all
-    // the abilities.
+    // Distance to each creature, found once for all the abilities.
     let apart: SmallVec<[u32; 16]> = creatures.iter().map(|o| space.distance(o.space)).collect();
-    let mut in_line: SmallVec<[Option<bool>; 16]> = smallvec::smallvec![None; creatures.len()];
-    // (Read as slices below: a small vector's every index asks where it
+    // (Read as a slice below: a small vector's every index asks where it
     // keeps its items.)
-    let (apart, in_line): (&[u32], &mut [Option<bool>]) = (&apart, &mut in_line);
+    let apart: &[u32] = &apart;
+    // The commands listed before their check (see `Listing`).
+    let mut checks: SmallVec<[Check; 8]> = SmallVec::new();
     for &(id, a) in &known {
         if dazed_spent {
             continue;
@@ -939,11 +1136,16 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
             }
             // `creatures` holds only the living.
             let hidden = o.side != me.side && apart[n] > 1 && hidden.contains(&o.id);
-            if !hidden
-                && (o.id == active
-                    || a.true_distance
-                    || *in_line[n].get_or_insert_with(|| line_of_effect(map, space, o.space)))
-            {
+            if !hidden {
+                // Line of effect to it is checked when the slot is taken
+                // or read.
+                if o.id != active && !a.true_distance {
+                    checks.push(Check {
+                        at: out.len() as u32,
+                        of: n as u32,
+                        known: None,
+                    });
+                }
                 out.push(Command::UseAbility {
                     creature: active,
                     ability: id.clone(),
@@ -973,7 +1175,13 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     }
     if maneuver_ok {
         let already = stance.is_some_and(|s| s.hidden);
-        if !already && act::unseen_among(map, &creatures, active, space, me.side) {
+        if !already {
+            // Its cover is checked when the slot is taken or read.
+            checks.push(Check {
+                at: out.len() as u32,
+                of: HIDE,
+                known: None,
+            });
             out.push(Command::Hide { creature: active });
         }
     }
@@ -1005,10 +1213,20 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         }),
         _ => None,
     };
+    let scene = (!checks.is_empty() || listed_charges.is_some()).then(|| ListedScene {
+        map: field.clone(),
+        in_line: smallvec::smallvec![None; creatures.len()],
+        creatures,
+        user: space,
+        id: active,
+        side: me.side,
+    });
     Listing {
         moves,
         charges: listed_charges,
         rest: out,
+        checks,
+        scene,
         side: Some(me.side),
     }
 }
@@ -1049,81 +1267,94 @@ fn charges(
     runs: &crate::map::movement::Runs,
     with: &[ChargeWith],
 ) -> Vec<Command> {
-    charge_ends(creatures, mover, runs, with)
-        .into_iter()
-        .filter_map(|c| c.command(mover.id, runs))
+    let slots = charge_slots(creatures, mover, with);
+    let ends = charge_slot_ends(runs, mover, &slots);
+    slots
+        .iter()
+        .zip(ends)
+        .filter_map(|(s, end)| s.command(mover.id, runs, end?))
         .collect()
 }
 
-/// A charge [`charge_ends`] found: whom it is against, where its run ends,
-/// and the ability it ends in (none: a free strike).
-struct ChargeEnd {
+/// A charge [`charges`] could list: whom it is against, within what reach
+/// of it its run must end, and the ability it ends in (none: a free
+/// strike). Whether a run gets there is [`charge_slot_ends`]'.
+struct ChargeSlot {
     target: CreatureId,
-    end: crate::map::Pos,
+    space: crate::map::Footprint,
+    reach: u32,
     ability: Option<String>,
 }
 
-impl ChargeEnd {
-    /// The charge as a command, its run read back from `runs`.
-    fn command(&self, creature: CreatureId, runs: &crate::map::movement::Runs) -> Option<Command> {
+impl ChargeSlot {
+    /// The charge as a command, its run to `end` read back from `runs`.
+    fn command(
+        &self,
+        creature: CreatureId,
+        runs: &crate::map::movement::Runs,
+        end: crate::map::Pos,
+    ) -> Option<Command> {
         Some(Command::Charge {
             creature,
-            path: runs.path_to(self.end)?,
+            path: runs.path_to(end)?,
             target: self.target,
             ability: self.ability.clone(),
         })
     }
 }
 
-/// [`charges`] as the ends of their runs, in the same order: the runs are
-/// read back only for the charge taken.
-fn charge_ends(
+/// The charges [`charges`] looks for, in its order, before any run is
+/// searched: for each creature within the speed and the longest reach, a
+/// free strike if it is an enemy, then each of `with` that may target it.
+fn charge_slots(
     creatures: &[crate::map::Occupant],
     mover: Mover,
-    runs: &crate::map::movement::Runs,
     with: &[ChargeWith],
-) -> Vec<ChargeEnd> {
+) -> Vec<ChargeSlot> {
     let mut out = Vec::new();
     let reach = with.iter().map(|w| w.reach).max().unwrap_or(1).max(1);
-    // The shortest run within each reach, found once for each target (one
-    // list for all of them, emptied for each).
-    let mut found: Vec<(u32, Option<crate::map::Pos>)> = Vec::new();
     for o in creatures.iter().filter(|o| o.id != mover.id) {
         // Beyond any run and reach: nothing to look for.
-        let apart = mover.space.distance(o.space);
-        if apart > mover.speed.saturating_add(reach) {
+        if mover.space.distance(o.space) > mover.speed.saturating_add(reach) {
             continue;
         }
-        found.clear();
-        let mut run_within = |reach: u32| {
-            if let Some(&(_, end)) = found.iter().find(|(r, _)| *r == reach) {
-                return end;
-            }
-            let end = shortest_run(runs, mover, o.space, reach);
-            found.push((reach, end));
-            end
+        let slot = |reach: u32, ability: Option<&str>| ChargeSlot {
+            target: o.id,
+            space: o.space,
+            reach,
+            ability: ability.map(str::to_string),
         };
-        if o.side != mover.side
-            && let Some(end) = run_within(1)
-        {
-            out.push(ChargeEnd {
-                target: o.id,
-                end,
-                ability: None,
-            });
+        if o.side != mover.side {
+            out.push(slot(1, None));
         }
         for w in with {
-            if !eligible(w.kinds, mover.side, mover.id, o) {
-                continue;
-            }
-            if let Some(end) = run_within(w.reach) {
-                out.push(ChargeEnd {
-                    target: o.id,
-                    end,
-                    ability: Some(w.ability.to_string()),
-                });
+            if eligible(w.kinds, mover.side, mover.id, o) {
+                out.push(slot(w.reach, Some(w.ability)));
             }
         }
+    }
+    out
+}
+
+/// Where each of `slots`' runs ends: the shortest straight run of `runs`
+/// within its reach of its target ([`shortest_run`]; none if no run gets
+/// there), found once for each target and reach (a target's slots stand
+/// together).
+fn charge_slot_ends(
+    runs: &crate::map::movement::Runs,
+    mover: Mover,
+    slots: &[ChargeSlot],
+) -> Vec<Option<crate::map::Pos>> {
+    let mut out: Vec<Option<crate::map::Pos>> = Vec::with_capacity(slots.len());
+    for (k, s) in slots.iter().enumerate() {
+        let found = slots[..k]
+            .iter()
+            .zip(&out)
+            .rev()
+            .take_while(|(t, _)| t.target == s.target)
+            .find(|(t, _)| t.reach == s.reach)
+            .map(|(_, &end)| end);
+        out.push(found.unwrap_or_else(|| shortest_run(runs, mover, s.space, s.reach)));
     }
     out
 }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::{self, Brain};
 use crate::content::ContentDb;
-use crate::encounter::{Command, Encounter, LogEntry};
+use crate::encounter::{Command, Encounter, LogEntry, Picked};
 use crate::map::Side;
 
 /// The message a caught panic carried (`panic!` with a literal gives a
@@ -200,7 +200,7 @@ pub fn play_on(
     while n < max_commands {
         n += 1;
         // (A fight that is over lists nothing: it ends here.)
-        let listing = e.listing();
+        let mut listing = e.listing();
         let Some(first) = listing.first_creature() else {
             break;
         };
@@ -215,18 +215,24 @@ pub fn play_on(
             Side::Heroes => &mut heroes,
             Side::Director => &mut monsters,
         };
-        // A brain that picks by position is told how many commands there
-        // are, and only its choice is built; any other reads the list.
-        let count = listing.len();
-        let asked = catch_unwind(AssertUnwindSafe(|| brain.choose_position(e, count).map(Ok)));
-        let (chosen, mut legal) = match asked {
-            Ok(Some(chosen)) => (Ok(chosen), Err(listing)),
-            Ok(None) => {
-                let legal = listing.into_vec();
+        // A brain that picks by position is told how many slots there are,
+        // and only its choice is built (and checked); any other reads the
+        // list.
+        let slots = listing.slots();
+        let asked = catch_unwind(AssertUnwindSafe(|| {
+            listing.pick_position(|n| brain.choose_position(e, n))
+        }));
+        // The whole list, when the brain was asked with it.
+        let mut whole = None;
+        let chosen = match asked {
+            Ok(Picked::At(i) | Picked::Beyond(i)) => Ok(Ok(i)),
+            Ok(Picked::Whole) => {
+                let legal = std::mem::take(&mut listing).into_vec();
                 let chosen = catch_unwind(AssertUnwindSafe(|| brain.choose_at(e, &legal)));
-                (chosen, Ok(legal))
+                whole = Some(legal);
+                chosen
             }
-            Err(p) => (Err(p), Err(listing)),
+            Err(p) => Err(p),
         };
         let chosen = match chosen {
             Ok(chosen) => chosen,
@@ -242,29 +248,32 @@ pub fn play_on(
         // The listed command itself is performed, taken out of the list
         // (not copied); one not in the list is reported and a fallback
         // performed instead.
-        let cmd = match chosen {
-            Ok(i) if i < count => match legal {
-                Ok(ref mut legal) => legal.swap_remove(i),
-                Err(listing) => match listing.take(i) {
-                    Some(cmd) => cmd,
-                    None => {
-                        errors.push(format!(
-                            "the engine could not build legal command {i} of {count} at seed {seed}"
-                        ));
-                        break;
-                    }
-                },
+        let cmd = match (chosen, &mut whole) {
+            (Ok(i), Some(legal)) if i < legal.len() => legal.swap_remove(i),
+            (Ok(i), None) if i < slots => match listing.take(i) {
+                Some(cmd) => cmd,
+                None => {
+                    errors.push(format!(
+                        "the engine could not build legal command {i} of {slots} at seed {seed}"
+                    ));
+                    break;
+                }
             },
-            illegal => {
-                let what = match illegal {
-                    Ok(i) => format!("position {i} of {count} legal commands"),
-                    Err(cmd) => format!("{cmd:?}"),
+            (illegal, _) => {
+                let what = match (illegal, &whole) {
+                    (Ok(i), Some(legal)) => {
+                        format!("position {i} of {} legal commands", legal.len())
+                    }
+                    (Ok(i), None) => {
+                        format!("position {i}, past the listing's {slots} slots for legal commands")
+                    }
+                    (Err(cmd), _) => format!("{cmd:?}"),
                 };
                 errors.push(format!(
                     "brain `{}` chose an illegal command at seed {seed}: {what}",
                     brain.name()
                 ));
-                let mut legal = legal.unwrap_or_else(|listing| listing.into_vec());
+                let mut legal = whole.unwrap_or_else(|| std::mem::take(&mut listing).into_vec());
                 fallback(&mut legal)
             }
         };
