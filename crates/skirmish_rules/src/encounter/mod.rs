@@ -827,23 +827,29 @@ impl Listing {
             }));
         }
         // The charges that a run gets to, built, to stand before
-        // `rest[at..]`; the rest that hold.
+        // `rest[at..]`.
         let (n, at) = self
             .charges
             .as_ref()
             .map_or((0, 0), |c| (c.slots.len(), c.at));
         let mut charges: Vec<Command> = (0..n).filter_map(|k| self.charge(k)).collect();
-        let holds: SmallVec<[bool; 32]> =
-            (0..self.rest.len()).map(|r| self.rest_holds(r)).collect();
-        for (r, (c, holds)) in std::mem::take(&mut self.rest)
-            .into_iter()
-            .zip(holds)
-            .enumerate()
-        {
+        // Each check made, in order; the rest but those that failed.
+        let (checks, scene) = (&mut self.checks, &mut self.scene);
+        for c in checks.iter_mut() {
+            if c.known.is_none() {
+                c.known = Some(scene.as_mut().is_some_and(|s| s.holds(c.of)));
+            }
+        }
+        let mut failed = checks
+            .iter()
+            .filter(|c| c.known == Some(false))
+            .map(|c| c.at as usize)
+            .peekable();
+        for (r, c) in std::mem::take(&mut self.rest).into_iter().enumerate() {
             if r == at {
                 out.append(&mut charges);
             }
-            if holds {
+            if failed.next_if_eq(&r).is_none() {
                 out.push(c);
             }
         }
