@@ -497,6 +497,15 @@ fn the_random_brain_picks_uniformly_among_the_legal_actions() {
                     }
                 }
                 assert_eq!(holding.len(), legal.len());
+                // A brain that names an empty slot every time is asked 64
+                // times, then with the whole list.
+                let empty = (0..slots).find(|&i| counts[i] == 0 && !e.listing().is_legal(i));
+                let mut asked = 0;
+                let got = listing.pick_position(|_| {
+                    asked += 1;
+                    empty
+                });
+                assert_eq!((got, asked), (Picked::Whole, 64), "{id}");
                 // Pearson's chi-squared against the uniform share, with
                 // `legal.len() - 1` degrees of freedom: its mean is that,
                 // its spread sqrt(2 df); the bound is far out in the tail.
