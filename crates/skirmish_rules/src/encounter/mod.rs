@@ -779,18 +779,21 @@ impl Listing {
     }
 
     /// The command of slot `i`, building no other; none if the slot holds
-    /// none. (Taken out: the slot is left with another command or none.)
+    /// none. Taken out, not copied: taking one of the commands after the
+    /// moves and charges drops the others of them (their places would
+    /// shift); the moves and charges stay as they are.
     pub fn take(&mut self, i: usize) -> Option<Command> {
         match self.locate(i) {
-            Slot::Move(i) => {
-                let m = self.moves.as_ref()?;
+            Slot::Move(i) => self.moves.as_ref().and_then(|m| {
                 m.reach.nth_path(i).map(|(_, path)| Command::Move {
                     creature: m.creature,
                     path,
                 })
-            }
+            }),
             Slot::Charge(k) => self.charge(k),
-            Slot::Rest(r) => self.rest_holds(r).then(|| self.rest.swap_remove(r)),
+            Slot::Rest(r) => self
+                .rest_holds(r)
+                .then(|| std::mem::take(&mut self.rest).swap_remove(r)),
             Slot::Beyond => None,
         }
     }

@@ -445,6 +445,11 @@ fn the_listings_slots_hold_the_legal_actions_in_order() {
                 .filter(|c| matches!(c, Command::Charge { .. }))
                 .count();
             assert_eq!(e.listing().take(e.listing().slots()), None);
+            // A command is taken out, not copied: it cannot be taken twice.
+            let mut l = e.listing();
+            let last = l.slots() - 1;
+            assert_eq!(l.take(last).as_ref(), legal.last(), "{id}");
+            assert_eq!(l.take(last), None, "{id}");
             let i = pick.choose_at(&e, &legal).unwrap();
             e.perform(legal[i].clone()).unwrap();
         }
