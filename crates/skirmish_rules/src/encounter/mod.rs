@@ -629,7 +629,7 @@ struct ListedCharges {
     mover: Mover,
     slots: Vec<ChargeSlot>,
     /// Who stands where, and the boxes the runs are searched toward.
-    occ: Option<crate::map::movement::Occupancy>,
+    occ: crate::map::movement::Occupancy,
     areas: Vec<(crate::map::Pos, crate::map::Pos)>,
     /// The runs and where each slot's run ends (none: no run gets there),
     /// once searched.
@@ -763,8 +763,8 @@ impl Listing {
     fn charge_end(&mut self, k: usize) -> Option<crate::map::Pos> {
         let c = self.charges.as_mut()?;
         if c.found.is_none() {
-            let (map, occ) = (&self.scene.as_ref()?.map, c.occ.as_ref()?);
-            let runs = crate::map::movement::straight_runs(map, occ, &c.mover, &c.areas);
+            let map = &self.scene.as_ref()?.map;
+            let runs = crate::map::movement::straight_runs(map, &c.occ, &c.mover, &c.areas);
             let ends = charge_slot_ends(&runs, c.mover, &c.slots);
             c.found = Some((runs, ends));
         }
@@ -1049,9 +1049,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     // Charges: a straight run ending next to an enemy for a free strike,
     // or within reach of a creature an ability with the Charge keyword
     // may target (RULES.md "Charge").
-    if let (true, Some((_, mover, occ @ Some(_), Some(_)))) =
-        (budget.main && !dazed_spent, &mut moving)
-    {
+    if let (true, Some((_, mover, occ, Some(_)))) = (budget.main && !dazed_spent, &mut moving) {
         let with: Vec<ChargeWith> = known
             .iter()
             .filter_map(|&(id, a)| {
@@ -1073,7 +1071,9 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         let areas = run_areas(&creatures, *mover, &with);
         if !areas.is_empty() {
             let slots = charge_slots(&creatures, *mover, &with);
-            if !slots.is_empty() {
+            if !slots.is_empty()
+                && let Some(occ) = occ.take()
+            {
                 // Kept as whom they are against, after the shifts listed
                 // so far; the runs are searched when one is taken.
                 listed_charges = Some(Box::new(ListedCharges {
@@ -1081,7 +1081,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
                     at: out.len(),
                     mover: *mover,
                     slots,
-                    occ: occ.take(),
+                    occ,
                     areas,
                     found: None,
                 }));
@@ -1321,7 +1321,7 @@ fn charge_slots(
     with: &[ChargeWith],
 ) -> Vec<ChargeSlot> {
     let mut out = Vec::new();
-    let reach = with.iter().map(|w| w.reach).max().unwrap_or(1).max(1);
+    let reach = longest_reach(with);
     for o in creatures.iter().filter(|o| o.id != mover.id) {
         // Beyond any run and reach: nothing to look for.
         if mover.space.distance(o.space) > mover.speed.saturating_add(reach) {
@@ -1368,6 +1368,12 @@ fn charge_slot_ends(
     out
 }
 
+/// The longest melee reach a charge could end in: a free strike's 1, or
+/// one of `with`'s.
+fn longest_reach(with: &[ChargeWith]) -> u32 {
+    with.iter().map(|w| w.reach).max().unwrap_or(1).max(1)
+}
+
 /// The boxes of squares a charge could end on: one around each creature a
 /// charge could be against (each enemy, and each creature one of `with`
 /// may target), within the longest reach, for those that come within the
@@ -1377,7 +1383,7 @@ fn run_areas(
     mover: Mover,
     with: &[ChargeWith],
 ) -> Vec<(crate::map::Pos, crate::map::Pos)> {
-    let reach = with.iter().map(|w| w.reach).max().unwrap_or(1).max(1);
+    let reach = longest_reach(with);
     let (o, speed) = (mover.space.pos, mover.speed.min(i32::MAX as u32) as i32);
     creatures
         .iter()
