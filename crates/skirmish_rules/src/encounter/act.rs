@@ -2188,8 +2188,8 @@ pub(super) fn encounter_start_abilities(world: &mut World) {
         let Some(list) = world.comp::<Abilities>(e).cloned() else {
             continue;
         };
-        for id in list.0 {
-            let Some(a) = content.ability(&id).cloned() else {
+        for id in list.0.iter() {
+            let Some(a) = content.ability(id).cloned() else {
                 continue;
             };
             if !a.action.at_encounter_start() {

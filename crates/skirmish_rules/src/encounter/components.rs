@@ -41,9 +41,11 @@ pub struct Movement {
 
 /// The ids of the abilities a creature can use, and which trigger events
 /// any of them answers. Change the list through [`Abilities::push`] and
-/// [`Abilities::remove`], which keep the two in step.
+/// [`Abilities::remove`], which keep the two in step. (Shared: a listing
+/// of the creature's commands names its abilities from it, and a snapshot
+/// copies it, without copying the ids.)
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Abilities(pub Vec<String>, pub Triggers);
+pub struct Abilities(pub std::sync::Arc<[String]>, pub Triggers);
 
 /// A set of [`TriggerEvent`]s: a bit each. Reactions are looked for after
 /// every step and every hit, for every creature: most answer none, and
@@ -79,16 +81,18 @@ impl Triggers {
 impl Abilities {
     pub fn new(ids: Vec<String>, content: &crate::content::ContentDb) -> Abilities {
         let t = Triggers::of(&ids, content);
-        Abilities(ids, t)
+        Abilities(ids.into(), t)
     }
 
     pub fn push(&mut self, id: String, content: &crate::content::ContentDb) {
-        self.0.push(id);
+        let mut ids = self.0.to_vec();
+        ids.push(id);
+        self.0 = ids.into();
         self.1 = Triggers::of(&self.0, content);
     }
 
     pub fn remove(&mut self, id: &str, content: &crate::content::ContentDb) {
-        self.0.retain(|x| x != id);
+        self.0 = self.0.iter().filter(|x| *x != id).cloned().collect();
         self.1 = Triggers::of(&self.0, content);
     }
 }
