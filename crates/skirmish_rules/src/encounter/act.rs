@@ -217,6 +217,9 @@ type GrabData = (
     &'static Stamina,
 );
 
+/// What [`check_grabs`] reads of each creature first.
+type ConditionData = (Entity, &'static Conditions);
+
 /// What [`creatures_and_stamina`] and the victory check read of each
 /// creature.
 pub(super) type StandingData = (&'static Creature, &'static Stamina);
@@ -243,14 +246,9 @@ type StanceData = (&'static Creature, &'static Stance);
 /// What [`super::react::offer`] reads of each creature.
 pub(super) type TriggerData = (&'static Creature, Option<&'static Abilities>);
 
-/// What [`super::aura`]'s carriers reads of each creature.
-pub(super) type AuraData = (
-    Entity,
-    &'static Creature,
-    &'static Space,
-    &'static Stamina,
-    &'static Auras,
-);
+/// What [`super::aura`]'s carriers reads of each creature first (a
+/// carrier's creature, space and stamina after).
+pub(super) type AuraData = (Entity, &'static Auras);
 
 /// A query kept on each thread for the world it was last run on, so that
 /// its components are looked up once rather than once per creature per
@@ -418,6 +416,7 @@ kept_queries!(
     OccupantData,
     SceneData,
     GrabData,
+    ConditionData,
     AuraData,
     StandingData,
     SummonData,
@@ -1444,12 +1443,15 @@ fn release(world: &mut World, entity: Entity, id: CreatureId, grabber: CreatureI
 /// grabbing them is force moved so that both creatures are not adjacent to
 /// each other, that creature is no longer grabbed." Also when either falls.
 fn check_grabs(world: &mut World) {
-    // Run after every command: one pass of the kept query finds the
-    // grabbed (most often nobody).
+    // Run after every command: one pass of the kept query over the
+    // creatures' conditions alone finds the grabbed (most often nobody);
+    // the rest of them is read for those only.
     let mut grabs: Vec<(Entity, CreatureId, CreatureId, bool)> = Vec::new();
-    CachedQuery::<GrabData>::with(world, |q| {
-        q.iter_manual(world).for_each(|(e, c, cond, s)| {
-            if let Some(g) = cond.source_of(ConditionKind::Grabbed) {
+    CachedQuery::<ConditionData>::with(world, |q| {
+        q.iter_manual(world).for_each(|(e, cond)| {
+            if let Some(g) = cond.source_of(ConditionKind::Grabbed)
+                && let (Some(c), Some(s)) = (world.comp::<Creature>(e), world.comp::<Stamina>(e))
+            {
                 grabs.push((e, c.id, g, s.is_dead()));
             }
         })

@@ -65,12 +65,22 @@ pub(super) type Carrier = (Entity, CreatureId, Footprint, Vec<ActiveAura>);
 /// Every living carrier of a lasting aura, with its auras.
 /// In id order (the order the creatures are listed in, and auras act in).
 /// Read through a query kept for the encounter's life: it runs for every
-/// walk and turn boundary, and almost no one carries an aura.
+/// walk and turn boundary, and almost no one carries an aura, so it reads
+/// only the auras of each creature, the rest of a carrier's after.
 pub(super) fn carriers(world: &World) -> Vec<Carrier> {
     let mut out = Vec::new();
     act::CachedQuery::<act::AuraData>::with(world, |q| {
         q.iter_manual(world)
-            .for_each(|(e, c, sp, s, a)| out.extend(carrier(e, c, sp, s, a)))
+            .filter(|(_, a)| !a.0.is_empty())
+            .for_each(|(e, a)| {
+                if let (Some(c), Some(sp), Some(s)) = (
+                    world.comp::<Creature>(e),
+                    world.comp::<Space>(e),
+                    world.comp::<crate::stats::Stamina>(e),
+                ) {
+                    out.extend(carrier(e, c, sp, s, a));
+                }
+            })
     });
     out.sort_by_key(|c| c.1);
     out
