@@ -9,7 +9,7 @@ use bevy_state::prelude::*;
 
 use super::command::{Command, Placement, Refusal, Who};
 use super::components::*;
-use super::flow::{Flow, Malice, Phase, Step, TurnEvents, can_act};
+use super::flow::{Flow, Malice, Phase, Step, can_act};
 use super::log::{CombatLog, LogEntry};
 use super::react::{self, Event, Reaction, Resolution, Resume};
 use crate::ability::{
@@ -185,13 +185,13 @@ pub(super) fn end_fallen_turn(world: &mut World) -> bool {
         world.res_mut::<Flow>().active = Some(m);
         return false;
     }
-    let done = world.res_mut::<Flow>().finish_turn();
+    let mut flow = world.res_mut::<Flow>();
+    let done = flow.finish_turn();
     // A turn that ended as it began (its creature died of its slow
     // action's bleeding) has nothing of its start left to do: the dead
     // gain no resource.
-    let mut events = world.res_mut::<TurnEvents>();
-    events.ended = done;
-    events.started.clear();
+    flow.events.ended = done;
+    flow.events.started.clear();
     true
 }
 
@@ -621,8 +621,9 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase, listed: bool) -> Resu
             super::phased_flow::movement(world, entity, id, *power, &path.to_vec())
         }
         Command::EndTurn { .. } => {
-            let done = world.res_mut::<Flow>().finish_turn();
-            world.res_mut::<TurnEvents>().ended = done;
+            let mut flow = world.res_mut::<Flow>();
+            let done = flow.finish_turn();
+            flow.events.ended = done;
             Ok(())
         }
         Command::Move { path, .. } => {
@@ -902,7 +903,7 @@ fn start_turn(
     f.active = Some(id);
     f.squad = members.clone();
     f.summons = summons;
-    world.res_mut::<TurnEvents>().started = if members.is_empty() {
+    f.events.started = if members.is_empty() {
         vec![id]
     } else {
         members

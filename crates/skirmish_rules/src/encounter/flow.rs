@@ -31,7 +31,6 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<CombatLog>()
         .init_resource::<Malice>()
         .init_resource::<ActiveRuleset>()
-        .init_resource::<TurnEvents>()
         .init_resource::<Squads>();
     // Each stage is a handful of small, ordered systems: the multi-threaded
     // executor (which Bevy's `multi_threaded` feature makes the default when
@@ -61,8 +60,8 @@ fn must_advance(f: &Flow) -> bool {
 /// handle: a turn ended or started, or none is under way. Most commands
 /// (a move, an ability) leave none, and their step runs no stage of it.
 pub(super) fn at_boundary(world: &World) -> bool {
-    let events = world.res::<TurnEvents>();
-    !events.ended.is_empty() || !events.started.is_empty() || must_advance(world.res::<Flow>())
+    let flow = world.res::<Flow>();
+    !flow.events.ended.is_empty() || !flow.events.started.is_empty() || must_advance(flow)
 }
 
 /// The ordered stages of a turn boundary, each a schedule: end-of-turn
@@ -117,13 +116,13 @@ impl Boundary {
     /// Run the stages that have something to do, in order.
     pub(super) fn run(&mut self, world: &mut World) {
         let [end, advance, start] = &mut self.stages;
-        if !world.res::<TurnEvents>().ended.is_empty() {
+        if !world.res::<Flow>().events.ended.is_empty() {
             end.run(world);
         }
         if must_advance(world.res::<Flow>()) {
             advance.run(world);
         }
-        if !world.res::<TurnEvents>().started.is_empty() {
+        if !world.res::<Flow>().events.started.is_empty() {
             start.run(world);
         }
     }
@@ -273,6 +272,12 @@ pub struct Flow {
     /// The phased 2d6 ruleset's round (seed 001); `None` otherwise.
     #[serde(default)]
     pub phased: Option<crate::phased::PhasedRound>,
+    /// The turn boundaries this step's command left for the boundary's
+    /// stages (each stage takes its own): never saved, and empty between
+    /// steps. (Kept here, not as a resource of their own: the step reads
+    /// them where it reads the turn's state, after every command.)
+    #[serde(skip)]
+    pub events: TurnEvents,
 }
 
 impl Flow {
@@ -324,12 +329,14 @@ impl Default for Flow {
             squad: Vec::new(),
             summons: Vec::new(),
             phased: None,
+            events: TurnEvents::default(),
         }
     }
 }
 
-/// Turn boundaries the command stage asks the later stages to handle.
-#[derive(Resource, Clone, Debug, Default)]
+/// Turn boundaries the command stage asks the later stages to handle
+/// ([`Flow::events`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TurnEvents {
     pub ended: Vec<CreatureId>,
     pub started: Vec<CreatureId>,
@@ -338,12 +345,12 @@ pub struct TurnEvents {
 /// A copy of the turns a step ended, for a boundary system that writes to
 /// the world as it goes (on the stack: a turn or a squad's).
 pub(super) fn turns_ended(world: &World) -> smallvec::SmallVec<[CreatureId; 8]> {
-    smallvec::SmallVec::from_slice(&world.res::<TurnEvents>().ended)
+    smallvec::SmallVec::from_slice(&world.res::<Flow>().events.ended)
 }
 
 /// [`turns_ended`] for the turns a step started.
 pub(super) fn turns_started(world: &World) -> smallvec::SmallVec<[CreatureId; 8]> {
-    smallvec::SmallVec::from_slice(&world.res::<TurnEvents>().started)
+    smallvec::SmallVec::from_slice(&world.res::<Flow>().events.started)
 }
 
 /// A creature that can still take turns: anyone not dead. (RULES.md
@@ -440,13 +447,13 @@ pub(super) fn roll_saves(
 /// turn ends nothing; a battle turn ends EoT conditions, and saves wait for
 /// the end phase.
 pub(super) fn end_of_turn(
-    mut events: ResMut<TurnEvents>,
+    mut flow: ResMut<Flow>,
     mut creatures: Query<(Entity, &Creature, &mut Conditions)>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
-    (ruleset, flow, index): (Res<ActiveRuleset>, Res<Flow>, Res<CreatureIndex>),
+    (ruleset, index): (Res<ActiveRuleset>, Res<CreatureIndex>),
 ) {
-    let ended = std::mem::take(&mut events.ended);
+    let ended = std::mem::take(&mut flow.events.ended);
     let save_target = ruleset.0.save_target;
     let phased = flow.phased.is_some();
     let movement_turn = flow
@@ -646,13 +653,13 @@ type TurnStartData = (
 /// Start of a turn: the budget resets and heroes gain their resource
 /// (RULES.md "Heroic resources": 1d3 for most, a flat amount for some).
 pub(super) fn start_of_turn(
-    mut events: ResMut<TurnEvents>,
+    mut flow: ResMut<Flow>,
     mut creatures: Query<TurnStartData>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
-    (content, flow, index): (Res<Content>, Res<Flow>, Res<CreatureIndex>),
+    (content, index): (Res<Content>, Res<CreatureIndex>),
 ) {
-    let started = std::mem::take(&mut events.started);
+    let started = std::mem::take(&mut flow.events.started);
     let stage = flow.phased.as_ref().map(|p| p.stage);
     // In the order the turns started: resource dice are rolled here.
     for e in in_list_order(&index, &started) {

@@ -54,7 +54,6 @@ keyed!(
     super::act::RollFacts,
     super::flow::Flow,
     super::flow::Malice,
-    super::flow::TurnEvents,
     super::flow::ActiveRuleset,
     super::glyph::Glyphs,
     super::log::CombatLog,

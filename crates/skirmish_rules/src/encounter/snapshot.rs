@@ -157,7 +157,7 @@ impl Encounter {
         *w.res_mut::<Squads>() = s.squads.clone();
         *w.res_mut::<super::glyph::Glyphs>() = s.glyphs.clone();
         *w.res_mut::<Resolution>() = s.resolution.clone();
-        *w.res_mut::<TurnEvents>() = TurnEvents::default();
+        w.res_mut::<Flow>().events = TurnEvents::default();
         super::set_phase(w, s.phase);
         self.record.commands.truncate(s.commands);
     }
