@@ -139,16 +139,21 @@ pub(super) fn handle_command(
     // The phase stays as it is while the step runs (it changes after it).
     let phase = *world.res::<State<Phase>>().get();
     let result = execute(world, &cmd, phase, listed);
+    // Whether a prompt is open, as the waiting work left it.
+    let mut prompt = None;
     if result.is_ok() {
-        react::run(world);
+        prompt = Some(react::run(world));
         check_grabs(world);
     }
-    end_fallen_turn(world);
+    if end_fallen_turn(world) != Fallen::Standing {
+        // (It dropped what was waiting, the prompt too.)
+        prompt = Some(false);
+    }
     // A turn started clears a delay; an open prompt is its own phase.
     if matches!(cmd, Command::StartTurn { .. }) && result.is_ok() {
         world.res_mut::<Flow>().delayed = None;
     }
-    let prompt = world.res::<Resolution>().prompt.is_some();
+    let prompt = prompt.unwrap_or_else(|| world.res::<Resolution>().prompt.is_some());
     if prompt && phase != Phase::Reacting {
         world.res_mut::<NextState<Phase>>().set(Phase::Reacting);
     } else if !prompt && phase == Phase::Reacting && world.res::<Flow>().active.is_some() {
@@ -157,13 +162,24 @@ pub(super) fn handle_command(
     (result, cmd)
 }
 
+/// What [`end_fallen_turn`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Fallen {
+    /// Nothing: no turn under way, or its creature stands.
+    Standing,
+    /// The squad's turn passed to a minion still standing (what was
+    /// waiting dropped).
+    Passed,
+    /// The turn ended (what was waiting dropped).
+    Ended,
+}
+
 /// A creature that falls during its own turn (an opportunity attack, a
 /// collision, an aura as its turn starts) has its turn ended, and what it
 /// was doing with it; a squad's turn passes to a minion still standing.
-/// True if a turn ended.
-pub(super) fn end_fallen_turn(world: &mut World) -> bool {
+pub(super) fn end_fallen_turn(world: &mut World) -> Fallen {
     let Some(active) = world.res::<Flow>().active else {
-        return false;
+        return Fallen::Standing;
     };
     let standing = |world: &World, id: CreatureId| {
         entity_of(world, id)
@@ -171,7 +187,7 @@ pub(super) fn end_fallen_turn(world: &mut World) -> bool {
             .is_some_and(can_act)
     };
     if standing(world, active) {
-        return false;
+        return Fallen::Standing;
     }
     world.res_mut::<Resolution>().clear();
     // A squad's turn goes on while any of its minions stands.
@@ -183,7 +199,7 @@ pub(super) fn end_fallen_turn(world: &mut World) -> bool {
         .find(|&m| standing(world, m));
     if let Some(m) = next {
         world.res_mut::<Flow>().active = Some(m);
-        return false;
+        return Fallen::Passed;
     }
     let mut flow = world.res_mut::<Flow>();
     let done = flow.finish_turn();
@@ -192,7 +208,7 @@ pub(super) fn end_fallen_turn(world: &mut World) -> bool {
     // gain no resource.
     flow.events.ended = done;
     flow.events.started.clear();
-    true
+    Fallen::Ended
 }
 
 /// Find a creature's entity.

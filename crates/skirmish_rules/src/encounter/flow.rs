@@ -59,8 +59,7 @@ fn must_advance(f: &Flow) -> bool {
 /// Whether the step's command left a turn boundary for [`Boundary`] to
 /// handle: a turn ended or started, or none is under way. Most commands
 /// (a move, an ability) leave none, and their step runs no stage of it.
-pub(super) fn at_boundary(world: &World) -> bool {
-    let flow = world.res::<Flow>();
+pub(super) fn at_boundary(flow: &Flow) -> bool {
     !flow.events.ended.is_empty() || !flow.events.started.is_empty() || must_advance(flow)
 }
 
@@ -703,11 +702,9 @@ pub(super) fn start_of_turn(
     }
 }
 
-/// Victory: a side with no creature able to fight loses.
+/// Victory: a side with no creature able to fight loses. (Called while
+/// no side has won yet.)
 pub(super) fn check_outcome(world: &mut World) {
-    if world.res::<Flow>().outcome.is_some() {
-        return;
-    }
     let (mut heroes, mut director) = (false, false);
     CachedQuery::<StandingData>::with(world, |q| {
         q.iter_manual(world).for_each(|(c, s)| {

@@ -203,15 +203,23 @@ impl Encounter {
         // ends at once, and the boundary runs again for it. Each pass ends
         // a turn, and none starts one by itself, so this stops; the bound
         // is a guard.
+        // (Whether a side has already won is read with the turn's state
+        // that tells the boundary is done.)
         let mut passes = 0;
-        while flow::at_boundary(world) && passes < 4 {
+        let decided = loop {
+            let flow = world.res::<Flow>();
+            if !flow::at_boundary(flow) || passes >= 4 {
+                break flow.outcome.is_some();
+            }
             self.boundary.run(world);
             passes += 1;
-            if !act::end_fallen_turn(world) {
-                break;
+            if act::end_fallen_turn(world) != act::Fallen::Ended {
+                break world.res::<Flow>().outcome.is_some();
             }
+        };
+        if !decided {
+            flow::check_outcome(world);
         }
-        flow::check_outcome(world);
         // The phase changes on some steps only; with no change pending the
         // transition schedule would do nothing but cost its run.
         let next = match *world.res::<NextState<Phase>>() {

@@ -114,14 +114,15 @@ impl Resolution {
     }
 }
 
-/// Run waiting work until it is done or a prompt opens.
-pub(super) fn run(world: &mut World) {
+/// Run waiting work until it is done or a prompt opens. Returns whether a
+/// prompt is open.
+pub(super) fn run(world: &mut World) -> bool {
     loop {
         // The prompt, the damage to ask about and the next item, read with
         // one lookup of the resolution.
         let mut res = world.res_mut::<Resolution>();
         if res.prompt.is_some() {
-            return;
+            return true;
         }
         let damage = std::mem::take(&mut res.damage);
         let item = if damage.is_empty() {
@@ -149,7 +150,7 @@ pub(super) fn run(world: &mut World) {
             continue;
         }
         let Some(item) = item else {
-            return;
+            return false;
         };
         match item {
             Resume::Walk {
