@@ -518,6 +518,15 @@ impl Encounter {
             out.side = Some(side);
             return out;
         };
+        // One creature acting, the common case: its list as it is, its
+        // moves not built (made in place, not moved through the loop
+        // below).
+        if squad.is_empty() && !phased {
+            let mut out = creature_actions(world, active, surprised);
+            out.rest
+                .push(Listed::Command(Command::EndTurn { creature: active }));
+            return out;
+        }
         // Everyone taking the turn (a minion squad acts together), as
         // `Flow::acting` lists them.
         let lone = [active];
@@ -543,8 +552,8 @@ impl Encounter {
                     .collect();
                 out.rest.extend(allowed.into_iter().map(Listed::Command));
             } else if out.slots() == 0 {
-                // One creature acting, the common case: its list as it is,
-                // its moves not built.
+                // The first of a squad still standing: its list as it is,
+                // its moves not built (unless another's follow).
                 out = creature_actions(world, member, surprised);
             } else {
                 let more = creature_actions(world, member, surprised);
