@@ -150,9 +150,9 @@ fn unconditional(schedule: &Schedule) -> bool {
 /// given it.
 #[derive(Default)]
 struct InOrder {
-    /// Whether the commands still deferred at the end are applied (Bevy's
-    /// default: yes).
-    keep_final_deferred: bool,
+    /// Whether the commands still deferred at the end are left unapplied
+    /// (Bevy's default: no, they are applied).
+    skip_final_deferred: bool,
 }
 
 impl bevy_ecs::schedule::SystemExecutor for InOrder {
@@ -192,7 +192,7 @@ impl bevy_ecs::schedule::SystemExecutor for InOrder {
                 );
             }
         }
-        if !self.keep_final_deferred {
+        if !self.skip_final_deferred {
             for s in &mut systems[unapplied..] {
                 s.apply_deferred(world);
             }
@@ -200,7 +200,7 @@ impl bevy_ecs::schedule::SystemExecutor for InOrder {
     }
 
     fn set_apply_final_deferred(&mut self, apply: bool) {
-        self.keep_final_deferred = !apply;
+        self.skip_final_deferred = !apply;
     }
 }
 

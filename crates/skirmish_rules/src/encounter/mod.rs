@@ -1213,7 +1213,6 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         // The relations the ability may target, found once for all the
         // creatures.
         let allowed = crate::ability::TargetKind::relations(&a.target.kinds);
-
         for (n, o) in creatures.iter().enumerate() {
             // Out of reach (the user itself is always in reach): the
             // cheapest test first.
