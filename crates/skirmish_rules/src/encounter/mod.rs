@@ -660,6 +660,15 @@ struct Check {
     known: Option<bool>,
 }
 
+impl Check {
+    /// Its answer, made now from `scene` if not yet (none: it fails).
+    fn answer(&mut self, scene: &mut Option<ListedScene>) -> bool {
+        *self
+            .known
+            .get_or_insert_with(|| scene.as_mut().is_some_and(|s| s.holds(self.of)))
+    }
+}
+
 /// [`Check::of`] for Hide's check: cover from, or no line of effect to,
 /// every enemy, none adjacent ([`act::unseen_among`]).
 const HIDE: u32 = u32::MAX;
@@ -823,13 +832,7 @@ impl Listing {
         let Ok(k) = self.checks.binary_search_by_key(&r, |c| c.at as usize) else {
             return true;
         };
-        let check = &mut self.checks[k];
-        if let Some(known) = check.known {
-            return known;
-        }
-        let holds = self.scene.as_mut().is_some_and(|s| s.holds(check.of));
-        check.known = Some(holds);
-        holds
+        self.checks[k].answer(&mut self.scene)
     }
 
     /// Where charge `k`'s run ends, searching the runs if not yet.
@@ -914,15 +917,9 @@ impl Listing {
         let mut charges: Vec<Command> = (0..n).filter_map(|k| self.charge(k)).collect();
         // Each check made, in order; the rest but those that failed.
         let (checks, scene) = (&mut self.checks, &mut self.scene);
-        for c in checks.iter_mut() {
-            if c.known.is_none() {
-                c.known = Some(scene.as_mut().is_some_and(|s| s.holds(c.of)));
-            }
-        }
         let mut failed = checks
-            .iter()
-            .filter(|c| c.known == Some(false))
-            .map(|c| c.at as usize)
+            .iter_mut()
+            .filter_map(|c| (!c.answer(scene)).then_some(c.at as usize))
             .peekable();
         for (r, c) in std::mem::take(&mut self.rest).into_iter().enumerate() {
             if r == at {
