@@ -225,7 +225,7 @@ impl Scenario {
                     a.id
                 )));
             }
-            db.abilities.insert(a.id.clone(), a);
+            db.abilities.insert(a.id.clone(), a.into());
         }
         let mut rows = Vec::new();
         let mut heroes = Vec::new();

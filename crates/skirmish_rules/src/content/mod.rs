@@ -97,7 +97,10 @@ pub struct Origin {
 }
 
 /// Abilities by id, hashed with a fixed seed (the same on every run).
-pub type AbilityMap = std::collections::HashMap<String, Ability, foldhash::fast::FixedState>;
+/// Each is shared: a creature's [`Abilities`](crate::encounter::components::Abilities)
+/// keeps its own looked up once, as it is made, and a listing reads them
+/// from there instead of looking each up again.
+pub type AbilityMap = std::collections::HashMap<String, Arc<Ability>, foldhash::fast::FixedState>;
 
 /// Every piece of content, validated.
 #[derive(Clone, Debug, Default)]
@@ -206,7 +209,7 @@ impl ContentDb {
     }
 
     pub fn ability(&self, id: &str) -> Option<&Ability> {
-        self.abilities.get(id)
+        self.abilities.get(id).map(|a| &**a)
     }
 
     /// Load and validate everything under `root` (normally `assets/`).
@@ -334,7 +337,9 @@ impl Loader {
             }
             Kind::Ability => {
                 let items = self.items::<Ability>(kind, file, &src);
-                self.db.abilities.extend(items);
+                self.db
+                    .abilities
+                    .extend(items.into_iter().map(|(id, a)| (id, Arc::new(a))));
             }
             Kind::Monster => {
                 let items = self.items::<Monster>(kind, file, &src);
@@ -751,7 +756,7 @@ impl Loader {
             .chain(["malice".to_string()])
             .collect();
         for id in ids {
-            let mut ability = self.db.abilities[&id].clone();
+            let mut ability = Ability::clone(&self.db.abilities[&id]);
             for (label, text, err) in ability.parse_lines() {
                 // Point at the fragment inside the quoted tier text.
                 let Some((file, at)) = self.anchor(Kind::Ability, &id) else {
@@ -775,7 +780,7 @@ impl Loader {
                 let message = format!("summons unknown monster id `{bad}`");
                 self.report(Kind::Ability, &id, Needle::String(&bad), message);
             }
-            self.db.abilities.insert(id, ability);
+            self.db.abilities.insert(id, Arc::new(ability));
         }
     }
 }

@@ -39,13 +39,45 @@ pub struct Movement {
     pub stability: u32,
 }
 
-/// The ids of the abilities a creature can use, and which trigger events
-/// any of them answers. Change the list through [`Abilities::push`] and
-/// [`Abilities::remove`], which keep the two in step. (Shared: a listing
-/// of the creature's commands names its abilities from it, and a snapshot
-/// copies it, without copying the ids.)
+/// The ids of the abilities a creature can use, which trigger events any
+/// of them answers, and the abilities themselves as the content had them
+/// when the list was made. Change the list through [`Abilities::new`],
+/// [`Abilities::push`] and [`Abilities::remove`], which keep the three in
+/// step. (Shared: a listing of the creature's commands names its abilities
+/// from it, and a snapshot copies it, without copying the ids.)
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Abilities(pub std::sync::Arc<[String]>, pub Triggers);
+pub struct Abilities(
+    pub std::sync::Arc<[String]>,
+    pub Triggers,
+    #[serde(skip)] pub Resolved,
+);
+
+/// Each of a creature's ability ids looked up in the content once, in the
+/// ids' order (none for an unknown id), so a listing made before every
+/// command need not look each up again. Empty when the list was made with
+/// no content at hand (or read back from a file): readers then look the
+/// ids up themselves ([`Abilities::looked_up`]). Derived from the ids, it
+/// takes no part in comparisons.
+#[derive(Clone, Debug, Default)]
+pub struct Resolved(pub std::sync::Arc<[Option<std::sync::Arc<crate::ability::Ability>>]>);
+
+impl PartialEq for Resolved {
+    fn eq(&self, _: &Resolved) -> bool {
+        true
+    }
+}
+
+impl Eq for Resolved {}
+
+impl Resolved {
+    fn of(ids: &[String], content: &crate::content::ContentDb) -> Resolved {
+        Resolved(
+            ids.iter()
+                .map(|id| content.abilities.get(id).cloned())
+                .collect(),
+        )
+    }
+}
 
 /// A set of [`TriggerEvent`]s: a bit each. Reactions are looked for after
 /// every step and every hit, for every creature: most answer none, and
@@ -81,19 +113,34 @@ impl Triggers {
 impl Abilities {
     pub fn new(ids: Vec<String>, content: &crate::content::ContentDb) -> Abilities {
         let t = Triggers::of(&ids, content);
-        Abilities(ids.into(), t)
+        let r = Resolved::of(&ids, content);
+        Abilities(ids.into(), t, r)
     }
 
     pub fn push(&mut self, id: String, content: &crate::content::ContentDb) {
         let mut ids = self.0.to_vec();
         ids.push(id);
-        self.0 = ids.into();
-        self.1 = Triggers::of(&self.0, content);
+        *self = Abilities::new(ids, content);
     }
 
     pub fn remove(&mut self, id: &str, content: &crate::content::ContentDb) {
-        self.0 = self.0.iter().filter(|x| *x != id).cloned().collect();
-        self.1 = Triggers::of(&self.0, content);
+        let ids = self.0.iter().filter(|x| *x != id).cloned().collect();
+        *self = Abilities::new(ids, content);
+    }
+
+    /// The `k`th ability, as [`Resolved`] keeps it or else looked up in
+    /// `content` (which must be the content the list was made with, when
+    /// it was made with one: the encounter's).
+    #[inline]
+    pub fn looked_up<'a>(
+        &'a self,
+        k: usize,
+        content: &'a crate::content::ContentDb,
+    ) -> Option<&'a crate::ability::Ability> {
+        match self.2.0.get(k) {
+            Some(a) if self.2.0.len() == self.0.len() => a.as_deref(),
+            _ => content.ability(self.0.get(k)?),
+        }
     }
 }
 

@@ -163,7 +163,7 @@ pub(super) fn spawn_monster(
     }
     let abilities = match world.get_res::<crate::content::Content>() {
         Some(c) => Abilities::new(abilities, &c.0),
-        None => Abilities(abilities.into(), Triggers::default()),
+        None => Abilities(abilities.into(), Triggers::default(), Default::default()),
     };
     world
         .spawn((

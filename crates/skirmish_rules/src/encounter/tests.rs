@@ -930,8 +930,8 @@ fn area_abilities_hit_every_enemy_they_reach() {
             "3 damage; slowed (EoT)",
         ],
     );
-    db.abilities.insert(burst.id.clone(), burst);
-    db.abilities.insert(cube.id.clone(), cube);
+    db.abilities.insert(burst.id.clone(), burst.into());
+    db.abilities.insert(cube.id.clone(), cube.into());
     let mut e = custom(
         db,
         "ruined_hall",
@@ -1085,7 +1085,7 @@ fn gains_go_to_the_user_once() {
             "3 damage; gain 3 surges",
         ],
     );
-    db.abilities.insert(burst.id.clone(), burst);
+    db.abilities.insert(burst.id.clone(), burst.into());
     let mut e = custom(
         db,
         "ruined_hall",
@@ -1151,7 +1151,7 @@ fn spending_heroic_resource_on_spend_entries() {
     .unwrap();
     let mut smite = smite;
     assert!(smite.parse_lines().is_empty());
-    db.abilities.insert("smite".into(), smite);
+    db.abilities.insert("smite".into(), smite.into());
     let mut e = custom(
         db,
         "ruined_hall",
@@ -1491,4 +1491,43 @@ fn kept_queries_answer_for_the_world_asked_on_any_thread() {
         .pos = Pos::new(9, 9);
     assert_eq!(kept_ids_and_squares(a.world()), ids_and_squares(&mut a));
     assert_ne!(ids_and_squares(&mut a), want_a);
+}
+
+// A creature's abilities are looked up once as its list is made, and a
+// listing reads them from there: the same commands as when each is looked
+// up anew (the list read back from a file keeps no abilities and does
+// that), and the list kept in step as abilities are added and taken away.
+#[test]
+fn a_creatures_kept_abilities_list_what_looking_them_up_lists() {
+    let db = content();
+    let mut e = duel();
+    start(&mut e, FURY);
+    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
+    let kept = e.world().get::<Abilities>(ent).unwrap().clone();
+    assert_eq!(kept.2.0.len(), kept.0.len());
+    assert!(kept.0.len() > 2, "the fury has abilities: {:?}", kept.0);
+    for (k, id) in kept.0.iter().enumerate() {
+        assert_eq!(kept.looked_up(k, &db), db.ability(id), "{id}");
+    }
+    let listed = e.legal_actions();
+    assert!(
+        listed
+            .iter()
+            .any(|c| matches!(c, Command::UseAbility { .. }))
+    );
+    let read: Abilities = ron::from_str(&ron::to_string(&kept).unwrap()).unwrap();
+    assert!(read.2.0.is_empty());
+    assert_eq!(read, kept);
+    *e.world_mut().get_mut::<Abilities>(ent).unwrap() = read;
+    assert_eq!(e.legal_actions(), listed);
+    // Added and taken away: the kept abilities follow the ids, an unknown
+    // id keeping none.
+    let mut a = Abilities::new(vec!["brutal_slam".into(), "nope".into()], &db);
+    a.push("judgments_hammer".into(), &db);
+    a.remove("brutal_slam", &db);
+    assert_eq!(&*a.0, ["nope".to_string(), "judgments_hammer".to_string()]);
+    assert_eq!(a.2.0.len(), 2);
+    assert!(a.looked_up(0, &db).is_none());
+    assert_eq!(a.looked_up(1, &db), db.ability("judgments_hammer"));
+    assert!(a.looked_up(2, &db).is_none());
 }

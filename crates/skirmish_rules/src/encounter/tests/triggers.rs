@@ -32,7 +32,7 @@ pub(super) fn db_with(abilities: &[&str]) -> ContentDb {
     for text in abilities {
         let mut a: Ability = ron::from_str(text).unwrap();
         assert!(a.parse_lines().is_empty(), "{text}");
-        db.abilities.insert(a.id.clone(), a);
+        db.abilities.insert(a.id.clone(), a.into());
     }
     db
 }
