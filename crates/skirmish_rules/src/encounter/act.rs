@@ -501,21 +501,21 @@ pub(super) type SceneData = (
     &'static Stance,
 );
 
-/// What a listing reads of everyone, in one pass over the creatures:
-/// [`occupants`], [`hidden_creatures`], and whether anyone has a
-/// condition (if no one does, no one is grabbed: see [`speed_in_scene`]).
+/// What a listing for `actor` reads of everyone, in one pass over the
+/// creatures: [`occupants`], [`hidden_creatures`], and the largest size
+/// among those [`grabbed_by`] the actor (for [`halved_by_grab`]).
 pub(super) struct Scene {
     pub occupants: Vec<Occupant>,
     pub hidden: Vec<CreatureId>,
-    pub conditioned: bool,
+    pub largest_held: Option<u32>,
 }
 
-/// The [`Scene`] for a listing, `surprised` being [`surprised_side`] (the
-/// listing has read the turn order already).
-pub(super) fn listing_scene(world: &World, surprised: Option<Side>) -> Scene {
+/// The [`Scene`] for a listing of `actor`'s commands, `surprised` being
+/// [`surprised_side`] (the listing has read the turn order already).
+pub(super) fn listing_scene(world: &World, actor: CreatureId, surprised: Option<Side>) -> Scene {
     let mut out: Vec<Occupant> = Vec::with_capacity(16);
     let mut hidden = Vec::new();
-    let mut conditioned = false;
+    let mut largest_held: Option<u32> = None;
     CachedQuery::<SceneData>::with(world, |q| {
         q.iter_manual(world)
             .for_each(|(_, c, sp, s, cond, b, _, stance)| {
@@ -523,7 +523,9 @@ pub(super) fn listing_scene(world: &World, surprised: Option<Side>) -> Scene {
                 if stance.hidden {
                     hidden.push(c.id);
                 }
-                conditioned |= !cond.list.is_empty();
+                if !cond.list.is_empty() && held_by(cond, s, actor) {
+                    largest_held = largest_held.max(Some(sp.0.size));
+                }
             })
     });
     // In id order, whatever order the store keeps them in.
@@ -531,7 +533,7 @@ pub(super) fn listing_scene(world: &World, surprised: Option<Side>) -> Scene {
     Scene {
         occupants: out,
         hidden,
-        conditioned,
+        largest_held,
     }
 }
 
@@ -1380,18 +1382,19 @@ pub(super) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 
     else {
         return speed;
     };
-    let heavy = grabbed_by(world, id)
+    let largest = grabbed_by(world, id)
         .iter()
-        .any(|&(_, e)| world.comp::<Space>(e).is_some_and(|s| s.0.size >= size));
-    if heavy { speed / 2 } else { speed }
+        .filter_map(|&(_, e)| world.comp::<Space>(e).map(|s| s.0.size))
+        .max();
+    halved_by_grab(speed, size, largest)
 }
 
-/// [`speed_with_grab`] in a listing: with no one under any condition
-/// (`conditioned` false: see [`Scene`]), no one is grabbed, and no one is
-/// looked for.
-pub(super) fn speed_in_scene(world: &World, conditioned: bool, entity: Entity, speed: u32) -> u32 {
-    if conditioned {
-        speed_with_grab(world, entity, speed)
+/// The rule of [`speed_with_grab`] over plain data: a grabber of `size`
+/// whose largest grabbed creature is of size `largest_held` (none: it
+/// holds no one).
+pub(super) fn halved_by_grab(speed: u32, size: u32, largest_held: Option<u32>) -> u32 {
+    if largest_held.is_some_and(|l| l >= size) {
+        speed / 2
     } else {
         speed
     }

@@ -1037,8 +1037,8 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     let act::Scene {
         occupants: creatures,
         hidden,
-        conditioned,
-    } = act::listing_scene(world, surprised);
+        largest_held,
+    } = act::listing_scene(world, active, surprised);
     let field: &Arc<crate::map::Map> = &world.res::<Battlefield>().0;
     let map: &crate::map::Map = field;
     // Everything of the creature at once, through a kept query.
@@ -1052,6 +1052,11 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         return Listing::default();
     }
     let (mv, budget) = (*mv, *budget);
+    // Seed 000 "Grabbed": halved while holding one as large (a creature
+    // with no space holds no one, as `act::speed_with_grab` has it).
+    let speed = space.map_or(mv.speed, |s| {
+        act::halved_by_grab(mv.speed, s.0.size, largest_held)
+    });
     let space = space
         .map(|s| s.0)
         .unwrap_or(crate::map::Footprint::single(Default::default()));
@@ -1066,7 +1071,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     // (none of which a creature with neither its move nor its main action
     // left can take: then nothing of moving is worked out).
     let mut moving = (can_move || budget.main).then(|| {
-        let limits = movement_limits(cond, act::speed_in_scene(world, conditioned, e, mv.speed));
+        let limits = movement_limits(cond, speed);
         let mover = Mover {
             id: active,
             space,

@@ -654,6 +654,17 @@ fn a_grabber_drags_its_catch_at_half_speed_and_a_push_frees_it() {
         }),
         Err(Refusal::TooFar { speed: 2, .. })
     ));
+    // The listing's moves go as far as the halved speed, no farther.
+    let far = e
+        .legal_actions()
+        .iter()
+        .filter_map(|c| match c {
+            Command::Move { path, .. } => path.squares().last(),
+            _ => None,
+        })
+        .map(|p| p.distance(Pos::new(2, 2)))
+        .max();
+    assert_eq!(far, Some(2));
     walk(&mut e, FURY, &[(2, 2), (1, 3), (1, 4)]);
     assert_eq!(e.prompt(), None, "a grabbed creature can't react");
     assert_eq!(at(&mut e, bandit), Pos::new(1, 3));
