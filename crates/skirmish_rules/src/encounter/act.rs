@@ -1016,10 +1016,9 @@ fn walk(
         .comp::<Space>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?
         .0;
-    let conditions = world
-        .comp::<Conditions>(entity)
-        .cloned()
-        .unwrap_or_default();
+    // Read in place (a creature with none has none).
+    let none = Conditions::default();
+    let conditions = world.comp::<Conditions>(entity).unwrap_or(&none);
     if path.first() != Some(&space.pos) {
         return Err(Refusal::BadPath(
             "it must start at the creature's square".into(),
@@ -1033,7 +1032,7 @@ fn walk(
     // out again (4% of a random game's instructions); debug builds, where
     // the tests run, check that the two agree.
     if !listed || cfg!(debug_assertions) {
-        let checked = path_in_reach(world, entity, id, space, &conditions, &path, shift);
+        let checked = path_in_reach(world, entity, id, space, conditions, &path, shift);
         debug_assert!(
             !listed || checked.is_ok(),
             "a listed move was refused: {checked:?} for {path:?}"
@@ -1044,7 +1043,7 @@ fn walk(
         .comp::<TurnBudget>(entity)
         .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
     if spend_move {
-        spend_action(&mut budget, &conditions, ActionType::MoveAction)?;
+        spend_action(&mut budget, conditions, ActionType::MoveAction)?;
     }
     // Committed from here on: the steps are taken one by one, pausing for
     // triggered actions (see `walk_steps`).

@@ -653,85 +653,125 @@ fn enter_cost(
 /// An occupancy grid: which creature is in each square of the map, in map
 /// order (it reads as that slice).
 ///
-/// A listing builds one, and a move's walk another: the grid's buffer is
-/// kept between them on this thread, empty, and only the creatures'
-/// squares are written in and wiped out again when it is dropped, not the
-/// whole map (0.6% of a random game's instructions).
+/// A listing makes one, and a move's walk another. Made, it lists the
+/// squares the creatures stand on; the grid itself is written only the
+/// first time it is read as a slice (the one-square reach search reads the
+/// list alone, and most listings need nothing else: 1% of a random game's
+/// instructions). The grid's buffer is kept between uses on this thread,
+/// empty, and only the creatures' squares are written in and wiped out
+/// again when it is dropped, not the whole map.
 pub struct Occupancy {
-    grid: Vec<Option<(CreatureId, Side)>>,
-    /// The squares written, to wipe.
-    set: Vec<usize>,
+    /// The map's number of squares: the grid's length.
+    len: usize,
+    /// The squares (map indices) with a creature, each with who is there.
+    set: Vec<(usize, (CreatureId, Side))>,
+    /// The grid, once read.
+    grid: std::cell::OnceCell<Vec<Option<(CreatureId, Side)>>>,
 }
 
 impl Occupancy {
-    /// The squares (map indices) the grid holds a creature on, each at
-    /// least once.
-    pub fn occupied(&self) -> &[usize] {
+    /// The squares (map indices) holding a creature, with who is there:
+    /// each square at least once, and the grid holds the last named.
+    pub fn occupied(&self) -> &[(usize, (CreatureId, Side))] {
         &self.set
+    }
+
+    /// The grid's length (the map's number of squares), without writing
+    /// the grid.
+    pub fn squares(&self) -> usize {
+        self.len
     }
 }
 
 impl std::ops::Deref for Occupancy {
     type Target = [Option<(CreatureId, Side)>];
     fn deref(&self) -> &Self::Target {
-        &self.grid
+        self.grid.get_or_init(|| {
+            let mut grid = GRIDS
+                .try_with(|g| g.try_borrow_mut().ok().and_then(|mut g| g.pop()))
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            // A kept grid is all empty; one of another map's size is made
+            // anew.
+            if grid.len() != self.len {
+                grid.clear();
+                grid.resize(self.len, None);
+            }
+            for &(i, who) in &self.set {
+                grid[i] = Some(who);
+            }
+            grid
+        })
     }
 }
 
 impl Drop for Occupancy {
     fn drop(&mut self) {
-        for &i in &self.set {
-            self.grid[i] = None;
+        let set = std::mem::take(&mut self.set);
+        if let Some(mut grid) = self.grid.take() {
+            for &(i, _) in &set {
+                grid[i] = None;
+            }
+            // A few grids may be alive at once (an AI scoring during a
+            // listing); more than that are let go.
+            let _ = GRIDS.try_with(|g| {
+                if let Ok(mut g) = g.try_borrow_mut()
+                    && g.len() < 4
+                {
+                    g.push(grid);
+                }
+            });
         }
-        self.set.clear();
-        let kept = (
-            std::mem::take(&mut self.grid),
-            std::mem::take(&mut self.set),
-        );
-        // A few grids may be alive at once (an AI scoring during a
-        // listing); more than that are let go.
-        let _ = GRIDS.try_with(|g| {
-            if let Ok(mut g) = g.try_borrow_mut()
-                && g.len() < 4
+        let _ = SETS.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut()
+                && s.len() < 4
             {
-                g.push(kept);
+                s.push(set);
             }
         });
     }
 }
 
-/// An empty grid and its list of squares, and the grids kept to reuse.
-type Grid = (Vec<Option<(CreatureId, Side)>>, Vec<usize>);
+/// The squares of an [`Occupancy`], with who is on each.
+type Set = Vec<(usize, (CreatureId, Side))>;
+
+/// An [`Occupancy`]'s grid.
+type Grid = Vec<Option<(CreatureId, Side)>>;
 
 thread_local! {
     /// Empty grids, kept between uses (see [`Occupancy`]).
     static GRIDS: std::cell::RefCell<Vec<Grid>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Lists of squares, kept between uses.
+    static SETS: std::cell::RefCell<Vec<Set>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// An occupancy grid: which creature is in each square.
 pub fn occupancy(map: &Map, creatures: &[Occupant]) -> Occupancy {
-    let n = (map.width * map.height).max(0) as usize;
-    let (mut grid, set) = GRIDS
-        .try_with(|g| g.try_borrow_mut().ok().and_then(|mut g| g.pop()))
+    let mut set: Set = SETS
+        .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()))
         .ok()
         .flatten()
         .unwrap_or_default();
-    // A kept grid is all empty; one of another map's size is made anew.
-    if grid.len() != n {
-        grid.clear();
-        grid.resize(n, None);
-    }
-    let mut occ = Occupancy { grid, set };
+    set.clear();
+    let mut put = |q: Pos, c: &Occupant| {
+        if map.in_bounds(q) {
+            set.push(((q.y * map.width + q.x) as usize, (c.id, c.side)));
+        }
+    };
     for c in creatures {
-        for q in c.space.squares() {
-            if map.in_bounds(q) {
-                let i = (q.y * map.width + q.x) as usize;
-                occ.grid[i] = Some((c.id, c.side));
-                occ.set.push(i);
-            }
+        // (One square, the common case, without walking a space.)
+        if c.space.size == 1 {
+            put(c.space.pos, c);
+        } else {
+            c.space.squares().for_each(|q| put(q, c));
         }
     }
-    occ
+    Occupancy {
+        len: (map.width * map.height).max(0) as usize,
+        set,
+        grid: std::cell::OnceCell::new(),
+    }
 }
 
 /// Whether a diagonal step cuts a wall's corner: both orthogonal neighbours'
@@ -780,7 +820,7 @@ pub fn reachable_with(map: &Map, occ: &Occupancy, mover: &Mover) -> Reach {
     if mover.space.size == 1
         && width <= 64
         && reach.in_box(o).is_some()
-        && occ.len() == (map.width * map.height) as usize
+        && occ.squares() == (map.width * map.height) as usize
         && let Some(levels) = search_levels(map, occ, mover, &reach)
     {
         reach.levels = Some(levels);
@@ -844,8 +884,13 @@ fn search_levels(map: &Map, occ: &Occupancy, mover: &Mover, reach: &Reach) -> Op
     // No cheapest path costs more than entering every square of the box.
     let speed = (mover.speed as usize).min((w * h).saturating_mul(rough));
     // The steps and the lists of `Levels`, the squares of each cost added
-    // as they are found (room kept for a few).
-    let mut bits = vec![0u64; rows * (8 + COSTS + 1 + speed.min(12))];
+    // as they are found (room kept for a few), in the last dropped
+    // `Levels`' buffer if there is one (see `SPARE_BITS`).
+    let mut bits = SPARE_BITS
+        .try_with(std::cell::Cell::take)
+        .unwrap_or_default();
+    bits.clear();
+    bits.resize(rows * (8 + COSTS + 1 + speed.min(12)), 0);
     for y in 0..h {
         let my = y0 + y;
         let map_row = map.step_row(my)?;
@@ -857,17 +902,21 @@ fn search_levels(map: &Map, occ: &Occupancy, mover: &Mover, reach: &Reach) -> Op
     }
     // Another creature's square: no place to end; an enemy's costs as
     // difficult ground does. (Read off the squares the grid holds
-    // creatures on, not every square of the box.)
-    for &i in occ.occupied() {
+    // creatures on, not every square of the box: from the last named, as a
+    // square named twice holds the last in the grid, each square once.)
+    let mut seen: smallvec::SmallVec<[u64; 16]> = smallvec::smallvec![0; h];
+    for &(i, (id, side)) in occ.occupied().iter().rev() {
         let (x, y) = (i % map_width, i / map_width);
         if let (Some(x), Some(y)) = (x.checked_sub(x0), y.checked_sub(y0))
             && x < w
             && y < h
-            && let Some((id, side)) = occ[i]
-            && id != mover.id
+            && seen[y] & 1 << x == 0
         {
-            bits[(8 + ENDS) * rows + y + 1] &= !(1 << x);
-            bits[(8 + ROUGH) * rows + y + 1] |= u64::from(side != mover.side) << x;
+            seen[y] |= 1 << x;
+            if id != mover.id {
+                bits[(8 + ENDS) * rows + y + 1] &= !(1 << x);
+                bits[(8 + ROUGH) * rows + y + 1] |= u64::from(side != mover.side) << x;
+            }
         }
     }
     let (sx, sy) = (
@@ -963,6 +1012,18 @@ thread_local! {
     /// [`search_levels`]'s own lists, kept between searches (a game runs
     /// hundreds).
     static WORK: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The buffer of the last [`Levels`] dropped on this thread, for the
+    /// next search to fill (a listing's search is dropped before the next
+    /// listing's: one kept buffer saves each an allocation).
+    static SPARE_BITS: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for Levels {
+    fn drop(&mut self) {
+        let bits = std::mem::take(&mut self.bits);
+        // (A thread going away keeps none.)
+        let _ = SPARE_BITS.try_with(|spare| spare.set(bits));
+    }
 }
 
 /// [`enter_cost`] for a creature of one square stepping onto square `j`
