@@ -1091,12 +1091,13 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         // stay in the search (see the end).
         out.reserve(16 + abilities.len() * creatures.len());
         if limits.can_shift {
-            for to in space.pos.neighbours() {
-                // A shift is a step of cost 1 ending where it may: with no
-                // extra cost per square, the search found that already
-                // (only a single step reaches a square for 1).
-                let shifts = if mover.extra_cost == 0 {
-                    reach.ends_for(to, 1)
+            // A shift is a step of cost 1 ending where it may: with no
+            // extra cost per square, the search found that already (only
+            // a single step reaches a square for 1).
+            let found = (mover.extra_cost == 0).then(|| reach.ends_beside_start(1));
+            for (k, to) in space.pos.neighbours().enumerate() {
+                let shifts = if let Some(found) = found {
+                    found[k]
                 } else {
                     let shifter = Mover {
                         speed: 1,

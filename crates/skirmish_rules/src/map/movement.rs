@@ -261,6 +261,33 @@ impl Reach {
         }
     }
 
+    /// [`Reach::ends_for`] with `cost` for each square next to the start,
+    /// in [`Pos::neighbours`]' order, read together (a listing asks it of
+    /// the eight for the shifts).
+    pub fn ends_beside_start(&self, cost: u32) -> [bool; 8] {
+        let mut out = [false; 8];
+        match &self.levels {
+            Some(l) if (cost as usize) <= l.top => {
+                let (ends, at) = (l.list(ENDS), l.list(COSTS + cost as usize));
+                let (ox, oy) = (self.origin.x - self.corner.x, self.origin.y - self.corner.y);
+                for (k, (dx, dy)) in Pos::STEPS.into_iter().enumerate() {
+                    let (x, y) = (ox + dx, oy + dy);
+                    if x >= 0 && y >= 0 && x < self.width && y < self.height {
+                        let row = (y + 1) as usize;
+                        out[k] = (ends[row] & at[row]) >> x & 1 != 0;
+                    }
+                }
+            }
+            Some(_) => {}
+            None => {
+                for (k, p) in self.origin.neighbours().enumerate() {
+                    out[k] = self.cost_to(p) == Some(cost);
+                }
+            }
+        }
+        out
+    }
+
     /// The squares the creature can end its move on, less the start, in
     /// map order.
     fn ends(&self) -> std::vec::IntoIter<Pos> {
@@ -2052,6 +2079,28 @@ mod tests {
             slow.nodes[start].cost = 0;
             slow.nodes[start].can_end = true;
             search_general(&m, &grid, &mover, &mut slow);
+        }
+        // The squares beside the start to end on for each cost, read
+        // together, are those found one by one.
+        for cost in 0..4 {
+            let beside: Vec<bool> = mover
+                .space
+                .pos
+                .neighbours()
+                .map(|p| slow.ends_for(p, cost))
+                .collect();
+            prop_assert_eq!(
+                &fast.ends_beside_start(cost)[..],
+                &beside[..],
+                "cost {}",
+                cost
+            );
+            prop_assert_eq!(
+                &slow.ends_beside_start(cost)[..],
+                &beside[..],
+                "cost {}",
+                cost
+            );
         }
         // Square by square the same costs and places to end, nothing
         // reached outside the fast search's box, and each path read
