@@ -551,6 +551,27 @@ pub(super) fn waiting(world: &World, side: Side) -> bool {
     .unwrap_or(false)
 }
 
+/// The creatures of the side to pick that can still take a turn this
+/// round, in id order, and whether the other side has any ([`waiting`]),
+/// found in one pass (a listing asks both at every pick).
+pub(super) fn picks(world: &World, flow: &Flow) -> (Vec<CreatureId>, bool) {
+    let (side, other) = (flow.to_act, flow.to_act.other());
+    // (Room for a side at once, not grown as they come.)
+    let mut out = Vec::with_capacity(16);
+    let mut other_waiting = false;
+    CachedQuery::<StandingData>::with(world, |q| {
+        q.iter_manual(world).for_each(|(c, s)| {
+            if still_to_act(flow, side, c, s) {
+                out.push(c.id);
+            } else if still_to_act(flow, other, c, s) {
+                other_waiting = true;
+            }
+        })
+    });
+    out.sort_unstable();
+    (out, other_waiting)
+}
+
 /// Whether this creature of `side` can still take a turn this round.
 pub(super) fn still_to_act(flow: &Flow, side: Side, c: &Creature, s: &Stamina) -> bool {
     c.side == side && can_act(s) && !flow.acted.contains(&c.id)

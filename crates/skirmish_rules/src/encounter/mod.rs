@@ -500,13 +500,14 @@ impl Encounter {
             let world: &World = world;
             let flow = world.res::<Flow>();
             // In id order.
-            let mut out: Vec<Command> = act::creatures_and_stamina(world)
-                .filter(|(c, s)| flow::still_to_act(flow, flow.to_act, c, s))
-                .map(|(c, _)| Command::StartTurn { creature: c.id })
+            let (picks, other_waiting) = flow::picks(world, flow);
+            let mut out: Vec<Command> = picks
+                .into_iter()
+                .map(|creature| Command::StartTurn { creature })
                 .collect();
             if let Some(first) = out.first()
                 && flow.delayed != Some(flow.to_act.other())
-                && flow::waiting(world, flow.to_act.other())
+                && other_waiting
             {
                 out.push(Command::Delay {
                     creature: first.creature(),
