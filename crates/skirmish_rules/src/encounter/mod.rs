@@ -1063,7 +1063,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         .unwrap_or(crate::map::Footprint::single(Default::default()));
     // The ids (shared with the listing, which names its uses from them).
     let names: Arc<[String]> = abilities.map_or_else(Default::default, |a| a.0.clone());
-    let held = abilities;
+    let kept_abilities = abilities;
     let abilities: &[String] = abilities.map_or(&[], |a| &a.0);
     let dazed_spent = cond.has(crate::conditions::ConditionKind::Dazed) && budget.dazed_done;
     let can_move = (budget.move_action || budget.main) && !dazed_spent;
@@ -1128,7 +1128,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     let known: SmallVec<[(&String, &crate::ability::Ability, u32); 8]> = abilities
         .iter()
         .enumerate()
-        .filter_map(|(k, id)| Some((id, held?.looked_up(k, content)?, k as u32)))
+        .filter_map(|(k, id)| Some((id, kept_abilities?.looked_up(k, content)?, k as u32)))
         .collect();
     let malice = world.res::<Malice>().0;
     let cost_ok = |a: &crate::ability::Ability| act::can_afford(a.cost, heroic, malice);

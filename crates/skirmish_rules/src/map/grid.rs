@@ -185,9 +185,8 @@ impl Footprint {
 }
 
 /// [`Footprint::squares`]: row by row from the top-left, each left to
-/// right. (Counted out by hand: as nested ranges flattened, walking the
-/// squares of every creature's space a few times a command cost a random
-/// game about 1% more instructions.)
+/// right. (Counted out by hand: nested ranges flattened cost more at each
+/// walk over a space, and the rules walk spaces many times a command.)
 struct Squares {
     origin: Pos,
     n: i32,

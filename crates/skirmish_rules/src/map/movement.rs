@@ -683,8 +683,7 @@ fn enter_cost(
 /// A listing makes one, and a move's walk another. Made, it lists the
 /// squares the creatures stand on; the grid itself is written only the
 /// first time it is read as a slice (the one-square reach search reads the
-/// list alone, and most listings need nothing else: 1% of a random game's
-/// instructions). The grid's buffer is kept between uses on this thread,
+/// list alone, and most listings need nothing else). The grid's buffer is kept between uses on this thread,
 /// empty, and only the creatures' squares are written in and wiped out
 /// again when it is dropped, not the whole map.
 pub struct Occupancy {
