@@ -523,6 +523,8 @@ pub(super) fn listing_scene(world: &World, actor: CreatureId, surprised: Option<
                 if stance.hidden {
                     hidden.push(c.id);
                 }
+                // (Most have no condition: asked first, it spares the
+                // rest, 0.3% of a random game's instructions.)
                 if !cond.list.is_empty() && held_by(cond, s, actor) {
                     largest_held = largest_held.max(Some(sp.0.size));
                 }

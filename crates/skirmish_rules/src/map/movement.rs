@@ -683,9 +683,10 @@ fn enter_cost(
 /// A listing makes one, and a move's walk another. Made, it lists the
 /// squares the creatures stand on; the grid itself is written only the
 /// first time it is read as a slice (the one-square reach search reads the
-/// list alone, and most listings need nothing else). The grid's buffer is kept between uses on this thread,
-/// empty, and only the creatures' squares are written in and wiped out
-/// again when it is dropped, not the whole map.
+/// list alone, and most listings need nothing else). The grid's buffer is
+/// kept between uses on this thread, empty, and only the creatures'
+/// squares are written in and wiped out again when it is dropped, not the
+/// whole map.
 pub struct Occupancy {
     /// The map's number of squares: the grid's length.
     len: usize,
@@ -713,11 +714,7 @@ impl std::ops::Deref for Occupancy {
     type Target = [Option<(CreatureId, Side)>];
     fn deref(&self) -> &Self::Target {
         self.grid.get_or_init(|| {
-            let mut grid = GRIDS
-                .try_with(|g| g.try_borrow_mut().ok().and_then(|mut g| g.pop()))
-                .ok()
-                .flatten()
-                .unwrap_or_default();
+            let mut grid = take_kept(&GRIDS);
             // A kept grid is all empty; one of another map's size is made
             // anew.
             if grid.len() != self.len {
@@ -739,24 +736,33 @@ impl Drop for Occupancy {
             for &(i, _) in &set {
                 grid[i] = None;
             }
-            // A few grids may be alive at once (an AI scoring during a
-            // listing); more than that are let go.
-            let _ = GRIDS.try_with(|g| {
-                if let Ok(mut g) = g.try_borrow_mut()
-                    && g.len() < 4
-                {
-                    g.push(grid);
-                }
-            });
+            keep(&GRIDS, grid);
         }
-        let _ = SETS.try_with(|s| {
-            if let Ok(mut s) = s.try_borrow_mut()
-                && s.len() < 4
-            {
-                s.push(set);
-            }
-        });
+        keep(&SETS, set);
     }
+}
+
+/// Kept buffers of one kind, on each thread (see [`Occupancy`]).
+type Kept<T> = std::thread::LocalKey<std::cell::RefCell<Vec<T>>>;
+
+/// A buffer kept in `pool`, or a new one.
+fn take_kept<T: Default>(pool: &'static Kept<T>) -> T {
+    pool.try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()))
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// Keep `item` in `pool` for the next use. A few may be alive at once (an
+/// AI scoring during a listing); more than that are let go.
+fn keep<T>(pool: &'static Kept<T>, item: T) {
+    let _ = pool.try_with(|p| {
+        if let Ok(mut p) = p.try_borrow_mut()
+            && p.len() < 4
+        {
+            p.push(item);
+        }
+    });
 }
 
 /// The squares of an [`Occupancy`], with who is on each.
@@ -774,11 +780,7 @@ thread_local! {
 
 /// An occupancy grid: which creature is in each square.
 pub fn occupancy(map: &Map, creatures: &[Occupant]) -> Occupancy {
-    let mut set: Set = SETS
-        .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()))
-        .ok()
-        .flatten()
-        .unwrap_or_default();
+    let mut set: Set = take_kept(&SETS);
     set.clear();
     let mut put = |q: Pos, c: &Occupant| {
         if map.in_bounds(q) {
