@@ -901,7 +901,7 @@ fn start_turn(
         members.clone()
     };
     for &m in &starting {
-        let name = Who::of(world, m).to_string();
+        let name = Who::of(world, m).into_label();
         world
             .res_mut::<CombatLog>()
             .push(LogEntry::TurnStarted { creature: m, name });
@@ -909,7 +909,11 @@ fn start_turn(
     // Seed 002 "Slow Action": it takes effect at the start of the next
     // turn (phased: the next battle turn).
     let movement_turn = phased == Some(crate::phased::Stage::Movement);
-    if !movement_turn && let Some(casting) = world.entity_mut(entity).take::<Casting>() {
+    // (Most turns have none: the entity is not moved for nothing.)
+    if !movement_turn
+        && world.comp::<Casting>(entity).is_some()
+        && let Some(casting) = world.entity_mut(entity).take::<Casting>()
+    {
         resolve_slow(world, entity, casting);
     }
     // Seed 004 "Summon": its summons act "directly before" it (queued last,
@@ -1181,10 +1185,22 @@ pub(super) fn walk_steps(
             });
         }
     };
+    // The square of the path the world has the walker on: written only
+    // before something reads it (a step's askers, a drag, an aura, a
+    // glyph, the walk's end), not at every step (0: as the walk found it,
+    // its first square).
+    let mut placed = 0;
+    let mut place = |world: &mut World, k: usize| {
+        if placed != k {
+            world.comp_mut::<Space>(entity).expect("checked").0.pos = path[k];
+            placed = k;
+        }
+    };
     for i in 0..path.len().saturating_sub(1) {
         let (can_go, size) = walker.map_or((false, 1), |w| (w.0, w.1));
         if !can_go {
             // The squares walked so far are the path's first `i + 1`.
+            place(world, i);
             log_walk(world, &path[..=i]);
             settle(world, entity, id, &path[..=i]);
             return;
@@ -1211,6 +1227,11 @@ pub(super) fn walk_steps(
                 actor: id,
                 subject: None,
             };
+            // (Whoever is asked may read where the walker is.)
+            let mut leaving = leaving.peekable();
+            if leaving.peek().is_some() {
+                place(world, i);
+            }
             let askers = react::askers(world, &event, leaving);
             if !askers.is_empty() {
                 // The walk goes on after the answers.
@@ -1225,7 +1246,9 @@ pub(super) fn walk_steps(
                 return;
             }
         }
-        world.comp_mut::<Space>(entity).expect("checked").0.pos = path[i + 1];
+        if !held.is_empty() || !carriers.is_empty() || glyphs {
+            place(world, i + 1);
+        }
         let dragged = !held.is_empty() && drag_grabbed(world, id, &held, path[i]);
         if dragged {
             carriers = super::aura::carriers(world);
@@ -1246,6 +1269,10 @@ pub(super) fn walk_steps(
             actor: id,
             subject: None,
         };
+        let mut arriving = arriving.peekable();
+        if arriving.peek().is_some() {
+            place(world, i + 1);
+        }
         let askers = react::askers(world, &event, arriving);
         if !askers.is_empty() {
             let rest = &path[i + 1..];
@@ -1263,6 +1290,7 @@ pub(super) fn walk_steps(
         }
     }
     // The whole path was walked: it is logged as it is.
+    place(world, path.len().saturating_sub(1));
     if path.len() > 1 {
         world.res_mut::<CombatLog>().push(LogEntry::Moved {
             creature: id,

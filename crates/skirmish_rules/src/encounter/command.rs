@@ -318,6 +318,15 @@ impl Who {
             .unwrap_or_default();
         Who { id, name }
     }
+
+    /// What it displays as, taking its name rather than copying it again.
+    pub fn into_label(self) -> String {
+        if self.name.is_empty() {
+            self.to_string()
+        } else {
+            self.name
+        }
+    }
 }
 
 impl std::fmt::Display for Who {
