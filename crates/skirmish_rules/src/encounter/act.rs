@@ -863,13 +863,20 @@ fn start_turn(
         return Err(Refusal::SummonActsAlone(Who::of(world, id)));
     }
     // Seed 001: the phases' order, or seizing the initiative.
-    let phased = world.res::<Flow>().phased.as_ref().map(|p| p.stage);
+    // (Read together: nothing below changes them before they are used.)
+    let (phased, acted) = {
+        let flow = world.res::<Flow>();
+        (
+            flow.phased.as_ref().map(|p| p.stage),
+            flow.acted.contains(&id),
+        )
+    };
     let seized = match phased {
         Some(_) if phase == Phase::AwaitingTurn => super::phased_flow::check_start(world, id)?,
         _ => false,
     };
     side_to_pick(world, entity, id, phase)?;
-    if world.res::<Flow>().acted.contains(&id) {
+    if acted {
         return Err(Refusal::AlreadyActed(Who::of(world, id)));
     }
     if !world.comp::<Stamina>(entity).is_some_and(can_act) {

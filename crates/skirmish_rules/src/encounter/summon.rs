@@ -212,8 +212,14 @@ pub(super) fn vanish(world: &mut World, owner: CreatureId) {
 /// before this round), first-summoned first. Returns their ids, whose
 /// start- and end-of-turn effects go with the summoner's.
 pub(super) fn queue_turns(world: &mut World, owner: CreatureId) -> Vec<CreatureId> {
+    let summons = summons_of(world, owner);
+    // (Most creatures have none: the round and the resolution are left
+    // unread.)
+    if summons.is_empty() {
+        return Vec::new();
+    }
     let round = world.res::<Flow>().round;
-    let ready: Vec<CreatureId> = summons_of(world, owner)
+    let ready: Vec<CreatureId> = summons
         .into_iter()
         .filter(|(_, s)| s.round < round)
         .map(|(id, _)| id)
