@@ -524,8 +524,10 @@ impl Encounter {
         // below).
         if squad.is_empty() && !phased {
             let mut out = creature_actions(world, active, surprised);
-            out.rest
-                .push(Listed::Command(Command::EndTurn { creature: active }));
+            out.rest.push(Listed::Basic {
+                creature: active,
+                kind: Basic::EndTurn,
+            });
             return out;
         }
         // Everyone taking the turn (a minion squad acts together), as
@@ -541,17 +543,17 @@ impl Encounter {
             }
             if phased {
                 // Seed 001: the phase decides what a turn may do.
-                out.rest.extend(
-                    phased_flow::movement_commands(world, member)
-                        .into_iter()
-                        .map(Listed::Command),
-                );
+                for c in phased_flow::movement_commands(world, member) {
+                    out.push_command(c);
+                }
                 let allowed: Vec<Command> = creature_actions(world, member, surprised)
                     .into_vec()
                     .into_iter()
                     .filter(|c| phased_flow::check_command(world, member, c).is_ok())
                     .collect();
-                out.rest.extend(allowed.into_iter().map(Listed::Command));
+                for c in allowed {
+                    out.push_command(c);
+                }
             } else if out.slots() == 0 {
                 // The first of a squad still standing: its list as it is,
                 // its moves not built (unless another's follow).
@@ -562,11 +564,15 @@ impl Encounter {
                 let more = more.into_vec();
                 out = Listing::of(out.into_vec());
                 out.side = side;
-                out.rest.extend(more.into_iter().map(Listed::Command));
+                for c in more {
+                    out.push_command(c);
+                }
             }
         }
-        out.rest
-            .push(Listed::Command(Command::EndTurn { creature: active }));
+        out.rest.push(Listed::Basic {
+            creature: active,
+            kind: Basic::EndTurn,
+        });
         out
     }
 }
@@ -590,6 +596,8 @@ pub struct Listing {
     /// `rest`; boxed, as few listings have them).
     charges: Option<Box<ListedCharges>>,
     rest: Vec<Listed>,
+    /// The commands of `rest` kept as they are ([`Listed::Other`]).
+    others: Vec<Command>,
     /// The ids of the abilities of the creature whose uses `rest` lists
     /// as [`Listed::Use`]s (its [`Abilities`]' own).
     names: Arc<[String]>,
@@ -603,14 +611,19 @@ pub struct Listing {
     side: Option<Side>,
 }
 
-/// A command of a listing's `rest`, as it is, or an ability's use on one
-/// target kept short until it is taken or read: a listing holds a use for
-/// each ability and creature in reach, and the command's own copy of the
-/// ability's id and list of targets (two allocations, made and dropped for
-/// every use the brain does not pick) cost a random game about 1.5% of its
-/// instructions.
+/// A command of a listing's `rest`, kept short until it is taken or read:
+/// an ability's use on one target, a shift, a free strike, a command that
+/// names only its creature, or any other kept as it is in the listing's
+/// `others`. A listing holds a use for each ability and creature in
+/// reach, and the command's own copy of the ability's id and list of
+/// targets (two allocations, made and dropped for every use the brain does
+/// not pick) cost a random game about 1.5% of its instructions; kept in
+/// sixteen bytes each, not a command's eighty-eight, the list is written
+/// and dropped faster too.
+#[derive(Clone, Copy)]
 enum Listed {
-    Command(Command),
+    /// The listing's `others[i]`.
+    Other(u32),
     /// `Command::UseAbility` of the listing's `names[ability]` by
     /// `creature` on `target` alone, with no surges, spending or tier.
     Use {
@@ -618,20 +631,68 @@ enum Listed {
         ability: u32,
         target: CreatureId,
     },
+    /// `Command::Shift`.
+    Shift {
+        creature: CreatureId,
+        to: crate::map::Pos,
+    },
+    /// `Command::FreeStrike`.
+    FreeStrike {
+        creature: CreatureId,
+        target: CreatureId,
+    },
+    /// A command naming only its creature.
+    Basic { creature: CreatureId, kind: Basic },
+}
+
+// (As the comment above says: a command grown into `Listed` would undo it.)
+const _: () = assert!(std::mem::size_of::<Listed>() == 16);
+
+/// The commands that name only their creature, as [`Listed::Basic`] keeps
+/// them.
+#[derive(Clone, Copy)]
+enum Basic {
+    Defend,
+    Hide,
+    StandUp,
+    EscapeGrab,
+    CatchBreath,
+    EndTurn,
 }
 
 impl Listed {
-    fn creature(&self) -> CreatureId {
-        match self {
-            Listed::Command(c) => c.creature(),
-            Listed::Use { creature, .. } => *creature,
+    /// Whose command it is (`others`: the listing's).
+    fn creature(&self, others: &[Command]) -> Option<CreatureId> {
+        match *self {
+            Listed::Other(i) => others.get(i as usize).map(Command::creature),
+            Listed::Use { creature, .. }
+            | Listed::Shift { creature, .. }
+            | Listed::FreeStrike { creature, .. }
+            | Listed::Basic { creature, .. } => Some(creature),
         }
     }
 
-    /// The command, its ability's id read from `names`.
-    fn build(self, names: &[String]) -> Command {
+    /// The command, its ability's id read from `names`, a command kept as
+    /// it is taken out of `others` (each is built once: a placeholder is
+    /// left in its place).
+    fn build(self, names: &[String], others: &mut [Command]) -> Command {
         match self {
-            Listed::Command(c) => c,
+            Listed::Other(i) => std::mem::replace(
+                &mut others[i as usize],
+                Command::EndTurn {
+                    creature: CreatureId(0),
+                },
+            ),
+            Listed::Shift { creature, to } => Command::Shift { creature, to },
+            Listed::FreeStrike { creature, target } => Command::FreeStrike { creature, target },
+            Listed::Basic { creature, kind } => match kind {
+                Basic::Defend => Command::Defend { creature },
+                Basic::Hide => Command::Hide { creature },
+                Basic::StandUp => Command::StandUp { creature },
+                Basic::EscapeGrab => Command::EscapeGrab { creature },
+                Basic::CatchBreath => Command::CatchBreath { creature },
+                Basic::EndTurn => Command::EndTurn { creature },
+            },
             Listed::Use {
                 creature,
                 ability,
@@ -754,9 +815,16 @@ impl Listing {
     /// A listing of these commands, with no moves kept apart.
     fn of(rest: Vec<Command>) -> Listing {
         Listing {
-            rest: rest.into_iter().map(Listed::Command).collect(),
+            rest: (0..rest.len() as u32).map(Listed::Other).collect(),
+            others: rest,
             ..Listing::default()
         }
+    }
+
+    /// Add `c` to the end, kept as it is.
+    fn push_command(&mut self, c: Command) {
+        self.rest.push(Listed::Other(self.others.len() as u32));
+        self.others.push(c);
     }
 
     /// The side whose creatures the commands are for, if the listing knew
@@ -792,7 +860,7 @@ impl Listing {
         match (&self.moves, &self.charges) {
             (Some(m), _) if m.count > 0 => Some(m.creature),
             (_, Some(c)) if c.at == 0 && !c.slots.is_empty() => Some(c.creature),
-            _ => self.rest.first().map(Listed::creature),
+            _ => self.rest.first().and_then(|l| l.creature(&self.others)),
         }
     }
 
@@ -869,9 +937,9 @@ impl Listing {
             }),
             Slot::Charge(k) => self.charge(k),
             Slot::Rest(r) => self.rest_holds(r).then(|| {
-                std::mem::take(&mut self.rest)
-                    .swap_remove(r)
-                    .build(&self.names)
+                let listed = self.rest[r];
+                self.rest.clear();
+                listed.build(&self.names, &mut std::mem::take(&mut self.others))
             }),
             Slot::Beyond => None,
         }
@@ -900,7 +968,12 @@ impl Listing {
     pub fn into_vec(mut self) -> Vec<Command> {
         let names = std::mem::take(&mut self.names);
         if self.moves.is_none() && self.charges.is_none() && self.checks.is_empty() {
-            return self.rest.into_iter().map(|c| c.build(&names)).collect();
+            let mut others = std::mem::take(&mut self.others);
+            return self
+                .rest
+                .into_iter()
+                .map(|c| c.build(&names, &mut others))
+                .collect();
         }
         let mut out = Vec::with_capacity(self.slots());
         if let Some(m) = self.moves.take() {
@@ -922,12 +995,13 @@ impl Listing {
             .iter_mut()
             .filter_map(|c| (!c.answer(scene)).then_some(c.at as usize))
             .peekable();
+        let mut others = std::mem::take(&mut self.others);
         for (r, c) in std::mem::take(&mut self.rest).into_iter().enumerate() {
             if r == at {
                 out.append(&mut charges);
             }
             if failed.next_if_eq(&r).is_none() {
-                out.push(c.build(&names));
+                out.push(c.build(&names, &mut others));
             }
         }
         out.append(&mut charges);
@@ -1031,6 +1105,8 @@ fn phased_starts(world: &mut World, flow: &Flow, stage: crate::phased::Stage) ->
 /// ([`Flow::surprised_now`], which the listing has read).
 fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) -> Listing {
     let mut out: Vec<Listed> = Vec::new();
+    // The area uses, kept as they are.
+    let mut others: Vec<Command> = Vec::new();
     let Some(e) = act::entity_of(world, active) else {
         return Listing::default();
     };
@@ -1110,10 +1186,10 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
                         .is_some_and(|c| c <= 1)
                 };
                 if shifts {
-                    out.push(Listed::Command(Command::Shift {
+                    out.push(Listed::Shift {
                         creature: active,
                         to,
-                    }));
+                    });
                 }
             }
         }
@@ -1200,7 +1276,8 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         }
         if a.distance.is_area() {
             for placement in placements(map, &creatures, space, a, me.side, active) {
-                out.push(Listed::Command(Command::UseAreaAbility {
+                out.push(Listed::Other(others.len() as u32));
+                others.push(Command::UseAreaAbility {
                     creature: active,
                     ability: id.clone(),
                     placement,
@@ -1208,7 +1285,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
                     potency_surges: Vec::new(),
                     spend: 0,
                     tier: None,
-                }));
+                });
             }
             continue;
         }
@@ -1254,15 +1331,18 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     if budget.main && !dazed_spent {
         for (o, &apart) in creatures.iter().zip(apart) {
             if o.side != me.side && apart == 1 {
-                out.push(Listed::Command(Command::FreeStrike {
+                out.push(Listed::FreeStrike {
                     creature: active,
                     target: o.id,
-                }));
+                });
             }
         }
     }
     if budget.main && !dazed_spent {
-        out.push(Listed::Command(Command::Defend { creature: active }));
+        out.push(Listed::Basic {
+            creature: active,
+            kind: Basic::Defend,
+        });
     }
     if maneuver_ok {
         let already = stance.is_some_and(|s| s.hidden);
@@ -1273,16 +1353,25 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
                 of: HIDE,
                 known: None,
             });
-            out.push(Listed::Command(Command::Hide { creature: active }));
+            out.push(Listed::Basic {
+                creature: active,
+                kind: Basic::Hide,
+            });
         }
     }
     if maneuver_ok {
         use crate::conditions::ConditionKind as K;
         if cond.has(K::Prone) && !cond.has(K::Restrained) && !cond.has(K::CantStand) {
-            out.push(Listed::Command(Command::StandUp { creature: active }));
+            out.push(Listed::Basic {
+                creature: active,
+                kind: Basic::StandUp,
+            });
         }
         if cond.has(K::Grabbed) {
-            out.push(Listed::Command(Command::EscapeGrab { creature: active }));
+            out.push(Listed::Basic {
+                creature: active,
+                kind: Basic::EscapeGrab,
+            });
         }
         let hero = heroic.is_some();
         if let Some(s) = stamina
@@ -1291,7 +1380,10 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
             && s.current < s.max
             && s.health() != crate::stats::Health::Dying
         {
-            out.push(Listed::Command(Command::CatchBreath { creature: active }));
+            out.push(Listed::Basic {
+                creature: active,
+                kind: Basic::CatchBreath,
+            });
         }
     }
     // The moves come first, one for each square reached (each keeps its
@@ -1316,6 +1408,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         moves,
         charges: listed_charges,
         rest: out,
+        others,
         names,
         checks,
         scene,
