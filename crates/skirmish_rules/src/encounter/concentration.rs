@@ -19,7 +19,7 @@
 use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::act::{all_creatures, entity_of};
+use super::act::{CachedQuery, SustainData, all_creatures, entity_of};
 use super::components::{Auras, Bonuses, Creature};
 use super::log::{CombatLog, LogEntry};
 use crate::ability::Component;
@@ -42,20 +42,26 @@ fn sustained(
             out.push(id.to_string());
         }
     };
-    for e in all_creatures(world) {
-        if let Some(c) = world.comp::<Conditions>(e) {
-            for a in c.list.iter().filter(|a| a.source == Some(user)) {
-                if let Some(id) = &a.ability {
+    // Every creature's conditions and bonuses, through a kept query (each
+    // time a creature takes damage or heals: two reads of each creature's
+    // components cost random games 0.4% of their instructions). Any order:
+    // the list is sorted below.
+    CachedQuery::<SustainData>::with(world, |q| {
+        q.iter_manual(world).for_each(|(_, c, b)| {
+            for a in c.into_iter().flat_map(|c| &c.list) {
+                if a.source == Some(user)
+                    && let Some(id) = &a.ability
+                {
                     add(id);
                 }
             }
-        }
-        if let Some(b) = world.comp::<Bonuses>(e) {
-            for x in b.0.iter().filter(|x| x.source == Some(user)) {
-                add(&x.from);
+            for x in b.into_iter().flat_map(|b| &b.0) {
+                if x.source == Some(user) {
+                    add(&x.from);
+                }
             }
-        }
-    }
+        })
+    });
     if let Some(auras) = entity_of(world, user).and_then(|e| world.comp::<Auras>(e)) {
         for a in &auras.0 {
             add(&a.ability);
