@@ -444,6 +444,7 @@ kept_queries!(
     HeroData,
     WalkerData,
     SustainData,
+    super::gather::LooterData,
     &'static mut TurnBudget,
 );
 
