@@ -43,9 +43,9 @@ fn sustained(
         }
     };
     // Every creature's conditions and bonuses, through a kept query (each
-    // time a creature takes damage or heals: two reads of each creature's
-    // components cost random games 0.4% of their instructions). Any order:
-    // the list is sorted below.
+    // time a creature takes damage or heals: 0.3% fewer instructions a
+    // random game than two lookups a creature). Any order: the list is
+    // sorted below.
     CachedQuery::<SustainData>::with(world, |q| {
         q.iter_manual(world).for_each(|(_, c, b)| {
             for a in c.into_iter().flat_map(|c| &c.list) {
