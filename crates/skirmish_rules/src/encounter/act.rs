@@ -443,17 +443,9 @@ kept_queries!(
     SnapshotData,
     HeroData,
     WalkerData,
-    SustainData,
+    super::concentration::SustainData,
     super::gather::LooterData,
     &'static mut TurnBudget,
-);
-
-/// What [`super::concentration`] reads of each creature: the conditions
-/// and bonuses others may have made.
-pub(super) type SustainData = (
-    &'static Creature,
-    Option<&'static Conditions>,
-    Option<&'static Bonuses>,
 );
 
 /// What a new round changes of each creature's round bonuses.

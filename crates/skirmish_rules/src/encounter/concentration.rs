@@ -19,7 +19,7 @@
 use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::act::{CachedQuery, SustainData, all_creatures, entity_of};
+use super::act::{CachedQuery, all_creatures, entity_of};
 use super::components::{Auras, Bonuses, Creature};
 use super::log::{CombatLog, LogEntry};
 use crate::ability::Component;
@@ -27,6 +27,14 @@ use crate::conditions::Conditions;
 use crate::content::Content;
 use crate::dice::Dice;
 use crate::stats::{CreatureId, Stamina};
+
+/// What [`sustained`] reads of each creature: the conditions and bonuses
+/// others may have made.
+pub(super) type SustainData = (
+    &'static Creature,
+    Option<&'static Conditions>,
+    Option<&'static Bonuses>,
+);
 
 /// The abilities whose lasting effects (conditions, bonuses, an aura) made
 /// by `user` still hold and that `keep` picks, in id order.
