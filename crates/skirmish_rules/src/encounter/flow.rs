@@ -727,15 +727,20 @@ pub(super) fn start_of_turn(
 /// no side has won yet.)
 pub(super) fn check_outcome(world: &mut World) {
     let (mut heroes, mut director) = (false, false);
+    // (Done once a creature of each side is found standing: most passes,
+    // since a fight mostly goes on.)
     CachedQuery::<StandingData>::with(world, |q| {
-        q.iter_manual(world).for_each(|(c, s)| {
+        for (c, s) in q.iter_manual(world) {
             if can_act(s) {
                 match c.side {
                     Side::Heroes => heroes = true,
                     Side::Director => director = true,
                 }
+                if heroes && director {
+                    break;
+                }
             }
-        })
+        }
     });
     let winner = match (heroes, director) {
         (true, false) => Some(Side::Heroes),
