@@ -211,9 +211,10 @@ pub(super) fn end_fallen_turn(world: &mut World) -> Fallen {
     Fallen::Ended
 }
 
-/// Find a creature's entity.
+/// Find a creature's entity (a keyed read of the index: as cheap as the
+/// copy of it each thread once kept for this).
 pub fn entity_of(world: &World, id: CreatureId) -> Option<Entity> {
-    super::setup::kept_entity(world, id)
+    world.get_res::<super::setup::CreatureIndex>()?.entity(id)
 }
 
 /// What [`occupants`] reads of each creature.

@@ -199,8 +199,7 @@ pub(super) fn spawn_monster(
 /// for the log and the summary). Written only at setup ([`CreatureIndex::set`]),
 /// by a summon (a new id) and by a restore, which takes back the summons
 /// made since its snapshot and despawns them ([`CreatureIndex::truncate`]):
-/// so an id's entity never changes while that entity lives, which
-/// [`kept_entity`] relies on.
+/// so an id's entity never changes while that entity lives.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct CreatureIndex(Vec<Option<Entity>>);
 
@@ -243,39 +242,6 @@ impl CreatureIndex {
         let len = len.min(self.0.len());
         self.0.drain(len..).flatten().collect()
     }
-}
-
-std::thread_local! {
-    /// [`kept_entity`]'s copy of a world's index, and that world's id.
-    static KEPT_INDEX: std::cell::RefCell<(Option<bevy_ecs::world::WorldId>, Vec<Option<Entity>>)> =
-        const { std::cell::RefCell::new((None, Vec::new())) };
-}
-
-/// A creature's entity, from a copy of `world`'s index kept on this thread
-/// (the rules ask a dozen times a command, and reading the index resource
-/// cost about 70 instructions each time). The copy's answer stands while
-/// that entity is still alive: an id's entity never changes while it lives
-/// (see [`CreatureIndex`]), and an entity despawned is never alive again
-/// (its generation moves on). Otherwise, or for another world, the index
-/// is read and copied again.
-pub(super) fn kept_entity(world: &World, id: CreatureId) -> Option<Entity> {
-    KEPT_INDEX.with(|kept| {
-        let here = world.id();
-        // (A plain read of the copy: nothing holds it across a call.)
-        if let Ok(k) = kept.try_borrow()
-            && k.0 == Some(here)
-            && let Some(&Some(e)) = k.1.get(id.0 as usize)
-            && world.entities().contains(e)
-        {
-            return Some(e);
-        }
-        let index = world.get_res::<CreatureIndex>()?;
-        if let Ok(mut k) = kept.try_borrow_mut() {
-            k.0 = Some(here);
-            k.1.clone_from(&index.0);
-        }
-        index.entity(id)
-    })
 }
 
 /// Each monster's name, where it can be told: its own, or its stat block's;

@@ -1439,7 +1439,7 @@ fn kept_queries_answer_for_the_world_asked_on_any_thread() {
         });
     });
     // Entities by id: each encounter's own, asked in turn and from
-    // another thread (each thread keeps a copy of the index it last read).
+    // another thread.
     let index = |e: &Encounter| {
         e.world()
             .res::<setup::CreatureIndex>()

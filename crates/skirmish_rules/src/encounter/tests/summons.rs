@@ -96,8 +96,8 @@ fn restoring_a_snapshot_removes_later_summons() {
     let wolf = e.creatures().last().cloned().unwrap();
     assert_eq!(wolf.summoned.map(|s| s.owner), Some(CreatureId(1)));
     assert_eq!(wolf.side, Side::Heroes);
-    // The entity lookup (which keeps a copy of the index on each thread)
-    // follows the index through the restore and the summon again.
+    // The entity lookup follows the index through the restore and the
+    // summon again.
     let first = act::entity_of(e.world(), wolf.id).unwrap();
     e.restore(&before);
     assert_eq!(e.creatures().len(), count);
