@@ -213,6 +213,7 @@ pub(super) fn end_fallen_turn(world: &mut World) -> Fallen {
 
 /// Find a creature's entity (a keyed read of the index: as cheap as the
 /// copy of it each thread once kept for this).
+#[inline(always)]
 pub fn entity_of(world: &World, id: CreatureId) -> Option<Entity> {
     world.get_res::<super::setup::CreatureIndex>()?.entity(id)
 }
