@@ -240,6 +240,7 @@ impl Distance {
     }
 
     /// How far away the ability reaches for targets or an area's origin.
+    #[inline]
     pub fn reach(self) -> u32 {
         match self {
             Distance::Melee(x) | Distance::Ranged(x) => x,
@@ -724,6 +725,7 @@ impl Ability {
     /// Whether any line of the ability summons (seed 004 "Summon"): the
     /// legal-action listing asks it of every ability, every command, so it
     /// is worked out once and kept.
+    #[inline]
     pub fn summons(&self) -> bool {
         *self
             .summons
