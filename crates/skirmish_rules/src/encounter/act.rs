@@ -242,6 +242,9 @@ type ConditionData = (Entity, &'static Conditions);
 /// creature.
 pub(super) type StandingData = (&'static Creature, &'static Stamina);
 
+/// What the victory check reads of each creature.
+pub(super) type VictoryData = (Entity, &'static Creature, &'static Stamina);
+
 /// What [`super::summon::summons_of`] reads of each summoned creature.
 pub(super) type SummonData = (&'static Summoned, &'static Stamina, &'static Creature);
 
@@ -437,6 +440,7 @@ kept_queries!(
     ConditionData,
     AuraData,
     StandingData,
+    VictoryData,
     SummonData,
     ActorData,
     StanceData,

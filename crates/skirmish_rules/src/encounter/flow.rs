@@ -15,7 +15,7 @@ use bevy_ecs::schedule::ScheduleLabel;
 use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::act::{BonusData, CachedQuery, StandingData, SummonData};
+use super::act::{BonusData, CachedQuery, StandingData, SummonData, VictoryData};
 use super::components::*;
 use super::log::{CombatLog, LogEntry};
 use super::setup::CreatureIndex;
@@ -723,28 +723,49 @@ pub(super) fn start_of_turn(
     }
 }
 
+/// A creature of each side the last victory check found able to fight
+/// (heroes, then the Director's): while both still can, no side has lost.
+/// Only a shortcut for [`check_outcome`], which reads their stamina again
+/// each time, so it is kept out of snapshots: whatever a restore or a
+/// despawn did, a witness no longer standing (or no longer there) just
+/// sends the check back to its pass over everyone. (A creature's side
+/// never changes.)
+#[derive(Resource, Default)]
+pub(super) struct Standing([Option<Entity>; 2]);
+
 /// Victory: a side with no creature able to fight loses. (Called while
 /// no side has won yet.)
 pub(super) fn check_outcome(world: &mut World) {
-    let (mut heroes, mut director) = (false, false);
-    // (Done once a creature of each side is found standing: most passes,
-    // since a fight mostly goes on.)
-    CachedQuery::<StandingData>::with(world, |q| {
-        for (c, s) in q.iter_manual(world) {
+    // Most commands fell no one: the two found standing last time still
+    // stand, and that settles it without a pass over everyone.
+    if let Some(&Standing([Some(h), Some(d)])) = world.get_res::<Standing>()
+        && world.comp::<Stamina>(h).is_some_and(can_act)
+        && world.comp::<Stamina>(d).is_some_and(can_act)
+    {
+        return;
+    }
+    let mut found: [Option<Entity>; 2] = [None, None];
+    // (Done once a creature of each side is found standing.)
+    CachedQuery::<VictoryData>::with(world, |q| {
+        for (e, c, s) in q.iter_manual(world) {
             if can_act(s) {
-                match c.side {
-                    Side::Heroes => heroes = true,
-                    Side::Director => director = true,
-                }
-                if heroes && director {
+                let k = match c.side {
+                    Side::Heroes => 0,
+                    Side::Director => 1,
+                };
+                found[k] = found[k].or(Some(e));
+                if found[0].is_some() && found[1].is_some() {
                     break;
                 }
             }
         }
     });
-    let winner = match (heroes, director) {
-        (true, false) => Some(Side::Heroes),
-        (false, _) => Some(Side::Director),
+    if let Some(mut s) = world.get_res_mut::<Standing>() {
+        s.0 = found;
+    }
+    let winner = match found.map(|f| f.is_some()) {
+        [true, false] => Some(Side::Heroes),
+        [false, _] => Some(Side::Director),
         _ => None,
     };
     if let Some(side) = winner {

@@ -66,6 +66,7 @@ keyed!(
     super::flow::Flow,
     super::flow::Malice,
     super::flow::ActiveRuleset,
+    super::flow::Standing,
     super::glyph::Glyphs,
     super::log::CombatLog,
     super::react::Resolution,

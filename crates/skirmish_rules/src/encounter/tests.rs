@@ -608,6 +608,41 @@ fn range_and_line_of_effect_refusals() {
     e.apply(hammer(near)).unwrap();
 }
 
+/// Fell a creature directly, as if some effect had (a hero at minus its
+/// winded value, RULES.md "Stamina").
+fn fell(e: &mut Encounter, id: CreatureId) {
+    let ent = act::entity_of(e.world_mut(), id).unwrap();
+    let mut s = e.world_mut().get_mut::<Stamina>(ent).unwrap();
+    s.current = -s.max;
+}
+
+// The victory check (`flow::check_outcome`: "a side with no creature able
+// to fight loses") starts from a creature of each side it last found
+// standing: one of those falling must not hide the rest of its side, nor
+// the last of a side falling go unseen.
+#[test]
+fn the_victory_check_looks_past_the_creatures_it_last_found_standing() {
+    let (a, b) = (CreatureId(1), CreatureId(2));
+    let (m1, m2) = (CreatureId(3), CreatureId(4));
+    let mut e = setup(
+        vec![hero("fury", "A", (5, 3)), hero("fury", "B", (5, 5))],
+        vec![monster("bandit", (9, 3)), monster("bandit", (9, 5))],
+        3,
+    );
+    assert_eq!(e.creature(m2).unwrap().name, "Bandit 2");
+    start(&mut e, b);
+    // Each side's first in id order is the one the setup's check found.
+    fell(&mut e, a);
+    e.apply(Command::Defend { creature: b }).unwrap();
+    assert_eq!(e.outcome(), None, "B still stands for the heroes");
+    fell(&mut e, m1);
+    e.apply(Command::EndTurn { creature: b }).unwrap();
+    assert_eq!(e.outcome(), None, "the second bandit still stands");
+    fell(&mut e, b);
+    e.apply(Command::StartTurn { creature: m2 }).unwrap();
+    assert_eq!(e.outcome(), Some(Side::Director), "no hero stands");
+}
+
 /// Play one seeded game of random legal commands (preferring attacks) to
 /// the end, checking the invariants after every command.
 fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
@@ -673,6 +708,19 @@ fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
             && e.creature(active).is_none_or(|c| c.stamina.is_dead())
         {
             return Err("the dead act".into());
+        }
+        // A side with no creature able to fight loses, and only then.
+        let stands = |side| all.iter().any(|c| c.side == side && !c.stamina.is_dead());
+        let decided = match (stands(Side::Heroes), stands(Side::Director)) {
+            (true, true) => None,
+            (true, false) => Some(Side::Heroes),
+            (false, _) => Some(Side::Director),
+        };
+        if e.outcome() != decided {
+            return Err(format!(
+                "outcome {:?}, where who stands says {decided:?}",
+                e.outcome()
+            ));
         }
     }
     Err("the game did not end in 5000 commands".into())
