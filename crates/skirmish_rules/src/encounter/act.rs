@@ -527,7 +527,9 @@ pub(super) fn listing_scene(world: &World, actor: CreatureId, surprised: Option<
     CachedQuery::<SceneData>::with(world, |q| {
         q.iter_manual(world)
             .for_each(|(_, c, sp, s, cond, b, _, stance)| {
-                out.extend(occupant(c, sp, s, cond, b, surprised));
+                if let Some(o) = occupant(c, sp, s, cond, b, surprised) {
+                    out.push(o);
+                }
                 if stance.hidden {
                     hidden.push(c.id);
                 }
@@ -567,13 +569,17 @@ fn walk_scene(
     CachedQuery::<SceneData>::with(world, |q| {
         q.iter_manual(world)
             .for_each(|(e, c, sp, s, cond, b, auras, _)| {
-                if near(sp.0) {
-                    others.extend(occupant(c, sp, s, cond, b, surprised));
+                if near(sp.0)
+                    && let Some(o) = occupant(c, sp, s, cond, b, surprised)
+                {
+                    others.push(o);
                 }
                 if held_by(cond, s, walker) {
                     held.push((c.id, e));
                 }
-                carriers.extend(super::aura::carrier(e, c, sp, s, auras));
+                if let Some(a) = super::aura::carrier(e, c, sp, s, auras) {
+                    carriers.push(a);
+                }
             })
     });
     // In id order, whatever order the store keeps them in.
