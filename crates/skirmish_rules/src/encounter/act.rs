@@ -2261,7 +2261,8 @@ pub(super) fn encounter_start_abilities(world: &mut World) {
             continue;
         };
         for id in list.0.iter() {
-            let Some(a) = content.ability(id).cloned() else {
+            // (Read from the shared content, not copied: most are not.)
+            let Some(a) = content.ability(id) else {
                 continue;
             };
             if !a.action.at_encounter_start() {
@@ -2280,7 +2281,7 @@ pub(super) fn encounter_start_abilities(world: &mut World) {
                 .as_ref()
                 .map(|t| t.effects.clone())
                 .unwrap_or_default();
-            let g = apply_outcome(world, e, &user, &a, &user, &effects, 0, user.space, &mut 0);
+            let g = apply_outcome(world, e, &user, a, &user, &effects, 0, user.space, &mut 0);
             gain_for_user(world, e, user.id, &g);
         }
     }
