@@ -1251,10 +1251,20 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         }
     }
     // Distance to each creature, found once for all the abilities.
-    let apart: SmallVec<[u32; 16]> = creatures.iter().map(|o| space.distance(o.space)).collect();
-    // (Read as a slice below: a small vector's every index asks where it
-    // keeps its items.)
-    let apart: &[u32] = &apart;
+    // (On the stack for a fight's creatures at once, filled in place: a
+    // small vector's collect pushes one by one, each push asking where it
+    // keeps its items, which cost 0.7% of a random game's instructions.)
+    let mut near_by = [0u32; 16];
+    let far_by: Vec<u32>;
+    let apart: &[u32] = if let Some(near_by) = near_by.get_mut(..creatures.len()) {
+        for (d, o) in near_by.iter_mut().zip(&creatures) {
+            *d = space.distance(o.space);
+        }
+        near_by
+    } else {
+        far_by = creatures.iter().map(|o| space.distance(o.space)).collect();
+        &far_by
+    };
     // The commands listed before their check (see `Listing`).
     let mut checks: SmallVec<[Check; 8]> = SmallVec::new();
     for &(id, a, named) in &known {
