@@ -563,7 +563,8 @@ fn walk_scene(
     Vec<super::aura::Carrier>,
 ) {
     let surprised = surprised_side(world);
-    let mut others: Vec<Occupant> = Vec::new();
+    // (The walker is always among those near: room for a few at once.)
+    let mut others: Vec<Occupant> = Vec::with_capacity(8);
     let mut held: Vec<(CreatureId, Entity)> = Vec::new();
     let mut carriers: Vec<super::aura::Carrier> = Vec::new();
     // (A `for` loop: with `for_each`, each creature was a call of its own,

@@ -1506,7 +1506,8 @@ fn charge_slots(
     mover: Mover,
     with: &[ChargeWith],
 ) -> Vec<ChargeSlot> {
-    let mut out = Vec::new();
+    // (Room for the most there could be at once, not grown as they come.)
+    let mut out = Vec::with_capacity(creatures.len().saturating_mul(1 + with.len()));
     let reach = longest_reach(with);
     for o in creatures.iter().filter(|o| o.id != mover.id) {
         // Beyond any run and reach: nothing to look for.
