@@ -501,10 +501,14 @@ impl Encounter {
             let flow = world.res::<Flow>();
             // In id order.
             let (picks, other_waiting) = flow::picks(world, flow);
-            let mut out: Vec<Command> = picks
-                .into_iter()
-                .map(|creature| Command::StartTurn { creature })
-                .collect();
+            // (With room for the delay: a command is large, and growing
+            // the list for it moved them all.)
+            let mut out: Vec<Command> = Vec::with_capacity(picks.len() + 1);
+            out.extend(
+                picks
+                    .into_iter()
+                    .map(|creature| Command::StartTurn { creature }),
+            );
             if let Some(first) = out.first()
                 && flow.delayed != Some(flow.to_act.other())
                 && other_waiting
