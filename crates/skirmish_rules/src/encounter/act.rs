@@ -578,14 +578,11 @@ fn walk_scene(
             {
                 others.push(o);
             }
-            // (Most have no condition, and carry no aura: asked
-            // first, it spares the rest.)
+            // (Most have no condition: asked first, it spares the rest.)
             if !cond.list.is_empty() && held_by(cond, s, walker) {
                 held.push((c.id, e));
             }
-            if !auras.0.is_empty()
-                && let Some(a) = super::aura::carrier(e, c, sp, s, auras)
-            {
+            if let Some(a) = super::aura::carrier(e, c, sp, s, auras) {
                 carriers.push(a);
             }
         }
