@@ -63,6 +63,7 @@ keyed!(
     super::act::Battlefield,
     super::act::RaisedWalls,
     super::act::RollFacts,
+    super::act::Grabs,
     super::flow::Flow,
     super::flow::Malice,
     super::flow::ActiveRuleset,

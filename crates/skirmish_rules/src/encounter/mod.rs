@@ -296,8 +296,13 @@ impl Encounter {
         self.app.world()
     }
 
+    /// The world itself, to change by hand (tests, tools). Whatever is
+    /// changed is taken as it is; the hints the engine keeps for its
+    /// checks are reset (a grab put on by hand is then checked).
     pub fn world_mut(&mut self) -> &mut World {
-        self.app.world_mut()
+        let world = self.app.world_mut();
+        act::grabs_unknown(world);
+        world
     }
 
     pub fn log(&self) -> &[LogEntry] {

@@ -143,6 +143,7 @@ pub fn spawn_creatures(
     // monsters' table before the heroes', out of id order, which cost the
     // listing's sort about 1% of a random game's instructions.)
     world.init_resource::<super::flow::Standing>();
+    world.init_resource::<super::act::Grabs>();
     super::act::cache_queries(world);
     Ok(())
 }

@@ -691,6 +691,20 @@ fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
             if a.stamina.current > a.stamina.max || a.stamina.temporary < 0 {
                 return Err(format!("{} has stamina {:?}", a.name, a.stamina));
             }
+            // Seed 000 "Grabbed": "if either the grabbed creature or the
+            // creature grabbing them is force moved so that both creatures
+            // are not adjacent to each other, that creature is no longer
+            // grabbed"; nor when either falls (the grab check after every
+            // command, `act::check_grabs`).
+            if let Some(g) = a.conditions.source_of(ConditionKind::Grabbed) {
+                let held = !a.stamina.is_dead()
+                    && all.iter().any(|b| {
+                        b.id == g && !b.stamina.is_dead() && b.space.distance(a.space) <= 1
+                    });
+                if !held {
+                    return Err(format!("{} is still grabbed, apart or fallen", a.name));
+                }
+            }
             if a.stamina.is_dead() {
                 continue;
             }

@@ -700,6 +700,64 @@ fn a_grabber_drags_its_catch_at_half_speed_and_a_push_frees_it() {
     );
 }
 
+// Seed 000 "Grabbed": "if either the grabbed creature or the creature
+// grabbing them is force moved so that both creatures are not adjacent to
+// each other, that creature is no longer grabbed". The check after every
+// command reads only those it knows may be grabbed (`act::Grabs`): a grab
+// put on by hand, or brought back by a restore, is still found and ended.
+#[test]
+fn a_grab_put_on_by_hand_or_brought_back_by_a_restore_is_still_checked() {
+    let mut e = open(
+        db_with(&[]),
+        vec![hero("fury", "Korva", (2, 2))],
+        vec![monster("bandit", (8, 8))],
+    );
+    let bandit = CreatureId(2);
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    let grabbed = |e: &Encounter| {
+        e.creature(bandit)
+            .unwrap()
+            .conditions
+            .has(ConditionKind::Grabbed)
+    };
+    let released = |e: &Encounter| {
+        e.log()
+            .iter()
+            .filter(|l| matches!(l, LogEntry::Released { target } if *target == bandit))
+            .count()
+    };
+    // A command first: the check has found nobody grabbed.
+    e.apply(Command::Defend { creature: FURY }).unwrap();
+    // The fury, six squares away, is made the bandit's grabber by hand.
+    let ent = act::entity_of(e.world_mut(), bandit).unwrap();
+    e.world_mut()
+        .get_mut::<Conditions>(ent)
+        .unwrap()
+        .apply(crate::conditions::ActiveCondition {
+            kind: ConditionKind::Grabbed,
+            duration: crate::conditions::Duration::UntilRemoved,
+            source: Some(FURY),
+            ability: None,
+            save_shift: Default::default(),
+        });
+    let before = e.snapshot();
+    assert!(grabbed(&e));
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    assert!(!grabbed(&e), "the grab put on by hand is checked");
+    assert_eq!(released(&e), 1);
+    // The restore brings the grab back; the next command's check ends it.
+    e.restore(&before);
+    assert!(grabbed(&e));
+    e.apply(Command::EndTurn { creature: FURY }).unwrap();
+    assert!(!grabbed(&e), "the grab a restore brought back is checked");
+    assert_eq!(
+        released(&e),
+        1,
+        "the log was rewound, then the release logged again"
+    );
+}
+
 // Seed 000 "Grabbed": "A creature can grab only creatures of their size or
 // smaller" (Might 2 or more lifts that to a size up to the Might score).
 #[test]
