@@ -1603,11 +1603,14 @@ type GrabList = smallvec::SmallVec<[Entity; 4]>;
 #[derive(Resource, Default)]
 pub(super) struct Grabs(Option<GrabList>);
 
-/// Forget who may be grabbed (see [`Grabs`]).
-pub(super) fn grabs_unknown(world: &mut World) {
+/// Forget whom the hints kept for the checks name (who may be grabbed,
+/// see [`Grabs`]; who may carry an aura, see `aura::KnownCarriers`): after
+/// a restore, or a hand on the world, the checks find out again.
+pub(super) fn hints_unknown(world: &mut World) {
     if let Some(mut m) = world.get_res_mut::<Grabs>() {
         m.0 = None;
     }
+    super::aura::carriers_unknown(world);
 }
 
 /// `entity` has been grabbed (see [`Grabs`]).

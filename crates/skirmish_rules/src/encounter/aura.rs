@@ -51,6 +51,12 @@ pub(super) fn start(world: &mut World, entity: Entity, ability: &Ability) {
         a.0.retain(|x| x.ability != ability.id);
         a.0.push(aura);
     }
+    if let Some(mut k) = world.get_res_mut::<KnownCarriers>()
+        && let Some(list) = &mut k.0
+        && !list.contains(&entity)
+    {
+        list.push(entity);
+    }
 }
 
 /// Whether an aura around `owner` reaches `fp`: within its radius and in
@@ -69,21 +75,77 @@ pub(super) type Carrier = (Entity, CreatureId, Footprint, Vec<ActiveAura>);
 /// only the auras of each creature, the rest of a carrier's after.
 pub(super) fn carriers(world: &World) -> Vec<Carrier> {
     let mut out = Vec::new();
-    act::CachedQuery::<act::AuraData>::with(world, |q| {
-        q.iter_manual(world)
-            .filter(|(_, a)| !a.0.is_empty())
-            .for_each(|(e, a)| {
-                if let (Some(c), Some(sp), Some(s)) = (
+    match world.get_res::<KnownCarriers>().and_then(|k| k.0.as_ref()) {
+        // Only those known to have carried one are read (see
+        // `KnownCarriers`): most often nobody.
+        Some(known) => {
+            for &e in known {
+                if let (Some(a), Some(c), Some(sp), Some(s)) = (
+                    world.comp::<Auras>(e),
                     world.comp::<Creature>(e),
                     world.comp::<Space>(e),
                     world.comp::<crate::stats::Stamina>(e),
                 ) {
                     out.extend(carrier(e, c, sp, s, a));
                 }
-            })
-    });
+            }
+        }
+        None => {
+            act::CachedQuery::<act::AuraData>::with(world, |q| {
+                q.iter_manual(world)
+                    .filter(|(_, a)| !a.0.is_empty())
+                    .for_each(|(e, a)| {
+                        if let (Some(c), Some(sp), Some(s)) = (
+                            world.comp::<Creature>(e),
+                            world.comp::<Space>(e),
+                            world.comp::<crate::stats::Stamina>(e),
+                        ) {
+                            out.extend(carrier(e, c, sp, s, a));
+                        }
+                    })
+            });
+        }
+    }
     out.sort_by_key(|c| c.1);
     out
+}
+
+/// A short list of creatures.
+type CarrierList = smallvec::SmallVec<[Entity; 4]>;
+
+/// The creatures that may carry an aura, for [`carriers`]: every creature
+/// whose auras are not empty is in the list (it may hold some that no
+/// longer carry one). [`start`] adds to it; a turn's boundary, the first
+/// to run while it is not known, learns it with a pass over everyone. None
+/// when not known: at the start, after a restore, after a hand on the
+/// world through `Encounter::world_mut` (either may bring auras of its
+/// own); [`carriers`] then passes over everyone. Kept out of snapshots.
+/// (Missing, as in a world built without the setup, it counts as not known.)
+#[derive(Resource, Default)]
+pub(super) struct KnownCarriers(Option<CarrierList>);
+
+/// Forget who may carry an aura (see [`KnownCarriers`]).
+pub(super) fn carriers_unknown(world: &mut World) {
+    if let Some(mut k) = world.get_res_mut::<KnownCarriers>() {
+        k.0 = None;
+    }
+}
+
+/// Learn who may carry an aura, if that is not known (see [`KnownCarriers`]).
+fn learn_carriers(world: &mut World) {
+    if world
+        .get_res::<KnownCarriers>()
+        .is_none_or(|k| k.0.is_some())
+    {
+        return;
+    }
+    let mut known = CarrierList::new();
+    act::CachedQuery::<act::AuraData>::with(world, |q| {
+        q.iter_manual(world)
+            .filter(|(_, a)| !a.0.is_empty())
+            .for_each(|(e, _)| known.push(e))
+    });
+    world.res_mut::<KnownCarriers>().0 = Some(known);
 }
 
 /// A creature as [`carriers`] lists it: one still able to act that
@@ -158,6 +220,7 @@ fn turn_boundary(world: &mut World, who: &[CreatureId], inside: AuraTiming, own:
     if who.is_empty() {
         return;
     }
+    learn_carriers(world);
     let carriers = carriers(world);
     if carriers.is_empty() {
         return;

@@ -64,6 +64,7 @@ keyed!(
     super::act::RaisedWalls,
     super::act::RollFacts,
     super::act::Grabs,
+    super::aura::KnownCarriers,
     super::flow::Flow,
     super::flow::Malice,
     super::flow::ActiveRuleset,

@@ -301,7 +301,7 @@ impl Encounter {
     /// checks are reset (a grab put on by hand is then checked).
     pub fn world_mut(&mut self) -> &mut World {
         let world = self.app.world_mut();
-        act::grabs_unknown(world);
+        act::hints_unknown(world);
         world
     }
 

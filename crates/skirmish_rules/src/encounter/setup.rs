@@ -144,6 +144,7 @@ pub fn spawn_creatures(
     // listing's sort about 1% of a random game's instructions.)
     world.init_resource::<super::flow::Standing>();
     world.init_resource::<super::act::Grabs>();
+    world.init_resource::<super::aura::KnownCarriers>();
     super::act::cache_queries(world);
     Ok(())
 }

@@ -158,8 +158,8 @@ impl Encounter {
         *w.res_mut::<super::glyph::Glyphs>() = s.glyphs.clone();
         *w.res_mut::<Resolution>() = s.resolution.clone();
         w.res_mut::<Flow>().events = TurnEvents::default();
-        // The restored conditions may hold grabs again.
-        super::act::grabs_unknown(w);
+        // The restored creatures may hold grabs and carry auras again.
+        super::act::hints_unknown(w);
         super::set_phase(w, s.phase);
         self.record.commands.truncate(s.commands);
     }

@@ -85,6 +85,46 @@ fn an_aura_acts_on_enemies_starting_their_turn_in_it_and_moves_with_its_user() {
     assert_eq!(e.creature(FURY).unwrap().auras.len(), 1);
 }
 
+// Seed 000 "Aura": it "always originates from you and moves with you for
+// the duration of the ability that created it". A turn's boundary reads
+// only those it knows may carry an aura (`aura::KnownCarriers`): an aura a
+// restore brings back, or one put on by hand, still acts.
+#[test]
+fn an_aura_brought_back_by_a_restore_or_put_on_by_hand_still_acts() {
+    let mut e = bandit_facing_aura_from(GRIM, "grim_aura", (2, 2), (3, 2));
+    assert_eq!(stamina(&mut e, BANDIT), 18);
+    let grim = e.creature(FURY).unwrap().auras[0].clone();
+    let with_aura = e.snapshot();
+    let fury = act::entity_of(e.world(), FURY).unwrap();
+    // Round by round: the bandit's turn ends, the fury takes one, the
+    // bandit's next begins (in the aura, if the fury carries it).
+    let round = |e: &mut Encounter| {
+        e.apply(Command::EndTurn { creature: BANDIT }).unwrap();
+        e.dice_mut().force([1]);
+        start(e, FURY);
+        e.apply(Command::EndTurn { creature: FURY }).unwrap();
+        start(e, BANDIT);
+    };
+    // Taken off by hand: the boundaries learn that nobody carries one.
+    e.world_mut().get_mut::<Auras>(fury).unwrap().0.clear();
+    round(&mut e);
+    assert_eq!(stamina(&mut e, BANDIT), 18, "no aura, no damage");
+    let without = e.snapshot();
+    // The restore brings it back, and it acts.
+    e.restore(&with_aura);
+    assert_eq!(e.creature(FURY).unwrap().auras.len(), 1);
+    round(&mut e);
+    assert_eq!(stamina(&mut e, BANDIT), 16, "the restored aura acts");
+    // Back to the round without it (a boundary learns again that nobody
+    // carries one), then on by hand.
+    e.restore(&without);
+    round(&mut e);
+    assert_eq!(stamina(&mut e, BANDIT), 18);
+    e.world_mut().get_mut::<Auras>(fury).unwrap().0.push(grim);
+    round(&mut e);
+    assert_eq!(stamina(&mut e, BANDIT), 16, "the aura put on by hand acts");
+}
+
 #[test]
 fn an_aura_can_act_on_creatures_moving_into_it_and_run_out() {
     let mut e = bandit_facing_aura(THORNS, "thorns");
