@@ -1524,11 +1524,11 @@ fn check_grabs(world: &mut World) {
     // the creatures' conditions alone finds them.
     if world
         .get_res::<Grabs>()
-        .is_some_and(|g| g.0.as_ref().is_some_and(|k| k.is_empty()))
+        .is_some_and(|g| g.0.0.as_ref().is_some_and(|k| k.is_empty()))
     {
         return;
     }
-    let known = world.get_res_mut::<Grabs>().and_then(|mut g| g.0.take());
+    let known = world.get_res_mut::<Grabs>().and_then(|mut g| g.0.0.take());
     let mut found: smallvec::SmallVec<[(Entity, CreatureId); 4]> = smallvec::SmallVec::new();
     match known {
         Some(known) => {
@@ -1554,7 +1554,7 @@ fn check_grabs(world: &mut World) {
     let mut grabs: smallvec::SmallVec<[(Entity, CreatureId, CreatureId, bool); 4]> =
         smallvec::SmallVec::new();
     // Who is still grabbed after this check (none released may be).
-    let mut held: GrabList = GrabList::new();
+    let mut held = smallvec::SmallVec::<[Entity; 4]>::new();
     for &(e, g) in &found {
         if let (Some(c), Some(s)) = (world.comp::<Creature>(e), world.comp::<Stamina>(e)) {
             grabs.push((e, c.id, g, s.is_dead()));
@@ -1585,41 +1585,46 @@ fn check_grabs(world: &mut World) {
         }
     }
     if let Some(mut m) = world.get_res_mut::<Grabs>() {
-        m.0 = Some(held);
+        m.0 = Known(Some(held));
     }
 }
 
-/// A short list of creatures.
-type GrabList = smallvec::SmallVec<[Entity; 4]>;
+/// Creatures a check keeps in mind between its runs (who may be grabbed,
+/// see [`Grabs`]; who may carry an aura, see `aura::KnownCarriers`): None
+/// when not known, and the check then passes over everyone.
+#[derive(Default)]
+pub(super) struct Known(pub(super) Option<smallvec::SmallVec<[Entity; 4]>>);
+
+impl Known {
+    /// `entity` is one of them now (kept in mind only while they are known).
+    pub(super) fn add(&mut self, entity: Entity) {
+        if let Some(list) = &mut self.0
+            && !list.contains(&entity)
+        {
+            list.push(entity);
+        }
+    }
+}
 
 /// Who may be grabbed, for [`check_grabs`]: every creature grabbed is in
 /// the list (some in it may no longer be: the check reads their conditions
 /// and keeps those still grabbed). The check sets it; [`impose`] adds whom
-/// it grabs. None when not known, as at the start, after a restore, or
-/// after a hand on the world through `Encounter::world_mut`: either may
-/// bring grabs of its own, and the check then passes over everyone. Kept
-/// out of snapshots. (Missing, as in a world built without the setup, it
-/// counts as not known.)
+/// it grabs. Not known at the start, after a restore, or after a hand on
+/// the world through `Encounter::world_mut` (either may bring grabs of its
+/// own). Kept out of snapshots. (Missing, as in a world built without the
+/// setup, it counts as not known.)
 #[derive(Resource, Default)]
-pub(super) struct Grabs(Option<GrabList>);
+pub(super) struct Grabs(Known);
 
-/// Forget whom the hints kept for the checks name (who may be grabbed,
-/// see [`Grabs`]; who may carry an aura, see `aura::KnownCarriers`): after
-/// a restore, or a hand on the world, the checks find out again.
+/// Forget whom the hints kept for the checks name (who may be grabbed;
+/// who may carry an aura): after a restore, or a hand on the world, the
+/// checks find out again.
 pub(super) fn hints_unknown(world: &mut World) {
     if let Some(mut m) = world.get_res_mut::<Grabs>() {
-        m.0 = None;
+        m.0 = Known::default();
     }
-    super::aura::carriers_unknown(world);
-}
-
-/// `entity` has been grabbed (see [`Grabs`]).
-fn grabbed_now(world: &mut World, entity: Entity) {
-    if let Some(mut m) = world.get_res_mut::<Grabs>()
-        && let Some(list) = &mut m.0
-        && !list.contains(&entity)
-    {
-        list.push(entity);
+    if let Some(mut k) = world.get_res_mut::<super::aura::KnownCarriers>() {
+        k.0 = Known::default();
     }
 }
 
@@ -3622,8 +3627,10 @@ fn impose(
         save_shift,
     });
     if !matches!(applied, Applied::Refused(_)) {
-        if kind == ConditionKind::Grabbed {
-            grabbed_now(world, entity);
+        if kind == ConditionKind::Grabbed
+            && let Some(mut g) = world.get_res_mut::<Grabs>()
+        {
+            g.0.add(entity);
         }
         world
             .res_mut::<CombatLog>()

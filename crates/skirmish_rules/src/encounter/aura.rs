@@ -51,11 +51,8 @@ pub(super) fn start(world: &mut World, entity: Entity, ability: &Ability) {
         a.0.retain(|x| x.ability != ability.id);
         a.0.push(aura);
     }
-    if let Some(mut k) = world.get_res_mut::<KnownCarriers>()
-        && let Some(list) = &mut k.0
-        && !list.contains(&entity)
-    {
-        list.push(entity);
+    if let Some(mut k) = world.get_res_mut::<KnownCarriers>() {
+        k.0.add(entity);
     }
 }
 
@@ -75,7 +72,10 @@ pub(super) type Carrier = (Entity, CreatureId, Footprint, Vec<ActiveAura>);
 /// only the auras of each creature, the rest of a carrier's after.
 pub(super) fn carriers(world: &World) -> Vec<Carrier> {
     let mut out = Vec::new();
-    match world.get_res::<KnownCarriers>().and_then(|k| k.0.as_ref()) {
+    match world
+        .get_res::<KnownCarriers>()
+        .and_then(|k| k.0.0.as_ref())
+    {
         // Only those known to have carried one are read (see
         // `KnownCarriers`): most often nobody.
         Some(known) => {
@@ -110,42 +110,32 @@ pub(super) fn carriers(world: &World) -> Vec<Carrier> {
     out
 }
 
-/// A short list of creatures.
-type CarrierList = smallvec::SmallVec<[Entity; 4]>;
-
 /// The creatures that may carry an aura, for [`carriers`]: every creature
 /// whose auras are not empty is in the list (it may hold some that no
 /// longer carry one). [`start`] adds to it; a turn's boundary, the first
-/// to run while it is not known, learns it with a pass over everyone. None
-/// when not known: at the start, after a restore, after a hand on the
-/// world through `Encounter::world_mut` (either may bring auras of its
-/// own); [`carriers`] then passes over everyone. Kept out of snapshots.
-/// (Missing, as in a world built without the setup, it counts as not known.)
+/// to run while it is not known, learns it with a pass over everyone. Not
+/// known at the start, after a restore, after a hand on the world through
+/// `Encounter::world_mut` (either may bring auras of its own); [`carriers`]
+/// then passes over everyone. Kept out of snapshots. (Missing, as in a
+/// world built without the setup, it counts as not known.)
 #[derive(Resource, Default)]
-pub(super) struct KnownCarriers(Option<CarrierList>);
-
-/// Forget who may carry an aura (see [`KnownCarriers`]).
-pub(super) fn carriers_unknown(world: &mut World) {
-    if let Some(mut k) = world.get_res_mut::<KnownCarriers>() {
-        k.0 = None;
-    }
-}
+pub(super) struct KnownCarriers(pub(super) act::Known);
 
 /// Learn who may carry an aura, if that is not known (see [`KnownCarriers`]).
 fn learn_carriers(world: &mut World) {
     if world
         .get_res::<KnownCarriers>()
-        .is_none_or(|k| k.0.is_some())
+        .is_none_or(|k| k.0.0.is_some())
     {
         return;
     }
-    let mut known = CarrierList::new();
+    let mut known = smallvec::SmallVec::<[Entity; 4]>::new();
     act::CachedQuery::<act::AuraData>::with(world, |q| {
         q.iter_manual(world)
             .filter(|(_, a)| !a.0.is_empty())
             .for_each(|(e, _)| known.push(e))
     });
-    world.res_mut::<KnownCarriers>().0 = Some(known);
+    world.res_mut::<KnownCarriers>().0 = act::Known(Some(known));
 }
 
 /// A creature as [`carriers`] lists it: one still able to act that
