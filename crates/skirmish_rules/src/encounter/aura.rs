@@ -71,43 +71,43 @@ pub(super) type Carrier = (Entity, CreatureId, Footprint, Vec<ActiveAura>);
 /// walk and turn boundary, and almost no one carries an aura, so it reads
 /// only the auras of each creature, the rest of a carrier's after.
 pub(super) fn carriers(world: &World) -> Vec<Carrier> {
-    let mut out = Vec::new();
-    match world
+    // Only those known to have carried one are read (see `KnownCarriers`):
+    // most often nobody. Not known, everyone's auras are looked at.
+    let learned;
+    let known = match world
         .get_res::<KnownCarriers>()
         .and_then(|k| k.0.0.as_ref())
     {
-        // Only those known to have carried one are read (see
-        // `KnownCarriers`): most often nobody.
-        Some(known) => {
-            for &e in known {
-                if let (Some(a), Some(c), Some(sp), Some(s)) = (
-                    world.comp::<Auras>(e),
-                    world.comp::<Creature>(e),
-                    world.comp::<Space>(e),
-                    world.comp::<crate::stats::Stamina>(e),
-                ) {
-                    out.extend(carrier(e, c, sp, s, a));
-                }
-            }
-        }
+        Some(known) => known,
         None => {
-            act::CachedQuery::<act::AuraData>::with(world, |q| {
-                q.iter_manual(world)
-                    .filter(|(_, a)| !a.0.is_empty())
-                    .for_each(|(e, a)| {
-                        if let (Some(c), Some(sp), Some(s)) = (
-                            world.comp::<Creature>(e),
-                            world.comp::<Space>(e),
-                            world.comp::<crate::stats::Stamina>(e),
-                        ) {
-                            out.extend(carrier(e, c, sp, s, a));
-                        }
-                    })
-            });
+            learned = carrying(world);
+            &learned
+        }
+    };
+    let mut out = Vec::new();
+    for &e in known {
+        if let (Some(a), Some(c), Some(sp), Some(s)) = (
+            world.comp::<Auras>(e),
+            world.comp::<Creature>(e),
+            world.comp::<Space>(e),
+            world.comp::<crate::stats::Stamina>(e),
+        ) {
+            out.extend(carrier(e, c, sp, s, a));
         }
     }
     out.sort_by_key(|c| c.1);
     out
+}
+
+/// The creatures whose auras are not empty, in one pass over everyone's.
+fn carrying(world: &World) -> smallvec::SmallVec<[Entity; 4]> {
+    let mut known = smallvec::SmallVec::new();
+    act::CachedQuery::<act::AuraData>::with(world, |q| {
+        q.iter_manual(world)
+            .filter(|(_, a)| !a.0.is_empty())
+            .for_each(|(e, _)| known.push(e))
+    });
+    known
 }
 
 /// The creatures that may carry an aura, for [`carriers`]: every creature
@@ -129,12 +129,7 @@ fn learn_carriers(world: &mut World) {
     {
         return;
     }
-    let mut known = smallvec::SmallVec::<[Entity; 4]>::new();
-    act::CachedQuery::<act::AuraData>::with(world, |q| {
-        q.iter_manual(world)
-            .filter(|(_, a)| !a.0.is_empty())
-            .for_each(|(e, _)| known.push(e))
-    });
+    let known = carrying(world);
     world.res_mut::<KnownCarriers>().0 = act::Known(Some(known));
 }
 

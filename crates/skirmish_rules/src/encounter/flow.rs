@@ -461,10 +461,7 @@ pub(super) fn end_of_turn(world: &mut World) {
     // way, took more as an exclusive system, and stays a function system.)
     // In the order the turns ended (a squad's members in their order):
     // saves take dice.
-    for (i, &id) in ended.iter().enumerate() {
-        if ended[..i].contains(&id) {
-            continue;
-        }
+    for id in each_once(&ended) {
         let Some(e) = super::act::entity_of(world, id) else {
             continue;
         };
@@ -523,11 +520,16 @@ fn in_list_order<'a>(
     index: &'a CreatureIndex,
     listed: &'a [CreatureId],
 ) -> impl Iterator<Item = Entity> + 'a {
+    each_once(listed).filter_map(|id| index.entity(id))
+}
+
+/// The `listed` creatures, each once, in the list's order.
+fn each_once(listed: &[CreatureId]) -> impl Iterator<Item = CreatureId> + '_ {
     listed
         .iter()
         .enumerate()
         .filter(|&(i, id)| !listed[..i].contains(id))
-        .filter_map(|(_, &id)| index.entity(id))
+        .map(|(_, &id)| id)
 }
 
 /// Choose who acts next: the other side if it has anyone left to act, else
