@@ -167,7 +167,7 @@ impl Brain for Search {
                     // Chosen from the listing of this moment: its move is
                     // not searched again.
                     let cmd = score::choose(copy, &legal, &rollout);
-                    if copy.perform_listed(cmd).is_err() {
+                    if copy.perform_listed(cmd, None).is_err() {
                         break;
                     }
                 }

@@ -130,11 +130,14 @@ fn walls_crumble(world: &mut World) {
 /// (`Encounter::perform_listed`, inside the crate): a move's path was then
 /// found by the reach search of this state, and its cost is not worked out
 /// again (release builds only; debug builds check it and panic on a listed
-/// move the walk would refuse).
+/// move the walk would refuse). `prepared`: what that listing read of
+/// everyone, for the walk of a move or shift taken from it (see
+/// [`Prepared`]).
 pub(super) fn handle_command(
     world: &mut World,
     cmd: Command,
     listed: bool,
+    prepared: Option<Prepared>,
 ) -> (Result<(), Refusal>, Command) {
     // The phase stays as it is while the step runs (it changes after it).
     let phase = *world.res::<State<Phase>>().get();
@@ -142,7 +145,15 @@ pub(super) fn handle_command(
     // Whether a prompt is open, as the waiting work left it.
     let mut prompt = None;
     if result.is_ok() {
-        prompt = Some(react::run(world));
+        // A listed move or shift has just put its walk up, first to run,
+        // with nothing changed since the listing but the walker's move
+        // spent.
+        let prepared = prepared.filter(|p| {
+            listed
+                && matches!(cmd, Command::Move { creature, .. } | Command::Shift { creature, .. }
+                    if creature == p.walker)
+        });
+        prompt = Some(react::run(world, prepared));
         check_grabs(world);
     }
     if end_fallen_turn(world) != Fallen::Standing {
@@ -510,12 +521,24 @@ pub(super) type SceneData = (
 );
 
 /// What a listing for `actor` reads of everyone, in one pass over the
-/// creatures: [`occupants`], [`hidden_creatures`], and the largest size
-/// among those [`grabbed_by`] the actor (for [`halved_by_grab`]).
+/// creatures: [`occupants`], [`hidden_creatures`], the largest size among
+/// those [`grabbed_by`] the actor (for [`halved_by_grab`]).
 pub(super) struct Scene {
     pub occupants: Vec<Occupant>,
     pub hidden: Vec<CreatureId>,
     pub largest_held: Option<u32>,
+}
+
+/// What the listing of this very moment read of everyone, handed to the
+/// walk taken from it (a move or a shift of the listed creature) so that
+/// its first [`walk_scene`] is not read again: every living creature, as
+/// [`listing_scene`] found them. Made only when the walker holds no one
+/// (most often; whom it holds the walk reads anew). The carriers of auras
+/// are read from those known to carry one ([`super::aura::carriers`]).
+/// Debug builds, where the tests run, check it against a fresh reading.
+pub(crate) struct Prepared {
+    pub(super) walker: CreatureId,
+    pub(super) occupants: Vec<Occupant>,
 }
 
 /// The [`Scene`] for a listing of `actor`'s commands, `surprised` being
@@ -1146,12 +1169,15 @@ fn path_in_reach(
 /// with a "moves adjacent" trigger are. Either pauses the walk, which goes on
 /// when the prompts are answered, unless the mover fell or can no longer move.
 /// A creature the mover has grabbed is brought along (seed 000 "Grabbed").
+/// `prepared`: what the listing the walk's command was taken from read of
+/// everyone (see [`Prepared`]), read instead of a first [`walk_scene`].
 pub(super) fn walk_steps(
     world: &mut World,
     id: CreatureId,
     path: Vec<Pos>,
     shift: bool,
     asked: bool,
+    prepared: Option<Prepared>,
 ) {
     let Some(entity) = entity_of(world, id) else {
         return;
@@ -1181,7 +1207,9 @@ pub(super) fn walk_steps(
     // step (and then are read again).
     let mut walker = walker_state(world, entity);
     let side = walker.map(|w| w.2);
-    let scene = |world: &World, size: u32| {
+    // Whether a creature at `o` is within a square of the path walked by
+    // one of `size`.
+    let near = |size: u32, o: Footprint| {
         // The squares the walker covers somewhere on the path all lie in
         // the box from `lo` to `hi` and `size - 1` beyond: a creature more
         // than a square from that is more than a square from each step.
@@ -1189,18 +1217,40 @@ pub(super) fn walk_steps(
         // keeps no one.)
         let gap = |a: i32, b: i64, c: i32, d: i64| (i64::from(c) - b).max(i64::from(a) - d);
         let s = i64::from(size) - 1;
-        walk_scene(world, id, |o: Footprint| {
-            let (p, n) = (o.pos, i64::from(o.size) - 1);
-            (size == 0
-                || o.size == 0
-                || (gap(lo.x, i64::from(hi.x) + s, p.x, i64::from(p.x) + n) <= 1
-                    && gap(lo.y, i64::from(hi.y) + s, p.y, i64::from(p.y) + n) <= 1))
-                && path
-                    .iter()
-                    .any(|&p| Footprint::new(p, size).distance(o) <= 1)
-        })
+        let (p, n) = (o.pos, i64::from(o.size) - 1);
+        (size == 0
+            || o.size == 0
+            || (gap(lo.x, i64::from(hi.x) + s, p.x, i64::from(p.x) + n) <= 1
+                && gap(lo.y, i64::from(hi.y) + s, p.y, i64::from(p.y) + n) <= 1))
+            && path
+                .iter()
+                .any(|&p| Footprint::new(p, size).distance(o) <= 1)
     };
-    let (mut others, mut held, mut carriers) = scene(world, walker.map_or(1, |w| w.1));
+    let scene = |world: &World, size: u32| walk_scene(world, id, |o| near(size, o));
+    let size = walker.map_or(1, |w| w.1);
+    let (mut others, mut held, mut carriers) = match prepared {
+        // (Its first steps only: a resumed walk reads the world anew.)
+        Some(Prepared {
+            walker,
+            mut occupants,
+        }) if walker == id && !asked => {
+            occupants.retain(|o| near(size, o.space));
+            let (held, carriers) = (Vec::new(), super::aura::carriers(world));
+            #[cfg(debug_assertions)]
+            {
+                let fresh = scene(world, size);
+                let prepared = (occupants, held, carriers);
+                assert!(
+                    fresh == prepared,
+                    "a walk's prepared scene differs from the world's: {fresh:?} against {prepared:?}"
+                );
+                prepared
+            }
+            #[cfg(not(debug_assertions))]
+            (occupants, held, carriers)
+        }
+        _ => scene(world, size),
+    };
     let mut glyphs = super::glyph::any(world);
     let log_walk = |world: &mut World, walked: &[Pos]| {
         if walked.len() > 1 {

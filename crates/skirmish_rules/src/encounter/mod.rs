@@ -257,26 +257,29 @@ impl Encounter {
         &mut self,
         command: Command,
     ) -> Result<(), Box<(Refusal, Option<Command>)>> {
-        self.perform_as(command, false)
+        self.perform_as(command, false, None)
     }
 
     /// [`Encounter::perform_or_return`] for a command taken from the
     /// [`Listing`] of this very moment, with nothing done to the encounter
-    /// in between: a move's path is not searched again (see
-    /// [`act::handle_command`]).
+    /// in between: a move's path is not searched again, and a walk reads
+    /// `prepared` ([`Listing::prepared`] of that listing, if given) rather
+    /// than everyone again (see [`act::handle_command`]).
     pub(crate) fn perform_listed(
         &mut self,
         command: Command,
+        prepared: Option<act::Prepared>,
     ) -> Result<(), Box<(Refusal, Option<Command>)>> {
-        self.perform_as(command, true)
+        self.perform_as(command, true, prepared)
     }
 
     fn perform_as(
         &mut self,
         command: Command,
         listed: bool,
+        prepared: Option<act::Prepared>,
     ) -> Result<(), Box<(Refusal, Option<Command>)>> {
-        let (reply, command) = act::handle_command(self.app.world_mut(), command, listed);
+        let (reply, command) = act::handle_command(self.app.world_mut(), command, listed, prepared);
         self.settle();
         match reply {
             Ok(()) => {
@@ -615,6 +618,12 @@ pub struct Listing {
     checks: SmallVec<[Check; 8]>,
     /// What the checks and the charges read (none when nothing waits).
     scene: Option<ListedScene>,
+    /// The living creatures, in id order, as the listing found them (its
+    /// checks read them; none for a listing of commands kept as they are).
+    creatures: Vec<crate::map::Occupant>,
+    /// For a walk taken from it: the listed creature, when it holds no one
+    /// (see [`act::Prepared`]).
+    walk: Option<CreatureId>,
     /// The side whose creatures the commands are for, when the listing
     /// knew it as it was made (a turn's commands, a side's picks).
     side: Option<Side>,
@@ -732,11 +741,16 @@ struct Check {
 }
 
 impl Check {
-    /// Its answer, made now from `scene` if not yet (none: it fails).
-    fn answer(&mut self, scene: &mut Option<ListedScene>) -> bool {
+    /// Its answer, made now from `scene` and the listing's `creatures` if
+    /// not yet (none: it fails).
+    fn answer(
+        &mut self,
+        scene: &mut Option<ListedScene>,
+        creatures: &[crate::map::Occupant],
+    ) -> bool {
         *self
             .known
-            .get_or_insert_with(|| scene.as_mut().is_some_and(|s| s.holds(self.of)))
+            .get_or_insert_with(|| scene.as_mut().is_some_and(|s| s.holds(self.of, creatures)))
     }
 }
 
@@ -744,11 +758,10 @@ impl Check {
 /// every enemy, none adjacent ([`act::unseen_among`]).
 const HIDE: u32 = u32::MAX;
 
-/// What a listing's checks read: the battlefield and the living creatures
-/// as they were when it was made, and who is acting.
+/// What a listing's checks read, with its creatures: the battlefield as it
+/// was when it was made, and who is acting.
 struct ListedScene {
     map: Arc<crate::map::Map>,
-    creatures: Vec<crate::map::Occupant>,
     user: crate::map::Footprint,
     id: CreatureId,
     side: Side,
@@ -757,13 +770,13 @@ struct ListedScene {
 }
 
 impl ListedScene {
-    /// Whether check `of` holds.
-    fn holds(&mut self, of: u32) -> bool {
+    /// Whether check `of` holds among `creatures` (the listing's).
+    fn holds(&mut self, of: u32, creatures: &[crate::map::Occupant]) -> bool {
         if of == HIDE {
-            return act::unseen_among(&self.map, &self.creatures, self.id, self.user, self.side);
+            return act::unseen_among(&self.map, creatures, self.id, self.user, self.side);
         }
         let n = of as usize;
-        let (map, user, creatures) = (&self.map, self.user, &self.creatures);
+        let (map, user) = (&self.map, self.user);
         self.in_line
             .get_mut(n)
             .zip(creatures.get(n))
@@ -910,7 +923,7 @@ impl Listing {
         let Ok(k) = self.checks.binary_search_by_key(&r, |c| c.at as usize) else {
             return true;
         };
-        self.checks[k].answer(&mut self.scene)
+        self.checks[k].answer(&mut self.scene, &self.creatures)
     }
 
     /// Where charge `k`'s run ends, searching the runs if not yet.
@@ -952,6 +965,17 @@ impl Listing {
             }),
             Slot::Beyond => None,
         }
+    }
+
+    /// What it read of everyone, for the walk of a move or shift of its
+    /// creature taken from it (see [`act::Prepared`]); asked for once, after
+    /// the command is taken (its checks read it).
+    pub(crate) fn prepared(&mut self) -> Option<act::Prepared> {
+        let walker = self.walk.take()?;
+        Some(act::Prepared {
+            walker,
+            occupants: std::mem::take(&mut self.creatures),
+        })
     }
 
     /// For a brain that picks by position ([`crate::ai::Brain::choose_position`]):
@@ -999,10 +1023,10 @@ impl Listing {
             .map_or((0, 0), |c| (c.slots.len(), c.at));
         let mut charges: Vec<Command> = (0..n).filter_map(|k| self.charge(k)).collect();
         // Each check made, in order; the rest but those that failed.
-        let (checks, scene) = (&mut self.checks, &mut self.scene);
+        let (checks, scene, creatures) = (&mut self.checks, &mut self.scene, &self.creatures);
         let mut failed = checks
             .iter_mut()
-            .filter_map(|c| (!c.answer(scene)).then_some(c.at as usize))
+            .filter_map(|c| (!c.answer(scene, creatures)).then_some(c.at as usize))
             .peekable();
         let mut others = std::mem::take(&mut self.others);
         for (r, c) in std::mem::take(&mut self.rest).into_iter().enumerate() {
@@ -1418,7 +1442,6 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     let scene = (!checks.is_empty() || listed_charges.is_some()).then(|| ListedScene {
         map: field.clone(),
         in_line: smallvec::smallvec![None; creatures.len()],
-        creatures,
         user: space,
         id: active,
         side: me.side,
@@ -1431,6 +1454,8 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         names,
         checks,
         scene,
+        creatures,
+        walk: largest_held.is_none().then_some(active),
         side: Some(me.side),
     }
 }

@@ -115,9 +115,12 @@ impl Resolution {
 }
 
 /// Run waiting work until it is done or a prompt opens. Returns whether a
-/// prompt is open.
-pub(super) fn run(world: &mut World) -> bool {
+/// prompt is open. The first item of work is handed `prepared` if it is a
+/// walk (see [`act::Prepared`]).
+pub(super) fn run(world: &mut World, mut prepared: Option<act::Prepared>) -> bool {
     loop {
+        // (Only the first item may read it: anything run changes the world.)
+        let first = prepared.take();
         // The prompt, the damage to ask about and the next item, read with
         // one lookup of the resolution.
         let mut res = world.res_mut::<Resolution>();
@@ -158,7 +161,7 @@ pub(super) fn run(world: &mut World) -> bool {
                 path,
                 shift,
                 asked,
-            } => act::walk_steps(world, creature, path, shift, asked),
+            } => act::walk_steps(world, creature, path, shift, asked, first),
             Resume::Roll(r) => act::run_roll(world, *r),
             Resume::After { creature, ability } => act::after_ability(world, creature, &ability),
             Resume::FollowUp {

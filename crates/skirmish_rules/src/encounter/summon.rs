@@ -356,7 +356,7 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
             break;
         }
     }
-    act::walk_steps(world, id, path[..cut].to_vec(), false, false);
+    act::walk_steps(world, id, path[..cut].to_vec(), false, false, None);
 }
 
 /// "Attack+0": a free strike on the nearest enemy it reaches (then the

@@ -1375,11 +1375,65 @@ fn a_listed_move_the_walk_would_refuse_fails_loudly_in_debug_builds() {
     assert!(matches!(e.perform(cmd.clone()), Err(Refusal::BadPath(_))));
     // ... and performed as a listed one, it is caught.
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let _ = e.perform_listed(cmd);
+        let _ = e.perform_listed(cmd, None);
     }));
     let why = caught.expect_err("a listed move the walk refuses panics in debug builds");
     let why = why.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(why.contains("a listed move was refused"), "{why}");
+}
+
+// RULES.md "Movement": "Leaving a square adjacent to an enemy without
+// shifting provokes an opportunity attack: that enemy may use a triggered
+// action", so a walk reads who stands beside it and who may still react. A move taken
+// from the listing of the moment (as `skirmish sim` takes them) reads that
+// from the listing instead of from the world again; the walk is the same,
+// and debug builds, where the tests run, check the two agree, so a
+// listing's reading that has gone stale fails loudly.
+#[test]
+#[cfg(debug_assertions)]
+fn a_walk_reads_who_stands_where_from_its_listing_and_a_stale_one_fails_loudly() {
+    use crate::encounter::components::{Creature, TurnBudget};
+    // The fury's first listed move, with what its listing read.
+    let listed = |e: &mut Encounter| {
+        let mut listing = e.listing();
+        let cmd = listing.take(0).expect("the fury can move");
+        assert!(matches!(cmd, Command::Move { creature: FURY, .. }));
+        let prepared = listing.prepared();
+        assert!(prepared.is_some(), "a listing prepares its walk");
+        (cmd, prepared)
+    };
+    let mut e = duel();
+    start(&mut e, FURY);
+    let mut anew = duel();
+    start(&mut anew, FURY);
+    let (cmd, prepared) = listed(&mut e);
+    let before = e.log().len();
+    e.perform_listed(cmd.clone(), prepared).unwrap();
+    anew.perform(cmd).unwrap();
+    assert_eq!(e.log()[before..], anew.log()[before..]);
+    assert!(
+        e.log()[before..]
+            .iter()
+            .any(|l| matches!(l, LogEntry::Moved { .. }))
+    );
+    // The bandit beside the fury spends its triggered action behind the
+    // listing's back: the listing had it able to strike as the fury left.
+    let mut e = duel();
+    start(&mut e, FURY);
+    let (cmd, prepared) = listed(&mut e);
+    let world = e.world_mut();
+    let mut q = world.query::<(&Creature, &mut TurnBudget)>();
+    for (c, mut b) in q.iter_mut(world) {
+        if c.id != FURY {
+            b.triggered = false;
+        }
+    }
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = e.perform_listed(cmd, prepared);
+    }));
+    let why = caught.expect_err("a stale scene panics in debug builds");
+    let why = why.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(why.contains("prepared scene differs"), "{why}");
 }
 
 // The end of a turn in order (our ruling, `flow::plugin`): the talent's

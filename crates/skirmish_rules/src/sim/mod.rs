@@ -248,10 +248,16 @@ pub fn play_on(
         // The listed command itself is performed, taken out of the list
         // (not copied); one not in the list is reported and a fallback
         // performed instead.
+        // (What the listing read of everyone goes with a command taken
+        // out of it, for its walk.)
+        let mut prepared = None;
         let cmd = match (chosen, &mut whole) {
             (Ok(i), Some(legal)) if i < legal.len() => legal.swap_remove(i),
             (Ok(i), None) if i < slots => match listing.take(i) {
-                Some(cmd) => cmd,
+                Some(cmd) => {
+                    prepared = listing.prepared();
+                    cmd
+                }
                 None => {
                     errors.push(format!(
                         "the engine could not build legal command {i} of {slots} at seed {seed}"
@@ -280,7 +286,7 @@ pub fn play_on(
         // Whichever way it was chosen, the command comes from this
         // moment's listing, and nothing has changed the encounter since (a
         // brain only reads it).
-        if let Err(refused) = e.perform_listed(cmd) {
+        if let Err(refused) = e.perform_listed(cmd, prepared) {
             let (r, cmd) = *refused;
             let cmd = cmd.map_or_else(String::new, |c| format!("{c:?}"));
             errors.push(format!(
