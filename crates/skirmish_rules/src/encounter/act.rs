@@ -2561,10 +2561,14 @@ pub(super) fn run_roll(world: &mut World, r: PendingRoll) {
         return;
     };
     let map = world.res::<Battlefield>().0.clone();
-    let creatures = occupants(world);
     let mut targets = Vec::new();
+    // (Who stands where is read for an area only.)
     let candidates: Vec<CreatureId> = match &r.area {
-        Some(area) => area.creatures(&creatures).iter().map(|o| o.id).collect(),
+        Some(area) => area
+            .creatures(&occupants(world))
+            .iter()
+            .map(|o| o.id)
+            .collect(),
         None => r.targets.clone(),
     };
     for t in candidates {
