@@ -1228,41 +1228,39 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         }
     }
     let content = world.res::<Content>();
-    // Each of the creature's abilities, looked up once for the charges and
-    // the list (an unknown id lists nothing).
-    // (These short lists, and those for each creature below, are kept on
-    // the stack: a listing is made before every command.)
-    // (Each with its place among the ids; as the creature's list keeps
-    // them, not looked up again.)
-    let known: SmallVec<[(&String, &crate::ability::Ability, u32); 8]> = abilities
-        .iter()
-        .enumerate()
-        .filter_map(|(k, id)| Some((id, kept_abilities?.looked_up(k, content)?, k as u32)))
-        .collect();
+    // Each of the creature's abilities, for the charges and the list (an
+    // unknown id lists nothing), with its place among the ids. As the
+    // creature's list keeps them, not looked up again: read from it each
+    // time rather than copied into a list first (a list made at every
+    // listing cost 1% of a random game's instructions).
+    let known = |k: usize| kept_abilities.and_then(|l| l.looked_up(k, content));
     let malice = world.res::<Malice>().0;
     let cost_ok = |a: &crate::ability::Ability| act::can_afford(a.cost, heroic, malice);
     // Charges: a straight run ending next to an enemy for a free strike,
     // or within reach of a creature an ability with the Charge keyword
     // may target (RULES.md "Charge").
     if let (true, Some((_, mover, occ, Some(_)))) = (budget.main && !dazed_spent, &mut moving) {
-        let with: Vec<ChargeWith> = known
-            .iter()
-            .filter_map(|&(id, a, _)| {
-                let reach = match a.distance {
-                    Distance::Melee(r) | Distance::MeleeOrRanged(r, _) => r,
-                    _ => return None,
-                };
-                (a.has(crate::ability::Keyword::Charge)
-                    && matches!(a.action, ActionType::MainAction)
-                    && cost_ok(a)
-                    && gather::available(world, e, a))
-                .then_some(ChargeWith {
+        let mut with: Vec<ChargeWith> = Vec::new();
+        for (k, id) in abilities.iter().enumerate() {
+            let Some(a) = known(k) else {
+                continue;
+            };
+            let reach = match a.distance {
+                Distance::Melee(r) | Distance::MeleeOrRanged(r, _) => r,
+                _ => continue,
+            };
+            if a.has(crate::ability::Keyword::Charge)
+                && matches!(a.action, ActionType::MainAction)
+                && cost_ok(a)
+                && gather::available(world, e, a)
+            {
+                with.push(ChargeWith {
                     ability: id,
                     reach,
                     kinds: &a.target.kinds,
-                })
-            })
-            .collect();
+                });
+            }
+        }
         let areas = run_areas(&creatures, *mover, &with);
         if !areas.is_empty() {
             let slots = charge_slots(&creatures, *mover, &with);
@@ -1300,7 +1298,10 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     };
     // The commands listed before their check (see `Listing`).
     let mut checks: SmallVec<[Check; 8]> = SmallVec::new();
-    for &(id, a, named) in &known {
+    for (k, id) in abilities.iter().enumerate() {
+        let (Some(a), named) = (known(k), k as u32) else {
+            continue;
+        };
         if dazed_spent {
             continue;
         }
