@@ -631,7 +631,7 @@ fn execute(world: &mut World, cmd: &Command, phase: Phase, listed: bool) -> Resu
             flow.phased.is_some(),
         )
     };
-    let entity = entity_of(world, id).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+    let entity = entity_of(world, id).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     // A square far off the map is no square of this fight (only a file
     // written by hand names one): refused at the door, so no rule works
     // with coordinates near the integers' limits.
@@ -1069,7 +1069,7 @@ fn walk(
     } = how;
     let space = world
         .comp::<Space>(entity)
-        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?
         .0;
     // Read in place (a creature with none has none).
     let none = Conditions::default();
@@ -1096,7 +1096,7 @@ fn walk(
     }
     let mut budget = *world
         .comp::<TurnBudget>(entity)
-        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     if spend_move {
         spend_action(&mut budget, conditions, ActionType::MoveAction)?;
     }
@@ -1127,7 +1127,7 @@ fn path_in_reach(
 ) -> Result<(), Refusal> {
     let movement = *world
         .comp::<Movement>(entity)
-        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     let side = world
         .comp::<Creature>(entity)
         .map(|c| c.side)
@@ -1702,7 +1702,7 @@ fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction>) -> Resul
         });
         return Ok(());
     };
-    let entity = entity_of(world, id).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+    let entity = entity_of(world, id).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     if choice.ability == react::OPPORTUNITY_ATTACK {
         let target = prompt.event.actor;
         opportunity_attack(world, entity, id, target);
@@ -2139,7 +2139,7 @@ fn use_ability(
             "a strike names its targets (UseAbility)"
         }));
     }
-    let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+    let user = snapshot(world, entity).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     // Seed 004 "Recover and Refresh": a spent ability waits to be recovered.
     if !super::gather::available(world, entity, ability) {
         return Err(Refusal::Spent(ability.name.clone()));
@@ -2152,7 +2152,7 @@ fn use_ability(
     // The action first: "main action already used" outranks target problems.
     let mut budget = *world
         .comp::<TurnBudget>(entity)
-        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     spend_action(&mut budget, &user.conditions, ability.action)?;
     affordable(world, entity, ability)?;
     let heroic = world.comp::<Heroic>(entity).cloned();
@@ -2301,11 +2301,11 @@ fn use_ability(
     }
     let mut targets = Vec::new();
     for &t in target_ids {
-        let te = entity_of(world, t).ok_or(Refusal::NoSuchCreature(Who::id(t)))?;
+        let te = entity_of(world, t).ok_or_else(|| Refusal::NoSuchCreature(Who::id(t)))?;
         if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
             return Err(Refusal::Dead(Who::of(world, t)));
         }
-        let ts = snapshot(world, te).ok_or(Refusal::NoSuchCreature(Who::id(t)))?;
+        let ts = snapshot(world, te).ok_or_else(|| Refusal::NoSuchCreature(Who::id(t)))?;
         if !target_allowed(&ability.target.kinds, &user, &ts) {
             return Err(Refusal::WrongTarget(Who::of(world, t)));
         }
@@ -3857,7 +3857,7 @@ fn free_strike(
     id: CreatureId,
     target: CreatureId,
 ) -> Result<(), Refusal> {
-    let te = entity_of(world, target).ok_or(Refusal::NoSuchCreature(Who::id(target)))?;
+    let te = entity_of(world, target).ok_or_else(|| Refusal::NoSuchCreature(Who::id(target)))?;
     if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
         return Err(Refusal::Dead(Who::of(world, target)));
     }
@@ -3974,7 +3974,7 @@ fn catch_breath(world: &mut World, entity: Entity, id: CreatureId) -> Result<(),
     let stamina = world
         .comp::<Stamina>(entity)
         .cloned()
-        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     if world.comp::<Heroic>(entity).is_none() {
         return Err(Refusal::CannotCatchBreath("only heroes have recoveries"));
     }
@@ -4203,7 +4203,7 @@ fn charge(
         .comp::<TurnBudget>(entity)
         .ok_or(Refusal::NoTurnInProgress)?;
     spend_action(&mut budget, &conditions, ActionType::MainAction)?;
-    let user = snapshot(world, entity).ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+    let user = snapshot(world, entity).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     if !is_straight(path.iter().copied()) {
         return Err(Refusal::BadPath("a charge moves in a straight line".into()));
     }
@@ -4240,8 +4240,8 @@ fn charge(
         _ => {}
     }
     let end = Footprint::new(*path.last().unwrap_or(&user.space.pos), user.space.size);
-    let te = entity_of(world, target).ok_or(Refusal::NoSuchCreature(Who::id(target)))?;
-    let ts = snapshot(world, te).ok_or(Refusal::NoSuchCreature(Who::id(target)))?;
+    let te = entity_of(world, target).ok_or_else(|| Refusal::NoSuchCreature(Who::id(target)))?;
+    let ts = snapshot(world, te).ok_or_else(|| Refusal::NoSuchCreature(Who::id(target)))?;
     if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
         return Err(Refusal::Dead(Who::of(world, target)));
     }

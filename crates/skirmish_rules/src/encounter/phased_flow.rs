@@ -201,7 +201,8 @@ fn end_phase(world: &mut World) {
 /// A turn may start: `Ok(true)` when it seizes the initiative (moving ahead
 /// of its place), `Ok(false)` when it is next.
 pub(super) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal> {
-    let next = next_up(world).ok_or(Refusal::Phased("nobody is left to go this phase".into()))?;
+    let next =
+        next_up(world).ok_or_else(|| Refusal::Phased("nobody is left to go this phase".into()))?;
     if next == id {
         return Ok(false);
     }
@@ -367,7 +368,7 @@ pub(super) fn movement(
     }
     let space = world
         .comp::<Space>(entity)
-        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?
         .0;
     let speed = world.comp::<Movement>(entity).map_or(0, |m| m.speed);
     let conditions = world
@@ -432,7 +433,7 @@ pub(super) fn movement(
     }
     let mut budget = *world
         .comp::<TurnBudget>(entity)
-        .ok_or(Refusal::NoSuchCreature(Who::id(id)))?;
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     let action = match stage {
         Stage::Movement => crate::ability::ActionType::MoveAction,
         Stage::Battle => crate::ability::ActionType::MainAction,
