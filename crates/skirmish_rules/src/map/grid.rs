@@ -129,21 +129,13 @@ impl Footprint {
     /// Distance from this space to a square (0 inside it, 1 adjacent).
     pub fn distance_to(self, q: Pos) -> u32 {
         let n = self.size as i32;
-        let dx = if q.x < self.pos.x {
-            self.pos.x - q.x
-        } else if q.x >= self.pos.x + n {
-            q.x - (self.pos.x + n - 1)
-        } else {
-            0
-        };
-        let dy = if q.y < self.pos.y {
-            self.pos.y - q.y
-        } else if q.y >= self.pos.y + n {
-            q.y - (self.pos.y + n - 1)
-        } else {
-            0
-        };
-        dx.max(dy) as u32
+        // The gap before the space's first square or past its last, each
+        // way (at most one of them positive; none inside it), found as a
+        // maximum rather than by asking which side `q` is on: where
+        // creatures stand is as good as random to the processor, and each
+        // such question a guess it often gets wrong.
+        let gap = |p: i32, q: i32| (p - q).max(q - (p + n - 1)).max(0);
+        gap(self.pos.x, q.x).max(gap(self.pos.y, q.y)) as u32
     }
 
     /// Distance between two spaces (1 when adjacent): the least distance
@@ -1020,6 +1012,22 @@ mod tests {
     }
 
     use super::*;
+
+    // Seed 000: "within X" counts diagonal steps as 1, and a space's
+    // distance to a square is that of its nearest square: for each size
+    // and each square around it, inside it too, the least of its squares'
+    // distances.
+    #[test]
+    fn distance_to_a_square_is_that_of_the_spaces_nearest_square() {
+        for n in 1..=4 {
+            let a = Footprint::new(Pos::new(2, -1), n);
+            for (x, y) in (-5..=9).flat_map(|x| (-8..=6).map(move |y| (x, y))) {
+                let q = Pos::new(x, y);
+                let nearest = a.squares().map(|p| p.distance(q)).min().unwrap();
+                assert_eq!(a.distance_to(q), nearest, "{a:?} to {q:?}");
+            }
+        }
+    }
 
     // Issue #3 point 1: maps load from ASCII art plus a legend.
     #[test]
