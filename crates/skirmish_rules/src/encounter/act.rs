@@ -531,13 +531,15 @@ pub(super) struct Scene {
 
 /// What the listing of this very moment read of everyone, handed to the
 /// walk taken from it (a move or a shift of the listed creature) so that
-/// its first [`walk_scene`] is not read again: every living creature, as
-/// [`listing_scene`] found them. Made only when the walker holds no one
-/// (most often; whom it holds the walk reads anew). The carriers of auras
-/// are read from those known to carry one ([`super::aura::carriers`]).
-/// Debug builds, where the tests run, check it against a fresh reading.
+/// its first [`walk_scene`] and [`walker_state`] are not read again: every
+/// living creature, as [`listing_scene`] found them, and the walker's
+/// state. Made only when the walker holds no one (most often; whom it
+/// holds the walk reads anew). The carriers of auras are read from those
+/// known to carry one ([`super::aura::carriers`]). Debug builds, where the
+/// tests run, check it against a fresh reading.
 pub(crate) struct Prepared {
     pub(super) walker: CreatureId,
+    pub(super) state: (bool, u32, Side),
     pub(super) occupants: Vec<Occupant>,
 }
 
@@ -1202,10 +1204,23 @@ pub(super) fn walk_steps(
             )
         },
     );
+    // (The listing's reading serves the walk's first steps only: a resumed
+    // walk reads the world anew.)
+    let prepared = prepared.filter(|p| p.walker == id && !asked);
     // Whether the walker can still go on, its size and its side, read
     // through one kept query: these change only when something acts on a
     // step (and then are read again).
-    let mut walker = walker_state(world, entity);
+    let mut walker = match &prepared {
+        Some(p) => {
+            debug_assert_eq!(
+                Some(p.state),
+                walker_state(world, entity),
+                "a walk's prepared walker differs from the world's"
+            );
+            Some(p.state)
+        }
+        None => walker_state(world, entity),
+    };
     let side = walker.map(|w| w.2);
     // Whether a creature at `o` is within a square of the path walked by
     // one of `size`.
@@ -1229,11 +1244,7 @@ pub(super) fn walk_steps(
     let scene = |world: &World, size: u32| walk_scene(world, id, |o| near(size, o));
     let size = walker.map_or(1, |w| w.1);
     let (mut others, mut held, mut carriers) = match prepared {
-        // (Its first steps only: a resumed walk reads the world anew.)
-        Some(Prepared {
-            walker,
-            mut occupants,
-        }) if walker == id && !asked => {
+        Some(Prepared { mut occupants, .. }) => {
             occupants.retain(|o| near(size, o.space));
             let (held, carriers) = (Vec::new(), super::aura::carriers(world));
             #[cfg(debug_assertions)]
@@ -1249,7 +1260,7 @@ pub(super) fn walk_steps(
             #[cfg(not(debug_assertions))]
             (occupants, held, carriers)
         }
-        _ => scene(world, size),
+        None => scene(world, size),
     };
     let mut glyphs = super::glyph::any(world);
     let log_walk = |world: &mut World, walked: &[Pos]| {

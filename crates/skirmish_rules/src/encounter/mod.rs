@@ -621,9 +621,9 @@ pub struct Listing {
     /// The living creatures, in id order, as the listing found them (its
     /// checks read them; none for a listing of commands kept as they are).
     creatures: Vec<crate::map::Occupant>,
-    /// For a walk taken from it: the listed creature, when it holds no one
-    /// (see [`act::Prepared`]).
-    walk: Option<CreatureId>,
+    /// For a walk taken from it: the listed creature and its state as
+    /// [`act::Prepared`] keeps it, when it holds no one.
+    walk: Option<(CreatureId, (bool, u32, Side))>,
     /// The side whose creatures the commands are for, when the listing
     /// knew it as it was made (a turn's commands, a side's picks).
     side: Option<Side>,
@@ -971,9 +971,10 @@ impl Listing {
     /// creature taken from it (see [`act::Prepared`]); asked for once, after
     /// the command is taken (its checks read it).
     pub(crate) fn prepared(&mut self) -> Option<act::Prepared> {
-        let walker = self.walk.take()?;
+        let (walker, state) = self.walk.take()?;
         Some(act::Prepared {
             walker,
+            state,
             occupants: std::mem::take(&mut self.creatures),
         })
     }
@@ -1195,6 +1196,17 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
             (limits.speed > 0).then(|| crate::map::movement::reachable_with(map, &occ, &mover));
         (limits, mover, Some(occ), reach)
     });
+    // For a walk taken from the listing (see `act::Prepared`), when the
+    // walker holds no one: there is none without a search of the squares
+    // in reach, which it has speed for; it stands (or it would list
+    // nothing); its size and side.
+    let walk = match &moving {
+        Some((_, _, _, Some(_))) if largest_held.is_none() => Some((
+            active,
+            (!phased_flow::stops_moving(world, cond), space.size, me.side),
+        )),
+        _ => None,
+    };
     if let (true, Some((limits, mover, Some(occ), Some(reach)))) = (can_move, &moving) {
         // Room for the shifts and charges, and an ability on each
         // creature: one allocation, not a doubling as they come. The moves
@@ -1456,7 +1468,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         checks,
         scene,
         creatures,
-        walk: largest_held.is_none().then_some(active),
+        walk,
         side: Some(me.side),
     }
 }

@@ -1384,11 +1384,12 @@ fn a_listed_move_the_walk_would_refuse_fails_loudly_in_debug_builds() {
 
 // RULES.md "Movement": "Leaving a square adjacent to an enemy without
 // shifting provokes an opportunity attack: that enemy may use a triggered
-// action", so a walk reads who stands beside it and who may still react. A move taken
-// from the listing of the moment (as `skirmish sim` takes them) reads that
-// from the listing instead of from the world again; the walk is the same,
-// and debug builds, where the tests run, check the two agree, so a
-// listing's reading that has gone stale fails loudly.
+// action", so a walk reads who stands beside it and who may still react,
+// and whose side the walker is on. A move taken from the listing of the
+// moment (as `skirmish sim` takes them) reads these from the listing
+// instead of from the world again; the walk is the same, and debug builds,
+// where the tests run, check the two agree, so a listing's reading that
+// has gone stale fails loudly.
 #[test]
 #[cfg(debug_assertions)]
 fn a_walk_reads_who_stands_where_from_its_listing_and_a_stale_one_fails_loudly() {
@@ -1434,6 +1435,24 @@ fn a_walk_reads_who_stands_where_from_its_listing_and_a_stale_one_fails_loudly()
     let why = caught.expect_err("a stale scene panics in debug builds");
     let why = why.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(why.contains("prepared scene differs"), "{why}");
+    // The fury itself changes sides behind the listing's back (its walk
+    // would be asked of others as the listing's side had it).
+    let mut e = duel();
+    start(&mut e, FURY);
+    let (cmd, prepared) = listed(&mut e);
+    let world = e.world_mut();
+    let mut q = world.query::<&mut Creature>();
+    for mut c in q.iter_mut(world) {
+        if c.id == FURY {
+            c.side = crate::map::Side::Director;
+        }
+    }
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = e.perform_listed(cmd, prepared);
+    }));
+    let why = caught.expect_err("a stale walker panics in debug builds");
+    let why = why.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(why.contains("prepared walker differs"), "{why}");
 }
 
 // The end of a turn in order (our ruling, `flow::plugin`): the talent's
