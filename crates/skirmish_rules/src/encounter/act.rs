@@ -521,8 +521,8 @@ pub(super) type SceneData = (
 );
 
 /// What a listing for `actor` reads of everyone, in one pass over the
-/// creatures: [`occupants`], [`hidden_creatures`], the largest size among
-/// those [`grabbed_by`] the actor (for [`halved_by_grab`]).
+/// creatures: [`occupants`], [`hidden_creatures`], and the largest size
+/// among those [`grabbed_by`] the actor (for [`halved_by_grab`]).
 pub(super) struct Scene {
     pub occupants: Vec<Occupant>,
     pub hidden: Vec<CreatureId>,
