@@ -539,7 +539,7 @@ pub(super) struct Scene {
 /// tests run, check it against a fresh reading.
 pub(crate) struct Prepared {
     pub(super) walker: CreatureId,
-    pub(super) state: (bool, u32, Side),
+    pub(super) state: WalkerState,
     pub(super) occupants: Vec<Occupant>,
 }
 
@@ -1408,11 +1408,15 @@ pub(super) type WalkerData = (
     &'static Conditions,
 );
 
+/// What a walk reads of its walker (see [`walker_state`]): whether it can
+/// go on, its size and its side.
+pub(super) type WalkerState = (bool, u32, Side);
+
 /// Whether the walker can go on (alive and able to act, with some speed
 /// left under its conditions, and not stopped by the phased ruleset), its
 /// size and its side; `None` for a creature lacking any of these (it goes
 /// nowhere).
-fn walker_state(world: &World, entity: Entity) -> Option<(bool, u32, Side)> {
+fn walker_state(world: &World, entity: Entity) -> Option<WalkerState> {
     CachedQuery::<WalkerData>::with(world, |q| {
         let (c, space, stamina, movement, cond) = q.get_manual(world, entity).ok()?;
         let can_go = can_act(stamina)

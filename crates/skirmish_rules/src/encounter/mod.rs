@@ -623,7 +623,7 @@ pub struct Listing {
     creatures: Vec<crate::map::Occupant>,
     /// For a walk taken from it: the listed creature and its state as
     /// [`act::Prepared`] keeps it, when it holds no one.
-    walk: Option<(CreatureId, (bool, u32, Side))>,
+    walk: Option<(CreatureId, act::WalkerState)>,
     /// The side whose creatures the commands are for, when the listing
     /// knew it as it was made (a turn's commands, a side's picks).
     side: Option<Side>,
