@@ -2,28 +2,11 @@
 //! software Vulkan, save a screenshot and check the picture is not blank.
 //! Skips (saying why) where that stack is not installed.
 
+mod common;
+
 use std::process::Command;
 
-fn have(cmd: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {cmd}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn vulkan_icd_present() -> bool {
-    std::fs::read_dir("/usr/share/vulkan/icd.d").is_ok_and(|mut d| d.next().is_some())
-}
-
-fn stack_present() -> bool {
-    if !have("xvfb-run") || !vulkan_icd_present() {
-        eprintln!(
-            "SKIPPED: needs xvfb-run and a Vulkan driver (apt-get install xvfb mesa-vulkan-drivers libxkbcommon-x11-0)"
-        );
-        return false;
-    }
-    true
-}
+use common::{have, stack_present};
 
 /// Run the client under Xvfb with `args`, save a screenshot, return the PNG.
 fn shoot(name: &str, args: &[&str]) -> Vec<u8> {
@@ -93,6 +76,96 @@ fn count_pixels(bytes: &[u8], f: impl Fn(i32, i32, i32) -> bool) -> usize {
         .chunks(channels)
         .filter(|p| f(p[0] as i32, p[1] as i32, p[2] as i32))
         .count()
+}
+
+/// Run the client at `size` with `args`, save a screenshot, return the PNG.
+fn shoot_at(name: &str, size: &str, args: &[&str]) -> Vec<u8> {
+    let path =
+        std::env::temp_dir().join(format!("skirmish-{name}-{size}-{}.png", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let p = path.to_string_lossy().into_owned();
+    let mut all = args.to_vec();
+    all.extend(["--screenshot", &p]);
+    let out = common::run_client(size, &all);
+    assert!(
+        out.status.success(),
+        "client failed at {size}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&path).expect("a screenshot was written");
+    let _ = std::fs::remove_file(&path);
+    bytes
+}
+
+/// The share of the pixels in columns `x0..x1` (fractions of the width)
+/// that `f` picks.
+fn share_in(bytes: &[u8], x0: f32, x1: f32, f: impl Fn(i32, i32, i32) -> bool) -> f32 {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let w = info.width as usize;
+    let (a, b) = ((x0 * w as f32) as usize, (x1 * w as f32) as usize);
+    let (mut hit, mut all) = (0usize, 0usize);
+    for (i, p) in buf[..info.buffer_size()].chunks(channels).enumerate() {
+        let x = i % w;
+        if x >= a && x < b {
+            all += 1;
+            if f(p[0] as i32, p[1] as i32, p[2] as i32) {
+                hit += 1;
+            }
+        }
+    }
+    hit as f32 / all.max(1) as f32
+}
+
+// Issue 49, point 9: the window at 1280x720, 1920x1080 and 3840x2160, in
+// solo and in a demo mid-fight: the picture is the window's size, the
+// middle is the board (the floor's colours, not the panels' near-black),
+// and the edges are the panels.
+#[test]
+fn the_window_at_three_sizes_in_solo_and_demo() {
+    if !stack_present() {
+        return;
+    }
+    let dark = |r: i32, g: i32, b: i32| r < 30 && g < 30 && b < 40;
+    for size in ["1280x720", "1920x1080", "3840x2160"] {
+        let (w, h) = size.split_once('x').unwrap();
+        for (mode, args) in [
+            // Under way: at the start the briefing stands over the board.
+            ("solo", vec!["--advance", "2", "--after-frames", "10"]),
+            (
+                "demo",
+                vec![
+                    "--mode",
+                    "demo",
+                    "--encounter",
+                    "wolf_pack",
+                    "--advance",
+                    "8",
+                ],
+            ),
+        ] {
+            let bytes = shoot_at(mode, size, &args);
+            let img = image_stats(&bytes);
+            assert_eq!(
+                (img.width.to_string(), img.height.to_string()),
+                (w.to_string(), h.to_string())
+            );
+            assert!(img.distinct_colours > 50, "{mode} at {size} looks blank");
+            let board_dark = share_in(&bytes, 0.3, 0.7, dark);
+            assert!(
+                board_dark < 0.2,
+                "{mode} at {size}: the middle is {board_dark} dark"
+            );
+            let column_dark = share_in(&bytes, 0.02, 0.1, dark);
+            assert!(
+                column_dark > 0.5,
+                "{mode} at {size}: the left column is {column_dark} dark"
+            );
+        }
+    }
 }
 
 #[test]

@@ -154,6 +154,8 @@ pub struct Selection {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pending {
     pub command: Command,
+    /// The heroic resource's name ("wrath").
+    pub resource: String,
     pub surges: u32,
     pub max_surges: u32,
     pub spend: u32,
@@ -347,27 +349,83 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Pace>()
         .init_resource::<Selection>()
         .add_message::<Restart>()
-        .add_systems(Update, (restart, drive).chain().in_set(GameSet));
+        .add_systems(Update, (kiosk, restart, drive).chain().in_set(GameSet));
+}
+
+/// The encounter a kiosk plays after `current`: the next shipped one by
+/// id, the first after the last.
+pub fn next_encounter<'a>(
+    ids: impl IntoIterator<Item = &'a String>,
+    current: &str,
+) -> Option<String> {
+    let ids: Vec<&String> = ids.into_iter().collect();
+    let at = ids.iter().position(|id| id.as_str() == current);
+    let next = at.map_or(0, |i| (i + 1) % ids.len().max(1));
+    ids.get(next).map(|s| s.to_string())
+}
+
+/// Seconds a kiosk shows a fight's result before the next one.
+const KIOSK_PAUSE: f32 = 6.0;
+
+/// `--loop`: once a fight is over, the next encounter with a new seed.
+fn kiosk(
+    options: Res<super::ClientOptions>,
+    game: NonSend<Game>,
+    content: Res<Content>,
+    time: Res<Time>,
+    mut setup: ResMut<Setup>,
+    mut restart: MessageWriter<Restart>,
+    mut over_for: Local<f32>,
+) {
+    if !options.kiosk || game.encounter.outcome().is_none() {
+        *over_for = 0.0;
+        return;
+    }
+    *over_for += time.delta_secs();
+    if *over_for < KIOSK_PAUSE {
+        return;
+    }
+    *over_for = 0.0;
+    if let Some(next) = next_encounter(content.0.encounters.keys(), &setup.encounter) {
+        setup.encounter = next;
+        setup.mode = Mode::Demo;
+        restart.write(Restart { same: false });
+    }
 }
 
 /// The systems that change the game: everything that draws it runs after.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GameSet;
 
-/// Start a new game from [`Setup`].
+/// Start a new game from [`Setup`]: the same fight (its seed), or the next
+/// seed of [`next_seed`].
 #[derive(Message, Clone, Debug, Default)]
-pub struct Restart;
+pub struct Restart {
+    pub same: bool,
+}
+
+/// The seed "play again" moves on to, below a million so the header can
+/// show it and `--seed` have the fight again: a step of a generator that
+/// goes through every such seed before any comes back (a linear
+/// congruential one with full period: 21 - 1 is divisible by 2, 4 and 5,
+/// the prime factors of a million and 4, and 7,919 shares none with it).
+pub fn next_seed(seed: u64) -> u64 {
+    (seed % 1_000_000 * 21 + 7_919) % 1_000_000
+}
 
 fn restart(
     mut asked: MessageReader<Restart>,
     mut game: NonSendMut<Game>,
     content: Res<Content>,
-    setup: Res<Setup>,
+    mut setup: ResMut<Setup>,
     mut selection: ResMut<Selection>,
     mut pace: ResMut<Pace>,
 ) {
-    if asked.read().count() == 0 {
+    let Some(same) = asked.read().map(|r| r.same).reduce(|a, b| a && b) else {
         return;
+    };
+    if !same && setup.replay.is_none() {
+        setup.seed = next_seed(setup.seed);
     }
     let generation = game.generation + 1;
     match Game::new(content.0.clone(), &setup, generation) {
@@ -459,6 +517,26 @@ pub fn advance(game: &mut Game, n: u32, aim: Option<&str>) -> Option<Applied> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_kiosk_goes_through_every_encounter_and_round_again() {
+        let ids: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(next_encounter(&ids, "a").as_deref(), Some("b"));
+        assert_eq!(next_encounter(&ids, "c").as_deref(), Some("a"));
+        // From an encounter not shipped (a file): the first.
+        assert_eq!(next_encounter(&ids, "zz").as_deref(), Some("a"));
+        assert_eq!(next_encounter(&Vec::<String>::new(), "a"), None);
+    }
+
+    #[test]
+    fn play_again_moves_to_a_new_seed_every_time() {
+        let mut seen = std::collections::HashSet::new();
+        let mut seed = 1;
+        for _ in 0..100_000 {
+            assert!(seen.insert(seed), "seed {seed} came back");
+            seed = next_seed(seed);
+        }
+    }
+
     use super::*;
     use skirmish_rules::stats::CreatureId;
 

@@ -102,6 +102,7 @@ pub fn spend_choice(game: &Game, cmd: &Command) -> Option<Pending> {
     };
     (max_surges > 0 || max_spend > 0).then(|| Pending {
         command: cmd.clone(),
+        resource: heroic.resource.clone(),
         surges: 0,
         max_surges,
         spend: 0,
@@ -257,10 +258,13 @@ fn keys(
         pace.delay = (pace.delay / 0.7).min(4.0);
     }
     // Restart a finished fight, or watch a replay again once it has ended.
+    // (A new seed; with Shift the very same fight again.)
     if keys.just_pressed(KeyCode::KeyR)
         && (game.encounter.outcome().is_some() || game.replay_end().is_some())
     {
-        restart.write(Restart);
+        let same = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight])
+            || game.mode == super::game::Mode::Replay;
+        restart.write(Restart { same });
     }
     if !game.players_turn() {
         return;

@@ -9,13 +9,18 @@
 mod board;
 mod camera;
 mod floating;
+mod focus;
+mod frame_stats;
 mod game;
 mod hud;
 mod input;
 mod intent;
+mod layout;
 mod overlay;
 mod picker;
+mod report;
 mod screenshot;
+mod theme;
 mod tokens;
 mod view;
 
@@ -52,6 +57,10 @@ pub struct ClientOptions {
     /// The brain that plays the AI side(s): random, greedy, tactical, search.
     #[arg(long, value_name = "BRAIN", default_value = ai::DEFAULT_BRAIN)]
     pub ai: String,
+    /// A kiosk: play every shipped encounter in turn, AI against AI, each
+    /// with a new seed, starting again after the last.
+    #[arg(long = "loop")]
+    pub kiosk: bool,
     /// Open with the encounter picker showing (Esc opens it in the window).
     #[arg(long)]
     pub menu: bool,
@@ -92,7 +101,15 @@ pub struct WindowOptions {
     /// Save a screenshot of the window to PATH and exit.
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
-    /// With --screenshot: how many frames to draw first.
+    /// Write where the board, every panel and every text are on screen,
+    /// and any text that overflows, is clipped or overlaps, to PATH (JSON)
+    /// and exit (with --screenshot, after saving it).
+    #[arg(long, value_name = "PATH")]
+    pub layout_json: Option<PathBuf>,
+    /// Print percentiles of frame time when the window closes.
+    #[arg(long)]
+    pub frame_stats: bool,
+    /// With --screenshot or --layout-json: how many frames to draw first.
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub after_frames: u32,
     /// Where the cursor is taken to be when there is no pointer (X,Y).
@@ -142,6 +159,7 @@ pub fn replay(file: &std::path::Path, window: WindowOptions, advance: Option<u32
             seed: r.seed,
             ai: ai::DEFAULT_BRAIN.into(),
             menu: false,
+            kiosk: false,
             window,
             advance,
             aim: None,
@@ -208,7 +226,12 @@ pub fn run(options: ClientOptions) -> ExitCode {
     }
     let setup = game::Setup {
         encounter: options.encounter.clone(),
-        mode: options.mode,
+        // A kiosk plays itself.
+        mode: if options.kiosk {
+            Mode::Demo
+        } else {
+            options.mode
+        },
         seed: options.seed,
         brain: options.ai.clone(),
         replay: options.replay.clone(),
@@ -266,6 +289,12 @@ pub fn run(options: ClientOptions) -> ExitCode {
             }
         );
     }
+    if let Some(path) = &options.window.layout_json
+        && let Err(e) = writable(path)
+    {
+        eprintln!("error: --layout-json {}: {e}", path.display());
+        return ExitCode::from(2);
+    }
     if let Some(missing) = no_display() {
         eprintln!("error: {missing}");
         return ExitCode::from(2);
@@ -322,11 +351,24 @@ pub fn run(options: ClientOptions) -> ExitCode {
             overlay::plugin,
             input::plugin,
             camera::plugin,
+            layout::plugin,
             floating::plugin,
             hud::plugin,
             picker::plugin,
             screenshot::plugin,
+            report::plugin,
+            focus::plugin,
         ));
+    if options.window.frame_stats {
+        app.add_plugins(frame_stats::plugin);
+    }
+    if let Some(path) = &options.window.layout_json {
+        app.insert_resource(report::ReportTo {
+            path: path.clone(),
+            after_frames: options.window.after_frames,
+            exit: options.window.screenshot.is_none(),
+        });
+    }
     if let Some(aim) = &options.aim {
         app.world_mut().resource_mut::<game::Selection>().aim = intent::Aim::Ability(aim.clone());
     }
@@ -393,4 +435,18 @@ fn no_display() -> Option<String> {
          gives the window a virtual one"
             .into(),
     )
+}
+
+/// Whether a report can be written to `path` without losing anything: its
+/// folder exists and nothing is there yet.
+fn writable(path: &std::path::Path) -> Result<(), String> {
+    if path.exists() {
+        return Err("already exists (nothing is overwritten; remove it or name another)".into());
+    }
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
+            Err(format!("no folder {}", dir.display()))
+        }
+        _ => Ok(()),
+    }
 }

@@ -10,7 +10,8 @@ use skirmish_rules::stats::CreatureId;
 
 use super::game::{Game, Selection};
 use super::intent::{self, Aim};
-use super::view::{BoardGeometry, Palette, SQUARE};
+use super::theme::Palette;
+use super::view::{BoardGeometry, SQUARE};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, draw.after(super::input::InputSet));
@@ -101,14 +102,14 @@ fn route(commands: &mut Commands, g: &BoardGeometry, game: &Game, actor: Creatur
     let (_, provoked) = intent::path_preview(&game.encounter, actor, path);
     for by in provoked {
         if let Some(c) = game.encounter.creature(by) {
-            outline(commands, g, c.space.pos, c.space.size, Palette::DAMAGE, 7.0);
+            outline(commands, g, c.space.pos, c.space.size, Palette::DANGER, 7.0);
             label(
                 commands,
                 g,
                 (c.space.pos, CORNER),
                 "⚔ opportunity attack".into(),
                 22.0,
-                Palette::DAMAGE,
+                Palette::DANGER,
             );
         }
     }
@@ -194,7 +195,7 @@ fn draw(
                 let shade = match powers.get(&p) {
                     Some(P::Hustle) => Color::srgba(1.0, 0.7, 0.2, 0.25),
                     Some(P::Run) => Color::srgba(1.0, 0.35, 0.3, 0.25),
-                    _ => Color::srgba(0.25, 0.55, 1.0, 0.22),
+                    _ => Palette::MOVE.with_alpha(0.22),
                 };
                 square(&mut commands, &g, p, shade, 5.0, 2.0);
                 let (cost, _) = intent::path_preview(&game.encounter, actor, route);
@@ -245,7 +246,7 @@ fn draw(
                         &g,
                         c.space.pos,
                         c.space.size,
-                        Color::srgb(1.0, 0.55, 0.2),
+                        Palette::TARGET,
                         7.0,
                     );
                 }

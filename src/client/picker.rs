@@ -5,14 +5,15 @@ use bevy::prelude::*;
 use skirmish_rules::content::Content;
 
 use super::game::{Mode, Restart, Setup};
-use super::hud::{BODY, HEADING, SMALL, text};
 use super::input::BlocksBoard;
-use super::view::Palette;
+use super::theme::{BODY, HEADING, Palette, SMALL, text};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PickerOpen>().add_systems(
         Update,
-        (draw, press, scroll).chain().after(super::input::InputSet),
+        (draw, press, scroll, keep_chosen_in_view)
+            .chain()
+            .after(super::input::InputSet),
     );
 }
 
@@ -130,10 +131,12 @@ fn draw(
                     ..default()
                 })
                 .with_children(|row| {
-                    for (p, label) in [
-                        (Pick::Start, "Start the fight"),
-                        (Pick::Close, "Back [Esc]"),
-                    ] {
+                    let chosen = content
+                        .encounters
+                        .get(&setup.encounter)
+                        .map_or(setup.encounter.clone(), |d| d.name.clone());
+                    let start = format!("Start: {chosen} · {}", setup.mode.label());
+                    for (p, label) in [(Pick::Start, start.as_str()), (Pick::Close, "Back [Esc]")] {
                         row.spawn((
                             Button,
                             p,
@@ -164,7 +167,7 @@ fn draw(
                 .with_children(|c| {
                     for (id, def) in &content.encounters {
                         let chosen = *id == setup.encounter;
-                        c.spawn((
+                        let mut row = c.spawn((
                             Button,
                             Pick::Encounter(id.clone()),
                             Node {
@@ -184,8 +187,11 @@ fn draw(
                             } else {
                                 Palette::PANEL_EDGE
                             }),
-                        ))
-                        .with_children(|b| {
+                        ));
+                        if chosen {
+                            row.insert(ChosenRow);
+                        }
+                        row.with_children(|b| {
                             let sides = format!(
                                 "{} · {} heroes v {} monsters",
                                 def.map,
@@ -206,6 +212,39 @@ fn draw(
 /// The scrolling list of encounters.
 #[derive(Component)]
 struct PickerList;
+
+/// The chosen encounter's row: kept in view.
+#[derive(Component)]
+struct ChosenRow;
+
+/// When the list is drawn anew (opened, or a change of mode or choice),
+/// it scrolls so the chosen encounter is in view; the wheel is free after.
+fn keep_chosen_in_view(
+    row: Query<(Entity, &ComputedNode, &UiGlobalTransform), With<ChosenRow>>,
+    mut list: Query<(&ComputedNode, &UiGlobalTransform, &mut ScrollPosition), With<PickerList>>,
+    mut kept: Local<(Option<Entity>, u8)>,
+) {
+    let (Ok((e, r, rat)), Ok((l, lat, mut pos))) = (row.single(), list.single_mut()) else {
+        return;
+    };
+    if kept.0 != Some(e) {
+        // Layout takes a frame or two to place a new list.
+        *kept = (Some(e), 4);
+    }
+    if kept.1 == 0 || r.size().y <= 0.0 || l.size().y <= 0.0 {
+        return;
+    }
+    kept.1 -= 1;
+    let row_rect = Rect::from_center_size(rat.translation, r.size());
+    let list_rect = Rect::from_center_size(lat.translation, l.size());
+    // Physical pixels to the logical ones ScrollPosition takes.
+    let k = l.inverse_scale_factor();
+    if row_rect.min.y < list_rect.min.y {
+        pos.0.y = (pos.0.y - (list_rect.min.y - row_rect.min.y) * k).max(0.0);
+    } else if row_rect.max.y > list_rect.max.y {
+        pos.0.y += (row_rect.max.y - list_rect.max.y) * k;
+    }
+}
 
 fn scroll(
     open: Res<PickerOpen>,
@@ -239,8 +278,8 @@ fn press(
             Pick::Mode(m) => setup.mode = *m,
             Pick::Start => {
                 setup.replay = None;
-                setup.seed = setup.seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-                restart.write(Restart);
+                setup.seed = super::game::next_seed(setup.seed);
+                restart.write(Restart { same: true });
                 open.0 = false;
             }
             Pick::Close => open.0 = false,

@@ -18,7 +18,8 @@ use skirmish_rules::map::Pos;
 use skirmish_rules::stats::{CreatureId, Health};
 
 use super::game::{Applied, Game};
-use super::view::{BoardGeometry, Palette, SQUARE};
+use super::theme::Palette;
+use super::view::{BoardGeometry, SQUARE};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TokenIndex>()
@@ -92,10 +93,6 @@ pub struct TokenIndex {
 }
 
 impl TokenIndex {
-    pub fn entity(&self, id: CreatureId) -> Option<Entity> {
-        self.tokens.get(&id).map(|t| t.0)
-    }
-
     /// Record a creature's token and where it stands.
     pub fn place(&mut self, id: CreatureId, token: Entity, at: Pos, size: u32) {
         self.tokens.insert(id, (token, at, size));
@@ -107,20 +104,58 @@ impl TokenIndex {
     }
 }
 
-/// The generated token art: a soft disc and a ring, tinted per use.
+/// The generated token art: a soft disc and a ring of each shape, tinted
+/// per use.
 #[derive(Resource)]
 struct TokenArt {
-    disc: Handle<Image>,
-    ring: Handle<Image>,
+    disc: [Handle<Image>; 2],
+    ring: [Handle<Image>; 2],
 }
 
-fn circle_image(inner: f32, outer: f32) -> Image {
+impl TokenArt {
+    fn disc(&self, shape: Shape) -> Handle<Image> {
+        self.disc[shape as usize].clone()
+    }
+
+    fn ring(&self, shape: Shape) -> Handle<Image> {
+        self.ring[shape as usize].clone()
+    }
+}
+
+/// A token's outline: heroes are round, monsters square with round
+/// corners, so the sides differ by shape as well as colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Round,
+    Square,
+}
+
+impl Shape {
+    pub fn of(side: skirmish_rules::map::Side) -> Shape {
+        match side {
+            skirmish_rules::map::Side::Heroes => Shape::Round,
+            skirmish_rules::map::Side::Director => Shape::Square,
+        }
+    }
+
+    /// How far `(x, y)` (each -1 to 1 across the image) is from the centre
+    /// in this shape's measure: 1 on its edge.
+    pub fn measure(self, x: f32, y: f32) -> f32 {
+        match self {
+            Shape::Round => (x * x + y * y).sqrt(),
+            // A squircle: a square whose corners are rounded.
+            Shape::Square => (x.abs().powi(6) + y.abs().powi(6)).powf(1.0 / 6.0),
+        }
+    }
+}
+
+fn shape_image(shape: Shape, inner: f32, outer: f32) -> Image {
     let n = 128u32;
     let mut data = vec![0u8; (n * n * 4) as usize];
     let c = (n as f32 - 1.0) / 2.0;
     for y in 0..n {
         for x in 0..n {
-            let d = ((x as f32 - c).powi(2) + (y as f32 - c).powi(2)).sqrt() / c;
+            let d = shape.measure((x as f32 - c) / c, (y as f32 - c) / c);
             // Anti-aliased edges, one pixel wide.
             let px = 1.0 / c;
             let a_out = ((outer - d) / px).clamp(0.0, 1.0);
@@ -150,9 +185,10 @@ fn circle_image(inner: f32, outer: f32) -> Image {
 }
 
 fn make_art(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
+    let mut art = |shape, inner| images.add(shape_image(shape, inner, 1.0));
     commands.insert_resource(TokenArt {
-        disc: images.add(circle_image(0.0, 1.0)),
-        ring: images.add(circle_image(0.8, 1.0)),
+        disc: [art(Shape::Round, 0.0), art(Shape::Square, 0.0)],
+        ring: [art(Shape::Round, 0.8), art(Shape::Square, 0.82)],
     });
 }
 
@@ -178,6 +214,8 @@ struct WindedMark;
 struct ResourceLabel;
 #[derive(Component)]
 struct Ring;
+#[derive(Component)]
+struct Icon;
 
 const BAR_W: f32 = 52.0;
 
@@ -205,6 +243,7 @@ fn rebuild(
         let k = size as f32;
         let at = geometry.centre(c.space.pos, size);
         let side = Palette::side(c.side);
+        let shape = Shape::of(c.side);
         let e = commands
             .spawn((
                 Name::new(format!("Token {}", c.name)),
@@ -221,7 +260,7 @@ fn rebuild(
                 t.spawn((
                     Halo,
                     Sprite {
-                        image: art.ring.clone(),
+                        image: art.ring(shape),
                         color: Palette::GOLD,
                         custom_size: Some(Vec2::splat(SQUARE * k + 6.0)),
                         ..default()
@@ -231,7 +270,7 @@ fn rebuild(
                 ));
                 t.spawn((
                     Sprite {
-                        image: art.disc.clone(),
+                        image: art.disc(shape),
                         color: Color::srgb(0.13, 0.13, 0.16),
                         custom_size: Some(Vec2::splat(SQUARE * k - 8.0)),
                         ..default()
@@ -241,7 +280,7 @@ fn rebuild(
                 t.spawn((
                     Ring,
                     Sprite {
-                        image: art.ring.clone(),
+                        image: art.ring(shape),
                         color: side,
                         custom_size: Some(Vec2::splat(SQUARE * k - 6.0)),
                         ..default()
@@ -249,6 +288,7 @@ fn rebuild(
                     Transform::from_xyz(0.0, 0.0, 0.1),
                 ));
                 t.spawn((
+                    Icon,
                     Text2d::new(icons.icon(&c.kind).to_string()),
                     TextFont {
                         font_size: FontSize::Px(30.0 * k),
@@ -266,7 +306,7 @@ fn rebuild(
                 ));
                 t.spawn((
                     StaminaFill,
-                    Sprite::from_color(Palette::GOOD, Vec2::new(w, 5.0)),
+                    Sprite::from_color(Palette::STAMINA_HIGH, Vec2::new(w, 5.0)),
                     Anchor::CENTER_LEFT,
                     Transform::from_xyz(-w / 2.0, bar_y, 0.4),
                 ));
@@ -373,7 +413,7 @@ fn sync(
         Query<&mut Visibility, With<WindedMark>>,
         Query<&mut Text2d, With<Badges>>,
         Query<&mut Text2d, With<ResourceLabel>>,
-        Query<&mut Sprite, With<Ring>>,
+        Query<&mut TextColor, With<Icon>>,
     )>,
     mut visibility: Query<&mut Visibility, (With<Token>, Without<Halo>, Without<WindedMark>)>,
 ) {
@@ -402,9 +442,9 @@ fn sync(
         let k = c.space.size.max(1) as f32;
         let share = (c.stamina.current.max(0) as f32 / c.stamina.max.max(1) as f32).clamp(0.0, 1.0);
         let colour = match health {
-            Health::Healthy => Palette::GOOD,
-            Health::Winded => Palette::GOLD,
-            _ => Palette::DAMAGE,
+            Health::Healthy => Palette::STAMINA_HIGH,
+            Health::Winded => Palette::STAMINA_MID,
+            _ => Palette::STAMINA_LOW,
         };
         for child in children.iter() {
             if let Ok((mut s, _)) = parts.p0().get_mut(child) {
@@ -461,10 +501,12 @@ fn sync(
                     })
                     .unwrap_or_default();
             }
-            if let Ok(mut s) = parts.p5().get_mut(child) {
-                let side = Palette::side(c.side);
-                s.color = if flow.acted.contains(&c.id) && !flow.is_acting(c.id) {
-                    side.darker(0.25)
+            // Having acted dims the icon; the ring keeps its side's colour
+            // and the token its shape, so the sides stay apart.
+            if let Ok(mut color) = parts.p5().get_mut(child) {
+                let side = Palette::side(c.side).lighter(0.25);
+                color.0 = if flow.acted.contains(&c.id) && !flow.is_acting(c.id) {
+                    side.with_alpha(0.45)
                 } else {
                     side
                 };

@@ -1,7 +1,7 @@
-//! Shared looks and geometry: where a square is on screen, and the colours.
+//! The board's geometry: where a square is in the world, and back.
 
 use bevy::prelude::*;
-use skirmish_rules::map::{Pos, Side};
+use skirmish_rules::map::Pos;
 
 /// Pixels per square on the board (the tileset's tile size).
 pub const SQUARE: f32 = 64.0;
@@ -38,31 +38,6 @@ impl BoardGeometry {
         let x = (world.x / SQUARE + self.width as f32 / 2.0).floor() as i32;
         let y = (self.height as f32 / 2.0 - world.y / SQUARE).floor() as i32;
         (x >= 0 && y >= 0 && x < self.width && y < self.height).then_some(Pos { x, y })
-    }
-}
-
-/// The client's colours: high contrast, readable from across a room.
-pub struct Palette;
-
-impl Palette {
-    pub const HEROES: Color = Color::srgb(0.25, 0.62, 1.0);
-    pub const DIRECTOR: Color = Color::srgb(0.95, 0.27, 0.25);
-    pub const GOLD: Color = Color::srgb(1.0, 0.82, 0.3);
-    pub const DAMAGE: Color = Color::srgb(1.0, 0.45, 0.38);
-    pub const CONDITION: Color = Color::srgb(0.85, 0.6, 1.0);
-    pub const QUIET: Color = Color::srgb(0.82, 0.82, 0.82);
-    pub const GOOD: Color = Color::srgb(0.45, 0.95, 0.5);
-    // Opaque: blending happens in linear light, where even 10% shows through.
-    pub const PANEL: Color = Color::srgb(0.05, 0.05, 0.07);
-    pub const PANEL_EDGE: Color = Color::srgb(0.3, 0.3, 0.36);
-    pub const TEXT: Color = Color::srgb(0.95, 0.95, 0.92);
-    pub const DIM: Color = Color::srgb(0.6, 0.6, 0.62);
-
-    pub fn side(side: Side) -> Color {
-        match side {
-            Side::Heroes => Self::HEROES,
-            Side::Director => Self::DIRECTOR,
-        }
     }
 }
 

@@ -1,0 +1,290 @@
+//! Where everything goes on screen: two compact side columns for the panels,
+//! and the board between them, drawn by its own camera into that rectangle so
+//! no panel ever covers a square. [`compute`] and [`fit`] are pure (tested
+//! here); the systems below apply them to the cameras and the columns each
+//! frame the window or the UI scale changes.
+
+use bevy::camera::Viewport;
+use bevy::camera::visibility::RenderLayers;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+use super::theme::GAP;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Layout>()
+        .add_systems(Startup, spawn_columns.in_set(ColumnsSet))
+        .add_systems(
+            Update,
+            apply
+                .in_set(LayoutSet)
+                .after(super::camera::AutoScaleSet)
+                .before(super::input::InputSet),
+        );
+}
+
+/// The columns exist after this (panels spawn into them at startup).
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ColumnsSet;
+
+/// The layout is up to date after this.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LayoutSet;
+
+/// A side column's width in logical pixels, before the UI scale.
+pub const COLUMN: f32 = 250.0;
+/// At most this share of the window's width for each column: the board
+/// keeps the rest, whatever the UI scale.
+pub const MAX_COLUMN_SHARE: f32 = 0.18;
+/// The share of the window the map should cover at the default fit: a map
+/// too wide or too tall for the board's rectangle is zoomed in past fitting
+/// whole (and panned) until its visible part covers this much.
+pub const COVER: f32 = 0.62;
+/// The share of a square a one-square token covers.
+pub const TOKEN_SHARE: f32 = 0.875;
+
+/// The screen's rectangles, in physical pixels from the window's top left.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Default)]
+pub struct Layout {
+    pub window: Vec2,
+    pub left: Rect,
+    pub right: Rect,
+    pub board: Rect,
+}
+
+/// The layout of a `window` (physical pixels) at a UI scale of `ui`
+/// physical pixels per logical one.
+pub fn compute(window: Vec2, ui: f32) -> Layout {
+    let column = (COLUMN * ui).min(window.x * MAX_COLUMN_SHARE).floor();
+    let left = Rect::new(0.0, 0.0, column, window.y);
+    let right = Rect::new(window.x - column, 0.0, window.x, window.y);
+    let board = Rect::new(column, 0.0, window.x - column, window.y);
+    Layout {
+        window,
+        left,
+        right,
+        board,
+    }
+}
+
+/// The default zoom for a `map` (squares) in `board` (physical pixels):
+/// physical pixels per square. The whole map when it covers [`COVER`] of
+/// the window that way; else closer, until its visible part does.
+pub fn fit(map: (i32, i32), board: Vec2, window: Vec2) -> f32 {
+    let (w, h) = (map.0.max(1) as f32, map.1.max(1) as f32);
+    let whole = (board.x / w).min(board.y / h);
+    let covered = |pps: f32| (w * pps).min(board.x) * (h * pps).min(board.y);
+    let goal = COVER * window.x * window.y;
+    if covered(whole) >= goal {
+        return whole;
+    }
+    // Covering grows with the zoom until the map fills the board both ways.
+    let full = (board.x / w).max(board.y / h);
+    if covered(full) < goal {
+        return full;
+    }
+    let (mut lo, mut hi) = (whole, full);
+    for _ in 0..40 {
+        let mid = (lo + hi) / 2.0;
+        if covered(mid) >= goal {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
+/// Where the camera may look: its centre kept so the view stays on the map
+/// (a map smaller than the view is centred), in world units.
+pub fn clamp_centre(centre: Vec2, view: Vec2, map: Vec2) -> Vec2 {
+    let axis = |c: f32, v: f32, m: f32| {
+        let room = (m - v) / 2.0;
+        if room <= 0.0 {
+            0.0
+        } else {
+            c.clamp(-room, room)
+        }
+    };
+    Vec2::new(axis(centre.x, view.x, map.x), axis(centre.y, view.y, map.y))
+}
+
+/// The camera that draws the board, into [`Layout::board`].
+#[derive(Component)]
+pub struct BoardView;
+
+/// The columns' nodes.
+#[derive(Component)]
+pub struct LeftColumn;
+#[derive(Component)]
+pub struct RightColumn;
+
+/// The render layer of the UI camera: nothing on the board is on it, so it
+/// draws the panels and nothing twice.
+const UI_LAYER: usize = 31;
+
+fn spawn_columns(mut commands: Commands) {
+    commands.spawn((
+        Name::new("UI camera"),
+        Camera2d,
+        Camera {
+            order: 1,
+            clear_color: ClearColorConfig::None,
+            ..default()
+        },
+        IsDefaultUiCamera,
+        RenderLayers::layer(UI_LAYER),
+    ));
+    let column = |name: &'static str| {
+        (
+            Name::new(name),
+            Node {
+                position_type: PositionType::Absolute,
+                top: px(0),
+                bottom: px(0),
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(px(GAP)),
+                row_gap: px(GAP),
+                overflow: Overflow::clip(),
+                ..default()
+            },
+            Pickable::IGNORE,
+        )
+    };
+    commands.spawn((LeftColumn, column("Left column")));
+    commands.spawn((RightColumn, column("Right column")));
+}
+
+fn apply(
+    window: Single<&Window, With<PrimaryWindow>>,
+    ui: Res<UiScale>,
+    mut layout: ResMut<Layout>,
+    mut camera: Query<&mut Camera, With<BoardView>>,
+    mut left: Single<&mut Node, (With<LeftColumn>, Without<RightColumn>)>,
+    mut right: Single<&mut Node, (With<RightColumn>, Without<LeftColumn>)>,
+) {
+    let size = Vec2::new(
+        window.physical_width() as f32,
+        window.physical_height() as f32,
+    );
+    if size.x < 2.0 || size.y < 2.0 {
+        return;
+    }
+    let scale = ui.0 * window.scale_factor();
+    let now = compute(size, scale);
+    if *layout != now {
+        *layout = now;
+    }
+    for mut cam in &mut camera {
+        let viewport = Viewport {
+            physical_position: UVec2::new(now.board.min.x as u32, now.board.min.y as u32),
+            physical_size: UVec2::new(
+                (now.board.width() as u32).max(1),
+                (now.board.height() as u32).max(1),
+            ),
+            ..default()
+        };
+        if cam
+            .viewport
+            .as_ref()
+            .map(|v| (v.physical_position, v.physical_size))
+            != Some((viewport.physical_position, viewport.physical_size))
+        {
+            cam.viewport = Some(viewport);
+        }
+    }
+    let width = px(now.left.width() / scale);
+    if left.width != width {
+        left.width = width;
+        left.left = px(0);
+    }
+    if right.width != width {
+        right.width = width;
+        right.right = px(0);
+    }
+}
+
+/// The board's rectangle in the UI's logical pixels (for overlays that sit
+/// on the board: the card, prompts).
+pub fn board_logical(layout: &Layout, scale: f32) -> Rect {
+    Rect::from_corners(layout.board.min / scale, layout.board.max / scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIZES: [Vec2; 3] = [
+        Vec2::new(1280.0, 720.0),
+        Vec2::new(1920.0, 1080.0),
+        Vec2::new(3840.0, 2160.0),
+    ];
+    /// Every shipped map's size.
+    const MAPS: [(i32, i32); 5] = [(20, 16), (20, 14), (20, 12), (18, 12), (22, 12)];
+
+    fn visible(map: (i32, i32), board: Vec2, pps: f32) -> f32 {
+        (map.0 as f32 * pps).min(board.x) * (map.1 as f32 * pps).min(board.y)
+    }
+
+    // The board first (issue 49): at every shared-screen size and UI scale
+    // the map covers at least 60% of the window at the default fit, its
+    // tokens are at least 48 px at 1080p, and the columns never reach it.
+    #[test]
+    fn the_map_covers_most_of_the_window_at_every_size_and_scale() {
+        for window in SIZES {
+            for user in [1.0, 1.25, 1.5] {
+                let ui = super::super::camera::ui_scale_for(window.y, user);
+                let l = compute(window, ui);
+                assert!(l.left.max.x <= l.board.min.x && l.board.max.x <= l.right.min.x);
+                for map in MAPS {
+                    let pps = fit(map, l.board.size(), window);
+                    let share = visible(map, l.board.size(), pps) / (window.x * window.y);
+                    assert!(share >= 0.6, "{map:?} at {window} x{user}: {share}");
+                    // 48 px at 1080p, in proportion at the other sizes.
+                    let token = pps * TOKEN_SHARE;
+                    assert!(
+                        token >= 48.0 * window.y / 1080.0,
+                        "{map:?} at {window}: tokens {token} px"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_map_that_fits_whole_is_shown_whole() {
+        // A square map in a square board: whole, filling it.
+        let pps = fit((10, 10), Vec2::new(800.0, 800.0), Vec2::new(1000.0, 800.0));
+        assert_eq!(pps, 80.0);
+        // A wide map in a tall board would cover too little whole: closer,
+        // just enough.
+        let (board, window) = (Vec2::new(1230.0, 1080.0), Vec2::new(1920.0, 1080.0));
+        let pps = fit((22, 12), board, window);
+        assert!(pps > 1230.0 / 22.0);
+        let share = visible((22, 12), board, pps) / (window.x * window.y);
+        assert!((share - COVER).abs() < 0.001, "{share}");
+    }
+
+    #[test]
+    fn the_camera_stays_on_the_map() {
+        let map = Vec2::new(1280.0, 768.0);
+        // A view smaller than the map: its edge stops at the map's.
+        let c = clamp_centre(Vec2::new(5000.0, -5000.0), Vec2::new(800.0, 600.0), map);
+        assert_eq!(c, Vec2::new(240.0, -84.0));
+        // A view larger than the map: centred.
+        let c = clamp_centre(Vec2::new(300.0, 10.0), Vec2::new(2000.0, 1000.0), map);
+        assert_eq!(c, Vec2::ZERO);
+    }
+
+    #[test]
+    fn columns_never_take_more_than_their_share() {
+        for window in SIZES {
+            for ui in [1.0, 1.5, 2.25, 3.0] {
+                let l = compute(window, ui);
+                assert!(l.left.width() <= window.x * MAX_COLUMN_SHARE);
+                assert_eq!(l.left.width(), l.right.width());
+                assert_eq!(l.board.width() + 2.0 * l.left.width(), window.x);
+            }
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! `--layout-json PATH`: after `--after-frames` frames, write where
+//! everything is on screen (the board, the part of the map in view, every
+//! panel and every text, in physical pixels from the window's top left)
+//! and what is wrong with it, then exit. What counts as wrong:
+//! - a text whose laid-out lines are wider or taller than its node
+//!   (`overflow`), or that sticks out of the window;
+//! - a text cut by a panel that clips without scrolling (`clipped`; lines
+//!   scrolled out of a scrolling list are `scrolled`, which is fine);
+//! - two texts of the same layer over each other;
+//! - a panel or text that is not an overlay the player opened (the card,
+//!   a prompt, the picker) over the board.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::ui::CalculatedClip;
+use bevy::window::PrimaryWindow;
+use serde::Serialize;
+
+use super::layout::{BoardView, Layout, TOKEN_SHARE};
+use super::view::{BoardGeometry, SQUARE};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Last, write_report);
+}
+
+/// Where to write the report, from `--layout-json`.
+#[derive(Resource, Clone, Debug)]
+pub struct ReportTo {
+    pub path: PathBuf,
+    pub after_frames: u32,
+    /// Exit once written (no screenshot to wait for).
+    pub exit: bool,
+}
+
+#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+pub struct Area {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+impl From<Rect> for Area {
+    fn from(r: Rect) -> Area {
+        Area {
+            x: r.min.x,
+            y: r.min.y,
+            w: r.width(),
+            h: r.height(),
+        }
+    }
+}
+
+#[derive(Serialize, Debug)]
+pub struct PanelReport {
+    pub name: String,
+    pub rect: Area,
+    pub overlay: bool,
+}
+
+#[derive(Serialize, Debug)]
+pub struct TextReport {
+    pub text: String,
+    pub rect: Area,
+    pub panel: String,
+    /// The laid-out text's own size, which must fit in `rect`.
+    pub laid_out: [f32; 2],
+    pub overflow: bool,
+    pub clipped: bool,
+    pub scrolled: bool,
+}
+
+#[derive(Serialize, Debug)]
+pub struct Report {
+    pub window: Area,
+    /// Whether the window has the keyboard.
+    pub focused: bool,
+    pub ui_scale: f32,
+    pub board: Area,
+    /// The part of the map on screen.
+    pub map_visible: Area,
+    /// `map_visible`'s share of the window.
+    pub map_share: f32,
+    /// A one-square token's width on screen.
+    pub token_px: f32,
+    pub panels: Vec<PanelReport>,
+    pub texts: Vec<TextReport>,
+    pub problems: Vec<String>,
+}
+
+/// A node's rectangle on screen (physical pixels).
+fn rect_of(node: &ComputedNode, at: &UiGlobalTransform) -> Rect {
+    Rect::from_center_size(at.translation, node.size())
+}
+
+/// Two rectangles share more than a sliver.
+fn overlap(a: Rect, b: Rect) -> bool {
+    let i = a.intersect(b);
+    i.width() > 1.0 && i.height() > 1.0
+}
+
+fn write_report(
+    report_to: Option<Res<ReportTo>>,
+    mut frames: Local<u32>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    layout: Res<Layout>,
+    geometry: Res<BoardGeometry>,
+    ui: Res<UiScale>,
+    camera: Query<(&Projection, &Transform), With<BoardView>>,
+    nodes: Query<(
+        Entity,
+        &ComputedNode,
+        &UiGlobalTransform,
+        &InheritedVisibility,
+        Option<&Name>,
+        Option<&ChildOf>,
+        Option<&GlobalZIndex>,
+        &Node,
+    )>,
+    texts: Query<(
+        Entity,
+        &Text,
+        &bevy::text::TextLayoutInfo,
+        &TextFont,
+        Option<&CalculatedClip>,
+    )>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(to) = report_to else { return };
+    *frames += 1;
+    if *frames != to.after_frames.max(1) {
+        return;
+    }
+    let win = Rect::new(
+        0.0,
+        0.0,
+        window.physical_width() as f32,
+        window.physical_height() as f32,
+    );
+    let (scale, at) = camera
+        .iter()
+        .find_map(|(p, t)| match p {
+            Projection::Orthographic(o) => Some((o.scale, t.translation.truncate())),
+            _ => None,
+        })
+        .unwrap_or((1.0, Vec2::ZERO));
+    // The map's corners on screen: the board's centre is the camera's.
+    let half_map = Vec2::new(geometry.width as f32, geometry.height as f32) * SQUARE / 2.0;
+    let to_screen = |w: Vec2| {
+        let d = (w - at) / scale;
+        layout.board.center() + Vec2::new(d.x, -d.y)
+    };
+    let map = Rect::from_corners(to_screen(-half_map), to_screen(half_map));
+    let visible = map.intersect(layout.board);
+    let area = |r: Rect| r.width().max(0.0) * r.height().max(0.0);
+    let mut problems = Vec::new();
+
+    // The root of each node, and whether it is an overlay.
+    let root_of = |mut e: Entity| {
+        while let Ok((_, _, _, _, _, Some(parent), _, _)) = nodes.get(e) {
+            e = parent.parent();
+        }
+        e
+    };
+    let is_overlay = |root: Entity| {
+        nodes
+            .get(root)
+            .is_ok_and(|(_, _, _, _, _, _, z, _)| z.is_some_and(|z| z.0 > 0))
+    };
+    let name_of = |e: Entity| {
+        nodes
+            .get(e)
+            .ok()
+            .and_then(|n| n.4)
+            .map_or("(unnamed)".to_string(), |n| n.as_str().to_string())
+    };
+    // The nearest named ancestor: the panel a text is in, and its box.
+    let panel_of = |mut e: Entity| loop {
+        match nodes.get(e) {
+            Ok((_, node, at, _, Some(n), _, _, _)) => {
+                return (n.as_str().to_string(), Some(rect_of(node, at)));
+            }
+            Ok((_, _, _, _, None, Some(parent), _, _)) => e = parent.parent(),
+            _ => return ("(none)".to_string(), None),
+        }
+    };
+    // Whether the nearest clipping ancestor scrolls.
+    let scrolls = |mut e: Entity| {
+        while let Ok((_, _, _, _, _, Some(parent), _, _)) = nodes.get(e) {
+            e = parent.parent();
+            if let Ok((_, _, _, _, _, _, _, node)) = nodes.get(e) {
+                let o = node.overflow;
+                if o.x == OverflowAxis::Scroll || o.y == OverflowAxis::Scroll {
+                    return true;
+                }
+                if o.x != OverflowAxis::Visible || o.y != OverflowAxis::Visible {
+                    return false;
+                }
+            }
+        }
+        false
+    };
+
+    let mut panels = Vec::new();
+    for (e, node, at, vis, name, parent, _, _) in &nodes {
+        if !vis.get() || node.size().x < 1.0 || node.size().y < 1.0 {
+            continue;
+        }
+        let Some(name) = name else { continue };
+        let root = root_of(e);
+        let overlay = is_overlay(root);
+        let r = rect_of(node, at);
+        let top_level = parent.is_none() || name.as_str().ends_with("column");
+        if top_level && !overlay && overlap(r, layout.board) {
+            problems.push(format!("panel `{name}` covers the board"));
+        }
+        panels.push(PanelReport {
+            name: name.as_str().to_string(),
+            rect: r.into(),
+            overlay,
+        });
+    }
+
+    let mut out: Vec<(TextReport, Rect, bool, Entity)> = Vec::new();
+    for (e, text, info, font, clip) in &texts {
+        let Ok((_, node, at, vis, _, _, _, _)) = nodes.get(e) else {
+            continue;
+        };
+        // Hidden, or in a panel not displayed (its nodes have no size).
+        if !vis.get() || text.0.trim().is_empty() || node.size().x < 0.5 || node.size().y < 0.5 {
+            continue;
+        }
+        let r = rect_of(node, at);
+        let content = node.content_box();
+        // A wrapped line's width counts the space it broke at: up to a
+        // space's width past the node is that, not text out of it.
+        let space = match font.font_size {
+            FontSize::Px(px) => px * ui.0 * window.scale_factor() * 0.4,
+            _ => 8.0,
+        };
+        let overflow =
+            info.size.x > content.width() + space.max(1.5) || info.size.y > content.height() + 1.5;
+        let (mut clipped, mut scrolled) = (false, false);
+        if let Some(c) = clip {
+            let inside = c.clip.contains(r.min + 0.5) && c.clip.contains(r.max - 0.5);
+            if !inside {
+                if scrolls(e) {
+                    scrolled = true;
+                } else {
+                    clipped = true;
+                }
+            }
+        }
+        let root = root_of(e);
+        let overlay = is_overlay(root);
+        let (panel, panel_rect) = panel_of(e);
+        let shown = match clip {
+            Some(c) => r.intersect(c.clip),
+            None => r,
+        };
+        // What shows of it stays inside its panel (a row wider than its
+        // panel pushes text out without any clip to catch it).
+        if let Some(p) = panel_rect
+            && area(shown) > 1.0
+            && !(p.contains(shown.min + 0.5) && p.contains(shown.max - 0.5))
+        {
+            problems.push(format!("text {:?} sticks out of `{panel}`", text.0));
+        }
+        if overflow {
+            problems.push(format!("text {:?} in `{panel}` overflows its node", text.0));
+        }
+        if clipped {
+            problems.push(format!("text {:?} in `{panel}` is clipped", text.0));
+        }
+        if !(win.contains(shown.min + 0.5) && win.contains(shown.max - 0.5)) && area(shown) > 1.0 {
+            problems.push(format!("text {:?} in `{panel}` is off screen", text.0));
+        }
+        if !overlay && area(shown) > 1.0 && overlap(shown, layout.board) {
+            problems.push(format!("text {:?} in `{panel}` is over the board", text.0));
+        }
+        out.push((
+            TextReport {
+                text: text.0.clone(),
+                rect: r.into(),
+                panel,
+                laid_out: [info.size.x, info.size.y],
+                overflow,
+                clipped,
+                scrolled,
+            },
+            shown,
+            overlay,
+            root,
+        ));
+    }
+    for (i, (a, ra, oa, roota)) in out.iter().enumerate() {
+        for (b, rb, ob, rootb) in &out[i + 1..] {
+            // An overlay over a column is its point; two texts of one layer
+            // over each other never are.
+            if oa == ob && (roota == rootb || !oa) && overlap(*ra, *rb) {
+                problems.push(format!(
+                    "texts {:?} ({}) and {:?} ({}) overlap",
+                    a.text,
+                    name_of(*roota),
+                    b.text,
+                    name_of(*rootb)
+                ));
+            }
+        }
+    }
+    let report = Report {
+        window: win.into(),
+        focused: window.focused,
+        ui_scale: ui.0 * window.scale_factor(),
+        board: layout.board.into(),
+        map_visible: visible.into(),
+        map_share: area(visible) / area(win).max(1.0),
+        token_px: SQUARE * TOKEN_SHARE / scale,
+        panels,
+        texts: out.into_iter().map(|t| t.0).collect(),
+        problems,
+    };
+    let written = serde_json::to_string_pretty(&report)
+        .map_err(|e| e.to_string())
+        .and_then(|json| std::fs::write(&to.path, json).map_err(|e| e.to_string()));
+    if let Err(e) = written {
+        eprintln!("error: --layout-json {}: {e}", to.path.display());
+        exit.write(AppExit::from_code(2));
+        return;
+    }
+    if to.exit {
+        exit.write(AppExit::Success);
+    }
+}
