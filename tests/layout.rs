@@ -50,6 +50,10 @@ fn check_everywhere(name: &str, args: &[&str]) {
             if token < 48.0 * height / 1080.0 {
                 failures.push(format!("{at}: tokens are {token:.1} px"));
             }
+            // Issue 49, point 5: the window takes the keyboard itself.
+            if report["focused"] != true {
+                failures.push(format!("{at}: the window does not have the keyboard"));
+            }
             for p in report["problems"].as_array().unwrap() {
                 failures.push(format!("{at}: {}", p.as_str().unwrap()));
             }
@@ -109,6 +113,16 @@ fn a_demo_mid_fight_keeps_the_board_clear() {
             "--advance",
             "12",
         ],
+    );
+}
+
+// Issue 49, point 7: with the picker open, every panel keeps clicks to
+// itself (a gap between two rows let them through to the ability bar).
+#[test]
+fn the_picker_keeps_its_clicks_and_fits() {
+    check_everywhere(
+        "picker",
+        &["--menu", "--advance", "6", "--encounter", "wolf_pack"],
     );
 }
 

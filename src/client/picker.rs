@@ -67,6 +67,7 @@ fn draw(
             },
             BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.7)),
             Interaction::default(),
+            bevy::ui::FocusPolicy::Block,
             BlocksBoard,
             GlobalZIndex(10),
         ))
@@ -81,6 +82,7 @@ fn draw(
                     max_height: percent(92),
                     overflow: Overflow::scroll_y(),
                     width: px(900),
+                    max_width: percent(94),
                     ..default()
                 },
                 BackgroundColor(Color::srgba(0.05, 0.05, 0.08, 0.98)),

@@ -117,6 +117,8 @@ fn write_report(
         Option<&ChildOf>,
         Option<&GlobalZIndex>,
         &Node,
+        Option<&bevy::ui::FocusPolicy>,
+        Has<super::input::BlocksBoard>,
     )>,
     texts: Query<(
         Entity,
@@ -158,7 +160,7 @@ fn write_report(
 
     // The root of each node, and whether it is an overlay.
     let root_of = |mut e: Entity| {
-        while let Ok((_, _, _, _, _, Some(parent), _, _)) = nodes.get(e) {
+        while let Ok((_, _, _, _, _, Some(parent), _, _, _, _)) = nodes.get(e) {
             e = parent.parent();
         }
         e
@@ -166,7 +168,7 @@ fn write_report(
     let is_overlay = |root: Entity| {
         nodes
             .get(root)
-            .is_ok_and(|(_, _, _, _, _, _, z, _)| z.is_some_and(|z| z.0 > 0))
+            .is_ok_and(|(_, _, _, _, _, _, z, _, _, _)| z.is_some_and(|z| z.0 > 0))
     };
     let name_of = |e: Entity| {
         nodes
@@ -178,18 +180,18 @@ fn write_report(
     // The nearest named ancestor: the panel a text is in, and its box.
     let panel_of = |mut e: Entity| loop {
         match nodes.get(e) {
-            Ok((_, node, at, _, Some(n), _, _, _)) => {
+            Ok((_, node, at, _, Some(n), _, _, _, _, _)) => {
                 return (n.as_str().to_string(), Some(rect_of(node, at)));
             }
-            Ok((_, _, _, _, None, Some(parent), _, _)) => e = parent.parent(),
+            Ok((_, _, _, _, None, Some(parent), _, _, _, _)) => e = parent.parent(),
             _ => return ("(none)".to_string(), None),
         }
     };
     // Whether the nearest clipping ancestor scrolls.
     let scrolls = |mut e: Entity| {
-        while let Ok((_, _, _, _, _, Some(parent), _, _)) = nodes.get(e) {
+        while let Ok((_, _, _, _, _, Some(parent), _, _, _, _)) = nodes.get(e) {
             e = parent.parent();
-            if let Ok((_, _, _, _, _, _, _, node)) = nodes.get(e) {
+            if let Ok((_, _, _, _, _, _, _, node, _, _)) = nodes.get(e) {
                 let o = node.overflow;
                 if o.x == OverflowAxis::Scroll || o.y == OverflowAxis::Scroll {
                     return true;
@@ -203,9 +205,17 @@ fn write_report(
     };
 
     let mut panels = Vec::new();
-    for (e, node, at, vis, name, parent, _, _) in &nodes {
+    for (e, node, at, vis, name, parent, _, _, focus, blocks) in &nodes {
         if !vis.get() || node.size().x < 1.0 || node.size().y < 1.0 {
             continue;
+        }
+        // A panel that keeps clicks off the board keeps them off whatever
+        // else is under it too (a node's default lets them through).
+        if blocks && focus.is_some_and(|f| *f != bevy::ui::FocusPolicy::Block) {
+            problems.push(format!(
+                "`{}` lets clicks through to what is under it",
+                name.map_or("(unnamed)", |n| n.as_str())
+            ));
         }
         let Some(name) = name else { continue };
         let root = root_of(e);
@@ -224,7 +234,7 @@ fn write_report(
 
     let mut out: Vec<(TextReport, Rect, bool, Entity)> = Vec::new();
     for (e, text, info, font, clip) in &texts {
-        let Ok((_, node, at, vis, _, _, _, _)) = nodes.get(e) else {
+        let Ok((_, node, at, vis, _, _, _, _, _, _)) = nodes.get(e) else {
             continue;
         };
         // Hidden, or in a panel not displayed (its nodes have no size).

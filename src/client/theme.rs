@@ -4,6 +4,7 @@
 //! spelling out its own colours and paddings.
 
 use bevy::prelude::*;
+use bevy::ui::FocusPolicy;
 use skirmish_rules::map::Side;
 
 use super::input::BlocksBoard;
@@ -83,6 +84,9 @@ pub fn panel() -> impl Bundle {
         BackgroundColor(Palette::PANEL),
         BorderColor::all(Palette::PANEL_EDGE),
         Interaction::default(),
+        // Clicks stop here (a node lets them through to what is under it
+        // unless it says otherwise).
+        FocusPolicy::Block,
         BlocksBoard,
     )
 }

@@ -47,6 +47,7 @@ fn spawn_briefing(mut commands: Commands) {
         BackgroundColor(Color::srgb(0.05, 0.05, 0.08)),
         BorderColor::all(Palette::GOLD),
         Interaction::default(),
+        bevy::ui::FocusPolicy::Block,
         crate::client::input::BlocksBoard,
         GlobalZIndex(4),
     ));
@@ -76,7 +77,7 @@ fn open_or_close(
     } else if shown.open {
         let dismissed = !watching
             && (mouse.just_pressed(MouseButton::Left)
-                || keys.any_just_pressed([KeyCode::Space, KeyCode::Enter, KeyCode::Escape]));
+                || keys.any_just_pressed([KeyCode::Space, KeyCode::Enter]));
         shown.left -= time.delta_secs();
         if dismissed || (watching && shown.left <= 0.0) {
             shown.open = false;
@@ -117,7 +118,7 @@ fn draw(
     let how = if matches!(game.mode, Mode::Demo | Mode::Replay) {
         "[B] briefing"
     } else {
-        "Click or press a key to begin · [B] briefing"
+        "Click, Space or Enter to begin · [B] briefing"
     };
     commands.entity(*panel).despawn_children();
     commands.entity(*panel).with_children(|p| {

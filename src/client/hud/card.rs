@@ -44,6 +44,7 @@ fn spawn_card(mut commands: Commands) {
         BackgroundColor(Color::srgb(0.06, 0.06, 0.1)),
         BorderColor::all(Palette::GOLD),
         Interaction::default(),
+        bevy::ui::FocusPolicy::Block,
         crate::client::input::BlocksBoard,
         GlobalZIndex(2),
     ));

@@ -89,6 +89,7 @@ fn modal(
             BackgroundColor(Color::srgb(0.05, 0.05, 0.08)),
             BorderColor::all(Palette::GOLD),
             Interaction::default(),
+            bevy::ui::FocusPolicy::Block,
             BlocksBoard,
         ))
         .with_children(|c| build(c));

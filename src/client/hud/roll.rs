@@ -2,8 +2,8 @@
 //! Both dice, the characteristic, edges and banes, the total, the tier band
 //! reached (gold for a critical hit); for the phased 2d6 rules their own
 //! dice, the advantage die, and the total against defence. It holds for
-//! the demo's pace (at least two seconds), and in solo a click, `Space` or
-//! `Esc` dismisses it at once.
+//! the demo's pace (at least two seconds), and in solo a click or `Space`
+//! dismisses it at once.
 
 use bevy::prelude::*;
 use skirmish_rules::encounter::LogEntry;
@@ -199,7 +199,9 @@ fn spawn_roll_card(mut commands: Commands) {
         },
         BackgroundColor(Color::srgb(0.07, 0.07, 0.1)),
         BorderColor::all(Palette::GOLD),
-        Pickable::IGNORE,
+        Interaction::default(),
+        bevy::ui::FocusPolicy::Block,
+        crate::client::input::BlocksBoard,
         GlobalZIndex(1),
     ));
 }
@@ -236,7 +238,7 @@ fn show_roll(
     }
 }
 
-/// In solo and hot-seat a click, `Space` or `Esc` puts the card away.
+/// In solo and hot-seat a click or `Space` puts the card away.
 fn dismiss(
     keys: Res<ButtonInput<KeyCode>>,
     mouse: Res<ButtonInput<MouseButton>>,
@@ -246,9 +248,7 @@ fn dismiss(
     if node.display == Display::None || matches!(game.mode, Mode::Demo | Mode::Replay) {
         return;
     }
-    if keys.any_just_pressed([KeyCode::Space, KeyCode::Escape])
-        || mouse.just_pressed(MouseButton::Left)
-    {
+    if keys.just_pressed(KeyCode::Space) || mouse.just_pressed(MouseButton::Left) {
         node.display = Display::None;
     }
 }
