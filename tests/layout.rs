@@ -126,18 +126,50 @@ fn the_picker_keeps_its_clicks_and_fits() {
     );
 }
 
-#[test]
-fn the_report_overwrites_nothing() {
-    // Checked before any window opens: no display needed.
-    let path = std::env::temp_dir().join(format!("skirmish-keep-{}.json", std::process::id()));
-    std::fs::write(&path, "keep me").unwrap();
-    let p = path.to_string_lossy().into_owned();
+/// The binary's exit code and error text, run with `args` (no window
+/// opens: these are refused before one would).
+fn refused(args: &[&str]) -> (Option<i32>, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .args(["--layout-json", &p])
+        .args(args)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep me");
-    std::fs::remove_file(&path).unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+// Bad input loses nothing: an existing report or picture is never
+// overwritten, a picture is a PNG in a folder that exists, and a picture
+// taken before the window has drawn (all black) is refused.
+#[test]
+fn the_window_outputs_overwrite_nothing() {
+    let dir = std::env::temp_dir().join(format!("skirmish-keep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kept = dir.join("keep.png");
+    std::fs::write(&kept, "keep me").unwrap();
+    let k = kept.to_string_lossy().into_owned();
+    for flag in ["--layout-json", "--screenshot"] {
+        let (code, err) = refused(&[flag, &k]);
+        assert_eq!(code, Some(2), "{flag}: {err}");
+        assert!(err.contains("already exists"), "{flag}: {err}");
+    }
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "keep me");
+    let txt = dir.join("shot.txt").to_string_lossy().into_owned();
+    let (code, err) = refused(&["--screenshot", &txt]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains(".png"), "{err}");
+    let nowhere = dir
+        .join("no/such/folder/shot.png")
+        .to_string_lossy()
+        .into_owned();
+    let (code, err) = refused(&["--screenshot", &nowhere]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no folder"), "{err}");
+    let fresh = dir.join("fresh.png").to_string_lossy().into_owned();
+    let (code, err) = refused(&["--screenshot", &fresh, "--after-frames", "1"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("at least 3"), "{err}");
+    assert!(!dir.join("fresh.png").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

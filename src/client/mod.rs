@@ -15,6 +15,7 @@ mod game;
 mod hud;
 mod input;
 mod intent;
+mod kiosk;
 mod layout;
 mod overlay;
 mod picker;
@@ -295,6 +296,29 @@ pub fn run(options: ClientOptions) -> ExitCode {
         eprintln!("error: --layout-json {}: {e}", path.display());
         return ExitCode::from(2);
     }
+    if let Some(path) = &options.window.screenshot {
+        let png = path
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("png"));
+        let why = if png {
+            writable(path).err()
+        } else {
+            Some("a screenshot is saved as PNG: name a .png file".to_string())
+        };
+        if let Some(e) = why {
+            eprintln!("error: --screenshot {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    if (options.window.screenshot.is_some() || options.window.layout_json.is_some())
+        && options.window.after_frames < 3
+    {
+        eprintln!(
+            "error: --after-frames {}: at least 3 (the window's first frames are not drawn yet)",
+            options.window.after_frames
+        );
+        return ExitCode::from(2);
+    }
     if let Some(missing) = no_display() {
         eprintln!("error: {missing}");
         return ExitCode::from(2);
@@ -358,6 +382,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
             screenshot::plugin,
             report::plugin,
             focus::plugin,
+            kiosk::plugin,
         ));
     if options.window.frame_stats {
         app.add_plugins(frame_stats::plugin);

@@ -9,7 +9,7 @@ use skirmish_rules::stats::Health;
 use super::words::{condition_words, stamina_text};
 use crate::client::game::Game;
 use crate::client::layout::LeftColumn;
-use crate::client::theme::{BODY, Palette, SMALL, panel, panel_node, text};
+use crate::client::theme::{BODY, Palette, panel, panel_node, text};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_roster.after(super::header::spawn_header))
@@ -23,6 +23,10 @@ pub(super) fn plugin(app: &mut App) {
 
 #[derive(Component)]
 pub struct Roster;
+
+/// A roster line's text size: a little under the body's, so a full side
+/// of a large fight fits the column at 1080 lines.
+const ROSTER: f32 = 16.0;
 
 fn spawn_roster(mut commands: Commands, column: Single<Entity, With<LeftColumn>>) {
     commands.entity(*column).with_child((
@@ -156,7 +160,7 @@ fn roster(
                     && let Some(words) = condition_words(&c.conditions)
                 {
                     p.spawn((
-                        text(words, SMALL, Palette::CONDITION),
+                        text(words, ROSTER, Palette::CONDITION),
                         Node {
                             margin: UiRect::left(px(22)),
                             flex_shrink: 0.0,
@@ -181,14 +185,14 @@ fn row(p: &mut ChildSpawnerCommands, name: String, stamina: String, color: Color
     })
     .with_children(|row| {
         row.spawn((
-            text(name, SMALL, color),
+            text(name, ROSTER, color),
             Node {
                 flex_shrink: 1.0,
                 ..default()
             },
         ));
         row.spawn((
-            text(stamina, SMALL, color),
+            text(stamina, ROSTER, color),
             Node {
                 flex_shrink: 0.0,
                 ..default()
