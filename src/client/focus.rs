@@ -17,13 +17,15 @@ fn take_focus(
     let Ok((w, handle)) = window.single() else {
         return;
     };
-    // Asked a few times over the first frames: the server refuses focus to
-    // a window not yet mapped.
-    if w.focused || *tries >= 30 {
+    // Asked every few frames until it has it (the server refuses focus to
+    // a window not yet mapped, and a busy machine maps it late), for the
+    // first few hundred frames only: after that the player has chosen
+    // another window.
+    if w.focused || *tries >= 600 {
         return;
     }
     *tries += 1;
-    if *tries % 5 != 1 {
+    if *tries % 10 != 1 {
         return;
     }
     #[cfg(target_os = "linux")]

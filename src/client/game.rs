@@ -489,9 +489,7 @@ mod tests {
     use super::*;
     use skirmish_rules::stats::CreatureId;
 
-    fn content() -> Arc<ContentDb> {
-        Arc::new(ContentDb::load(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")).expect("content"))
-    }
+    use crate::client::shipped_content as content;
 
     /// A replay of keep_breach, seed 3: its first `good` commands as a
     /// game played them, then `tail`.

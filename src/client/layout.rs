@@ -210,6 +210,24 @@ pub fn board_logical(layout: &Layout, scale: f32) -> Rect {
     Rect::from_corners(layout.board.min / scale, layout.board.max / scale)
 }
 
+/// The board camera's orthographic scale (world units per physical
+/// pixel) and the world point at the board's centre.
+pub fn board_view<'a>(
+    cameras: impl IntoIterator<Item = (&'a Projection, &'a Transform)>,
+) -> Option<(f32, Vec2)> {
+    cameras.into_iter().find_map(|(p, t)| match p {
+        Projection::Orthographic(o) => Some((o.scale, t.translation.truncate())),
+        _ => None,
+    })
+}
+
+/// Where a world point is on screen (physical pixels from the window's top
+/// left), seen through the board camera's `view` ([`board_view`]).
+pub fn to_screen(layout: &Layout, (scale, at): (f32, Vec2), world: Vec2) -> Vec2 {
+    let d = (world - at) / scale;
+    layout.board.center() + Vec2::new(d.x, -d.y)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

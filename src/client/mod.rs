@@ -475,3 +475,9 @@ fn writable(path: &std::path::Path) -> Result<(), String> {
         _ => Ok(()),
     }
 }
+
+/// The shipped content, for the client's tests.
+#[cfg(test)]
+pub(crate) fn shipped_content() -> Arc<ContentDb> {
+    Arc::new(ContentDb::load(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")).expect("content"))
+}

@@ -94,13 +94,7 @@ fn scales(
     window: &Window,
     ui: &UiScale,
 ) -> (f32, f32, Vec2) {
-    let (scale, at) = camera
-        .iter()
-        .find_map(|(p, t)| match p {
-            Projection::Orthographic(o) => Some((o.scale, t.translation.truncate())),
-            _ => None,
-        })
-        .unwrap_or((1.0, Vec2::ZERO));
+    let (scale, at) = super::layout::board_view(camera).unwrap_or((1.0, Vec2::ZERO));
     (scale, ui.0 * window.scale_factor(), at)
 }
 

@@ -34,7 +34,7 @@ pub(super) fn spawn_actor_panel(mut commands: Commands, column: Single<Entity, W
         ActorPanel,
         Node {
             flex_shrink: 0.0,
-            max_height: percent(72),
+            max_height: percent(80),
             overflow: Overflow::scroll_y(),
             ..panel_node()
         },

@@ -417,15 +417,8 @@ pub fn creature_card(e: &Encounter, id: CreatureId) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-    use std::sync::Arc;
-
     use super::*;
-
-    fn db() -> Arc<skirmish_rules::content::ContentDb> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-        Arc::new(skirmish_rules::content::ContentDb::load(&root).unwrap())
-    }
+    use crate::client::shipped_content as db;
 
     #[test]
     fn an_ability_card_shows_the_whole_ability() {

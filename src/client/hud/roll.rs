@@ -270,18 +270,15 @@ fn place_roll(
     let Some((p, size)) = tokens.home(id) else {
         return;
     };
-    let Some((scale, at)) = camera.iter().find_map(|(p, t)| match p {
-        Projection::Orthographic(o) => Some((o.scale, t.translation.truncate())),
-        _ => None,
-    }) else {
+    let Some(view) = crate::client::layout::board_view(camera) else {
         return;
     };
+    let scale = view.0;
     let (mut node, computed) = panel.into_inner();
     let k = ui.0 * window.scale_factor();
     // Creatures' boxes on screen, with room above for their floats.
     let on_screen = |p, size: u32| {
-        let d = (geometry.centre(p, size) - at) / scale;
-        let c = layout.board.center() + Vec2::new(d.x, -d.y);
+        let c = crate::client::layout::to_screen(&layout, view, geometry.centre(p, size));
         let side = 64.0 * size as f32 / scale;
         Rect::from_center_size(c, Vec2::splat(side))
     };

@@ -217,15 +217,8 @@ pub fn terrain_words(cell: Cell) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-    use std::sync::Arc;
-
     use super::*;
-
-    fn db() -> Arc<skirmish_rules::content::ContentDb> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-        Arc::new(skirmish_rules::content::ContentDb::load(&root).unwrap())
-    }
+    use crate::client::shipped_content as db;
 
     // Temporary stamina was invisible in the roster: a fury at 21/21 with 6
     // temporary took 3 damage and still read 21/21 (the engine's
