@@ -481,3 +481,24 @@ fn writable(path: &std::path::Path) -> Result<(), String> {
 pub(crate) fn shipped_content() -> Arc<ContentDb> {
     Arc::new(ContentDb::load(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")).expect("content"))
 }
+
+/// A whole keep_breach fight on `seed`, greedy against greedy, played out
+/// for the client's tests: its result and the encounter as it ended.
+#[cfg(test)]
+pub(crate) fn greedy_keep_breach(
+    seed: u64,
+) -> (
+    skirmish_rules::sim::GameResult,
+    skirmish_rules::encounter::Encounter,
+) {
+    let db = shipped_content();
+    skirmish_rules::sim::play_with(
+        &db,
+        "keep_breach",
+        seed,
+        ai::by_name("greedy", 1, &db).expect("a brain"),
+        ai::by_name("greedy", 2, &db).expect("a brain"),
+        20_000,
+    )
+    .expect("keep_breach plays")
+}

@@ -400,19 +400,7 @@ mod tests {
 
     #[test]
     fn a_real_fight_floats_every_tier_result() {
-        use std::path::Path;
-        use std::sync::Arc;
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-        let db = Arc::new(skirmish_rules::content::ContentDb::load(&root).unwrap());
-        let (_, e) = skirmish_rules::sim::play_with(
-            &db,
-            "keep_breach",
-            5,
-            skirmish_rules::ai::by_name("greedy", 1, &db).unwrap(),
-            skirmish_rules::ai::by_name("greedy", 2, &db).unwrap(),
-            20_000,
-        )
-        .unwrap();
+        let (_, e) = crate::client::greedy_keep_breach(5);
         let log = e.log();
         let floats = floats_for(log);
         let tiers = log

@@ -218,7 +218,6 @@ pub fn terrain_words(cell: Cell) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client::shipped_content as db;
 
     // Temporary stamina was invisible in the roster: a fury at 21/21 with 6
     // temporary took 3 damage and still read 21/21 (the engine's
@@ -256,16 +255,7 @@ mod tests {
 
     #[test]
     fn the_summary_counts_the_fallen() {
-        let db = db();
-        let (result, e) = skirmish_rules::sim::play_with(
-            &db,
-            "keep_breach",
-            3,
-            skirmish_rules::ai::by_name("greedy", 1, &db).unwrap(),
-            skirmish_rules::ai::by_name("greedy", 2, &db).unwrap(),
-            20_000,
-        )
-        .unwrap();
+        let (result, e) = crate::client::greedy_keep_breach(3);
         let s = summary(&e);
         assert_eq!(s[0], format!("{} rounds", e.flow().round));
         let loser = match result.winner.unwrap() {
