@@ -1,6 +1,8 @@
 //! Where everything goes on screen: two compact side columns for the panels,
 //! and the board between them, drawn by its own camera into that rectangle so
-//! no panel ever covers a square. [`compute`] and [`fit`] are pure (tested
+//! no panel ever covers a square. When the UI scale leaves those columns too
+//! narrow to read (a large scale on a small window), the layout turns
+//! compact: one wider column on the right holds every panel. [`compute`] and [`fit`] are pure (tested
 //! here); the systems below apply them to the cameras and the columns each
 //! frame the window or the UI scale changes.
 
@@ -13,6 +15,7 @@ use super::theme::GAP;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Layout>()
+        .init_resource::<OverBoard>()
         .add_systems(Startup, spawn_columns.in_set(ColumnsSet))
         .add_systems(
             Update,
@@ -20,7 +23,8 @@ pub(super) fn plugin(app: &mut App) {
                 .in_set(LayoutSet)
                 .after(super::camera::AutoScaleSet)
                 .before(super::input::InputSet),
-        );
+        )
+        .add_systems(Update, dock.after(LayoutSet));
 }
 
 /// The columns exist after this (panels spawn into them at startup).
@@ -36,6 +40,11 @@ pub const COLUMN: f32 = 250.0;
 /// At most this share of the window's width for each column: the board
 /// keeps the rest, whatever the UI scale.
 pub const MAX_COLUMN_SHARE: f32 = 0.18;
+/// A column narrower than this, in logical pixels, reads badly (a name
+/// breaks over three lines): the layout turns compact.
+pub const COMPACT_BELOW: f32 = 210.0;
+/// The compact layout's one column at its widest, in logical pixels.
+pub const WIDE_COLUMN: f32 = 330.0;
 /// The share of the window the map should cover at the default fit: a map
 /// too wide or too tall for the board's rectangle is zoomed in past fitting
 /// whole (and panned) until its visible part covers this much.
@@ -50,20 +59,31 @@ pub struct Layout {
     pub left: Rect,
     pub right: Rect,
     pub board: Rect,
+    /// One column on the right for every panel (the left one is empty).
+    pub compact: bool,
 }
 
 /// The layout of a `window` (physical pixels) at a UI scale of `ui`
 /// physical pixels per logical one.
 pub fn compute(window: Vec2, ui: f32) -> Layout {
     let column = (COLUMN * ui).min(window.x * MAX_COLUMN_SHARE).floor();
-    let left = Rect::new(0.0, 0.0, column, window.y);
-    let right = Rect::new(window.x - column, 0.0, window.x, window.y);
-    let board = Rect::new(column, 0.0, window.x - column, window.y);
+    if column / ui >= COMPACT_BELOW {
+        return Layout {
+            window,
+            left: Rect::new(0.0, 0.0, column, window.y),
+            right: Rect::new(window.x - column, 0.0, window.x, window.y),
+            board: Rect::new(column, 0.0, window.x - column, window.y),
+            compact: false,
+        };
+    }
+    // Both columns' room, given to one: the board keeps the same share.
+    let wide = (WIDE_COLUMN * ui).min(2.0 * column).floor();
     Layout {
         window,
-        left,
-        right,
-        board,
+        left: Rect::new(0.0, 0.0, 0.0, window.y),
+        right: Rect::new(window.x - wide, 0.0, window.x, window.y),
+        board: Rect::new(0.0, 0.0, window.x - wide, window.y),
+        compact: true,
     }
 }
 
@@ -193,15 +213,52 @@ fn apply(
             cam.viewport = Some(viewport);
         }
     }
+    let shown = if now.compact {
+        Display::None
+    } else {
+        Display::Flex
+    };
+    if left.display != shown {
+        left.display = shown;
+    }
     let width = px(now.left.width() / scale);
     if left.width != width {
         left.width = width;
         left.left = px(0);
     }
+    let width = px(now.right.width() / scale);
     if right.width != width {
         right.width = width;
         right.right = px(0);
     }
+}
+
+/// A panel of the left column, with its place there: a compact layout
+/// moves it to the top of the right column, in that order.
+#[derive(Component)]
+pub struct LeftPanel(pub u8);
+
+/// Moves the left column's panels when the layout turns compact or back.
+fn dock(
+    layout: Res<Layout>,
+    mut docked: Local<bool>,
+    mut commands: Commands,
+    panels: Query<(Entity, &LeftPanel)>,
+    left: Single<Entity, With<LeftColumn>>,
+    right: Single<Entity, With<RightColumn>>,
+) {
+    if layout.compact == *docked {
+        return;
+    }
+    let mut list: Vec<_> = panels.iter().collect();
+    list.sort_by_key(|(_, p)| p.0);
+    let ids: Vec<Entity> = list.into_iter().map(|(e, _)| e).collect();
+    if layout.compact {
+        commands.entity(*right).insert_children(0, &ids);
+    } else {
+        commands.entity(*left).insert_children(0, &ids);
+    }
+    *docked = layout.compact;
 }
 
 /// The board's rectangle in the UI's logical pixels (for overlays that sit
@@ -223,14 +280,64 @@ pub fn board_view<'a>(
 
 /// Where a world point is on screen (physical pixels from the window's top
 /// left), seen through the board camera's `view` ([`board_view`]).
+/// [`to_world`] is its inverse.
 pub fn to_screen(layout: &Layout, (scale, at): (f32, Vec2), world: Vec2) -> Vec2 {
     let d = (world - at) / scale;
     layout.board.center() + Vec2::new(d.x, -d.y)
 }
 
+/// The world point at screen point `screen` (physical pixels).
+pub fn to_world(layout: &Layout, (scale, at): (f32, Vec2), screen: Vec2) -> Vec2 {
+    let d = (screen - layout.board.center()) * scale;
+    at + Vec2::new(d.x, -d.y)
+}
+
+/// What stands over the board for a while and floats keep clear of (the
+/// roll card), in physical pixels from the window's top left.
+#[derive(Resource, Default, Clone, Debug)]
+pub struct OverBoard(pub Option<Rect>);
+
+/// The scroll (logical pixels) that brings `row` fully into the view of
+/// a `list` scrolled by `scroll` (both rectangles in physical pixels, `k`
+/// logical per physical): moved as little as it can, nothing if in view.
+pub fn into_view(row: Rect, list: Rect, k: f32, scroll: f32) -> f32 {
+    if row.min.y < list.min.y {
+        (scroll - (list.min.y - row.min.y) * k).max(0.0)
+    } else if row.max.y > list.max.y {
+        scroll + (row.max.y - list.max.y) * k
+    } else {
+        scroll
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn screen_and_world_points_convert_both_ways() {
+        let l = compute(Vec2::new(1920.0, 1080.0), 1.5);
+        let view = (0.75, Vec2::new(120.0, -40.0));
+        for w in [Vec2::ZERO, Vec2::new(300.0, 200.0), Vec2::new(-64.0, 512.0)] {
+            let back = to_world(&l, view, to_screen(&l, view, w));
+            assert!((back - w).length() < 1e-3, "{w} -> {back}");
+        }
+    }
+
+    #[test]
+    fn a_row_scrolls_into_view_by_the_least() {
+        let list = Rect::new(0.0, 100.0, 200.0, 300.0);
+        // Below by 40 physical pixels, at 2 physical per logical: 20 more.
+        let below = Rect::new(0.0, 290.0, 200.0, 340.0);
+        assert_eq!(into_view(below, list, 0.5, 10.0), 30.0);
+        // Above by 30: 15 less, never under 0.
+        let above = Rect::new(0.0, 70.0, 200.0, 120.0);
+        assert_eq!(into_view(above, list, 0.5, 50.0), 35.0);
+        assert_eq!(into_view(above, list, 0.5, 5.0), 0.0);
+        // In view: left alone.
+        let inside = Rect::new(0.0, 150.0, 200.0, 200.0);
+        assert_eq!(into_view(inside, list, 0.5, 12.0), 12.0);
+    }
 
     const SIZES: [Vec2; 3] = [
         Vec2::new(1280.0, 720.0),
@@ -299,9 +406,20 @@ mod tests {
         for window in SIZES {
             for ui in [1.0, 1.5, 2.25, 3.0] {
                 let l = compute(window, ui);
-                assert!(l.left.width() <= window.x * MAX_COLUMN_SHARE);
-                assert_eq!(l.left.width(), l.right.width());
-                assert_eq!(l.board.width() + 2.0 * l.left.width(), window.x);
+                let columns = l.left.width() + l.right.width();
+                assert!(columns <= window.x * 2.0 * MAX_COLUMN_SHARE);
+                assert_eq!(l.board.width() + columns, window.x);
+                assert!(l.left.max.x <= l.board.min.x && l.board.max.x <= l.right.min.x);
+                if l.compact {
+                    assert_eq!(l.left.width(), 0.0);
+                } else {
+                    assert_eq!(l.left.width(), l.right.width());
+                }
+                // Either way, up to a user scale of 1.5, a column is wide
+                // enough to read.
+                if ui <= super::super::camera::ui_scale_for(window.y, 1.5) {
+                    assert!(l.right.width() / ui >= COMPACT_BELOW, "{window} x{ui}");
+                }
             }
         }
     }

@@ -154,59 +154,66 @@ fn draw(
                         .with_child(text(label, HEADING, Palette::TEXT));
                     }
                 });
-                c.spawn((
-                    PickerList,
-                    Node {
-                        flex_direction: FlexDirection::Column,
-                        row_gap: px(8),
-                        margin: UiRect::top(px(10)),
-                        overflow: Overflow::scroll_y(),
-                        flex_shrink: 1.0,
-                        ..default()
-                    },
-                    ScrollPosition::default(),
-                ))
-                .with_children(|c| {
-                    for (id, def) in &content.encounters {
-                        let chosen = *id == setup.encounter;
-                        let mut row = c.spawn((
-                            Button,
-                            Pick::Encounter(id.clone()),
-                            Node {
-                                flex_direction: FlexDirection::Column,
-                                padding: UiRect::axes(px(12), px(6)),
-                                border: UiRect::all(px(2)),
-                                border_radius: BorderRadius::all(px(6)),
-                                ..default()
-                            },
-                            BackgroundColor(if chosen {
-                                Color::srgb(0.3, 0.24, 0.08)
-                            } else {
-                                Color::srgb(0.12, 0.13, 0.18)
-                            }),
-                            BorderColor::all(if chosen {
-                                Palette::GOLD
-                            } else {
-                                Palette::PANEL_EDGE
-                            }),
-                        ));
-                        if chosen {
-                            row.insert(ChosenRow);
-                        }
-                        row.with_children(|b| {
-                            let sides = format!(
-                                "{} · {} heroes v {} monsters",
-                                def.map,
-                                def.heroes.len(),
-                                def.monsters.len()
-                            );
-                            b.spawn(text(format!("{} ({sides})", def.name), BODY, Palette::TEXT));
-                            if !def.briefing.is_empty() {
-                                b.spawn(text(def.briefing.clone(), SMALL, Palette::DIM));
+                let list = c
+                    .spawn((
+                        PickerList,
+                        Node {
+                            flex_direction: FlexDirection::Column,
+                            row_gap: px(8),
+                            margin: UiRect::top(px(10)),
+                            overflow: Overflow::scroll_y(),
+                            flex_shrink: 1.0,
+                            ..default()
+                        },
+                        ScrollPosition::default(),
+                    ))
+                    .with_children(|c| {
+                        for (id, def) in &content.encounters {
+                            let chosen = *id == setup.encounter;
+                            let mut row = c.spawn((
+                                Button,
+                                Pick::Encounter(id.clone()),
+                                Node {
+                                    flex_direction: FlexDirection::Column,
+                                    padding: UiRect::axes(px(12), px(6)),
+                                    border: UiRect::all(px(2)),
+                                    border_radius: BorderRadius::all(px(6)),
+                                    ..default()
+                                },
+                                BackgroundColor(if chosen {
+                                    Color::srgb(0.3, 0.24, 0.08)
+                                } else {
+                                    Color::srgb(0.12, 0.13, 0.18)
+                                }),
+                                BorderColor::all(if chosen {
+                                    Palette::GOLD
+                                } else {
+                                    Palette::PANEL_EDGE
+                                }),
+                            ));
+                            if chosen {
+                                row.insert(ChosenRow);
                             }
-                        });
-                    }
-                });
+                            row.with_children(|b| {
+                                let sides = format!(
+                                    "{} · {} heroes v {} monsters",
+                                    def.map,
+                                    def.heroes.len(),
+                                    def.monsters.len()
+                                );
+                                b.spawn(text(
+                                    format!("{} ({sides})", def.name),
+                                    BODY,
+                                    Palette::TEXT,
+                                ));
+                                if !def.briefing.is_empty() {
+                                    b.spawn(text(def.briefing.clone(), SMALL, Palette::DIM));
+                                }
+                            });
+                        }
+                    })
+                    .id();
+                c.spawn(super::hud::more_cue(list, "scroll for more encounters"));
             });
         });
 }
@@ -240,11 +247,9 @@ fn keep_chosen_in_view(
     let row_rect = Rect::from_center_size(rat.translation, r.size());
     let list_rect = Rect::from_center_size(lat.translation, l.size());
     // Physical pixels to the logical ones ScrollPosition takes.
-    let k = l.inverse_scale_factor();
-    if row_rect.min.y < list_rect.min.y {
-        pos.0.y = (pos.0.y - (list_rect.min.y - row_rect.min.y) * k).max(0.0);
-    } else if row_rect.max.y > list_rect.max.y {
-        pos.0.y += (row_rect.max.y - list_rect.max.y) * k;
+    let y = super::layout::into_view(row_rect, list_rect, l.inverse_scale_factor(), pos.0.y);
+    if pos.0.y != y {
+        pos.0.y = y;
     }
 }
 

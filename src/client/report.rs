@@ -4,8 +4,9 @@
 //! and what is wrong with it, then exit. What counts as wrong:
 //! - a text whose laid-out lines are wider or taller than its node
 //!   (`overflow`), or that sticks out of the window;
-//! - a text cut by a panel that clips without scrolling (`clipped`; lines
-//!   scrolled out of a scrolling list are `scrolled`, which is fine);
+//! - a text cut by a panel that clips without scrolling (`clipped`), or
+//!   half shown at a scrolling list's edge (lines wholly scrolled out of
+//!   view are `scrolled`, which is fine);
 //! - two texts of the same layer over each other;
 //! - a panel or text that is not an overlay the player opened (the card,
 //!   a prompt, the picker) over the board.
@@ -69,6 +70,8 @@ pub struct TextReport {
     pub overflow: bool,
     pub clipped: bool,
     pub scrolled: bool,
+    /// The part of it on screen, inside every clip.
+    pub shown: Area,
 }
 
 #[derive(Serialize, Debug)]
@@ -77,6 +80,8 @@ pub struct Report {
     /// Whether the window has the keyboard.
     pub focused: bool,
     pub ui_scale: f32,
+    /// One column for every panel (the roster folded away, on `Tab`).
+    pub compact: bool,
     pub board: Area,
     /// The part of the map on screen.
     pub map_visible: Area,
@@ -98,6 +103,14 @@ fn rect_of(node: &ComputedNode, at: &UiGlobalTransform) -> Rect {
 fn overlap(a: Rect, b: Rect) -> bool {
     let i = a.intersect(b);
     i.width() > 1.0 && i.height() > 1.0
+}
+
+/// Whether frame `count` is the one to record (report or picture): the
+/// frame asked for, or up to 300 frames later while the window is still
+/// waiting for the keyboard (a busy machine maps it late); then as it is.
+pub fn ready(count: u32, after_frames: u32, focused: bool) -> bool {
+    let due = after_frames.max(1);
+    count >= due && (focused || count - due >= 300)
 }
 
 fn write_report(
@@ -132,12 +145,7 @@ fn write_report(
     let Some(to) = report_to else { return };
     let (count, written) = &mut *frames;
     *count += 1;
-    // Written once: at the frame asked for, or up to 300 frames later
-    // while the window is still waiting for the keyboard (a busy machine
-    // maps it late); then as it is.
-    let due = to.after_frames.max(1);
-    let late = count.saturating_sub(due);
-    if *written || *count < due || (!window.focused && late < 300) {
+    if *written || !ready(*count, to.after_frames, window.focused) {
         return;
     }
     *written = true;
@@ -284,6 +292,13 @@ fn write_report(
         if clipped {
             problems.push(format!("text {:?} in `{panel}` is clipped", text.0));
         }
+        // Scrolled out of view is fine; half in view is a cut line.
+        if scrolled && area(shown) > 1.0 {
+            problems.push(format!(
+                "text {:?} in `{panel}` is cut at its list's edge",
+                text.0
+            ));
+        }
         if !(win.contains(shown.min + 0.5) && win.contains(shown.max - 0.5)) && area(shown) > 1.0 {
             problems.push(format!("text {:?} in `{panel}` is off screen", text.0));
         }
@@ -299,6 +314,7 @@ fn write_report(
                 overflow,
                 clipped,
                 scrolled,
+                shown: shown.into(),
             },
             shown,
             overlay,
@@ -324,6 +340,7 @@ fn write_report(
         window: win.into(),
         focused: window.focused,
         ui_scale: ui.0 * window.scale_factor(),
+        compact: layout.compact,
         board: layout.board.into(),
         map_visible: visible.into(),
         map_share: area(visible) / area(win).max(1.0),

@@ -52,6 +52,11 @@ pub struct Floating {
     rise: f32,
     /// The box it takes over its life, in world units.
     pub reserved: Rect,
+    /// Its half size in world units, and the camera's scale (world units
+    /// per pixel) when it went up: it keeps its size on screen, and its
+    /// place inside the view, when the camera moves.
+    half: Vec2,
+    scale: f32,
 }
 
 /// The dark box behind a float's text.
@@ -155,6 +160,7 @@ fn put_up(
     window: Single<&Window, With<PrimaryWindow>>,
     ui: Res<UiScale>,
     up: Query<&Floating>,
+    over: Option<Res<super::layout::OverBoard>>,
 ) {
     if queue.waiting.is_empty() {
         return;
@@ -162,6 +168,11 @@ fn put_up(
     let (scale, px, at) = scales(&camera, &window, &ui);
     let view = Rect::from_center_size(at, layout.board.size() * scale);
     let mut placed: Vec<Rect> = up.iter().map(|f| f.reserved).collect();
+    // The roll card, while it stands over the board.
+    if let Some(card) = over.and_then(|o| o.0) {
+        let to = |p| super::layout::to_world(&layout, (scale, at), p);
+        placed.push(Rect::from_corners(to(card.min), to(card.max)));
+    }
     let mut blocked: Vec<CreatureId> = Vec::new();
     let dt = time.delta_secs();
     let mut keep = VecDeque::new();
@@ -204,6 +215,8 @@ fn put_up(
                     start: centre,
                     rise,
                     reserved,
+                    half,
+                    scale,
                 },
                 Text2d::new(f.text),
                 TextFont {
@@ -232,24 +245,44 @@ fn fade(
         &mut Transform,
         &mut TextColor,
         &Children,
+        &bevy::text::TextLayoutInfo,
     )>,
     mut backings: Query<&mut Sprite, With<Backing>>,
     mut lines: Query<(Entity, &mut RollLine, &mut Sprite), Without<Backing>>,
+    camera: Query<(&Projection, &Transform), (With<super::layout::BoardView>, Without<Floating>)>,
+    layout: Res<Layout>,
+    window: Single<&Window, With<PrimaryWindow>>,
 ) {
+    let scale_factor = window.scale_factor();
     let dt = time.delta_secs();
-    for (e, mut f, mut t, mut color, children) in &mut floats {
+    let (now, at) = super::layout::board_view(&camera).unwrap_or((1.0, Vec2::ZERO));
+    let view = Rect::from_center_size(at, layout.board.size() * now);
+    for (e, mut f, mut t, mut color, children, laid_out) in &mut floats {
         f.age += dt;
         let k = f.age / f.life;
         if k >= 1.0 {
             commands.entity(e).despawn();
             continue;
         }
-        t.translation.y = f.start.y + f.rise * k;
+        let zoom = now / f.scale.max(1e-6);
+        let risen = Vec2::new(f.start.x, f.start.y + f.rise * k * zoom);
+        let kept = place::keep_inside(risen, f.half * zoom, view);
+        t.translation = kept.extend(t.translation.z);
+        t.scale = Vec3::new(zoom, zoom, 1.0);
         let alpha = (f.age / 0.12).min(1.0) * if k < 0.75 { 1.0 } else { (1.0 - k) / 0.25 };
         color.0.set_alpha(alpha);
         for c in children.iter() {
             if let Ok(mut s) = backings.get_mut(c) {
                 s.color = Palette::FLOAT_BACKING.with_alpha(0.82 * alpha);
+                // Fitted to the text once laid out (a margin of a third of
+                // a line), not to the estimate that placed it.
+                if laid_out.size.y > 0.0 {
+                    let fitted = laid_out.size / scale_factor
+                        + Vec2::splat(laid_out.size.y / scale_factor / 3.0);
+                    if s.custom_size != Some(fitted) {
+                        s.custom_size = Some(fitted);
+                    }
+                }
             }
         }
     }

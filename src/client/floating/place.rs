@@ -66,9 +66,47 @@ pub fn place(token: Rect, half: Vec2, rise: f32, view: Rect, placed: &[Rect]) ->
         })
 }
 
+/// A float's centre moved the least to keep a box `half` across and high
+/// inside `view` (centred on an axis the view is too small for): the
+/// camera may move after a float goes up.
+pub fn keep_inside(centre: Vec2, half: Vec2, view: Rect) -> Vec2 {
+    let axis = |c: f32, h: f32, lo: f32, hi: f32| {
+        if hi - lo <= 2.0 * h {
+            (lo + hi) / 2.0
+        } else {
+            c.clamp(lo + h, hi - h)
+        }
+    };
+    Vec2::new(
+        axis(centre.x, half.x, view.min.x, view.max.x),
+        axis(centre.y, half.y, view.min.y, view.max.y),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_float_stays_inside_a_view_that_moved() {
+        let view = Rect::new(0.0, 0.0, 1000.0, 800.0);
+        // Off the left edge: moved in by just enough.
+        assert_eq!(
+            keep_inside(Vec2::new(30.0, 400.0), HALF, view),
+            Vec2::new(100.0, 400.0)
+        );
+        // Above the top: moved down.
+        assert_eq!(
+            keep_inside(Vec2::new(500.0, 790.0), HALF, view),
+            Vec2::new(500.0, 780.0)
+        );
+        // Inside: where it was.
+        let c = Vec2::new(321.0, 456.0);
+        assert_eq!(keep_inside(c, HALF, view), c);
+        // A view narrower than it: centred.
+        let narrow = Rect::new(0.0, 0.0, 150.0, 800.0);
+        assert_eq!(keep_inside(c, HALF, narrow).x, 75.0);
+    }
 
     /// A 60-unit token at the middle of a large view, floats 200 x 40.
     const HALF: Vec2 = Vec2::new(100.0, 20.0);

@@ -18,37 +18,137 @@ pub(super) fn plugin(app: &mut App) {
         Startup,
         spawn_actor_panel.after(crate::client::layout::ColumnsSet),
     )
-    .add_systems(Update, actor_panel.after(crate::client::input::InputSet));
+    .add_systems(
+        Update,
+        (
+            room,
+            actor_panel,
+            keep_aimed_in_view,
+            super::scroll_with_wheel::<ActorBody>,
+        )
+            .after(crate::client::input::InputSet),
+    );
+}
+
+/// The share of its column the panel may take: less when the column also
+/// holds the header, so the log keeps a few lines.
+fn room(layout: Res<crate::client::layout::Layout>, mut node: Single<&mut Node, With<ActorPanel>>) {
+    let most = if layout.compact {
+        percent(58)
+    } else {
+        percent(80)
+    };
+    if node.max_height != most {
+        node.max_height = most;
+    }
 }
 
 #[derive(Component)]
 struct ActorPanel;
+
+/// The panel's fixed top: who acts, their stamina and what they have left.
+#[derive(Component)]
+struct ActorHead;
+
+/// The panel's scrolling part: the ability bar (a "more" cue under it).
+#[derive(Component)]
+struct ActorBody;
+
+/// The aimed slot's button: kept in view.
+#[derive(Component)]
+struct AimedSlot;
+
+/// When the aim changes (a key, a click, a new turn), the list scrolls
+/// the aimed ability into view; the wheel is free after.
+fn keep_aimed_in_view(
+    row: Query<(Entity, &ComputedNode, &UiGlobalTransform), With<AimedSlot>>,
+    mut body: Single<(&ComputedNode, &UiGlobalTransform, &mut ScrollPosition), With<ActorBody>>,
+    mut kept: Local<(Option<Entity>, u8)>,
+) {
+    let Ok((e, r, rat)) = row.single() else {
+        return;
+    };
+    if kept.0 != Some(e) {
+        // Layout takes a frame or two to place a new row.
+        *kept = (Some(e), 4);
+    }
+    let (l, lat, pos) = &mut *body;
+    if kept.1 == 0 || r.size().y <= 0.0 || l.size().y <= 0.0 {
+        return;
+    }
+    kept.1 -= 1;
+    let row_rect = Rect::from_center_size(rat.translation, r.size());
+    let list_rect = Rect::from_center_size(lat.translation, l.size());
+    let y =
+        crate::client::layout::into_view(row_rect, list_rect, l.inverse_scale_factor(), pos.0.y);
+    if pos.0.y != y {
+        pos.0.y = y;
+    }
+}
 
 /// The ability-bar slot under the pointer, for its card.
 #[derive(Component)]
 pub struct SlotIndex(pub usize);
 
 pub(super) fn spawn_actor_panel(mut commands: Commands, column: Single<Entity, With<RightColumn>>) {
+    let head = commands
+        .spawn((
+            Name::new("Actor panel head"),
+            ActorHead,
+            Node {
+                flex_direction: FlexDirection::Column,
+                row_gap: px(4),
+                flex_shrink: 0.0,
+                ..default()
+            },
+        ))
+        .id();
+    let body = commands
+        .spawn((
+            Name::new("Actor panel body"),
+            ActorBody,
+            Node {
+                flex_direction: FlexDirection::Column,
+                row_gap: px(4),
+                flex_shrink: 1.0,
+                min_height: px(0),
+                overflow: Overflow::scroll_y(),
+                ..default()
+            },
+            ScrollPosition::default(),
+        ))
+        .id();
+    let cue = commands
+        .spawn(super::more_cue(body, "scroll, or keys 1-9"))
+        .id();
     commands.entity(*column).with_child((
         Name::new("Actor panel"),
         ActorPanel,
         Node {
-            flex_shrink: 0.0,
+            flex_shrink: 1.0,
+            min_height: px(110),
             max_height: percent(80),
-            overflow: Overflow::scroll_y(),
+            overflow: Overflow::clip(),
             ..panel_node()
         },
-        ScrollPosition::default(),
         panel(),
     ));
+    commands.queue(move |world: &mut World| {
+        let mut panel = world.query_filtered::<Entity, With<ActorPanel>>();
+        if let Ok(panel) = panel.single(world) {
+            world.entity_mut(panel).add_children(&[head, body, cue]);
+        }
+    });
 }
 
 fn actor_panel(
     mut commands: Commands,
     game: NonSend<Game>,
     selection: Res<Selection>,
-    panel: Single<Entity, With<ActorPanel>>,
-    mut drawn: Local<Option<(u64, u64, Aim, Option<CreatureId>, Option<ReplayEnd>)>>,
+    head: Single<Entity, With<ActorHead>>,
+    body: Single<Entity, With<ActorBody>>,
+    layout: Res<crate::client::layout::Layout>,
+    mut drawn: Local<Option<(u64, u64, Aim, Option<CreatureId>, Option<ReplayEnd>, bool)>>,
 ) {
     let e = &game.encounter;
     let key = (
@@ -57,19 +157,23 @@ fn actor_panel(
         selection.aim.clone(),
         e.active_creature(),
         game.replay_end(),
+        layout.compact,
     );
     if drawn.as_ref() == Some(&key) {
         return;
     }
     let replay_end = key.4;
     *drawn = Some(key);
-    let entity = *panel;
-    commands.entity(entity).despawn_children();
+    let (head, body) = (*head, *body);
+    commands.entity(head).despawn_children();
+    commands.entity(body).despawn_children();
     // A replay that has ended shows why, not the card of a turn that will
     // not go on.
     let actor = e.active_creature().filter(|_| replay_end.is_none());
-    commands.entity(entity).with_children(|p| {
-        let Some(id) = actor else {
+    let mine = game.players_turn();
+    let view = actor.and_then(|id| e.creature(id).map(|v| (id, v)));
+    commands.entity(head).with_children(|p| {
+        let Some((_, view)) = &view else {
             let hint = if e.outcome().is_some() {
                 "The fight is over. [R] play again · [Esc] choose another encounter".to_string()
             } else if let Some(end) = replay_end {
@@ -82,12 +186,22 @@ fn actor_panel(
             p.spawn(text(hint, SMALL, Palette::TEXT));
             return;
         };
-        let Some(view) = e.creature(id) else { return };
-        p.spawn(text(view.name.clone(), BODY + 2.0, Palette::side(view.side)));
-        let mut line = format!("stamina {}", stamina_text(&view.stamina));
+        p.spawn(text(
+            view.name.clone(),
+            BODY + 2.0,
+            Palette::side(view.side),
+        ));
+        let mut items = vec![format!("stamina {}", stamina_text(&view.stamina))];
         if let Some(h) = &view.heroic {
-            line += &format!(" · {} {} · surges {}", h.resource, h.amount, h.surges);
+            items.push(format!("{} {}", h.resource, h.amount));
+            items.push(format!("surges {}", h.surges));
         }
+        // A line breaks between items, never inside one ("surges" / "0").
+        let line = items
+            .iter()
+            .map(|i| i.replace(' ', "\u{a0}"))
+            .collect::<Vec<_>>()
+            .join(" · ");
         p.spawn(text(line, SMALL, Palette::TEXT));
         // What they have left this turn.
         p.spawn(Node {
@@ -123,7 +237,6 @@ fn actor_panel(
                 ));
             }
         });
-        let mine = game.players_turn();
         if !mine {
             let who = if game.mode == Mode::Replay {
                 "Replay"
@@ -132,6 +245,14 @@ fn actor_panel(
             };
             p.spawn(text(who, TINY, Palette::DIM));
         }
+    });
+    let Some((id, view)) = view else { return };
+    // In one column, an AI's abilities give their room to the log: the
+    // float and the roll card say what it did.
+    if layout.compact && !mine {
+        return;
+    }
+    commands.entity(body).with_children(|p| {
         // The ability bar: the creature's own abilities a line each, then
         // the basic actions as chips that wrap, two or three to a line.
         let slots = intent::slots(e, &game.legal, id);
@@ -152,7 +273,7 @@ fn actor_panel(
             } else {
                 String::new()
             };
-            p.spawn((
+            let mut slot = p.spawn((
                 Button,
                 SlotIndex(i),
                 UiAction::Slot(s.action.clone()),
@@ -169,8 +290,11 @@ fn actor_panel(
                 BackgroundColor(bg),
                 BorderColor::all(if aimed { Palette::GOLD } else { Palette::PANEL_EDGE }),
                 BlocksBoard,
-            ))
-            .with_children(|b| {
+            ));
+            if aimed {
+                slot.insert(AimedSlot);
+            }
+            slot.with_children(|b| {
                 let c = if s.usable && mine {
                     Palette::TEXT
                 } else {

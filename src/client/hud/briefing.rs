@@ -130,9 +130,29 @@ fn draw(
         if !briefing.is_empty() {
             p.spawn(text(briefing, BODY, Palette::TEXT));
         }
+        p.spawn(text(KEYS.join(" · "), TINY, Palette::QUIET));
         p.spawn(text(how, TINY, Palette::DIM));
     });
 }
+
+/// Every key the window answers, for the briefing.
+const KEYS: [&str; 15] = [
+    "1-9 abilities",
+    "E end turn",
+    "right click or Esc cancel",
+    "Esc menu",
+    "B briefing",
+    "Tab roster",
+    "L log",
+    "arrows or WASD pan, wheel zoom",
+    "F fit the board",
+    "C centre on who acts",
+    "V action camera",
+    "Space pause, N step, +/- pace",
+    "R new fight, Shift+R the same",
+    "Ctrl +/- text size",
+    "F11 full screen",
+];
 
 /// Over the middle of the board, no wider than it.
 fn place(

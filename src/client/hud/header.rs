@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::words::{pick_how, picking, side_name};
 use crate::client::game::{Game, Mode, Pace, Setup};
-use crate::client::layout::LeftColumn;
+use crate::client::layout::{LeftColumn, LeftPanel};
 use crate::client::theme::{BODY, HEADING, Palette, SMALL, TINY, panel, panel_node, text};
 
 pub(super) fn plugin(app: &mut App) {
@@ -35,6 +35,7 @@ pub(super) fn spawn_header(mut commands: Commands, column: Single<Entity, With<L
     commands.entity(*column).with_children(|c| {
         c.spawn((
             Name::new("Header"),
+            LeftPanel(0),
             Node {
                 flex_shrink: 0.0,
                 ..panel_node()
@@ -62,6 +63,7 @@ fn header(
     game: NonSend<Game>,
     pace: Res<Pace>,
     setup: Res<Setup>,
+    layout: Res<crate::client::layout::Layout>,
     mut texts: ParamSet<(
         Single<&mut Text, With<Title>>,
         Single<&mut Text, With<Status>>,
@@ -106,11 +108,11 @@ fn header(
         None => (left, String::new()),
     };
     let seed = setup.replay.as_ref().map_or(setup.seed, |r| r.seed);
-    let mut right = format!(
-        "Malice {} · {} · seed {seed}",
-        e.malice(),
-        game.mode.label()
-    );
+    // The seed, for replaying a fight, when there is room for it.
+    let mut right = format!("Malice {} · {}", e.malice(), game.mode.label());
+    if !layout.compact {
+        right += &format!(" · seed {seed}");
+    }
     let mut keys = String::new();
     if let Some(end) = game.replay_end() {
         // Kept in the header once the notice has gone: nothing more will play.
@@ -121,9 +123,17 @@ fn header(
             if pace.paused { "PAUSED · " } else { "" },
             pace.delay
         );
-        keys += "Space pause · N step · +/- speed · V camera · ";
+        if !layout.compact {
+            keys += "Space pause · N step · +/- speed · V camera · ";
+        }
     }
-    keys += "Esc menu · B briefing · Tab roster · L log · F fit";
+    // The one column has room for the keys to find the rest with (the
+    // briefing lists them all).
+    keys += if layout.compact {
+        "B keys · Tab roster · Esc menu"
+    } else {
+        "Esc menu · B briefing · Tab roster · L log · F fit"
+    };
     let notice = game.notice.clone().unwrap_or_default();
     if texts.p0().0 != left {
         texts.p0().0 = left;

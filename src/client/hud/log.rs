@@ -45,9 +45,12 @@ fn spawn_log(mut commands: Commands, column: Single<Entity, With<RightColumn>>) 
             Name::new("Combat log"),
             LogPanel,
             Node {
+                // The room the panels above leave, and at least its
+                // heading and two lines.
                 flex_grow: 1.0,
                 flex_shrink: 1.0,
-                min_height: px(0),
+                flex_basis: px(0),
+                min_height: px(104),
                 ..panel_node()
             },
             panel(),
@@ -60,7 +63,8 @@ fn spawn_log(mut commands: Commands, column: Single<Entity, With<RightColumn>>) 
                     flex_direction: FlexDirection::Column,
                     overflow: Overflow::scroll_y(),
                     flex_grow: 1.0,
-                    min_height: px(0),
+                    // Two lines (an entry that wraps once shows whole).
+                    min_height: px(46),
                     row_gap: px(4),
                     ..default()
                 },

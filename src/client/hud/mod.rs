@@ -32,7 +32,112 @@ pub(super) fn plugin(app: &mut App) {
         roll::plugin,
         briefing::plugin,
     ))
-    .add_systems(Update, buttons.after(super::input::InputSet));
+    .add_systems(Update, (buttons, more_cues).after(super::input::InputSet))
+    .add_systems(
+        PostUpdate,
+        hide_cut_rows
+            .after(bevy::ui::UiSystems::PostLayout)
+            .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+    );
+}
+
+/// A "more" line under a scrolling list, shown while some of the list is
+/// out of view (above, below or both), saying how to see the rest.
+#[derive(Component)]
+pub struct MoreCue {
+    list: Entity,
+    how: &'static str,
+}
+
+/// The cue for the scrolling `list`, to spawn under it.
+pub fn more_cue(list: Entity, how: &'static str) -> impl Bundle {
+    use super::theme::{Palette, TINY, text};
+    (
+        MoreCue { list, how },
+        text("", TINY, Palette::DIM),
+        Node {
+            display: Display::None,
+            flex_shrink: 0.0,
+            ..default()
+        },
+    )
+}
+
+fn more_cues(
+    lists: Query<(&ComputedNode, &Node), Without<MoreCue>>,
+    mut cues: Query<(&MoreCue, &mut Node, &mut Text)>,
+) {
+    for (cue, mut node, mut text) in &mut cues {
+        let Ok((list, list_node)) = lists.get(cue.list) else {
+            continue;
+        };
+        // Bevy's own bound on the scroll (physical pixels).
+        let most = list.content_size.y - list.size.y + list.scrollbar_size.y;
+        let shown = list_node.display != Display::None;
+        let above = shown && list.scroll_position.y > 2.0;
+        let below = shown && most - list.scroll_position.y > 2.0;
+        let arrows = match (above, below) {
+            (true, true) => "▲▼",
+            (true, false) => "▲",
+            (false, true) => "▼",
+            (false, false) => "",
+        };
+        let want = if arrows.is_empty() {
+            Display::None
+        } else {
+            Display::Flex
+        };
+        if node.display != want {
+            node.display = want;
+        }
+        let words = format!("{arrows} more: {}", cue.how);
+        if !arrows.is_empty() && text.0 != words {
+            text.0 = words;
+        }
+    }
+}
+
+/// No scrolling list shows half a line: a row its edge would cut is
+/// hidden (keeping its room) until it scrolls fully into view. A row
+/// taller than the list shows whatever it can. (The list's own rectangle,
+/// not the rows' clips: a row spawned this frame has none yet.)
+fn hide_cut_rows(
+    lists: Query<(
+        &Node,
+        &ComputedNode,
+        &UiGlobalTransform,
+        Option<&bevy::ui::CalculatedClip>,
+        &Children,
+    )>,
+    mut rows: Query<(&ComputedNode, &UiGlobalTransform, &mut Visibility)>,
+) {
+    for (list, node, at, clip, children) in &lists {
+        if list.overflow.y != OverflowAxis::Scroll {
+            continue;
+        }
+        let mut view = Rect::from_center_size(at.translation, node.size());
+        view.min.y += node.border.min_inset.y;
+        view.max.y -= node.border.max_inset.y;
+        if let Some(c) = clip {
+            view = view.intersect(c.clip);
+        }
+        for &row in children {
+            let Ok((row_node, row_at, mut shown)) = rows.get_mut(row) else {
+                continue;
+            };
+            let r = Rect::from_center_size(row_at.translation, row_node.size());
+            let inside = r.min.y >= view.min.y - 0.5 && r.max.y <= view.max.y + 0.5;
+            let outside = r.max.y <= view.min.y + 0.5 || r.min.y >= view.max.y - 0.5;
+            let want = if inside || outside || r.height() > view.height() + 0.5 {
+                Visibility::Inherited
+            } else {
+                Visibility::Hidden
+            };
+            if *shown != want {
+                *shown = want;
+            }
+        }
+    }
 }
 
 /// What a button does.

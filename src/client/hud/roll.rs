@@ -263,8 +263,14 @@ fn place_roll(
     window: Single<&Window, With<bevy::window::PrimaryWindow>>,
     camera: Query<(&Projection, &Transform), With<BoardView>>,
     panel: Single<(&mut Node, &ComputedNode), With<RollPanel>>,
+    floats: Query<&crate::client::floating::Floating>,
+    mut over: ResMut<crate::client::layout::OverBoard>,
 ) {
-    let Some(id) = shown.roller else {
+    let (mut node, computed) = panel.into_inner();
+    let Some(id) = shown.roller.filter(|_| node.display != Display::None) else {
+        if over.0.is_some() {
+            over.0 = None;
+        }
         return;
     };
     let Some((p, size)) = tokens.home(id) else {
@@ -274,7 +280,6 @@ fn place_roll(
         return;
     };
     let scale = view.0;
-    let (mut node, computed) = panel.into_inner();
     let k = ui.0 * window.scale_factor();
     // Creatures' boxes on screen, with room above for their floats.
     let on_screen = |p, size: u32| {
@@ -297,6 +302,11 @@ fn place_roll(
             )
         })
         .chain([roller])
+        // The floats up now (older ones than this roll's).
+        .chain(floats.iter().map(|f| {
+            let to = |w| crate::client::layout::to_screen(&layout, view, w);
+            Rect::from_corners(to(f.reserved.min), to(f.reserved.max))
+        }))
         .collect();
     let card = computed.size();
     let gap = GAP * k;
@@ -338,6 +348,10 @@ fn place_roll(
         .copied()
         .unwrap_or(candidates[0]);
     let (x, y) = (at.x, at.y);
+    let shown_at = Some(Rect::from_corners(at, at + card));
+    if over.0 != shown_at {
+        over.0 = shown_at;
+    }
     let (left, top) = (px(x / k), px(y / k));
     if node.left != left || node.top != top {
         node.left = left;

@@ -8,14 +8,14 @@ use skirmish_rules::stats::Health;
 
 use super::words::{condition_words, stamina_text};
 use crate::client::game::Game;
-use crate::client::layout::LeftColumn;
+use crate::client::layout::{LeftColumn, LeftPanel};
 use crate::client::theme::{BODY, Palette, panel, panel_node, text};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_roster.after(super::header::spawn_header))
         .add_systems(
             Update,
-            (toggle, roster, super::scroll_with_wheel::<Roster>)
+            (fold, toggle, roster, super::scroll_with_wheel::<Roster>)
                 .chain()
                 .after(crate::client::input::InputSet),
         );
@@ -31,6 +31,7 @@ const ROSTER: f32 = 16.0;
 fn spawn_roster(mut commands: Commands, column: Single<Entity, With<LeftColumn>>) {
     commands.entity(*column).with_child((
         Name::new("Roster"),
+        LeftPanel(1),
         Roster,
         Node {
             flex_grow: 1.0,
@@ -42,6 +43,23 @@ fn spawn_roster(mut commands: Commands, column: Single<Entity, With<LeftColumn>>
         ScrollPosition::default(),
         panel(),
     ));
+}
+
+/// A compact layout folds the roster away (it would push the acting
+/// creature's panel down the one column); `Tab` still shows it.
+fn fold(
+    layout: Res<crate::client::layout::Layout>,
+    mut was: Local<bool>,
+    mut node: Single<&mut Node, With<Roster>>,
+) {
+    if layout.compact != *was {
+        *was = layout.compact;
+        node.display = if layout.compact {
+            Display::None
+        } else {
+            Display::Flex
+        };
+    }
 }
 
 /// `Tab` shows or hides the roster.
