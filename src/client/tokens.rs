@@ -26,11 +26,35 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, make_art)
         .add_systems(
             Update,
-            (rebuild, follow_moves, sync, animate)
+            (rebuild, follow_moves, sync, animate, fit_badge_backings)
                 .chain()
                 .in_set(TokenSet)
                 .after(super::board::BoardSet),
         );
+}
+
+/// Each badge line's backing takes the size of its laid-out words (none
+/// when there are none).
+fn fit_badge_backings(
+    badges: Query<(&bevy::text::TextLayoutInfo, &Children), With<Badges>>,
+    mut backings: Query<&mut Sprite, With<BadgeBacking>>,
+    window: Single<&Window, With<bevy::window::PrimaryWindow>>,
+) {
+    let k = window.scale_factor();
+    for (laid_out, children) in &badges {
+        let size = if laid_out.size.y > 0.0 && laid_out.size.x > 0.0 {
+            laid_out.size / k + Vec2::new(8.0, 2.0)
+        } else {
+            Vec2::ZERO
+        };
+        for c in children.iter() {
+            if let Ok(mut s) = backings.get_mut(c)
+                && s.custom_size != Some(size)
+            {
+                s.custom_size = Some(size);
+            }
+        }
+    }
 }
 
 /// The token systems: floating text runs after them.
@@ -208,6 +232,9 @@ struct StaminaFill;
 struct Halo;
 #[derive(Component)]
 struct Badges;
+
+#[derive(Component)]
+struct BadgeBacking;
 #[derive(Component)]
 struct WindedMark;
 #[derive(Component)]
@@ -331,6 +358,13 @@ fn rebuild(
                     TextColor(Color::WHITE),
                     bevy::sprite::Text2dShadow::default(),
                     Transform::from_xyz(0.0, SQUARE * k / 2.0 - 2.0, 0.6),
+                ))
+                // A dark box behind, fitted to the words: legible on any
+                // terrain and over a neighbour's token.
+                .with_child((
+                    BadgeBacking,
+                    Sprite::from_color(Palette::FLOAT_BACKING, Vec2::ZERO),
+                    Transform::from_xyz(0.0, 0.0, -0.05),
                 ));
                 t.spawn((
                     ResourceLabel,

@@ -255,7 +255,7 @@ fn fade(
 ) {
     let scale_factor = window.scale_factor();
     let dt = time.delta_secs();
-    let (now, at) = super::layout::board_view(&camera).unwrap_or((1.0, Vec2::ZERO));
+    let (now, at) = super::layout::board_view(camera.iter()).unwrap_or((1.0, Vec2::ZERO));
     let view = Rect::from_center_size(at, layout.board.size() * now);
     for (e, mut f, mut t, mut color, children, laid_out) in &mut floats {
         f.age += dt;
