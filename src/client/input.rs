@@ -335,8 +335,8 @@ mod tests {
     use std::sync::Arc;
 
     use skirmish_rules::content::ContentDb;
-    use skirmish_rules::encounter::act::entity_of;
     use skirmish_rules::encounter::components::Heroic;
+    use skirmish_rules::encounter::world::entity_of;
     use skirmish_rules::map::Side;
 
     use super::*;

@@ -667,7 +667,7 @@ impl<'a> Scorer<'a> {
     /// What the glyph ability `from`'s "enters" effect would do to `victim`
     /// with `left` stamina: the damage it takes (up to `left`) and the
     /// conditions that would hold. As the engine deals it
-    /// (`act::glyph_effect`): no characteristic on the glyph's side.
+    /// (`resolve::glyph_effect`): no characteristic on the glyph's side.
     fn glyph_harm(&self, from: &str, victim: &CreatureView, left: f64) -> (f64, usize) {
         let Some(effect) = self
             .e

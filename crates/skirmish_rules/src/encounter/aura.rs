@@ -8,14 +8,16 @@
 //! start or end of the user's turn, or on a creature moving into it.
 
 use crate::encounter::keyed::KeyedWorld;
+use crate::encounter::world;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 
-use super::act::{self, Battlefield, apply_outcome, entity_of, snapshot, target_allowed};
 use super::components::*;
 use super::flow::{Step, can_act, end_of_turn, start_of_turn};
 use super::log::{CombatLog, LogEntry};
 use super::react::Resolution;
+use super::resolve::{self, apply_outcome, target_allowed};
+use super::world::{Battlefield, entity_of, snapshot};
 use crate::ability::{Ability, AuraLasts, AuraTiming, Distance};
 use crate::content::Content;
 use crate::map::{Footprint, line_of_effect};
@@ -102,7 +104,7 @@ pub(super) fn carriers(world: &World) -> Vec<Carrier> {
 /// The creatures whose auras are not empty, in one pass over everyone's.
 fn carrying(world: &World) -> smallvec::SmallVec<[Entity; 4]> {
     let mut known = smallvec::SmallVec::new();
-    act::CachedQuery::<act::AuraData>::with(world, |q| {
+    world::CachedQuery::<world::AuraData>::with(world, |q| {
         q.iter_manual(world)
             .filter(|(_, a)| !a.0.is_empty())
             .for_each(|(e, _)| known.push(e))
@@ -119,7 +121,7 @@ fn carrying(world: &World) -> smallvec::SmallVec<[Entity; 4]> {
 /// then passes over everyone. Kept out of snapshots. (Missing, as in a
 /// world built without the setup, it counts as not known.)
 #[derive(Resource, Default)]
-pub(super) struct KnownCarriers(pub(super) act::Known);
+pub(super) struct KnownCarriers(pub(super) resolve::Known);
 
 /// Learn who may carry an aura, if that is not known (see [`KnownCarriers`]).
 fn learn_carriers(world: &mut World) {
@@ -130,7 +132,7 @@ fn learn_carriers(world: &mut World) {
         return;
     }
     let known = carrying(world);
-    world.res_mut::<KnownCarriers>().0 = act::Known(Some(known));
+    world.res_mut::<KnownCarriers>().0 = resolve::Known(Some(known));
 }
 
 /// A creature as [`carriers`] lists it: one still able to act that
@@ -148,7 +150,7 @@ pub(super) fn carrier(
 
 /// Every living creature's id and space.
 fn everyone(world: &mut World) -> Vec<(CreatureId, Footprint)> {
-    act::occupants(world)
+    world::occupants(world)
         .into_iter()
         .map(|o| (o.id, o.space))
         .collect()
@@ -168,7 +170,7 @@ fn pulse(world: &mut World, owner: Entity, aura: &ActiveAura, targets: &[Creatur
     };
     let mut logged = false;
     for &t in targets {
-        let Some(ts) = act::living_snapshot(world, t) else {
+        let Some(ts) = world::living_snapshot(world, t) else {
             continue;
         };
         if !target_allowed(&ability.target.kinds, &user, &ts) {

@@ -312,7 +312,7 @@ impl Who {
 
     /// A creature of the encounter, by name.
     pub fn of(world: &bevy_ecs::world::World, id: CreatureId) -> Who {
-        let name = super::act::entity_of(world, id)
+        let name = super::world::entity_of(world, id)
             .and_then(|e| world.comp::<super::components::Creature>(e))
             .map(|c| c.name.clone())
             .unwrap_or_default();

@@ -410,7 +410,7 @@ pub struct Summoned {
 /// "Slow Action"): the roll as started, and where the user stood.
 #[derive(Component, Clone, Debug)]
 pub struct Casting {
-    pub roll: Box<super::act::PendingRoll>,
+    pub roll: Box<super::resolve::PendingRoll>,
     pub from: crate::map::Pos,
 }
 

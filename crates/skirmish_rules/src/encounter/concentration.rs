@@ -19,9 +19,9 @@
 use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::act::{CachedQuery, all_creatures, entity_of};
 use super::components::{Auras, Bonuses, Creature};
 use super::log::{CombatLog, LogEntry};
+use super::world::{CachedQuery, all_creatures, entity_of};
 use crate::ability::Component;
 use crate::conditions::Conditions;
 use crate::content::Content;

@@ -3,7 +3,7 @@
 //! finish, rounds, and the start and end of turns and rounds.
 //!
 //! The phase is a Bevy state. Each command is carried out
-//! (`act::handle_command`); then, when it ended or started a turn or left
+//! (`resolve::handle_command`); then, when it ended or started a turn or left
 //! none under way, the turn boundary's [`Step`] schedules run, in order, each
 //! that has something to do (`Boundary`); then [`check_outcome`] looks for
 //! a victory.
@@ -15,10 +15,10 @@ use bevy_ecs::schedule::ScheduleLabel;
 use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::act::{BonusData, CachedQuery, StandingData, SummonData, VictoryData};
 use super::components::*;
 use super::log::{CombatLog, LogEntry};
 use super::setup::CreatureIndex;
+use super::world::{BonusData, CachedQuery, StandingData, SummonData, VictoryData};
 use crate::conditions::{ConditionKind, Conditions};
 use crate::content::Content;
 use crate::dice::Dice;
@@ -384,7 +384,7 @@ pub(super) fn strain(world: &mut World) {
         return;
     }
     let ended = turns_ended(world);
-    super::act::strain(world, &ended);
+    super::resolve::strain(world, &ended);
     super::gather::end_of_turn(world, &ended);
 }
 
@@ -462,7 +462,7 @@ pub(super) fn end_of_turn(world: &mut World) {
     // In the order the turns ended (a squad's members in their order):
     // saves take dice.
     for id in each_once(&ended) {
-        let Some(e) = super::act::entity_of(world, id) else {
+        let Some(e) = super::world::entity_of(world, id) else {
             continue;
         };
         let Some(name) = world.comp::<Creature>(e).map(|c| c.name.clone()) else {
@@ -655,7 +655,7 @@ pub(super) fn new_round(world: &mut World) {
     CachedQuery::<&mut TurnBudget>::with_mut(world, |q, world| {
         q.iter_mut(world).for_each(|mut b| b.triggered = true);
     });
-    let heroes = super::act::creatures_and_stamina(world)
+    let heroes = super::world::creatures_and_stamina(world)
         .filter(|(c, s)| c.side == Side::Heroes && !s.is_dead())
         .count() as u32;
     let mut flow = world.res_mut::<Flow>();

@@ -5,9 +5,9 @@
 use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::act::{Battlefield, entity_of};
 use super::components::*;
 use super::log::{CombatLog, LogEntry};
+use super::world::{Battlefield, entity_of};
 use crate::ability::Ability;
 use crate::content::Content;
 use crate::map::{Footprint, Map, Pos, line_of_effect};
@@ -84,7 +84,7 @@ pub(super) fn end_of_turn(world: &mut World, ended: &[CreatureId]) {
         };
         // What it is, read at once through a kept query (at every turn's
         // end: 0.1% fewer instructions a random game than four lookups).
-        let read = super::act::CachedQuery::<LooterData>::with(world, |q| {
+        let read = super::world::CachedQuery::<LooterData>::with(world, |q| {
             q.get_manual(world, e)
                 .ok()
                 .map(|(heroic, summoned, space, stamina)| {
@@ -194,7 +194,7 @@ fn expire(world: &mut World, entity: Entity, id: CreatureId, ability: &str) {
 
 /// The round ends: abilities prepared for the round expire.
 pub(super) fn end_round(world: &mut World) {
-    let entities: Vec<Entity> = super::act::all_creatures(world).collect();
+    let entities: Vec<Entity> = super::world::all_creatures(world).collect();
     for e in entities {
         let Some(p) = world.comp::<PreparedAbilities>(e).cloned() else {
             continue;

@@ -12,13 +12,15 @@
 //! round covers one glyph ability.
 
 use crate::encounter::keyed::KeyedWorld;
+use crate::encounter::world;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::act::{self, entity_of};
 use super::components::Space;
 use super::flow::Flow;
 use super::log::{CombatLog, LogEntry};
+use super::resolve::{self};
+use super::world::entity_of;
 use crate::ability::{GlyphAfter, GlyphSpec, GlyphTrigger};
 use crate::content::Content;
 use crate::map::{Footprint, Pos, Side};
@@ -80,7 +82,7 @@ pub fn connected(list: &[Glyph], i: usize) -> Vec<usize> {
 /// Glyphs the map starts with, for the Director.
 pub(super) fn setup(world: &mut World) {
     let content = world.res::<Content>().clone();
-    let placed = world.res::<act::Battlefield>().0.glyphs.clone();
+    let placed = world.res::<world::Battlefield>().0.glyphs.clone();
     let mut glyphs = Glyphs::default();
     for (at, from) in placed {
         if let Some(spec) = content.ability(&from).and_then(|a| a.glyph.clone()) {
@@ -125,7 +127,7 @@ pub(super) fn place(
     let Some(spec) = content.ability(ability).and_then(|a| a.glyph.clone()) else {
         return;
     };
-    let map = world.res::<act::Battlefield>().0.clone();
+    let map = world.res::<world::Battlefield>().0.clone();
     let mut placed = Vec::new();
     {
         let mut glyphs = world.res_mut::<Glyphs>();
@@ -222,7 +224,7 @@ fn react(world: &mut World, i: usize, trigger: &GlyphTrigger, entering: Option<C
     // against within its radius.
     let targets: Vec<CreatureId> = match (entering, ga.radius) {
         (Some(id), 0) => vec![id],
-        _ => act::occupants(world)
+        _ => world::occupants(world)
             .into_iter()
             .filter(|o| {
                 o.side != glyph.side && o.space.distance(Footprint::single(glyph.at)) <= ga.radius
@@ -232,7 +234,7 @@ fn react(world: &mut World, i: usize, trigger: &GlyphTrigger, entering: Option<C
     };
     if let Some(effect) = &ga.effect {
         for t in targets {
-            act::glyph_effect(world, t, &effect.effects, glyph.maker, &glyph.name);
+            resolve::glyph_effect(world, t, &effect.effects, glyph.maker, &glyph.name);
         }
     }
     if let Some(command) = &ga.send {

@@ -3,13 +3,12 @@
 //! An encounter runs in a Bevy `App` with the rules plugin, driven only by
 //! [`Command`]s: the client, the AI, the simulator and the tests all go
 //! through [`Encounter::apply`]. Each command is checked and carried out
-//! (`act::handle_command`, run on the world as an exclusive system); then, if
+//! (`resolve::handle_command`, run on the world as an exclusive system); then, if
 //! the command ended or started a turn or left none under way, the turn
 //! boundary's [`flow::Step`] schedules, which end turns, advance the turn
 //! order and start turns, each run only when it has something to do; then
 //! the check for victory.
 
-pub mod act;
 pub mod aura;
 pub mod command;
 pub mod components;
@@ -24,9 +23,11 @@ pub mod phased_flow;
 pub mod preview;
 pub mod react;
 pub mod replay;
+pub mod resolve;
 pub mod setup;
 pub mod snapshot;
 pub mod summon;
+pub mod world;
 
 use crate::encounter::keyed::KeyedWorld;
 use smallvec::SmallVec;
@@ -39,11 +40,11 @@ use bevy_state::app::StatesPlugin;
 use bevy_state::prelude::*;
 use bevy_state::state::StateTransition;
 
-pub use act::Battlefield;
 pub use command::{Command, Refusal};
 pub use flow::{Flow, Malice, Phase};
 pub use log::{CombatLog, LogEntry};
 pub use setup::SetupError;
+pub use world::Battlefield;
 
 use crate::ability::{ActionType, Distance};
 use crate::conditions::{Conditions, movement_limits};
@@ -55,7 +56,7 @@ use crate::stats::{CreatureId, Stamina};
 use components::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((flow::plugin, act::plugin, aura::plugin));
+    app.add_plugins((flow::plugin, resolve::plugin, aura::plugin));
 }
 
 /// A running encounter: owns a headless app with the rules plugin.
@@ -190,7 +191,7 @@ impl Encounter {
         }
         // Seed 002: passives are "always in effect"; episodics are
         // "performed at the start of a new Episode".
-        act::encounter_start_abilities(app.world_mut());
+        resolve::encounter_start_abilities(app.world_mut());
         self.settle();
     }
 
@@ -213,7 +214,7 @@ impl Encounter {
             }
             self.boundary.run(world);
             passes += 1;
-            if act::end_fallen_turn(world) != act::Fallen::Ended {
+            if resolve::end_fallen_turn(world) != resolve::Fallen::Ended {
                 break world.res::<Flow>().outcome.is_some();
             }
         };
@@ -264,11 +265,11 @@ impl Encounter {
     /// [`Listing`] of this very moment, with nothing done to the encounter
     /// in between: a move's path is not searched again, and a walk reads
     /// `prepared` ([`Listing::prepared`] of that listing, if given) rather
-    /// than everyone again (see [`act::handle_command`]).
+    /// than everyone again (see [`resolve::handle_command`]).
     pub(crate) fn perform_listed(
         &mut self,
         command: Command,
-        prepared: Option<act::Prepared>,
+        prepared: Option<world::Prepared>,
     ) -> Result<(), Box<(Refusal, Option<Command>)>> {
         self.perform_as(command, true, prepared)
     }
@@ -277,9 +278,10 @@ impl Encounter {
         &mut self,
         command: Command,
         listed: bool,
-        prepared: Option<act::Prepared>,
+        prepared: Option<world::Prepared>,
     ) -> Result<(), Box<(Refusal, Option<Command>)>> {
-        let (reply, command) = act::handle_command(self.app.world_mut(), command, listed, prepared);
+        let (reply, command) =
+            resolve::handle_command(self.app.world_mut(), command, listed, prepared);
         self.settle();
         match reply {
             Ok(()) => {
@@ -304,7 +306,7 @@ impl Encounter {
     /// checks are reset (a grab put on by hand is then checked).
     pub fn world_mut(&mut self) -> &mut World {
         let world = self.app.world_mut();
-        act::hints_unknown(world);
+        resolve::hints_unknown(world);
         world
     }
 
@@ -345,7 +347,7 @@ impl Encounter {
     /// A creature's name (for log lines).
     pub fn name(&self, id: CreatureId) -> String {
         let w = self.app.world();
-        act::entity_of(w, id)
+        world::entity_of(w, id)
             .and_then(|e| w.comp::<Creature>(e))
             .map_or_else(|| id.to_string(), |c| c.name.clone())
     }
@@ -354,7 +356,7 @@ impl Encounter {
     /// [`Encounter::creature`] does.
     pub fn side_of(&self, id: CreatureId) -> Option<Side> {
         let w = self.app.world();
-        act::entity_of(w, id)
+        world::entity_of(w, id)
             .and_then(|e| w.comp::<Creature>(e))
             .map(|c| c.side)
     }
@@ -367,7 +369,7 @@ impl Encounter {
     /// Read one creature's components.
     pub fn creature(&self, id: CreatureId) -> Option<CreatureView> {
         let w = self.app.world();
-        let e = act::entity_of(w, id)?;
+        let e = world::entity_of(w, id)?;
         Some(CreatureView {
             id,
             name: w.comp::<Creature>(e)?.name.clone(),
@@ -419,7 +421,7 @@ impl Encounter {
 
     /// Every living creature as the map functions see it.
     pub fn occupants(&self) -> Vec<crate::map::Occupant> {
-        act::occupants(self.world())
+        world::occupants(self.world())
     }
 
     /// The battlefield as it is now (raised walls and broken objects included).
@@ -622,8 +624,8 @@ pub struct Listing {
     /// checks read them; none for a listing of commands kept as they are).
     creatures: Vec<crate::map::Occupant>,
     /// For a walk taken from it: the listed creature and its state as
-    /// [`act::Prepared`] keeps it, when it holds no one.
-    walk: Option<(CreatureId, act::WalkerState)>,
+    /// [`world::Prepared`] keeps it, when it holds no one.
+    walk: Option<(CreatureId, world::WalkerState)>,
     /// The side whose creatures the commands are for, when the listing
     /// knew it as it was made (a turn's commands, a side's picks).
     side: Option<Side>,
@@ -755,7 +757,7 @@ impl Check {
 }
 
 /// [`Check::of`] for Hide's check: cover from, or no line of effect to,
-/// every enemy, none adjacent ([`act::unseen_among`]).
+/// every enemy, none adjacent ([`resolve::unseen_among`]).
 const HIDE: u32 = u32::MAX;
 
 /// What a listing's checks read, with its creatures: the battlefield as it
@@ -773,7 +775,7 @@ impl ListedScene {
     /// Whether check `of` holds among `creatures` (the listing's).
     fn holds(&mut self, of: u32, creatures: &[crate::map::Occupant]) -> bool {
         if of == HIDE {
-            return act::unseen_among(&self.map, creatures, self.id, self.user, self.side);
+            return resolve::unseen_among(&self.map, creatures, self.id, self.user, self.side);
         }
         let n = of as usize;
         let (map, user) = (&self.map, self.user);
@@ -968,11 +970,11 @@ impl Listing {
     }
 
     /// What it read of everyone, for the walk of a move or shift of its
-    /// creature taken from it (see [`act::Prepared`]); asked for once, after
+    /// creature taken from it (see [`world::Prepared`]); asked for once, after
     /// the command is taken (its checks read it).
-    pub(crate) fn prepared(&mut self) -> Option<act::Prepared> {
+    pub(crate) fn prepared(&mut self) -> Option<world::Prepared> {
         let (walker, state) = self.walk.take()?;
-        Some(act::Prepared {
+        Some(world::Prepared {
             walker,
             state,
             occupants: std::mem::take(&mut self.creatures),
@@ -1118,7 +1120,7 @@ fn phased_starts(world: &mut World, flow: &Flow, stage: crate::phased::Stage) ->
         let at = order.iter().position(|&c| c == next).unwrap_or(order.len());
         let someone_after = order.iter().skip(at + 1).any(|&c| {
             !flow.acted.contains(&c)
-                && act::entity_of(world, c)
+                && world::entity_of(world, c)
                     .and_then(|e| world.comp::<Stamina>(e))
                     .is_some_and(flow::can_act)
         });
@@ -1141,20 +1143,21 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     let mut out: Vec<Listed> = Vec::new();
     // The area uses, kept as they are.
     let mut others: Vec<Command> = Vec::new();
-    let Some(e) = act::entity_of(world, active) else {
+    let Some(e) = world::entity_of(world, active) else {
         return Listing::default();
     };
     // Who is where, and who is hidden (read together: one pass).
-    let act::Scene {
+    let world::Scene {
         occupants: creatures,
         hidden,
         largest_held,
-    } = act::listing_scene(world, active, surprised);
+    } = world::listing_scene(world, active, surprised);
     let field: &Arc<crate::map::Map> = &world.res::<Battlefield>().0;
     let map: &crate::map::Map = field;
     // Everything of the creature at once, through a kept query.
     let Some((me, cond, mv, budget, space, abilities, heroic, stance, stamina)) =
-        act::CachedQuery::<act::ActorData>::with(world, |q| q.get_manual(world, e).ok()).flatten()
+        world::CachedQuery::<world::ActorData>::with(world, |q| q.get_manual(world, e).ok())
+            .flatten()
     else {
         return Listing::default();
     };
@@ -1164,9 +1167,9 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     }
     let (mv, budget) = (*mv, *budget);
     // Seed 000 "Grabbed": halved while holding one as large (a creature
-    // with no space holds no one, as `act::speed_with_grab` has it).
+    // with no space holds no one, as `resolve::speed_with_grab` has it).
     let speed = space.map_or(mv.speed, |s| {
-        act::halved_by_grab(mv.speed, s.0.size, largest_held)
+        resolve::halved_by_grab(mv.speed, s.0.size, largest_held)
     });
     let space = space
         .map(|s| s.0)
@@ -1196,7 +1199,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
             (limits.speed > 0).then(|| crate::map::movement::reachable_with(map, &occ, &mover));
         (limits, mover, Some(occ), reach)
     });
-    // For a walk taken from the listing (see `act::Prepared`), when the
+    // For a walk taken from the listing (see `world::Prepared`), when the
     // walker holds no one: there is none without a search of the squares
     // in reach, which it has speed for; it stands (or it would list
     // nothing); its size and side.
@@ -1247,7 +1250,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     // listing cost 1% of a random game's instructions).
     let known = |k: usize| kept_abilities.and_then(|l| l.looked_up(k, content));
     let malice = world.res::<Malice>().0;
-    let cost_ok = |a: &crate::ability::Ability| act::can_afford(a.cost, heroic, malice);
+    let cost_ok = |a: &crate::ability::Ability| resolve::can_afford(a.cost, heroic, malice);
     // Charges: a straight run ending next to an enemy for a free strike,
     // or within reach of a creature an ability with the Charge keyword
     // may target (RULES.md "Charge").
@@ -1801,7 +1804,7 @@ fn placements(
     unique
         .into_iter()
         .filter(|p| {
-            act::place_area(map, creatures, user, a.distance, p).is_ok_and(|(area, _)| {
+            resolve::place_area(map, creatures, user, a.distance, p).is_ok_and(|(area, _)| {
                 matches!(p, P::Wall { .. })
                     || a.glyph.is_some()
                     || area
@@ -1814,7 +1817,7 @@ fn placements(
 }
 
 fn self_alive(world: &mut World, id: CreatureId) -> bool {
-    act::entity_of(world, id)
+    world::entity_of(world, id)
         .and_then(|e| world.comp::<Stamina>(e))
         .is_some_and(|s| !s.is_dead())
 }

@@ -9,14 +9,16 @@
 //! `assets/rulesets/phased_2d6.ron`.
 
 use crate::encounter::keyed::KeyedWorld;
+use crate::encounter::world;
 use bevy_ecs::prelude::*;
 
-use super::act::{self, Snapshot, entity_of, occupants, spend_action};
 use super::command::{Command, Refusal, Who};
 use super::components::*;
 use super::flow::{ActiveRuleset, Flow, can_act};
 use super::log::{CombatLog, LogEntry};
 use super::react::{Resolution, Resume};
+use super::resolve::{self, spend_action};
+use super::world::{Snapshot, entity_of, occupants};
 use crate::conditions::{ConditionKind, Conditions, movement_limits};
 use crate::content::RulesetKind;
 use crate::dice::Dice;
@@ -381,7 +383,7 @@ pub(super) fn movement(
         ));
     }
     let side = side_of(world, id).unwrap_or(Side::Heroes);
-    let limits = movement_limits(&conditions, act::speed_with_grab(world, entity, speed));
+    let limits = movement_limits(&conditions, resolve::speed_with_grab(world, entity, speed));
     if limits.speed == 0 {
         return Err(Refusal::CannotMove);
     }
@@ -410,9 +412,15 @@ pub(super) fn movement(
         },
         shifting: !m.provokes,
     };
-    let cost = path_cost(&world.res::<act::Battlefield>().0, &creatures, &mover, path).ok_or_else(
-        || Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into()),
-    )?;
+    let cost = path_cost(
+        &world.res::<world::Battlefield>().0,
+        &creatures,
+        &mover,
+        path,
+    )
+    .ok_or_else(|| {
+        Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into())
+    })?;
     if cost > m.squares {
         return Err(Refusal::TooFar {
             cost,
@@ -567,8 +575,10 @@ pub(super) fn free_strike_lands(world: &mut World, attacker: Entity, target: Ent
     let Some(rules) = rules(world).cloned() else {
         return true;
     };
-    let (Some(user), Some(t)) = (act::snapshot(world, attacker), act::snapshot(world, target))
-    else {
+    let (Some(user), Some(t)) = (
+        world::snapshot(world, attacker),
+        world::snapshot(world, target),
+    ) else {
         return false;
     };
     let atk = user
@@ -587,8 +597,10 @@ pub(super) fn free_strike_odds(world: &World, attacker: Entity, target: Entity) 
     let Some(rules) = rules(world) else {
         return 1.0;
     };
-    let (Some(user), Some(t)) = (act::snapshot(world, attacker), act::snapshot(world, target))
-    else {
+    let (Some(user), Some(t)) = (
+        world::snapshot(world, attacker),
+        world::snapshot(world, target),
+    ) else {
         return 0.0;
     };
     let atk = user
@@ -627,12 +639,12 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         return out;
     }
     let speed = world.comp::<Movement>(e).map_or(0, |m| m.speed);
-    let limits = movement_limits(&cond, act::speed_with_grab(world, e, speed));
+    let limits = movement_limits(&cond, resolve::speed_with_grab(world, e, speed));
     if limits.speed == 0 {
         return out;
     }
     let creatures = occupants(world);
-    let map = world.res::<act::Battlefield>().0.clone();
+    let map = world.res::<world::Battlefield>().0.clone();
     let squares = |p: MovementPower| crate::phased::movement(p, limits.speed, &rules).squares;
     let push = |out: &mut Vec<Command>, power, path| {
         out.push(Command::Movement {

@@ -6,15 +6,17 @@
 //! nothing changes.
 
 use crate::encounter::keyed::KeyedWorld;
+use crate::encounter::world;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::Encounter;
-use super::act::{self, Battlefield, edges_and_banes, entity_of, occupants, snapshot};
 use super::command::Command;
 use super::components::*;
+use super::resolve::{self, edges_and_banes};
+use super::world::{Battlefield, entity_of, occupants, snapshot};
 use crate::ability::{ActionType, ForcedKind, evaluate};
 use crate::conditions::ConditionKind;
 use crate::content::Content;
@@ -111,7 +113,7 @@ impl Encounter {
                 creature,
             )))?;
         let map = &world.res::<Battlefield>().0;
-        act::place_area(map, &occupants(world), user, ab.distance, placement).map(|(a, _)| a)
+        resolve::place_area(map, &occupants(world), user, ab.distance, placement).map(|(a, _)| a)
     }
 
     /// Forecast a `UseAbility`, `UseAreaAbility`, `FreeStrike` or `Charge`
@@ -155,7 +157,7 @@ pub struct Forecaster<'a> {
     map: std::sync::Arc<crate::map::Map>,
     creatures: Vec<crate::map::Occupant>,
     /// Each creature as a roll reads it, and the stamina it has left to lose.
-    creature: RefCell<Kept<CreatureId, Option<(act::Snapshot, i32)>>>,
+    creature: RefCell<Kept<CreatureId, Option<(world::Snapshot, i32)>>>,
     sights: RefCell<Kept<(Footprint, Footprint), Sight>>,
     /// Each ability's tiers by user and target.
     tiers: RefCell<Kept<(CreatureId, CreatureId), AbilityTiers>>,
@@ -169,7 +171,7 @@ type Kept<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 impl Forecaster<'_> {
     /// A creature as a roll reads it, and what it has left to lose.
-    fn creature(&self, id: CreatureId) -> Option<(act::Snapshot, i32)> {
+    fn creature(&self, id: CreatureId) -> Option<(world::Snapshot, i32)> {
         self.creature
             .borrow_mut()
             .entry(id)
@@ -236,11 +238,11 @@ impl Forecaster<'_> {
         let target_ids: Vec<CreatureId> = match placement {
             Some(p) => {
                 let (area, _) =
-                    act::place_area(map, creatures, user.space, ability.distance, p).ok()?;
+                    resolve::place_area(map, creatures, user.space, ability.distance, p).ok()?;
                 let mut ids: Vec<CreatureId> = Vec::new();
                 for o in area.creatures(creatures) {
                     let (ts, _) = self.creature(o.id)?;
-                    if act::target_allowed(&ability.target.kinds, &user, &ts) {
+                    if resolve::target_allowed(&ability.target.kinds, &user, &ts) {
                         ids.push(o.id);
                     }
                 }
@@ -255,7 +257,7 @@ impl Forecaster<'_> {
         for t in &target_ids {
             snaps.push(self.creature(*t)?);
         }
-        let (facts, deals_damage) = act::ability_facts(ability, target_ids.iter().copied());
+        let (facts, deals_damage) = resolve::ability_facts(ability, target_ids.iter().copied());
         let characteristic = ability.power_roll.as_ref().map_or(0, |p| {
             user.chars.best_of(&p.characteristics).map_or(0, |(_, v)| v)
         });
@@ -314,8 +316,8 @@ impl Forecaster<'_> {
     fn tiers_on(
         &self,
         ability: &crate::ability::Ability,
-        user: &act::Snapshot,
-        ts: &act::Snapshot,
+        user: &world::Snapshot,
+        ts: &world::Snapshot,
         missed: bool,
     ) -> [TierOutcome; 3] {
         let mut kept = self.tiers.borrow_mut();
@@ -335,8 +337,8 @@ impl Forecaster<'_> {
 fn tier_outcomes(
     world: &bevy_ecs::world::World,
     ability: &crate::ability::Ability,
-    user: &act::Snapshot,
-    ts: &act::Snapshot,
+    user: &world::Snapshot,
+    ts: &world::Snapshot,
     missed: bool,
 ) -> [TierOutcome; 3] {
     // An aura acts later, on whoever is in it: what it does then.
@@ -468,7 +470,7 @@ fn free_strike_preview(
 ) -> Option<Preview> {
     let ue = entity_of(world, user)?;
     let te = entity_of(world, target)?;
-    let damage = act::free_strike_damage(world, ue);
+    let damage = resolve::free_strike_damage(world, ue);
     let traits = world.comp::<DamageTraits>(te).cloned().unwrap_or_default();
     let outcome = TierOutcome {
         damage: traits.apply(damage, DamageType::Untyped),

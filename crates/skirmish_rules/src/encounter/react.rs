@@ -11,12 +11,14 @@
 //! action that dealt the damage.
 
 use crate::encounter::keyed::KeyedWorld;
+use crate::encounter::world;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::act::{self, PendingRoll, entity_of, surprised_side};
 use super::components::*;
 use super::flow::can_act;
+use super::resolve::{self, PendingRoll};
+use super::world::{entity_of, surprised_side};
 use crate::ability::{ActionType, Cost, Distance, Relation, TargetKind, TriggerEvent};
 use crate::conditions::{Conditions, action_limits};
 use crate::content::Content;
@@ -116,8 +118,8 @@ impl Resolution {
 
 /// Run waiting work until it is done or a prompt opens. Returns whether a
 /// prompt is open. The first item of work is handed `prepared` if it is a
-/// walk (see [`act::Prepared`]).
-pub(super) fn run(world: &mut World, mut prepared: Option<act::Prepared>) -> bool {
+/// walk (see [`world::Prepared`]).
+pub(super) fn run(world: &mut World, mut prepared: Option<world::Prepared>) -> bool {
     loop {
         // (Only the first item may read it: anything run changes the world.)
         let first = prepared.take();
@@ -161,14 +163,16 @@ pub(super) fn run(world: &mut World, mut prepared: Option<act::Prepared>) -> boo
                 path,
                 shift,
                 asked,
-            } => act::walk_steps(world, creature, path, shift, asked, first),
-            Resume::Roll(r) => act::run_roll(world, *r),
-            Resume::After { creature, ability } => act::after_ability(world, creature, &ability),
+            } => resolve::walk_steps(world, creature, path, shift, asked, first),
+            Resume::Roll(r) => resolve::run_roll(world, *r),
+            Resume::After { creature, ability } => {
+                resolve::after_ability(world, creature, &ability)
+            }
             Resume::FollowUp {
                 creature,
                 target,
                 ability,
-            } => act::charge_attack(world, creature, target, ability.as_deref()),
+            } => resolve::charge_attack(world, creature, target, ability.as_deref()),
             Resume::SummonTurn { creature } => super::summon::take_turn(world, creature),
             Resume::SummonStrike { creature } => super::summon::strike(world, creature),
             Resume::Ask {
@@ -202,7 +206,7 @@ pub(super) fn offer(world: &mut World, event: Event) -> bool {
     // query: [`each_option`] would turn the rest away.
     let everyone = event.kind == TriggerEvent::EnemyLeavesAdjacency;
     let mut ids: Vec<CreatureId> = Vec::new();
-    act::CachedQuery::<act::TriggerData>::with(world, |q| {
+    world::CachedQuery::<world::TriggerData>::with(world, |q| {
         q.iter_manual(world)
             .filter(|(_, a)| everyone || a.is_some_and(|a| a.1.contains(event.kind)))
             .for_each(|(c, _)| ids.push(c.id))
@@ -372,7 +376,7 @@ fn each_option(
     });
     let heroic = world.comp::<Heroic>(re);
     let malice = world.res::<super::Malice>().0;
-    let map = &world.res::<act::Battlefield>().0;
+    let map = &world.res::<world::Battlefield>().0;
     for (id, a) in triggered {
         match a.action {
             ActionType::TriggeredAction if !budget.triggered => continue,

@@ -143,9 +143,9 @@ pub fn spawn_creatures(
     // monsters' table before the heroes', out of id order, which cost the
     // listing's sort about 1% of a random game's instructions.)
     world.init_resource::<super::flow::Standing>();
-    world.init_resource::<super::act::Grabs>();
+    world.init_resource::<super::resolve::Grabs>();
     world.init_resource::<super::aura::KnownCarriers>();
-    super::act::cache_queries(world);
+    super::world::cache_queries(world);
     Ok(())
 }
 
@@ -212,7 +212,7 @@ pub struct CreatureIndex(Vec<Option<Entity>>);
 
 impl CreatureIndex {
     /// The creature's entity. Loops over creatures fetch the index once and
-    /// ask it, rather than [`entity_of`](super::act::entity_of) each time.
+    /// ask it, rather than [`entity_of`](super::world::entity_of) each time.
     pub fn entity(&self, id: CreatureId) -> Option<Entity> {
         self.0.get(id.0 as usize).copied().flatten()
     }

@@ -7,12 +7,12 @@ use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
-use super::act::Battlefield;
 use super::components::*;
 use super::flow::{Flow, Malice, Phase, TurnEvents};
 use super::log::CombatLog;
 use super::react::Resolution;
 use super::setup::CreatureIndex;
+use super::world::Battlefield;
 use super::{Encounter, replay};
 use crate::conditions::Conditions;
 use crate::dice::Dice;
@@ -44,7 +44,7 @@ pub struct Snapshot {
     malice: Malice,
     dice: Dice,
     map: std::sync::Arc<crate::map::Map>,
-    walls: super::act::RaisedWalls,
+    walls: super::resolve::RaisedWalls,
     log_len: usize,
     squads: Squads,
     resolution: Resolution,
@@ -86,7 +86,7 @@ impl Snapshot {
             malice: *w.res::<Malice>(),
             dice: w.res::<Dice>().clone(),
             map: w.res::<Battlefield>().0.clone(),
-            walls: w.res::<super::act::RaisedWalls>().clone(),
+            walls: w.res::<super::resolve::RaisedWalls>().clone(),
             log_len: w.res::<CombatLog>().entries.len(),
             squads: w.res::<Squads>().clone(),
             resolution: w.res::<Resolution>().clone(),
@@ -152,14 +152,14 @@ impl Encounter {
         *w.res_mut::<Malice>() = s.malice;
         *w.res_mut::<Dice>() = s.dice.clone();
         w.res_mut::<Battlefield>().0 = s.map.clone();
-        *w.res_mut::<super::act::RaisedWalls>() = s.walls.clone();
+        *w.res_mut::<super::resolve::RaisedWalls>() = s.walls.clone();
         w.res_mut::<CombatLog>().entries.truncate(s.log_len);
         *w.res_mut::<Squads>() = s.squads.clone();
         *w.res_mut::<super::glyph::Glyphs>() = s.glyphs.clone();
         *w.res_mut::<Resolution>() = s.resolution.clone();
         w.res_mut::<Flow>().events = TurnEvents::default();
         // The restored creatures may hold grabs and carry auras again.
-        super::act::hints_unknown(w);
+        super::resolve::hints_unknown(w);
         super::set_phase(w, s.phase);
         self.record.commands.truncate(s.commands);
     }

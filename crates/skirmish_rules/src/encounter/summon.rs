@@ -13,14 +13,16 @@
 //! end-of-turn effects happen with its summoner's.
 
 use crate::encounter::keyed::KeyedWorld;
+use crate::encounter::world;
 use bevy_ecs::prelude::*;
 
-use super::act::{self, Battlefield, entity_of, occupants};
 use super::components::*;
 use super::flow::{Flow, can_act};
 use super::log::{CombatLog, LogEntry};
 use super::react::{Resolution, Resume};
+use super::resolve::{self};
 use super::setup::{CreatureIndex, spawn_monster};
+use super::world::{Battlefield, entity_of, occupants};
 use crate::content::Content;
 use crate::map::movement::{Mover, reachable};
 use crate::map::{Footprint, Map, Occupant, Pos, Side, line_of_effect};
@@ -187,7 +189,7 @@ pub(super) fn summons_of(world: &World, owner: CreatureId) -> Vec<(CreatureId, S
     // Every turn start asks: a kept query of the summoned finds them
     // without a look at every creature.
     let mut out: Vec<(CreatureId, Summoned)> = Vec::new();
-    act::CachedQuery::<act::SummonData>::with(world, |q| {
+    world::CachedQuery::<world::SummonData>::with(world, |q| {
         q.iter_manual(world)
             .filter(|(s, st, _)| s.owner == owner && !st.is_dead())
             .for_each(|(s, _, c)| out.push((c.id, *s)))
@@ -278,7 +280,7 @@ fn strikes<'a>(world: &World, map: &'a Map, e: Entity, side: Side) -> Strikes<'a
         map,
         side,
         range,
-        hidden: act::hidden_creatures(world),
+        hidden: world::hidden_creatures(world),
     }
 }
 
@@ -356,7 +358,7 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
             break;
         }
     }
-    act::walk_steps(world, id, path[..cut].to_vec(), false, false, None);
+    resolve::walk_steps(world, id, path[..cut].to_vec(), false, false, None);
 }
 
 /// "Attack+0": a free strike on the nearest enemy it reaches (then the
@@ -380,6 +382,6 @@ pub(super) fn strike(world: &mut World, id: CreatureId) {
         .min_by_key(|o| (o.space.distance(me.space), o.id))
         .copied();
     if let Some(t) = target {
-        act::summon_strike(world, e, id, t.id);
+        resolve::summon_strike(world, e, id, t.id);
     }
 }

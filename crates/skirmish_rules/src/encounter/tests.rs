@@ -1,3 +1,4 @@
+use crate::encounter::world;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -87,7 +88,7 @@ fn impose(
     kind: ConditionKind,
     duration: crate::conditions::Duration,
 ) {
-    let ent = act::entity_of(e.world_mut(), id).unwrap();
+    let ent = world::entity_of(e.world_mut(), id).unwrap();
     e.world_mut()
         .get_mut::<Conditions>(ent)
         .unwrap()
@@ -390,7 +391,7 @@ fn far_off_squares_and_huge_amounts_are_refused() {
     // Wrecking Blow costs 5 ferocity, which the fury has: 5 and
     // `u32::MAX - 4` more is `u32::MAX + 1`, which wrapped around to
     // nothing to pay.
-    let fury = act::entity_of(e.world(), FURY).unwrap();
+    let fury = world::entity_of(e.world(), FURY).unwrap();
     e.world_mut().get_mut::<Heroic>(fury).unwrap().amount = 5;
     let before = e.creatures();
     let huge = Command::UseAbility {
@@ -611,7 +612,7 @@ fn range_and_line_of_effect_refusals() {
 /// Fell a creature directly, as if some effect had (a hero at minus its
 /// winded value, RULES.md "Stamina").
 fn fell(e: &mut Encounter, id: CreatureId) {
-    let ent = act::entity_of(e.world_mut(), id).unwrap();
+    let ent = world::entity_of(e.world_mut(), id).unwrap();
     let mut s = e.world_mut().get_mut::<Stamina>(ent).unwrap();
     s.current = -s.max;
 }
@@ -695,7 +696,7 @@ fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
             // creature grabbing them is force moved so that both creatures
             // are not adjacent to each other, that creature is no longer
             // grabbed"; nor when either falls (the grab check after every
-            // command, `act::check_grabs`).
+            // command, `resolve::check_grabs`).
             if let Some(g) = a.conditions.source_of(ConditionKind::Grabbed) {
                 let held = !a.stamina.is_dead()
                     && all.iter().any(|b| {
@@ -853,7 +854,7 @@ fn stand_up_and_catch_breath() {
             .has(ConditionKind::Prone)
     );
     // Catch Breath: 21 stamina, recovery value 7.
-    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
+    let ent = world::entity_of(e.world_mut(), FURY).unwrap();
     e.world_mut()
         .get_mut::<Stamina>(ent)
         .unwrap()
@@ -1097,7 +1098,7 @@ fn the_fury_gains_ferocity_the_first_time_it_is_hurt_each_round() {
     .unwrap();
     assert_eq!(e.creature(FURY).unwrap().heroic.unwrap().amount, before + 1);
     // Only the first time each round: a second hit gives nothing.
-    let ent = act::entity_of(e.world_mut(), bandit).unwrap();
+    let ent = world::entity_of(e.world_mut(), bandit).unwrap();
     e.world_mut().get_mut::<TurnBudget>(ent).unwrap().main = true;
     e.apply(Command::FreeStrike {
         creature: bandit,
@@ -1291,12 +1292,12 @@ fn saves_use_the_encounters_ruleset() {
 #[test]
 fn the_log_says_how_much_damage_temporary_stamina_took() {
     let mut e = duel();
-    let ent = act::entity_of(e.world(), FURY).unwrap();
+    let ent = world::entity_of(e.world(), FURY).unwrap();
     e.world_mut().get_mut::<Stamina>(ent).unwrap().temporary = 4;
     let max = e.creature(FURY).unwrap().stamina.max;
     let damage = |e: &mut Encounter, amount: i32| {
-        let ent = act::entity_of(e.world(), FURY).unwrap();
-        act::deal_damage_for_test(e.world_mut(), ent, FURY, amount);
+        let ent = world::entity_of(e.world(), FURY).unwrap();
+        resolve::deal_damage_for_test(e.world_mut(), ent, FURY, amount);
         let last = e
             .log()
             .iter()
@@ -1478,8 +1479,8 @@ fn a_turn_ends_with_strain_then_auras_then_saves() {
     let (tess, hierophant) = {
         let w = e.world_mut();
         (
-            act::entity_of(w, TALENT).unwrap(),
-            act::entity_of(w, CreatureId(2)).unwrap(),
+            world::entity_of(w, TALENT).unwrap(),
+            world::entity_of(w, CreatureId(2)).unwrap(),
         )
     };
     super::aura::start(e.world_mut(), hierophant, &fervour);
@@ -1512,7 +1513,7 @@ fn ids_and_squares(e: &mut Encounter) -> Vec<(CreatureId, Pos)> {
 
 /// The same through a kept query.
 fn kept_ids_and_squares(world: &World) -> Vec<(CreatureId, Pos)> {
-    let mut out = act::CachedQuery::<act::OccupantData>::with(world, |q| {
+    let mut out = world::CachedQuery::<world::OccupantData>::with(world, |q| {
         q.iter_manual(world)
             .map(|(c, s, ..)| (c.id, s.0.pos))
             .collect::<Vec<_>>()
@@ -1556,7 +1557,7 @@ fn kept_queries_answer_for_the_world_asked_on_any_thread() {
     assert_eq!(kept_ids_and_squares(a.world()), want_a);
     a.world_mut().entity_mut(marked).insert(Marked);
     assert_eq!(kept_ids_and_squares(a.world()), want_a);
-    let nested = act::CachedQuery::<act::OccupantData>::with(a.world(), |q| {
+    let nested = world::CachedQuery::<world::OccupantData>::with(a.world(), |q| {
         let outer = q.iter_manual(a.world()).count();
         (
             outer,
@@ -1586,9 +1587,9 @@ fn kept_queries_answer_for_the_world_asked_on_any_thread() {
     for _ in 0..2 {
         for (world, index) in [(a.world(), &index_a), (b.world(), &index_b)] {
             for &(id, entity) in index {
-                assert_eq!(act::entity_of(world, id), Some(entity));
+                assert_eq!(world::entity_of(world, id), Some(entity));
             }
-            assert_eq!(act::entity_of(world, CreatureId(99)), None);
+            assert_eq!(world::entity_of(world, CreatureId(99)), None);
         }
     }
     // A world whose creature 1 is another entity than either encounter's
@@ -1602,15 +1603,18 @@ fn kept_queries_answer_for_the_world_asked_on_any_thread() {
     index_c.set(CreatureId(1), far);
     c.insert_resource(index_c);
     for _ in 0..2 {
-        assert_eq!(act::entity_of(&c, CreatureId(1)), Some(far));
-        assert_eq!(act::entity_of(a.world(), CreatureId(1)), Some(index_a[0].1));
+        assert_eq!(world::entity_of(&c, CreatureId(1)), Some(far));
+        assert_eq!(
+            world::entity_of(a.world(), CreatureId(1)),
+            Some(index_a[0].1)
+        );
         assert_ne!(far, index_a[0].1);
     }
     let (wa, wb) = (a.world(), b.world());
     std::thread::scope(|s| {
         s.spawn(|| {
-            assert_eq!(act::entity_of(wb, index_b[0].0), Some(index_b[0].1));
-            assert_eq!(act::entity_of(wa, index_a[0].0), Some(index_a[0].1));
+            assert_eq!(world::entity_of(wb, index_b[0].0), Some(index_b[0].1));
+            assert_eq!(world::entity_of(wa, index_a[0].0), Some(index_a[0].1));
         });
     });
     // A world that changes is read as it is now.
@@ -1637,7 +1641,7 @@ fn a_creatures_kept_abilities_list_what_looking_them_up_lists() {
     let db = content();
     let mut e = duel();
     start(&mut e, FURY);
-    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
+    let ent = world::entity_of(e.world_mut(), FURY).unwrap();
     let kept = e.world().get::<Abilities>(ent).unwrap().clone();
     assert_eq!(kept.2.0.len(), kept.0.len());
     assert!(kept.0.len() > 2, "the fury has abilities: {:?}", kept.0);

@@ -3,6 +3,7 @@
 
 use super::triggers::{db_with, open, stamina, walk, with};
 use super::*;
+use crate::encounter::world;
 
 const GRIM: &str = r#"(id: "grim_aura", name: "Grim Aura", keywords: [Area, Magic],
     action: Maneuver, distance: Aura(1), target: (kinds: [Enemy]),
@@ -95,7 +96,7 @@ fn an_aura_brought_back_by_a_restore_or_put_on_by_hand_still_acts() {
     assert_eq!(stamina(&mut e, BANDIT), 18);
     let grim = e.creature(FURY).unwrap().auras[0].clone();
     let with_aura = e.snapshot();
-    let fury = act::entity_of(e.world(), FURY).unwrap();
+    let fury = world::entity_of(e.world(), FURY).unwrap();
     // Round by round: the bandit's turn ends, the fury takes one, the
     // bandit's next begins (in the aura, if the fury carries it).
     let round = |e: &mut Encounter| {

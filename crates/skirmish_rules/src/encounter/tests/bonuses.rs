@@ -3,6 +3,7 @@
 
 use super::triggers::{db_with, open, stamina, with};
 use super::*;
+use crate::encounter::world;
 
 const GUARD: &str = r#"(
     id: "guard", name: "Guard", keywords: [], action: Maneuver,
@@ -47,7 +48,7 @@ fn a_shield_takes_damage_off_an_attack_and_retaliation_answers_it() {
     // The bandit's free strike (its free strike value) less 2.
     let strike = e
         .world()
-        .get::<FreeStrike>(act::entity_of(e.world(), BANDIT).unwrap())
+        .get::<FreeStrike>(world::entity_of(e.world(), BANDIT).unwrap())
         .unwrap()
         .0;
     assert_eq!(stamina(&mut e, FURY_ID), before - (strike - 2).max(0));
@@ -69,8 +70,8 @@ fn a_shield_takes_damage_off_an_attack_and_retaliation_answers_it() {
 fn a_shield_does_not_stop_damage_that_is_not_an_attack() {
     let mut e = guarded();
     let before = stamina(&mut e, FURY_ID);
-    let ent = act::entity_of(e.world(), FURY_ID).unwrap();
-    act::deal_damage_for_test(e.world_mut(), ent, FURY_ID, 3);
+    let ent = world::entity_of(e.world(), FURY_ID).unwrap();
+    resolve::deal_damage_for_test(e.world_mut(), ent, FURY_ID, 3);
     assert_eq!(stamina(&mut e, FURY_ID), before - 3);
 }
 
@@ -90,7 +91,7 @@ fn round_bonuses_end_with_the_round_and_charges_run_out() {
     assert_eq!(e.flow().round, 2);
     let b = e
         .world()
-        .get::<Bonuses>(act::entity_of(e.world(), FURY_ID).unwrap())
+        .get::<Bonuses>(world::entity_of(e.world(), FURY_ID).unwrap())
         .unwrap()
         .clone();
     assert_eq!(b.shield(), 0);
@@ -114,7 +115,7 @@ fn round_bonuses_end_with_the_round_and_charges_run_out() {
     assert!(log.iter().any(|l| matches!(l, LogEntry::Retaliated { .. })));
     let b = e
         .world()
-        .get::<Bonuses>(act::entity_of(e.world(), FURY_ID).unwrap())
+        .get::<Bonuses>(world::entity_of(e.world(), FURY_ID).unwrap())
         .unwrap()
         .clone();
     assert!(b.0.is_empty());
@@ -125,7 +126,7 @@ fn round_bonuses_end_with_the_round_and_charges_run_out() {
 #[test]
 fn a_fallen_retaliator_does_not_retaliate() {
     let mut e = guarded();
-    let ent = act::entity_of(e.world(), FURY_ID).unwrap();
+    let ent = world::entity_of(e.world(), FURY_ID).unwrap();
     e.world_mut().get_mut::<Stamina>(ent).unwrap().current = 1;
     let log = e
         .apply(Command::FreeStrike {

@@ -6,6 +6,7 @@
 use super::triggers::{db_with, open, with};
 use super::*;
 use crate::ai::score::{Scorer, Weights, choose};
+use crate::encounter::world;
 use crate::map::{Footprint, Side};
 
 const BANDIT: CreatureId = CreatureId(2);
@@ -31,7 +32,7 @@ fn started(heroes: Vec<HeroDef>, monsters: Vec<MonsterDef>, heroic: Option<u32>)
     e.dice_mut().force([1]);
     start(&mut e, FURY);
     if let Some(n) = heroic {
-        let ent = act::entity_of(e.world_mut(), FURY).unwrap();
+        let ent = world::entity_of(e.world_mut(), FURY).unwrap();
         e.world_mut().get_mut::<Heroic>(ent).unwrap().amount = n;
     }
     e
@@ -42,7 +43,7 @@ fn greedy_score(e: &Encounter, cmd: &Command) -> f64 {
 }
 
 fn wound(e: &mut Encounter, id: CreatureId, to: i32) {
-    let ent = act::entity_of(e.world_mut(), id).unwrap();
+    let ent = world::entity_of(e.world_mut(), id).unwrap();
     e.world_mut().get_mut::<Stamina>(ent).unwrap().current = to;
 }
 
@@ -137,7 +138,7 @@ fn ranged_next_to_and_apart(hidden: bool) -> (f64, f64) {
         vec![hero("elementalist", "Ash", (2, 2))],
         vec![monster("bandit", (6, 2))],
     );
-    let ent = act::entity_of(e.world_mut(), BANDIT).unwrap();
+    let ent = world::entity_of(e.world_mut(), BANDIT).unwrap();
     e.world_mut().get_mut::<Stance>(ent).unwrap().hidden = hidden;
     let w = Weights::greedy();
     let scorer = Scorer::new(&e, &w, Side::Heroes);
@@ -396,7 +397,7 @@ fn surges_and_a_cushion_already_held_are_worth_nothing_more() {
     );
     let blood_up = Command::use_ability(FURY, "fury_blood_up", vec![FURY]);
     let fresh = greedy_score(&e, &blood_up);
-    let ent = act::entity_of(e.world_mut(), FURY).unwrap();
+    let ent = world::entity_of(e.world_mut(), FURY).unwrap();
     e.world_mut().get_mut::<Heroic>(ent).unwrap().surges = 3;
     e.world_mut().get_mut::<Stamina>(ent).unwrap().temporary = 6;
     let held = greedy_score(&e, &blood_up);

@@ -4,6 +4,7 @@
 //! movement powers.
 
 use super::*;
+use crate::encounter::world;
 use crate::phased::{MovementPower, Stage};
 
 /// A phased 2d6 encounter on the ruined hall.
@@ -288,7 +289,7 @@ fn movement_powers_slowed_and_run() {
             .iter()
             .any(|c| matches!(c, Command::Movement { .. }))
     );
-    let ent = act::entity_of(e.world_mut(), KORVA).unwrap();
+    let ent = world::entity_of(e.world_mut(), KORVA).unwrap();
     e.world_mut()
         .get_mut::<Conditions>(ent)
         .unwrap()

@@ -5,6 +5,7 @@
 use super::triggers::{db_with, open};
 use super::*;
 use crate::content::ResourceTrigger as T;
+use crate::encounter::world;
 
 const BANDIT: CreatureId = CreatureId(2);
 
@@ -49,7 +50,7 @@ fn a_critical_hit_nearby_is_a_dramatic_moment() {
 #[test]
 fn downing_an_enemy() {
     let mut e = fury_with(T::EnemyDowned);
-    let ent = act::entity_of(e.world(), BANDIT).unwrap();
+    let ent = world::entity_of(e.world(), BANDIT).unwrap();
     e.world_mut().get_mut::<Stamina>(ent).unwrap().current = 3;
     e.dice_mut().force([5, 5]);
     slam(&mut e, BANDIT).unwrap();
@@ -60,7 +61,7 @@ fn downing_an_enemy() {
 #[test]
 fn spending_surges_on_damage() {
     let mut e = fury_with(T::SurgeSpent);
-    let ent = act::entity_of(e.world(), FURY).unwrap();
+    let ent = world::entity_of(e.world(), FURY).unwrap();
     e.world_mut().get_mut::<Heroic>(ent).unwrap().surges = 1;
     e.dice_mut().force([5, 5]);
     e.apply(Command::UseAbility {

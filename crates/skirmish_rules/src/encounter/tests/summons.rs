@@ -4,6 +4,7 @@
 use super::*;
 use crate::encounter::gather::loot_squares;
 use crate::encounter::summon::summon_square;
+use crate::encounter::world;
 use crate::map::{Footprint, Map, Occupant, Side};
 
 fn occupant(id: u32, x: i32, y: i32, side: Side) -> Occupant {
@@ -98,10 +99,10 @@ fn restoring_a_snapshot_removes_later_summons() {
     assert_eq!(wolf.side, Side::Heroes);
     // The entity lookup follows the index through the restore and the
     // summon again.
-    let first = act::entity_of(e.world(), wolf.id).unwrap();
+    let first = world::entity_of(e.world(), wolf.id).unwrap();
     e.restore(&before);
     assert_eq!(e.creatures().len(), count);
-    assert_eq!(act::entity_of(e.world(), wolf.id), None);
+    assert_eq!(world::entity_of(e.world(), wolf.id), None);
     // Summoning again gives the same id and square.
     e.apply(Command::use_ability(
         CreatureId(1),
@@ -111,7 +112,7 @@ fn restoring_a_snapshot_removes_later_summons() {
     .unwrap();
     let again = e.creatures().last().cloned().unwrap();
     assert_eq!((again.id, again.space), (wolf.id, wolf.space));
-    let now = act::entity_of(e.world(), wolf.id).unwrap();
+    let now = world::entity_of(e.world(), wolf.id).unwrap();
     assert_eq!(
         Some(now),
         e.world().res::<setup::CreatureIndex>().entity(wolf.id)

@@ -4,18 +4,19 @@
 
 use super::*;
 use crate::encounter::components::Heroic;
+use crate::encounter::world;
 
 fn heroic(e: &Encounter, id: CreatureId) -> Heroic {
     e.creature(id).unwrap().heroic.unwrap()
 }
 
 fn set_heroic(e: &mut Encounter, id: CreatureId, f: impl FnOnce(&mut Heroic)) {
-    let ent = act::entity_of(e.world(), id).unwrap();
+    let ent = world::entity_of(e.world(), id).unwrap();
     f(&mut e.world_mut().get_mut::<Heroic>(ent).unwrap());
 }
 
 fn hurt(e: &mut Encounter, id: CreatureId, by: i32) {
-    let ent = act::entity_of(e.world(), id).unwrap();
+    let ent = world::entity_of(e.world(), id).unwrap();
     e.world_mut().get_mut::<Stamina>(ent).unwrap().current -= by;
 }
 
@@ -76,7 +77,7 @@ fn a_ward_of_temporary_stamina_takes_the_damage_first() {
     .unwrap();
     let korva = e.creature(SECOND).unwrap();
     assert_eq!(korva.stamina.temporary, 5);
-    let ent = act::entity_of(e.world(), SECOND).unwrap();
+    let ent = world::entity_of(e.world(), SECOND).unwrap();
     let lost = e
         .world_mut()
         .get_mut::<Stamina>(ent)

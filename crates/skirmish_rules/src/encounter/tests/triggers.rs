@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::ability::{Ability, TriggerEvent};
+use crate::encounter::world;
 use crate::power_roll::Tier;
 use react::{OPPORTUNITY_ATTACK, Reaction};
 
@@ -552,7 +553,7 @@ fn surges_raise_a_potency_by_one() {
     let (conduit, archer) = (CreatureId(1), CreatureId(2));
     e.dice_mut().force([1]);
     start(&mut e, conduit);
-    let ent = act::entity_of(e.world(), conduit).unwrap();
+    let ent = world::entity_of(e.world(), conduit).unwrap();
     e.world_mut().get_mut::<Heroic>(ent).unwrap().surges = 2;
     let hammer = |potency_surges: Vec<CreatureId>| Command::UseAbility {
         creature: conduit,
@@ -703,7 +704,7 @@ fn a_grabber_drags_its_catch_at_half_speed_and_a_push_frees_it() {
 // Seed 000 "Grabbed": "if either the grabbed creature or the creature
 // grabbing them is force moved so that both creatures are not adjacent to
 // each other, that creature is no longer grabbed". The check after every
-// command reads only those it knows may be grabbed (`act::Grabs`): a grab
+// command reads only those it knows may be grabbed (`resolve::Grabs`): a grab
 // put on by hand, or brought back by a restore, is still found and ended.
 #[test]
 fn a_grab_put_on_by_hand_or_brought_back_by_a_restore_is_still_checked() {
@@ -730,7 +731,7 @@ fn a_grab_put_on_by_hand_or_brought_back_by_a_restore_is_still_checked() {
     // A command first: the check has found nobody grabbed.
     e.apply(Command::Defend { creature: FURY }).unwrap();
     // The fury, six squares away, is made the bandit's grabber by hand.
-    let ent = act::entity_of(e.world_mut(), bandit).unwrap();
+    let ent = world::entity_of(e.world_mut(), bandit).unwrap();
     e.world_mut()
         .get_mut::<Conditions>(ent)
         .unwrap()

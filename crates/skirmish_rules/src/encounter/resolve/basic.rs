@@ -1,0 +1,519 @@
+//! The basic actions and maneuvers: delay, defend, hide, stand up, catch
+//! breath, free strikes, and answering a prompt (opportunity attacks).
+
+use super::*;
+
+/// A side lets the other pick first this time. It may not hand the pick
+/// straight back to a side that has just delayed, and the other side must
+/// have someone left to act.
+pub(crate) fn delay(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    phase: Phase,
+) -> Result<(), Refusal> {
+    let to_act = side_to_pick(world, entity, id, phase)?;
+    let other = to_act.other();
+    if world.res::<Flow>().delayed == Some(other) {
+        return Err(Refusal::CannotDelay("the other side has just delayed"));
+    }
+    if !crate::encounter::flow::waiting(world, other) {
+        return Err(Refusal::CannotDelay(
+            "the other side has nobody left to act",
+        ));
+    }
+    let mut flow = world.res_mut::<Flow>();
+    flow.to_act = other;
+    flow.delayed = Some(to_act);
+    world
+        .res_mut::<CombatLog>()
+        .push(LogEntry::Delayed { side: to_act });
+    Ok(())
+}
+
+/// Defend (main action, our ruling): until the start of the creature's next
+/// turn, ability rolls against it take the ruleset's `defend_banes`.
+pub(crate) fn defend(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
+    spend(world, entity, ActionType::MainAction)?;
+    if let Some(mut s) = world.comp_mut::<Stance>(entity) {
+        s.defending = true;
+    }
+    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+        creature: id,
+        ability: "defend".into(),
+        name: "Defend".into(),
+    });
+    Ok(())
+}
+
+/// Whether every enemy either lacks line of effect to `space` or sees it
+/// only with cover: the Hide maneuver's requirement, and what keeps a
+/// creature hidden after it moves.
+pub(crate) fn unseen(world: &mut World, id: CreatureId, space: Footprint, side: Side) -> bool {
+    let map = world.res::<Battlefield>().0.clone();
+    unseen_among(&map, &occupants(world), id, space, side)
+}
+
+/// [`unseen`] among these creatures.
+pub(crate) fn unseen_among(
+    map: &Map,
+    creatures: &[Occupant],
+    id: CreatureId,
+    space: Footprint,
+    side: Side,
+) -> bool {
+    let enemies = || creatures.iter().filter(|o| o.side != side && o.id != id);
+    // Adjacency first: it is cheap and settles it without a look.
+    enemies().all(|o| o.space.distance(space) > 1)
+        && !any_clear_sight(map, enemies().map(|o| o.space), space)
+}
+
+/// Hide (maneuver, our ruling): with cover from, or out of line of effect
+/// of, every enemy and none adjacent, the creature becomes hidden.
+pub(crate) fn hide(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
+    let (Some(space), Some(side)) = (
+        world.comp::<Space>(entity).map(|s| s.0),
+        world.comp::<Creature>(entity).map(|c| c.side),
+    ) else {
+        return Err(Refusal::NoSuchCreature(Who::id(id)));
+    };
+    if world.comp::<Stance>(entity).is_some_and(|s| s.hidden) {
+        return Err(Refusal::CannotHide("already hidden"));
+    }
+    if !unseen(world, id, space, side) {
+        return Err(Refusal::CannotHide(
+            "an enemy is adjacent or sees this square without cover",
+        ));
+    }
+    spend(world, entity, ActionType::Maneuver)?;
+    if let Some(mut s) = world.comp_mut::<Stance>(entity) {
+        s.hidden = true;
+    }
+    world
+        .res_mut::<CombatLog>()
+        .push(LogEntry::Hidden { creature: id });
+    Ok(())
+}
+
+/// A hidden creature is found: log it once.
+pub(crate) fn reveal(world: &mut World, entity: Entity, id: CreatureId) {
+    if let Some(mut s) = world.comp_mut::<Stance>(entity)
+        && s.hidden
+    {
+        s.hidden = false;
+        world
+            .res_mut::<CombatLog>()
+            .push(LogEntry::Revealed { creature: id });
+    }
+}
+
+/// Answer the open prompt: let the event pass, or take one of the offered
+/// triggered actions. The answer must be one the prompt offered.
+pub(crate) fn answer(
+    world: &mut World,
+    id: CreatureId,
+    choice: Option<&Reaction>,
+) -> Result<(), Refusal> {
+    let prompt = world
+        .res::<Resolution>()
+        .prompt
+        .clone()
+        .ok_or(Refusal::NoPrompt)?;
+    if prompt.creature != id {
+        return Err(Refusal::NotAsked(Who::of(world, id)));
+    }
+    if let Some(c) = choice
+        && !prompt.options.contains(c)
+    {
+        return Err(Refusal::NotAnOption(c.ability.clone()));
+    }
+    world.res_mut::<Resolution>().prompt = None;
+    let Some(choice) = choice else {
+        world.res_mut::<CombatLog>().push(LogEntry::LetPass {
+            creature: id,
+            event: prompt.event.kind,
+        });
+        return Ok(());
+    };
+    let entity = entity_of(world, id).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
+    if choice.ability == react::OPPORTUNITY_ATTACK {
+        let target = prompt.event.actor;
+        opportunity_attack(world, entity, id, target);
+        return Ok(());
+    }
+    let content = world.res::<Content>().clone();
+    let ability = content
+        .ability(&choice.ability)
+        .ok_or_else(|| Refusal::UnknownAbility(choice.ability.clone()))?;
+    if ability.action == ActionType::TriggeredAction
+        && let Some(mut b) = world.comp_mut::<TurnBudget>(entity)
+    {
+        b.triggered = false;
+    }
+    world.res_mut::<CombatLog>().push(LogEntry::Triggered {
+        creature: id,
+        event: prompt.event.kind,
+    });
+    pay(world, entity, id, ability, 0);
+    crate::encounter::aura::start(world, entity, ability);
+    let space = world.comp::<Space>(entity).map(|s| s.0);
+    let area = match (ability.distance, space) {
+        (Distance::Aura(_) | Distance::Burst(_), Some(space)) => {
+            let map = world.res::<Battlefield>().0.clone();
+            let creatures = occupants(world);
+            place_area(
+                &map,
+                &creatures,
+                space,
+                ability.distance,
+                &Placement::OnSelf,
+            )
+            .ok()
+            .map(|(a, _)| a)
+        }
+        _ => None,
+    };
+    begin_roll(
+        world,
+        PendingRoll {
+            user: id,
+            ability: ability.id.clone(),
+            targets: choice.targets.clone(),
+            area,
+            source: None,
+            surges: 0,
+            potency_surges: Vec::new(),
+            tier: None,
+            extra: Vec::new(),
+        },
+    );
+    Ok(())
+}
+
+/// An opportunity attack: the enemy uses its triggered action for a melee
+/// free strike (RULES.md "Movement"). Free strikes deal the creature's free
+/// strike damage; a hero adds the higher of Might and Agility.
+pub(crate) fn opportunity_attack(
+    world: &mut World,
+    ae: Entity,
+    attacker: CreatureId,
+    target: CreatureId,
+) {
+    let Some(te) = entity_of(world, target) else {
+        return;
+    };
+    if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+        return;
+    }
+    if let Some(mut b) = world.comp_mut::<TurnBudget>(ae) {
+        b.triggered = false;
+    }
+    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+        creature: attacker,
+        ability: "free_strike".into(),
+        name: "Opportunity Attack".into(),
+    });
+    free_strike_hits(world, ae, attacker, te, target);
+    bleed(world, ae);
+}
+
+/// A granted shift: up to `n` squares without provoking, to the square
+/// nearest an enemy (fewest squares spent on ties). Stays put if no square
+/// brings it closer.
+pub(crate) fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n: u32) {
+    let (Some(space), Some(side)) = (
+        world.comp::<Space>(entity).map(|s| s.0),
+        world.comp::<Creature>(entity).map(|c| c.side),
+    ) else {
+        return;
+    };
+    let conditions = world
+        .comp::<Conditions>(entity)
+        .cloned()
+        .unwrap_or_default();
+    let limits = movement_limits(&conditions, n);
+    if limits.speed == 0 || !limits.can_shift {
+        return;
+    }
+    let creatures = occupants(world);
+    let enemies: Vec<Footprint> = creatures
+        .iter()
+        .filter(|o| o.side != side)
+        .map(|o| o.space)
+        .collect();
+    if enemies.is_empty() {
+        return;
+    }
+    // Nearest by the grid's distance, then by the straighter line.
+    let nearest = |f: Footprint| {
+        enemies
+            .iter()
+            .map(|e| {
+                let (dx, dy) = (f.pos.x - e.pos.x, f.pos.y - e.pos.y);
+                (f.distance(*e), dx.abs() + dy.abs())
+            })
+            .min()
+            .unwrap_or((0, 0))
+    };
+    let map = world.res::<Battlefield>().0.clone();
+    let reach = crate::map::movement::reachable(
+        &map,
+        &creatures,
+        &crate::map::movement::Mover {
+            id,
+            space,
+            side,
+            speed: limits.speed.min(n),
+            extra_cost: limits.extra_cost_per_square,
+            shifting: true,
+        },
+    );
+    let here = nearest(space);
+    let best = reach
+        .destinations()
+        .into_iter()
+        .map(|(p, cost)| (nearest(Footprint::new(p, space.size)), cost, p))
+        .filter(|(d, _, _)| *d < here)
+        .min();
+    let Some((_, _, to)) = best else {
+        return;
+    };
+    let Some(path) = reach.path_to(to) else {
+        return;
+    };
+    if let Some(mut s) = world.comp_mut::<Space>(entity) {
+        s.0.pos = to;
+    }
+    world.res_mut::<CombatLog>().push(LogEntry::Moved {
+        creature: id,
+        path,
+        shift: true,
+    });
+    check_grabs(world);
+}
+
+/// A granted free strike: against the adjacent enemy with the least stamina.
+pub(crate) fn granted_strike(world: &mut World, entity: Entity, id: CreatureId) {
+    let (Some(space), Some(side)) = (
+        world.comp::<Space>(entity).map(|s| s.0),
+        world.comp::<Creature>(entity).map(|c| c.side),
+    ) else {
+        return;
+    };
+    let target = occupants(world)
+        .into_iter()
+        .filter(|o| o.side != side && o.space.distance(space) <= 1)
+        .filter_map(|o| {
+            let e = entity_of(world, o.id)?;
+            Some((world.comp::<Stamina>(e)?.current, o.id, e))
+        })
+        .min();
+    let Some((_, tid, te)) = target else {
+        return;
+    };
+    world.res_mut::<CombatLog>().push(LogEntry::GrantedStrike {
+        creature: id,
+        target: tid,
+    });
+    free_strike_hits(world, entity, id, te, tid);
+}
+
+/// A free strike lands: its damage less the target's shields (a free strike
+/// is an attack, seed 004), then the target's retaliation.
+pub(crate) fn free_strike_hits(
+    world: &mut World,
+    attacker: Entity,
+    attacker_id: CreatureId,
+    target: Entity,
+    target_id: CreatureId,
+) {
+    // Phased 2d6: a free strike is an attack roll too.
+    if !crate::encounter::phased_flow::free_strike_lands(world, attacker, target) {
+        return;
+    }
+    let mut damage = free_strike_damage(world, attacker);
+    let ts = snapshot(world, target);
+    if let Some(t) = &ts {
+        let shield = shield_against_attack(world, t);
+        let stopped = shield.min(damage);
+        if stopped > 0 {
+            damage -= stopped;
+            world.res_mut::<CombatLog>().push(LogEntry::Shielded {
+                creature: target_id,
+                prevented: stopped,
+            });
+        }
+    }
+    deal_damage(
+        world,
+        target,
+        target_id,
+        damage,
+        DamageType::Untyped,
+        Some(attacker_id),
+    );
+    if let Some(t) = &ts {
+        retaliate(world, attacker, attacker_id, t);
+    }
+}
+
+/// The damage of a creature's free strike: its free strike value, plus the
+/// higher of Might and Agility for a hero.
+pub(crate) fn free_strike_damage(world: &World, entity: Entity) -> i32 {
+    let chars = world
+        .comp::<Characteristics>(entity)
+        .copied()
+        .unwrap_or_default();
+    let base = world.comp::<FreeStrike>(entity).map_or(2, |f| f.0);
+    let hero = world.comp::<Heroic>(entity).is_some();
+    base + if hero {
+        chars.might.max(chars.agility)
+    } else {
+        0
+    }
+}
+
+pub(crate) fn free_strike(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    target: CreatureId,
+) -> Result<(), Refusal> {
+    let te = entity_of(world, target).ok_or_else(|| Refusal::NoSuchCreature(Who::id(target)))?;
+    if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+        return Err(Refusal::Dead(Who::of(world, target)));
+    }
+    if target == id {
+        return Err(Refusal::WrongTarget(Who::of(world, target)));
+    }
+    let (Some(us), Some(ts)) = (
+        world.comp::<Space>(entity).map(|s| s.0),
+        world.comp::<Space>(te).map(|s| s.0),
+    ) else {
+        return Err(Refusal::NoSuchCreature(Who::id(target)));
+    };
+    let distance = us.distance(ts);
+    if distance > 1 {
+        return Err(Refusal::OutOfRange {
+            target: Who::of(world, target),
+            distance,
+            reach: 1,
+        });
+    }
+    spend(world, entity, ActionType::MainAction)?;
+    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+        creature: id,
+        ability: "free_strike".into(),
+        name: "Free Strike".into(),
+    });
+    free_strike_hits(world, entity, id, te, target);
+    reveal(world, entity, id);
+    bleed(world, entity);
+    Ok(())
+}
+
+/// A glyph's effect on one creature: damage and conditions, from the
+/// glyph's maker (or the creature itself, for a map's trap).
+pub(crate) fn glyph_effect(
+    world: &mut World,
+    target: CreatureId,
+    effects: &[crate::ability::Effect],
+    maker: Option<CreatureId>,
+    glyph: &str,
+) {
+    let Some(ts) = living_snapshot(world, target) else {
+        return;
+    };
+    let outcome = evaluate(effects, &Characteristics::default(), &ts.chars, 0);
+    for (amount, t) in &outcome.damage {
+        deal_damage(world, ts.entity, ts.id, *amount, *t, maker);
+    }
+    for c in &outcome.conditions {
+        for &kind in &c.conditions {
+            if c.applies {
+                let source = maker.unwrap_or(ts.id);
+                impose(world, ts.entity, ts.id, source, glyph, kind, c.duration);
+            } else {
+                world
+                    .res_mut::<CombatLog>()
+                    .push(LogEntry::ConditionResisted {
+                        target: ts.id,
+                        condition: kind,
+                    });
+            }
+        }
+    }
+}
+
+/// A summon's "Attack+0": a melee free strike that spends nothing.
+pub(crate) fn summon_strike(world: &mut World, entity: Entity, id: CreatureId, target: CreatureId) {
+    let Some(te) = entity_of(world, target) else {
+        return;
+    };
+    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+        creature: id,
+        ability: "free_strike".into(),
+        name: "Free Strike".into(),
+    });
+    free_strike_hits(world, entity, id, te, target);
+}
+
+/// Seed 000 "Prone": "a prone creature can stand up using the Stand Up
+/// maneuver"; "Restrained": "can't use the Stand Up maneuver".
+pub(crate) fn stand_up(world: &mut World, entity: Entity) -> Result<(), Refusal> {
+    let conditions = world
+        .comp::<Conditions>(entity)
+        .cloned()
+        .unwrap_or_default();
+    if !conditions.has(ConditionKind::Prone) {
+        return Err(Refusal::NotProne);
+    }
+    if conditions.has(ConditionKind::Restrained) {
+        return Err(Refusal::CannotStand("restrained"));
+    }
+    if conditions.has(ConditionKind::CantStand) {
+        return Err(Refusal::CannotStand("can't stand until the effect ends"));
+    }
+    spend(world, entity, ActionType::Maneuver)?;
+    let id = world
+        .comp::<Creature>(entity)
+        .map(|c| c.id)
+        .expect("a creature");
+    world
+        .comp_mut::<Conditions>(entity)
+        .expect("checked")
+        .remove(ConditionKind::Prone);
+    world.res_mut::<CombatLog>().push(LogEntry::ConditionEnded {
+        target: id,
+        condition: ConditionKind::Prone,
+    });
+    Ok(())
+}
+
+/// RULES.md "Stamina": "the Catch Breath maneuver spends a recovery to heal
+/// [the recovery value]"; a dying hero can't Catch Breath.
+pub(crate) fn catch_breath(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+) -> Result<(), Refusal> {
+    let stamina = world
+        .comp::<Stamina>(entity)
+        .cloned()
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
+    if world.comp::<Heroic>(entity).is_none() {
+        return Err(Refusal::CannotCatchBreath("only heroes have recoveries"));
+    }
+    if stamina.health() == Health::Dying {
+        return Err(Refusal::CannotCatchBreath("dying"));
+    }
+    if stamina.recoveries == 0 {
+        return Err(Refusal::CannotCatchBreath("no recoveries left"));
+    }
+    spend(world, entity, ActionType::Maneuver)?;
+    let mut s = world.comp_mut::<Stamina>(entity).expect("checked");
+    s.recoveries -= 1;
+    let value = s.recovery_value();
+    heal(world, entity, id, value);
+    Ok(())
+}

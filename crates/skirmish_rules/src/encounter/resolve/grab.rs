@@ -1,0 +1,246 @@
+//! Grabs: who holds whom, a grabber's halved speed and its dragging, the
+//! check that lets go of those no longer held, and escaping.
+
+use super::*;
+
+/// Seed 000 "Grabbed": "If a creature is grabbed by another creature and
+/// that creature moves, they bring the grabbed creature with them." The
+/// grabbed creature follows into the square the grabber just left; if that
+/// square is taken (the grabber passed through an ally), it stays put, and a
+/// grab whose two creatures end up apart ends. `held` are those it has
+/// grabbed ([`grabbed_by`]); true if there were any.
+pub(crate) fn drag_grabbed(
+    world: &mut World,
+    grabber: CreatureId,
+    held: &[(CreatureId, Entity)],
+    left: Pos,
+) -> bool {
+    let Some(ge) = entity_of(world, grabber) else {
+        return false;
+    };
+    let Some(gspace) = world.comp::<Space>(ge).map(|s| s.0) else {
+        return false;
+    };
+    let map = world.res::<Battlefield>().0.clone();
+    for &(id, e) in held {
+        let others = occupants(world);
+        let Some(space) = world.comp::<Space>(e).map(|s| s.0) else {
+            continue;
+        };
+        if space.distance(gspace) <= 1 {
+            continue;
+        }
+        let to = Footprint::new(left, space.size);
+        let free = map.footprint_open(to)
+            && !others
+                .iter()
+                .any(|o| o.id != id && o.id != grabber && o.space.overlaps(to))
+            && !to.overlaps(gspace);
+        if free {
+            world.comp_mut::<Space>(e).expect("checked").0.pos = left;
+            world.res_mut::<CombatLog>().push(LogEntry::Dragged {
+                target: id,
+                by: grabber,
+                to: left,
+            });
+        } else {
+            release(world, e, id, grabber);
+        }
+    }
+    true
+}
+
+/// Seed 000 "Grabbed": "If a creature's size is equal to or less than the
+/// size of a creature they have grabbed, their speed is halved while they
+/// have that creature grabbed."
+pub(crate) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 {
+    let Some((id, size)) = world
+        .comp::<Creature>(entity)
+        .map(|c| c.id)
+        .zip(world.comp::<Space>(entity).map(|s| s.0.size))
+    else {
+        return speed;
+    };
+    let largest = grabbed_by(world, id)
+        .iter()
+        .filter_map(|&(_, e)| world.comp::<Space>(e).map(|s| s.0.size))
+        .max();
+    halved_by_grab(speed, size, largest)
+}
+
+/// The rule of [`speed_with_grab`] over plain data: a grabber of `size`
+/// whose largest grabbed creature is of size `largest_held` (none: it
+/// holds no one).
+pub(crate) fn halved_by_grab(speed: u32, size: u32, largest_held: Option<u32>) -> u32 {
+    if largest_held.is_some_and(|l| l >= size) {
+        speed / 2
+    } else {
+        speed
+    }
+}
+
+/// The living creatures `grabber` has grabbed.
+pub(crate) fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
+    let mut held: Vec<(CreatureId, Entity)> = Vec::new();
+    CachedQuery::<GrabData>::with(world, |q| {
+        q.iter_manual(world)
+            .filter(|(_, _, cond, s)| held_by(cond, s, grabber))
+            .for_each(|(e, c, _, _)| held.push((c.id, e)))
+    });
+    // In id order, whatever order the store keeps them in.
+    held.sort_unstable_by_key(|h| h.0);
+    held
+}
+
+/// End a grab.
+pub(crate) fn release(world: &mut World, entity: Entity, id: CreatureId, grabber: CreatureId) {
+    if let Some(mut c) = world.comp_mut::<Conditions>(entity) {
+        c.remove_from_source(ConditionKind::Grabbed, grabber);
+    }
+    world
+        .res_mut::<CombatLog>()
+        .push(LogEntry::Released { target: id });
+}
+
+/// Seed 000 "Grabbed": "if either the grabbed creature or the creature
+/// grabbing them is force moved so that both creatures are not adjacent to
+/// each other, that creature is no longer grabbed." Also when either falls.
+pub(crate) fn check_grabs(world: &mut World) {
+    // Run after every command. Those who may be grabbed are known since the
+    // last check (see `Grabs`), most often nobody: only their conditions
+    // are read. When they are not known, one pass of the kept query over
+    // the creatures' conditions alone finds them.
+    if world
+        .get_res::<Grabs>()
+        .is_some_and(|g| g.0.0.as_ref().is_some_and(|k| k.is_empty()))
+    {
+        return;
+    }
+    let known = world.get_res_mut::<Grabs>().and_then(|mut g| g.0.0.take());
+    let mut found: smallvec::SmallVec<[(Entity, CreatureId); 4]> = smallvec::SmallVec::new();
+    match known {
+        Some(known) => {
+            for e in known {
+                if let Some(g) = world
+                    .comp::<Conditions>(e)
+                    .and_then(|c| c.source_of(ConditionKind::Grabbed))
+                {
+                    found.push((e, g));
+                }
+            }
+        }
+        None => CachedQuery::<ConditionData>::with(world, |q| {
+            q.iter_manual(world).for_each(|(e, cond)| {
+                if let Some(g) = cond.source_of(ConditionKind::Grabbed) {
+                    found.push((e, g));
+                }
+            })
+        })
+        .unwrap_or_default(),
+    }
+    // The rest of the grabbed is read for those only.
+    let mut grabs: smallvec::SmallVec<[(Entity, CreatureId, CreatureId, bool); 4]> =
+        smallvec::SmallVec::new();
+    // Who is still grabbed after this check (none released may be).
+    let mut held = smallvec::SmallVec::<[Entity; 4]>::new();
+    for &(e, g) in &found {
+        if let (Some(c), Some(s)) = (world.comp::<Creature>(e), world.comp::<Stamina>(e)) {
+            grabs.push((e, c.id, g, s.is_dead()));
+        } else {
+            held.push(e);
+        }
+    }
+    // In id order, whatever order the store keeps them in.
+    grabs.sort_unstable_by_key(|g| g.1);
+    for (e, id, g, dead) in grabs {
+        let Some(space) = world.comp::<Space>(e).map(|s| s.0) else {
+            held.push(e);
+            continue;
+        };
+        let apart = match entity_of(world, g) {
+            Some(ge) => {
+                world.comp::<Stamina>(ge).is_none_or(|s| !can_act(s))
+                    || world
+                        .comp::<Space>(ge)
+                        .is_none_or(|gs| gs.0.distance(space) > 1)
+            }
+            None => true,
+        };
+        if apart || dead {
+            release(world, e, id, g);
+        } else {
+            held.push(e);
+        }
+    }
+    if let Some(mut m) = world.get_res_mut::<Grabs>() {
+        m.0 = Known(Some(held));
+    }
+}
+
+/// Escape Grab: a power roll with the better of Might and Agility; tier 2
+/// or 3 ends the grab (the grabber's free strike on tier 2 is not modelled yet).
+pub(crate) fn escape_grab(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+) -> Result<(), Refusal> {
+    let conditions = world
+        .comp::<Conditions>(entity)
+        .cloned()
+        .unwrap_or_default();
+    let Some(grabber) = conditions.source_of(ConditionKind::Grabbed) else {
+        return Err(Refusal::NotGrabbed);
+    };
+    spend(world, entity, ActionType::Maneuver)?;
+    let chars = world
+        .comp::<Characteristics>(entity)
+        .copied()
+        .unwrap_or_default();
+    let naturals = world.res_mut::<Dice>().roll_2d10();
+    let characteristic = chars.might.max(chars.agility);
+    let result = crate::power_roll::resolve(
+        &RollSpec {
+            characteristic,
+            ..Default::default()
+        },
+        naturals,
+    );
+    let mut log = world.res_mut::<CombatLog>();
+    log.push(LogEntry::AbilityUsed {
+        creature: id,
+        ability: "escape_grab".into(),
+        name: "Escape Grab".into(),
+    });
+    log.push(LogEntry::Rolled {
+        creature: id,
+        naturals,
+        characteristic,
+    });
+    world.res_mut::<CombatLog>().push(LogEntry::TierResult {
+        target: id,
+        total: result.total,
+        tier: result.tier,
+        edges: 0,
+        banes: 0,
+        critical: false,
+    });
+    // Our ruling, after the published Escape Grab: on tier 2 the grabber may
+    // make a free strike against the escaping creature before it gets free;
+    // on tier 3 it simply escapes.
+    if result.tier == crate::power_roll::Tier::Two
+        && let Some(ge) = entity_of(world, grabber)
+        && world.comp::<Stamina>(ge).is_some_and(can_act)
+    {
+        world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
+            creature: grabber,
+            ability: "free_strike".into(),
+            name: "Free Strike".into(),
+        });
+        free_strike_hits(world, ge, grabber, entity, id);
+    }
+    if result.tier >= crate::power_roll::Tier::Two {
+        release(world, entity, id, grabber);
+    }
+    bleed(world, entity);
+    Ok(())
+}

@@ -1,0 +1,620 @@
+//! Carrying out commands, one file per family: walking ([`walk`]), grabs
+//! ([`grab`]), the basic actions ([`basic`]), abilities ([`ability`]) and
+//! their rolls ([`roll`]), outcomes ([`outcome`]) and damage ([`damage`]),
+//! charges ([`charge`]). This file dispatches a command to them and runs the
+//! turn's start. Each rule is a call to a pure function; these modules only
+//! gather the facts from the world (through [`crate::encounter::world`])
+//! and write the results back.
+
+mod ability;
+mod basic;
+mod charge;
+mod damage;
+mod grab;
+mod outcome;
+mod roll;
+mod walk;
+
+pub(crate) use ability::*;
+pub(crate) use basic::*;
+pub(crate) use charge::*;
+pub(crate) use damage::*;
+pub(crate) use grab::*;
+pub(crate) use outcome::*;
+pub(crate) use roll::*;
+pub(crate) use walk::*;
+
+use crate::ability::{
+    Ability, ActionType, Cost, Distance, ForcedKind, Keyword, Relation, TargetKind, TriggerEvent,
+    evaluate,
+};
+use crate::conditions::{
+    AbilityFacts, ActiveCondition, Applied, ConditionKind, Conditions, Duration, Party,
+    Surroundings, action_limits, movement_limits, roll_modifiers,
+};
+use crate::content::Content;
+use crate::dice::Dice;
+use crate::encounter::command::{Command, Placement, Refusal, Who};
+use crate::encounter::components::*;
+use crate::encounter::flow::{Flow, Malice, Phase, Step, can_act};
+use crate::encounter::keyed::KeyedWorld;
+use crate::encounter::log::{CombatLog, LogEntry};
+use crate::encounter::react::{self, Event, Reaction, Resolution, Resume};
+use crate::encounter::world::*;
+use crate::map::forced::{Force, ForcedEvent};
+use crate::map::movement::{Mover, is_straight, path_cost};
+use crate::map::{
+    Footprint, Map, Occupant, Pos, Side, Sight, any_clear_sight, line_of_effect, sight,
+};
+use crate::power_roll::{RollSpec, resolve_for_target};
+use crate::stats::{Characteristics, CreatureId, DamageTraits, DamageType, Health, Stamina};
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Resolution>()
+        .init_resource::<RaisedWalls>()
+        .add_systems(
+            Step::EndOfTurn,
+            walls_crumble.before(crate::encounter::flow::strain),
+        );
+}
+
+/// A wall an ability raised, and how long it has left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaisedWall {
+    pub squares: Vec<Pos>,
+    pub owner: CreatureId,
+    /// Ends of the owner's turns before it crumbles.
+    pub turn_ends_left: u32,
+}
+
+/// The walls abilities have raised.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct RaisedWalls(pub Vec<RaisedWall>);
+
+/// End of a turn: the walls of the creatures ending it count down, and
+/// crumble at zero.
+pub(crate) fn walls_crumble(world: &mut World) {
+    // (Most fights raise no wall: nothing to copy then.)
+    if world.res::<RaisedWalls>().0.is_empty() {
+        return;
+    }
+    let ended = crate::encounter::flow::turns_ended(world);
+    if ended.is_empty() {
+        return;
+    }
+    // A maker who died has no turns left to end: its walls crumble as this
+    // turn ends (else a bridge walled by a fallen elementalist stays shut
+    // for good).
+    let fallen: Vec<CreatureId> = world
+        .res::<RaisedWalls>()
+        .0
+        .iter()
+        .map(|w| w.owner)
+        .filter(|&o| {
+            entity_of(world, o)
+                .and_then(|e| world.comp::<Stamina>(e))
+                .is_none_or(|s| !can_act(s))
+        })
+        .collect();
+    let mut gone = Vec::new();
+    world.res_mut::<RaisedWalls>().0.retain_mut(|w| {
+        if ended.contains(&w.owner) {
+            w.turn_ends_left = w.turn_ends_left.saturating_sub(1);
+        }
+        if fallen.contains(&w.owner) {
+            w.turn_ends_left = 0;
+        }
+        if w.turn_ends_left == 0 {
+            gone.push(w.clone());
+            false
+        } else {
+            true
+        }
+    });
+    for w in gone {
+        for &p in &w.squares {
+            world
+                .res_mut::<Battlefield>()
+                .map_mut()
+                .set_raised_wall(p, false);
+        }
+        world.res_mut::<CombatLog>().push(LogEntry::WallCrumbled {
+            creature: w.owner,
+            squares: w.squares,
+        });
+    }
+}
+
+/// Carry out a command: the first part of a step, run by
+/// [`crate::encounter::Encounter`] on the world directly, as Bevy runs an exclusive
+/// system (a schedule around this one system cost a random game 2% more
+/// instructions, for nothing). The command comes back with the answer (for
+/// the replay, or the refusal's report).
+///
+/// `listed`: the command was taken from the listing of this very moment
+/// (`Encounter::perform_listed`, inside the crate): a move's path was then
+/// found by the reach search of this state, and its cost is not worked out
+/// again (release builds only; debug builds check it and panic on a listed
+/// move the walk would refuse). `prepared`: what that listing read of
+/// everyone, for the walk of a move or shift taken from it (see
+/// [`Prepared`]).
+pub(crate) fn handle_command(
+    world: &mut World,
+    cmd: Command,
+    listed: bool,
+    prepared: Option<Prepared>,
+) -> (Result<(), Refusal>, Command) {
+    // The phase stays as it is while the step runs (it changes after it).
+    let phase = *world.res::<State<Phase>>().get();
+    let result = execute(world, &cmd, phase, listed);
+    // Whether a prompt is open, as the waiting work left it.
+    let mut prompt = None;
+    if result.is_ok() {
+        // A listed move or shift has just put its walk up, first to run,
+        // with nothing changed since the listing but the walker's move
+        // spent.
+        let prepared = prepared.filter(|p| {
+            listed
+                && matches!(cmd, Command::Move { creature, .. } | Command::Shift { creature, .. }
+                    if creature == p.walker)
+        });
+        prompt = Some(react::run(world, prepared));
+        check_grabs(world);
+    }
+    if end_fallen_turn(world) != Fallen::Standing {
+        // (It dropped what was waiting, the prompt too.)
+        prompt = Some(false);
+    }
+    // A turn started clears a delay; an open prompt is its own phase.
+    if matches!(cmd, Command::StartTurn { .. }) && result.is_ok() {
+        world.res_mut::<Flow>().delayed = None;
+    }
+    let prompt = prompt.unwrap_or_else(|| world.res::<Resolution>().prompt.is_some());
+    if prompt && phase != Phase::Reacting {
+        world.res_mut::<NextState<Phase>>().set(Phase::Reacting);
+    } else if !prompt && phase == Phase::Reacting && world.res::<Flow>().active.is_some() {
+        world.res_mut::<NextState<Phase>>().set(Phase::Acting);
+    }
+    (result, cmd)
+}
+
+/// What [`end_fallen_turn`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fallen {
+    /// Nothing: no turn under way, or its creature stands.
+    Standing,
+    /// The squad's turn passed to a minion still standing (what was
+    /// waiting dropped).
+    Passed,
+    /// The turn ended (what was waiting dropped).
+    Ended,
+}
+
+/// A creature that falls during its own turn (an opportunity attack, a
+/// collision, an aura as its turn starts) has its turn ended, and what it
+/// was doing with it; a squad's turn passes to a minion still standing.
+pub(crate) fn end_fallen_turn(world: &mut World) -> Fallen {
+    let Some(active) = world.res::<Flow>().active else {
+        return Fallen::Standing;
+    };
+    let standing = |world: &World, id: CreatureId| {
+        entity_of(world, id)
+            .and_then(|e| world.comp::<Stamina>(e))
+            .is_some_and(can_act)
+    };
+    if standing(world, active) {
+        return Fallen::Standing;
+    }
+    world.res_mut::<Resolution>().clear();
+    // A squad's turn goes on while any of its minions stands.
+    let next = world
+        .res::<Flow>()
+        .squad
+        .iter()
+        .copied()
+        .find(|&m| standing(world, m));
+    if let Some(m) = next {
+        world.res_mut::<Flow>().active = Some(m);
+        return Fallen::Passed;
+    }
+    let mut flow = world.res_mut::<Flow>();
+    let done = flow.finish_turn();
+    // A turn that ended as it began (its creature died of its slow
+    // action's bleeding) has nothing of its start left to do: the dead
+    // gain no resource.
+    flow.events.ended = done;
+    flow.events.started.clear();
+    Fallen::Ended
+}
+
+pub(crate) fn execute(
+    world: &mut World,
+    cmd: &Command,
+    phase: Phase,
+    listed: bool,
+) -> Result<(), Refusal> {
+    let id = cmd.creature();
+    // Whose turn it is, read once: nothing before its checks below changes it.
+    let (in_turn, acting, phased_round) = {
+        let flow = world.res::<Flow>();
+        if flow.outcome.is_some() {
+            return Err(Refusal::Over);
+        }
+        (
+            flow.active.is_some(),
+            flow.is_acting(id),
+            flow.phased.is_some(),
+        )
+    };
+    let entity = entity_of(world, id).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
+    // A square far off the map is no square of this fight (only a file
+    // written by hand names one): refused at the door, so no rule works
+    // with coordinates near the integers' limits.
+    // (The map is read only for a command that names a square.)
+    if cmd.find_square(|_| true).is_some() {
+        let map = &world.res::<Battlefield>().0;
+        if let Some(p) = cmd.find_square(|p| map.far_off(p)) {
+            return Err(Refusal::FarOffMap(p));
+        }
+    }
+    // An open prompt must be answered before anything else happens.
+    if let Some(p) = &world.res::<Resolution>().prompt {
+        let asked = p.creature;
+        return match cmd {
+            Command::Answer { reaction, .. } => answer(world, id, reaction.as_ref()),
+            _ => Err(Refusal::AwaitingAnswer(Who::of(world, asked))),
+        };
+    }
+    match cmd {
+        Command::StartTurn { creature } => return start_turn(world, entity, *creature, phase),
+        Command::Delay { creature } if crate::encounter::phased_flow::rules(world).is_some() => {
+            side_to_pick(world, entity, *creature, phase)?;
+            return crate::encounter::phased_flow::delay(world, *creature);
+        }
+        Command::Delay { creature } => return delay(world, entity, *creature, phase),
+        Command::Answer { .. } => return Err(Refusal::NoPrompt),
+        _ => {}
+    }
+    if !in_turn {
+        return Err(Refusal::NoTurnInProgress);
+    }
+    if !acting {
+        return Err(Refusal::NotTheirTurn(Who::of(world, id)));
+    }
+    if world.comp::<Stamina>(entity).is_none_or(|s| !can_act(s))
+        && !matches!(cmd, Command::EndTurn { .. })
+    {
+        return Err(Refusal::Dead(Who::of(world, id)));
+    }
+    // (The turn order is read again only in a phased round.)
+    let round = if phased_round {
+        crate::encounter::phased_flow::round(world)
+    } else {
+        None
+    };
+    crate::encounter::phased_flow::check_command_in(world, round, id, cmd)?;
+    match cmd {
+        Command::Movement { power, path, .. } => {
+            crate::encounter::phased_flow::movement(world, entity, id, *power, &path.to_vec())
+        }
+        Command::EndTurn { .. } => {
+            let mut flow = world.res_mut::<Flow>();
+            let done = flow.finish_turn();
+            flow.events.ended = done;
+            Ok(())
+        }
+        Command::Move { path, .. } => {
+            let how = Walk {
+                shift: false,
+                spend_move: true,
+                listed,
+            };
+            walk(world, entity, id, path.to_vec(), how)
+        }
+        Command::Shift { to, .. } => {
+            let from = world
+                .comp::<Space>(entity)
+                .map(|s| s.0.pos)
+                .unwrap_or_default();
+            let how = Walk {
+                shift: true,
+                spend_move: true,
+                listed,
+            };
+            walk(world, entity, id, vec![from, *to], how)
+        }
+        Command::UseAbility {
+            ability,
+            targets,
+            surges,
+            potency_surges,
+            spend,
+            tier,
+            ..
+        } => use_ability(
+            world,
+            entity,
+            id,
+            AbilityUse {
+                ability,
+                targets,
+                surges: *surges,
+                potency_surges,
+                spend: *spend,
+                tier: *tier,
+                placement: None,
+            },
+        ),
+        Command::UseAreaAbility {
+            ability,
+            placement,
+            surges,
+            potency_surges,
+            spend,
+            tier,
+            ..
+        } => use_ability(
+            world,
+            entity,
+            id,
+            AbilityUse {
+                ability,
+                targets: &[],
+                surges: *surges,
+                potency_surges,
+                spend: *spend,
+                tier: *tier,
+                placement: Some(placement),
+            },
+        ),
+        Command::FreeStrike { target, .. } => free_strike(world, entity, id, *target),
+        Command::Charge {
+            path,
+            target,
+            ability,
+            ..
+        } => charge(
+            world,
+            entity,
+            id,
+            &path.to_vec(),
+            *target,
+            ability.as_deref(),
+        ),
+        Command::StandUp { .. } => stand_up(world, entity),
+        Command::CatchBreath { .. } => catch_breath(world, entity, id),
+        Command::EscapeGrab { .. } => escape_grab(world, entity, id),
+        Command::Defend { .. } => defend(world, entity, id),
+        Command::Hide { .. } => hide(world, entity, id),
+        Command::StartTurn { .. } | Command::Delay { .. } | Command::Answer { .. } => {
+            unreachable!("handled above")
+        }
+    }
+}
+
+/// Whether it is `id`'s side's pick now, with no turn under way (the side
+/// to pick, if so).
+pub(crate) fn side_to_pick(
+    world: &World,
+    entity: Entity,
+    id: CreatureId,
+    phase: Phase,
+) -> Result<Side, Refusal> {
+    let flow = world.res::<Flow>();
+    if phase != Phase::AwaitingTurn || flow.active.is_some() {
+        return Err(Refusal::TurnInProgress);
+    }
+    let side = world.comp::<Creature>(entity).map(|c| c.side);
+    if side != Some(flow.to_act) {
+        return Err(Refusal::NotTheirTurn(Who::of(world, id)));
+    }
+    Ok(flow.to_act)
+}
+
+pub(crate) fn start_turn(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    phase: Phase,
+) -> Result<(), Refusal> {
+    if world.comp::<Summoned>(entity).is_some() {
+        return Err(Refusal::SummonActsAlone(Who::of(world, id)));
+    }
+    // Seed 001: the phases' order, or seizing the initiative.
+    // (Read together: nothing below changes them before they are used.)
+    let (phased, acted) = {
+        let flow = world.res::<Flow>();
+        (
+            flow.phased.as_ref().map(|p| p.stage),
+            flow.acted.contains(&id),
+        )
+    };
+    let seized = match phased {
+        Some(_) if phase == Phase::AwaitingTurn => {
+            crate::encounter::phased_flow::check_start(world, id)?
+        }
+        _ => false,
+    };
+    side_to_pick(world, entity, id, phase)?;
+    if acted {
+        return Err(Refusal::AlreadyActed(Who::of(world, id)));
+    }
+    if !world.comp::<Stamina>(entity).is_some_and(can_act) {
+        return Err(Refusal::Dead(Who::of(world, id)));
+    }
+    if phased.is_some() {
+        crate::encounter::phased_flow::turn_started(world, id, seized);
+    }
+    // RULES.md "Minions": a squad "takes one turn together" (in phased
+    // rounds each minion goes on its own initiative).
+    let squad = squad_of(world, entity).filter(|_| phased.is_none());
+    let members: Vec<CreatureId> = match squad {
+        Some(n) => {
+            let mut q = world.query::<(&Creature, &SquadMember, &Stamina)>();
+            let acted = &world.res::<Flow>().acted;
+            let mut m: Vec<CreatureId> = q
+                .iter(world)
+                .filter(|(c, sm, s)| sm.0 == n && can_act(s) && !acted.contains(&c.id))
+                .map(|(c, _, _)| c.id)
+                .collect();
+            m.sort();
+            m
+        }
+        None => Vec::new(),
+    };
+    let starting = if members.is_empty() {
+        vec![id]
+    } else {
+        members.clone()
+    };
+    for &m in &starting {
+        let name = Who::of(world, m).into_label();
+        world
+            .res_mut::<CombatLog>()
+            .push(LogEntry::TurnStarted { creature: m, name });
+    }
+    // Seed 002 "Slow Action": it takes effect at the start of the next
+    // turn (phased: the next battle turn).
+    let movement_turn = phased == Some(crate::phased::Stage::Movement);
+    // (Most turns have none: the entity is not moved for nothing.)
+    if !movement_turn
+        && world.comp::<Casting>(entity).is_some()
+        && let Some(casting) = world.entity_mut(entity).take::<Casting>()
+    {
+        resolve_slow(world, entity, casting);
+    }
+    // Seed 004 "Summon": its summons act "directly before" it (queued last,
+    // so they run first); in phased rounds, before its battle turn.
+    let summons = if movement_turn {
+        Vec::new()
+    } else {
+        crate::encounter::summon::queue_turns(world, id)
+    };
+    let mut f = world.res_mut::<Flow>();
+    f.active = Some(id);
+    f.squad = members.clone();
+    f.summons = summons;
+    f.events.started = if members.is_empty() {
+        vec![id]
+    } else {
+        members
+    };
+    world.res_mut::<NextState<Phase>>().set(Phase::Acting);
+    Ok(())
+}
+
+/// Which action an action type spends, converting the main action when the
+/// maneuver or move action is gone (RULES.md: "the main action may be spent
+/// as a second maneuver or move action").
+pub(crate) fn spend_action(
+    budget: &mut TurnBudget,
+    conditions: &Conditions,
+    action: ActionType,
+) -> Result<(), Refusal> {
+    let dazed = action_limits(conditions).one_action_only;
+    if dazed && budget.dazed_done {
+        return Err(Refusal::Dazed);
+    }
+    match action {
+        ActionType::MainAction | ActionType::SlowAction => {
+            if !budget.main {
+                return Err(Refusal::MainActionUsed);
+            }
+            budget.main = false;
+        }
+        ActionType::Maneuver => {
+            if budget.maneuver {
+                budget.maneuver = false;
+            } else if budget.main {
+                budget.main = false;
+            } else {
+                return Err(Refusal::ManeuverUsed);
+            }
+        }
+        ActionType::MoveAction => {
+            if budget.move_action {
+                budget.move_action = false;
+            } else if budget.main {
+                budget.main = false;
+            } else {
+                return Err(Refusal::MoveActionUsed);
+            }
+        }
+        ActionType::FreeManeuver | ActionType::NoAction => {
+            if dazed {
+                return Err(Refusal::Dazed);
+            }
+            return Ok(());
+        }
+        ActionType::TriggeredAction | ActionType::FreeTriggeredAction => {
+            return Err(Refusal::Unsupported(
+                "triggered actions answer prompts".into(),
+            ));
+        }
+        ActionType::Passive | ActionType::Episodic => {
+            return Err(Refusal::Unsupported(
+                "passive and episodic abilities apply when the encounter starts".into(),
+            ));
+        }
+    }
+    if dazed {
+        budget.dazed_done = true;
+    }
+    Ok(())
+}
+
+/// Creatures a check keeps in mind between its runs (who may be grabbed,
+/// see [`Grabs`]; who may carry an aura, see `aura::KnownCarriers`): None
+/// when not known, and the check then passes over everyone.
+#[derive(Default)]
+pub(crate) struct Known(pub(super) Option<smallvec::SmallVec<[Entity; 4]>>);
+
+impl Known {
+    /// `entity` is one of them now (kept in mind only while they are known).
+    pub(super) fn add(&mut self, entity: Entity) {
+        if let Some(list) = &mut self.0
+            && !list.contains(&entity)
+        {
+            list.push(entity);
+        }
+    }
+}
+
+/// Who may be grabbed, for [`check_grabs`]: every creature grabbed is in
+/// the list (some in it may no longer be: the check reads their conditions
+/// and keeps those still grabbed). The check sets it; [`impose`] adds whom
+/// it grabs. Not known at the start, after a restore, or after a hand on
+/// the world through `Encounter::world_mut` (either may bring grabs of its
+/// own). Kept out of snapshots. (Missing, as in a world built without the
+/// setup, it counts as not known.)
+#[derive(Resource, Default)]
+pub(crate) struct Grabs(pub(crate) Known);
+
+/// Forget whom the hints kept for the checks name (who may be grabbed;
+/// who may carry an aura): after a restore, or a hand on the world, the
+/// checks find out again.
+pub(crate) fn hints_unknown(world: &mut World) {
+    if let Some(mut m) = world.get_res_mut::<Grabs>() {
+        m.0 = Known::default();
+    }
+    if let Some(mut k) = world.get_res_mut::<crate::encounter::aura::KnownCarriers>() {
+        k.0 = Known::default();
+    }
+}
+
+/// Spend the action for a basic maneuver or main action, or refuse.
+pub(crate) fn spend(world: &mut World, entity: Entity, action: ActionType) -> Result<(), Refusal> {
+    let conditions = world
+        .comp::<Conditions>(entity)
+        .cloned()
+        .unwrap_or_default();
+    let mut budget = *world
+        .comp::<TurnBudget>(entity)
+        .ok_or(Refusal::NoTurnInProgress)?;
+    spend_action(&mut budget, &conditions, action)?;
+    *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
+    Ok(())
+}

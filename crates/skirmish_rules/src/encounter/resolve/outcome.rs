@@ -1,0 +1,646 @@
+//! A tier's outcome on its target: damage, conditions, forced movement,
+//! shields, retaliation, healing and the resources gained.
+
+use super::*;
+
+/// Apply one target's effects: damage (with surges spent on the first
+/// target that takes damage), then forced movement and conditions in the
+/// order presented. Returns what the user gains from it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply_outcome(
+    world: &mut World,
+    entity: Entity,
+    user: &Snapshot,
+    ability: &Ability,
+    target: &Snapshot,
+    effects: &[crate::ability::Effect],
+    potency_bonus: i32,
+    source: Footprint,
+    surges_left: &mut u32,
+) -> Gains {
+    let mut outcome = evaluate(effects, &user.chars, &target.chars, potency_bonus);
+    // Damage of one type is one instance (immunity applies once).
+    let mut merged: Vec<(i32, DamageType)> = Vec::new();
+    for (amount, t) in outcome.damage.drain(..) {
+        match merged.iter_mut().find(|(_, mt)| *mt == t) {
+            Some(m) => m.0 += amount,
+            None => merged.push((amount, t)),
+        }
+    }
+    outcome.damage = merged;
+    // Seed 004 "Shield": an attack's damage (an ability with a power roll)
+    // is reduced by the target's shields, once per attack.
+    let attack = ability.power_roll.is_some() && target.id != user.id;
+    let mut shield = if attack && !outcome.damage.is_empty() {
+        shield_against_attack(world, target)
+    } else {
+        0
+    };
+    // Seed 000 "Surges": each surge deals extra damage equal to the highest
+    // characteristic, to one creature targeted.
+    for (i, (amount, t)) in outcome.damage.iter().enumerate() {
+        let mut amount = *amount;
+        if shield > 0 {
+            let stopped = shield.min(amount.max(0));
+            amount -= stopped;
+            shield -= stopped;
+            if stopped > 0 {
+                world.res_mut::<CombatLog>().push(LogEntry::Shielded {
+                    creature: target.id,
+                    prevented: stopped,
+                });
+            }
+        }
+        if i == 0 && *surges_left > 0 {
+            let n = (*surges_left).min(3);
+            amount += n as i32 * user.chars.highest();
+            if let Some(mut h) = world.comp_mut::<Heroic>(entity) {
+                h.surges = h.surges.saturating_sub(n);
+            }
+            *surges_left = 0;
+            trigger_resource(world, entity, crate::content::ResourceTrigger::SurgeSpent);
+        }
+        deal_damage(world, target.entity, target.id, amount, *t, Some(user.id));
+    }
+    // Effects happen after damage, in the order presented, to a target the
+    // damage left alive: the dead are moved by nothing (a minion's fall
+    // would take more of its squad's pool) and take no conditions or help.
+    if world
+        .comp::<Stamina>(target.entity)
+        .is_some_and(|s| !s.is_dead())
+    {
+        effects_after_damage(world, user, ability, target, source, &outcome);
+    }
+    if attack {
+        retaliate(world, entity, user.id, target);
+    }
+    Gains {
+        total: outcome.surges + outcome.resources.iter().map(|(_, n)| n).sum::<u32>(),
+        surges: outcome.surges,
+        resources: outcome.resources,
+        summons: outcome.summons,
+        loot: outcome.loot,
+        recover: outcome.recover,
+        refresh: outcome.refresh,
+        signals: outcome.signals,
+        prepare: outcome.prepare,
+    }
+}
+
+/// An outcome's forced movement, conditions and help, in that order, on a
+/// target the damage left standing.
+pub(crate) fn effects_after_damage(
+    world: &mut World,
+    user: &Snapshot,
+    ability: &Ability,
+    target: &Snapshot,
+    source: Footprint,
+    outcome: &crate::ability::TierOutcome,
+) {
+    for f in outcome.forced.iter().filter(|f| f.applies) {
+        force_move(world, user, source, target, f.kind, f.distance, f.vertical);
+    }
+    for c in &outcome.conditions {
+        for &kind in &c.conditions {
+            if !c.applies {
+                world
+                    .res_mut::<CombatLog>()
+                    .push(LogEntry::ConditionResisted {
+                        target: target.id,
+                        condition: kind,
+                    });
+                continue;
+            }
+            impose(
+                world,
+                target.entity,
+                target.id,
+                user.id,
+                &ability.id,
+                kind,
+                c.duration,
+            );
+        }
+    }
+    support(
+        world,
+        target,
+        outcome,
+        (user.id, &ability.id, &ability.name),
+    );
+}
+
+/// The effects that help their target: stamina regained, temporary stamina,
+/// surges granted, active bonuses, a shift toward the enemy and a free
+/// strike (in that order).
+pub(crate) fn support(
+    world: &mut World,
+    target: &Snapshot,
+    outcome: &crate::ability::TierOutcome,
+    (user, ability_id, ability_name): (CreatureId, &str, &str),
+) {
+    let alive = |w: &World| {
+        w.comp::<Stamina>(target.entity)
+            .is_some_and(|s| !s.is_dead())
+    };
+    if !alive(world) {
+        return;
+    }
+    if outcome.heal > 0 {
+        heal(world, target.entity, target.id, outcome.heal as i32);
+    }
+    if outcome.temporary > 0
+        && let Some(mut st) = world.comp_mut::<Stamina>(target.entity)
+    {
+        st.gain_temporary(outcome.temporary as i32);
+        world
+            .res_mut::<CombatLog>()
+            .push(LogEntry::TemporaryStamina {
+                creature: target.id,
+                amount: outcome.temporary as i32,
+            });
+    }
+    if outcome.grant_surges > 0
+        && let Some(mut h) = world.comp_mut::<Heroic>(target.entity)
+    {
+        h.surges += outcome.grant_surges;
+        let total = h.surges;
+        world.res_mut::<CombatLog>().push(LogEntry::SurgesGained {
+            creature: target.id,
+            amount: outcome.grant_surges,
+            total,
+        });
+    }
+    for spec in &outcome.bonuses {
+        let bonus = ActiveBonus {
+            kind: spec.kind,
+            lasts: spec.lasts,
+            uses_left: match spec.lasts {
+                crate::ability::BonusLasts::Charges(n) => Some(n),
+                _ => None,
+            },
+            ability: ability_name.to_string(),
+            source: Some(user),
+            from: ability_id.to_string(),
+        };
+        match world.comp_mut::<Bonuses>(target.entity) {
+            Some(mut b) => b.gain(bonus),
+            None => {
+                world.entity_mut(target.entity).insert(Bonuses(vec![bonus]));
+            }
+        }
+        world.res_mut::<CombatLog>().push(LogEntry::BonusGained {
+            creature: target.id,
+            bonus: bonus_text(spec),
+        });
+    }
+    if outcome.shift > 0 {
+        granted_shift(world, target.entity, target.id, outcome.shift);
+    }
+    if outcome.free_strike && alive(world) {
+        granted_strike(world, target.entity, target.id);
+    }
+}
+
+/// The shield a target has against one attack; persistent shields spend a use.
+pub(crate) fn shield_against_attack(world: &mut World, target: &Snapshot) -> i32 {
+    let Some(mut b) = world.comp_mut::<Bonuses>(target.entity) else {
+        return 0;
+    };
+    let n = b.shield() as i32;
+    if n == 0 {
+        return 0;
+    }
+    let ended = b.use_up(|x| matches!(x.kind, crate::ability::BonusKind::Shield(_)));
+    for ability in ended {
+        world.res_mut::<CombatLog>().push(LogEntry::BonusEnded {
+            creature: target.id,
+            ability,
+        });
+    }
+    n
+}
+
+/// Seed 004 "Retaliate": after the attack, unless the target fell, X damage
+/// to the attacker if within the retaliation's range; not an attack.
+pub(crate) fn retaliate(
+    world: &mut World,
+    attacker: Entity,
+    attacker_id: CreatureId,
+    target: &Snapshot,
+) {
+    let standing = world
+        .comp::<Stamina>(target.entity)
+        .is_some_and(|s| matches!(s.health(), Health::Healthy | Health::Winded));
+    if !standing {
+        return;
+    }
+    let (Some(a), Some(t)) = (
+        world.comp::<Space>(attacker).map(|s| s.0),
+        world.comp::<Space>(target.entity).map(|s| s.0),
+    ) else {
+        return;
+    };
+    let distance = a.distance(t);
+    let Some(mut b) = world.comp_mut::<Bonuses>(target.entity) else {
+        return;
+    };
+    let amount = b.retaliation(distance) as i32;
+    if amount == 0 {
+        return;
+    }
+    let ended = b.use_up(|x| {
+        matches!(x.kind, crate::ability::BonusKind::Retaliate { range, .. } if distance <= range)
+    });
+    world.res_mut::<CombatLog>().push(LogEntry::Retaliated {
+        creature: target.id,
+        attacker: attacker_id,
+        amount,
+    });
+    deal_damage(
+        world,
+        attacker,
+        attacker_id,
+        amount,
+        DamageType::Untyped,
+        Some(target.id),
+    );
+    for ability in ended {
+        world.res_mut::<CombatLog>().push(LogEntry::BonusEnded {
+            creature: target.id,
+            ability,
+        });
+    }
+}
+
+/// Regain stamina up to the maximum (a dying hero too; not the dead).
+pub(crate) fn heal(world: &mut World, entity: Entity, id: CreatureId, amount: i32) {
+    let Some(mut st) = world.comp_mut::<Stamina>(entity) else {
+        return;
+    };
+    if st.is_dead() {
+        return;
+    }
+    let before = st.current;
+    st.heal(amount);
+    let (gained, now) = (st.current - before, st.current);
+    if gained <= 0 {
+        return;
+    }
+    world.res_mut::<CombatLog>().push(LogEntry::Healed {
+        creature: id,
+        amount: gained,
+        stamina: now,
+    });
+    ally_healed(world, entity);
+    // Seed 002: a locked Stamina point bank is affected "up or down".
+    crate::encounter::concentration::affected(world, id, &[crate::ability::Component::Stamina]);
+}
+
+/// The talent's cost: at the end of its turn, 1 damage per point below 0.
+pub(crate) fn strain(world: &mut World, ended: &[CreatureId]) {
+    for &id in ended {
+        let Some(e) = entity_of(world, id) else {
+            continue;
+        };
+        let n = world.comp::<Heroic>(e).map_or(0, |h| h.strain) as i32;
+        if n > 0 && world.comp::<Stamina>(e).is_some_and(|s| !s.is_dead()) {
+            world.res_mut::<CombatLog>().push(LogEntry::Strained {
+                creature: id,
+                amount: n,
+            });
+            deal_damage(world, e, id, n, DamageType::Untyped, None);
+        }
+    }
+}
+
+/// What one target's tier gives the user.
+pub(crate) struct Gains {
+    pub(crate) total: u32,
+    pub(crate) surges: u32,
+    pub(crate) resources: Vec<(String, u32)>,
+    /// Seed 004's effects on the user: summons, loot, recover, refresh.
+    pub(crate) summons: Vec<String>,
+    pub(crate) loot: Option<u32>,
+    pub(crate) recover: u32,
+    pub(crate) refresh: u32,
+    pub(crate) signals: Vec<String>,
+    pub(crate) prepare: Vec<(String, crate::ability::Prepared)>,
+}
+
+/// Apply an ability's gains to its user: surges, its heroic resource, or
+/// the Director's Malice.
+pub(crate) fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, gains: &Gains) {
+    let (surges, resources) = (gains.surges, &gains.resources);
+    for stat_block in &gains.summons {
+        crate::encounter::summon::summon(world, entity, stat_block);
+    }
+    if let Some(range) = gains.loot {
+        crate::encounter::gather::loot(world, entity, id, range);
+    }
+    if gains.recover > 0 {
+        crate::encounter::gather::recover(world, entity, id, gains.recover, false);
+    }
+    if gains.refresh > 0 {
+        crate::encounter::gather::recover(world, entity, id, gains.refresh, true);
+    }
+    for command in &gains.signals {
+        crate::encounter::glyph::signal(world, id, command);
+    }
+    for (ability, lasts) in &gains.prepare {
+        crate::encounter::gather::prepare(world, entity, id, ability, *lasts);
+    }
+    if surges > 0
+        && let Some(mut h) = world.comp_mut::<Heroic>(entity)
+    {
+        h.surges += surges;
+        let total = h.surges;
+        world.res_mut::<CombatLog>().push(LogEntry::SurgesGained {
+            creature: id,
+            amount: surges,
+            total,
+        });
+    }
+    for (name, amount) in resources {
+        if name == "malice" {
+            let mut m = world.res_mut::<Malice>();
+            m.0 += amount;
+            let total = m.0;
+            world.res_mut::<CombatLog>().push(LogEntry::MaliceGained {
+                amount: *amount,
+                total,
+            });
+        } else if let Some(mut h) = world
+            .comp_mut::<Heroic>(entity)
+            .filter(|h| &h.resource == name)
+        {
+            h.gain(*amount);
+            let (resource, total) = (h.resource.clone(), h.amount);
+            world.res_mut::<CombatLog>().push(LogEntry::ResourceGained {
+                creature: id,
+                resource,
+                amount: *amount,
+                total,
+            });
+        }
+    }
+}
+
+pub(crate) fn impose(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    source: CreatureId,
+    ability: &str,
+    kind: ConditionKind,
+    duration: Duration,
+) {
+    if world.comp::<Stamina>(entity).is_none_or(|s| s.is_dead()) {
+        return;
+    }
+    if kind == ConditionKind::Grabbed && source != id {
+        // Seed 000 "Grabbed": "A creature can grab only creatures of their
+        // size or smaller. If a creature's Might score is 2 or higher, they
+        // can grab any creature larger than them with a size equal to or less
+        // than their Might score." "Unless otherwise indicated, a creature can
+        // grab only one creature at a time": grabbing another lets go of the first.
+        let Some(se) = entity_of(world, source) else {
+            return;
+        };
+        let size = |e: Entity| world.comp::<Space>(e).map_or(1, |s| s.0.size);
+        let might = world.comp::<Characteristics>(se).map_or(0, |c| c.might);
+        let (theirs, mine) = (size(entity), size(se));
+        if theirs > mine && !(might >= 2 && theirs as i32 <= might) {
+            world
+                .res_mut::<CombatLog>()
+                .push(LogEntry::ConditionResisted {
+                    target: id,
+                    condition: kind,
+                });
+            return;
+        }
+        for (other, oe) in grabbed_by(world, source) {
+            if other != id {
+                release(world, oe, other, source);
+            }
+        }
+    }
+    // Seed 002 "Ability Saves": "[0!] Critical Failure. The target
+    // automatically Passes their Save" (nothing is imposed); the other
+    // scores shift the saves.
+    let shifted = duration == Duration::SaveEnds
+        && world
+            .res::<Content>()
+            .ability(ability)
+            .is_some_and(|a| a.shifted_saves);
+    let save_shift = match world.get_res::<RollFacts>() {
+        Some(f) if shifted => crate::conditions::SaveShift::from_roll(f.tier, f.critical, f.fumble),
+        _ => Some(crate::conditions::SaveShift::None),
+    };
+    let Some(save_shift) = save_shift else {
+        world
+            .res_mut::<CombatLog>()
+            .push(LogEntry::ConditionResisted {
+                target: id,
+                condition: kind,
+            });
+        return;
+    };
+    let Some(mut conditions) = world.comp_mut::<Conditions>(entity) else {
+        return;
+    };
+    let applied = conditions.apply(ActiveCondition {
+        kind,
+        duration,
+        source: Some(source),
+        ability: Some(ability.to_string()),
+        save_shift,
+    });
+    if !matches!(applied, Applied::Refused(_)) {
+        if kind == ConditionKind::Grabbed
+            && let Some(mut g) = world.get_res_mut::<Grabs>()
+        {
+            g.0.add(entity);
+        }
+        world
+            .res_mut::<CombatLog>()
+            .push(LogEntry::ConditionGained {
+                target: id,
+                condition: kind,
+                duration: duration.to_string(),
+            });
+        // Seed 002 "Component": knocked prone, grabbed or restrained, the
+        // creature's lasting abilities that need standing or hands shake.
+        if let Some(c) = crate::ability::Component::affected_by(kind) {
+            crate::encounter::concentration::affected(world, id, &[c]);
+        }
+    }
+}
+
+pub(crate) fn force_move(
+    world: &mut World,
+    user: &Snapshot,
+    source: Footprint,
+    target: &Snapshot,
+    kind: ForcedKind,
+    distance: u32,
+    vertical: bool,
+) {
+    let limits = movement_limits(&target.conditions, 0);
+    if !limits.can_be_force_moved {
+        return;
+    }
+    if limits.force_moved_only_by.is_some_and(|g| g != user.id) {
+        return;
+    }
+    let creatures = occupants(world);
+    let map = world.res::<Battlefield>().0.clone();
+    // A slide with no chosen direction slides away from the user.
+    let aim = (kind == ForcedKind::Slide).then(|| {
+        let d = (
+            target.space.pos.x - user.space.pos.x,
+            target.space.pos.y - user.space.pos.y,
+        );
+        target.space.pos.offset(d.0.signum() * 8, d.1.signum() * 8)
+    });
+    let result = crate::map::forced::resolve(
+        &map,
+        &creatures,
+        &Force {
+            kind,
+            distance,
+            vertical,
+            target: target.id,
+            target_space: target.space,
+            stability: target.stability,
+            source,
+            aim,
+        },
+    );
+    if result.path.is_empty() && result.events.is_empty() {
+        return;
+    }
+    if let Some(mut s) = world.comp_mut::<Space>(target.entity) {
+        s.0.pos = result.end;
+    }
+    check_grabs(world);
+    for p in &result.broken {
+        world
+            .res_mut::<Battlefield>()
+            .map_mut()
+            .set_object(*p, None);
+    }
+    if !result.path.is_empty() {
+        world.res_mut::<CombatLog>().push(LogEntry::ForceMoved {
+            target: target.id,
+            path: result.path.clone(),
+        });
+        trigger_resource(
+            world,
+            user.entity,
+            crate::content::ResourceTrigger::ForceMoves,
+        );
+    }
+    // Collisions and falls: untyped, no dealer as the rules count it, the
+    // pusher credited in the log.
+    let pushed_into = |world: &mut World, e: Entity, id: CreatureId, damage: i32| {
+        deal_damage_credited(
+            world,
+            e,
+            id,
+            damage,
+            DamageType::Untyped,
+            None,
+            Some(user.id),
+        );
+    };
+    for e in &result.events {
+        match *e {
+            ForcedEvent::CollidedWithCreature { other, damage, .. } => {
+                world.res_mut::<CombatLog>().push(LogEntry::Collision {
+                    target: target.id,
+                    other: Some(other),
+                    damage,
+                });
+                pushed_into(world, target.entity, target.id, damage);
+                if let Some(oe) = entity_of(world, other) {
+                    pushed_into(world, oe, other, damage);
+                }
+            }
+            ForcedEvent::CollidedWithObstacle { damage, .. }
+            | ForcedEvent::BrokeThrough { damage, .. } => {
+                world.res_mut::<CombatLog>().push(LogEntry::Collision {
+                    target: target.id,
+                    other: None,
+                    damage,
+                });
+                pushed_into(world, target.entity, target.id, damage);
+            }
+            ForcedEvent::Fell { depth, damage, .. } => {
+                world.res_mut::<CombatLog>().push(LogEntry::Fell {
+                    target: target.id,
+                    depth,
+                    damage,
+                });
+                pushed_into(world, target.entity, target.id, damage);
+                impose(
+                    world,
+                    target.entity,
+                    target.id,
+                    user.id,
+                    "fall",
+                    ConditionKind::Prone,
+                    Duration::UntilRemoved,
+                );
+            }
+        }
+    }
+}
+
+/// A hero's own resource trigger fires, at most once a round.
+pub(crate) fn trigger_resource(
+    world: &mut World,
+    entity: Entity,
+    which: crate::content::ResourceTrigger,
+) {
+    let round = world.res::<Flow>().round;
+    let Some(id) = world.comp::<Creature>(entity).map(|c| c.id) else {
+        return;
+    };
+    let Some(mut h) = world.comp_mut::<Heroic>(entity) else {
+        return;
+    };
+    if h.trigger != which || h.trigger_round == round {
+        return;
+    }
+    h.trigger_round = round;
+    let n = h.trigger_amount;
+    h.gain(n);
+    let (resource, amount, total) = (h.resource.clone(), h.trigger_amount, h.amount);
+    world.res_mut::<CombatLog>().push(LogEntry::ResourceGained {
+        creature: id,
+        resource,
+        amount,
+        total,
+    });
+}
+
+/// A creature regained stamina: heroes whose trigger is an ally within 10
+/// squares regaining stamina gain their resource.
+pub(crate) fn ally_healed(world: &mut World, healed: Entity) {
+    let (Some(side), Some(space)) = (
+        world.comp::<Creature>(healed).map(|c| c.side),
+        world.comp::<Space>(healed).map(|s| s.0),
+    ) else {
+        return;
+    };
+    let mut q = world.query::<(Entity, &Creature, &Space)>();
+    let allies: Vec<Entity> = q
+        .iter(world)
+        .filter(|(e, c, s)| *e != healed && c.side == side && s.0.distance(space) <= 10)
+        .map(|(e, _, _)| e)
+        .collect();
+    for a in allies {
+        trigger_resource(world, a, crate::content::ResourceTrigger::AllyHealed);
+    }
+}

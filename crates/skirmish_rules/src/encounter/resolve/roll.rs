@@ -1,0 +1,384 @@
+//! The power roll of an ability: its edges and banes, the roll itself, and
+//! each target's tier.
+
+use super::*;
+
+/// Make a waiting roll: the user must still be standing; strike targets
+/// must still be alive, in reach and in line of effect; an area affects
+/// whoever it reaches now.
+pub(crate) fn run_roll(world: &mut World, r: PendingRoll) {
+    let Some(entity) = entity_of(world, r.user) else {
+        return;
+    };
+    if world.comp::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
+        return;
+    }
+    let content = world.res::<Content>().clone();
+    let Some(ability) = content.ability(&r.ability) else {
+        return;
+    };
+    let Some(user) = snapshot(world, entity) else {
+        return;
+    };
+    let map = world.res::<Battlefield>().0.clone();
+    let mut targets = Vec::new();
+    // (Who stands where is read for an area only.)
+    let candidates: Vec<CreatureId> = match &r.area {
+        Some(area) => area
+            .creatures(&occupants(world))
+            .iter()
+            .map(|o| o.id)
+            .collect(),
+        None => r.targets.clone(),
+    };
+    for t in candidates {
+        let Some(ts) = living_snapshot(world, t) else {
+            continue;
+        };
+        if r.area.is_some() {
+            if !target_allowed(&ability.target.kinds, &user, &ts) {
+                continue;
+            }
+        } else if t != r.user {
+            let reach = ability.distance.reach();
+            if user.space.distance(ts.space) > reach
+                || (!ability.true_distance && !line_of_effect(&map, user.space, ts.space))
+            {
+                world.res_mut::<CombatLog>().push(LogEntry::TargetLost {
+                    creature: r.user,
+                    target: t,
+                });
+                continue;
+            }
+        }
+        targets.push(ts);
+    }
+    if r.area.is_some()
+        && let Some(max) = ability.target.count
+    {
+        targets.truncate(max as usize);
+    }
+    // Nobody left to roll against (a strike whose targets were all lost).
+    if targets.is_empty() && r.area.is_none() {
+        return;
+    }
+    let source = r.source.unwrap_or(user.space);
+    resolve_roll(
+        world,
+        entity,
+        &user,
+        ability,
+        &targets,
+        Choices {
+            surges: r.surges,
+            potency_surges: &r.potency_surges,
+            tier: r.tier,
+        },
+        source,
+        &r.extra,
+    );
+}
+
+/// Roll once and resolve each target's tier (seed 000 "Roll Against
+/// Multiple Creatures"). Forced movement is measured from `source`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn resolve_roll(
+    world: &mut World,
+    entity: Entity,
+    user: &Snapshot,
+    ability: &Ability,
+    targets: &[Snapshot],
+    choices: Choices,
+    source: Footprint,
+    extra: &[crate::ability::Effect],
+) {
+    let Choices {
+        surges,
+        potency_surges,
+        tier: chosen_tier,
+    } = choices;
+    let id = user.id;
+    let map = world.res::<Battlefield>().0.clone();
+    let always: Vec<crate::ability::Effect> = ability
+        .effect
+        .as_ref()
+        .map(|e| e.effects.clone())
+        .unwrap_or_default();
+    let Some(power_roll) = ability.power_roll.clone() else {
+        // No roll: the effect entry applies to each target as written.
+        let mut effects = always;
+        effects.extend_from_slice(extra);
+        let mut best_gain: Option<Gains> = None;
+        for target in targets {
+            let gain = apply_outcome(
+                world, entity, user, ability, target, &effects, 0, source, &mut 0,
+            );
+            if best_gain.as_ref().is_none_or(|g| gain.total > g.total) {
+                best_gain = Some(gain);
+            }
+        }
+        // What the user gains comes once (as for a roll, below).
+        if let Some(g) = best_gain {
+            gain_for_user(world, entity, id, &g);
+        }
+        return;
+    };
+    // One roll for all targets (seed 000 "Roll Against Multiple Creatures";
+    // phased 2d6: its 2d6 and one extra die per target).
+    let phased = crate::encounter::phased_flow::rules(world).is_some();
+    let naturals = if phased {
+        let mut d = world.res_mut::<Dice>();
+        [d.roll(6), d.roll(6)]
+    } else {
+        world.res_mut::<Dice>().roll_2d10()
+    };
+    let characteristic = user
+        .chars
+        .best_of(&power_roll.characteristics)
+        .map_or(0, |(_, v)| v);
+    if !phased {
+        world.res_mut::<CombatLog>().push(LogEntry::Rolled {
+            creature: id,
+            naturals,
+            characteristic,
+        });
+    }
+    let spec = RollSpec {
+        characteristic,
+        main_action_ability: ability.action == ActionType::MainAction,
+        ..Default::default()
+    };
+    let creatures = occupants(world);
+    let (facts, deals_damage) = ability_facts(ability, targets.iter().map(|t| t.id));
+    // Seed 002 "Component": a bane per missing component, past 3 a low score.
+    let missing = ability
+        .components
+        .iter()
+        .filter(|c| c.missing(&user.conditions))
+        .count() as u32;
+    let (component_banes, low_score) = crate::ability::component_penalty(missing);
+    if missing > 0 {
+        world
+            .res_mut::<CombatLog>()
+            .push(LogEntry::ComponentsMissing {
+                creature: id,
+                missing,
+            });
+    }
+    let mut critical_logged = false;
+    let mut best_gain: Option<Gains> = None;
+    let mut surges_left = surges;
+    for target in targets {
+        let (edges, banes) = edges_and_banes(
+            world,
+            entity,
+            user,
+            target,
+            &facts,
+            &creatures,
+            &map,
+            deals_damage,
+            &|a, b| sight(&map, a, b),
+        );
+        let banes = banes + component_banes;
+        let result = if phased {
+            // Seed 001: 2d6 + ATK against DEF; a miss does nothing.
+            match crate::encounter::phased_flow::attack(
+                world,
+                user,
+                target,
+                characteristic,
+                (edges, banes),
+                naturals,
+            ) {
+                Some(tier) => crate::power_roll::RollResult {
+                    tier,
+                    ..resolve_for_target(&spec, [1, 1], 0, 0)
+                },
+                None => continue,
+            }
+        } else {
+            resolve_for_target(&spec, naturals, edges, banes)
+        };
+        let tier = match chosen_tier {
+            _ if low_score => crate::power_roll::Tier::One,
+            Some(t) if t < result.tier => t,
+            _ => result.tier,
+        };
+        // (Phased 2d6 logged its attack line instead.)
+        if !phased {
+            world.res_mut::<CombatLog>().push(LogEntry::TierResult {
+                target: target.id,
+                total: result.total,
+                tier,
+                edges,
+                banes,
+                critical: result.critical,
+            });
+        }
+        if result.critical && !critical_logged {
+            critical_logged = true;
+            dramatic_moment(world, user.space);
+            world.comp_mut::<TurnBudget>(entity).expect("checked").main = true;
+            world
+                .res_mut::<CombatLog>()
+                .push(LogEntry::CriticalHit { creature: id });
+        }
+        // Seed 000 "Surges": 2 surges raise the potency by 1 for one target.
+        let potency_bonus = if potency_surges.contains(&target.id) {
+            if let Some(mut h) = world.comp_mut::<Heroic>(entity) {
+                h.surges = h.surges.saturating_sub(2);
+            }
+            1
+        } else {
+            0
+        };
+        let mut effects = power_roll.tier(tier).effects.clone();
+        effects.extend(always.iter().cloned());
+        effects.extend_from_slice(extra);
+        // For seed 002's shifted saves: what this target's roll was.
+        world.insert_resource(RollFacts {
+            tier,
+            critical: result.critical,
+            fumble: naturals == [1, 1],
+        });
+        let gain = apply_outcome(
+            world,
+            entity,
+            user,
+            ability,
+            target,
+            &effects,
+            potency_bonus,
+            source,
+            &mut surges_left,
+        );
+        // Gains go to the user once, not once per target (seed 000 "Abilities
+        // With Damage and Effects"): keep the best tier's.
+        if best_gain.as_ref().is_none_or(|g| gain.total > g.total) {
+            best_gain = Some(gain);
+        }
+    }
+    world.remove_resource::<RollFacts>();
+    if let Some(g) = best_gain {
+        gain_for_user(world, entity, id, &g);
+    }
+    // Using an ability on an enemy gives a hidden creature away.
+    if targets.iter().any(|t| t.side != user.side) {
+        reveal(world, entity, id);
+    }
+}
+
+/// What an ability is, for the edge and bane rules, and whether cover
+/// matters: only when a tier deals damage, and never at a "true" distance
+/// (seed 002 "Distances": the target "cannot benefit from taking cover").
+pub(crate) fn ability_facts(
+    ability: &Ability,
+    targets: impl IntoIterator<Item = CreatureId>,
+) -> (AbilityFacts, bool) {
+    let facts = AbilityFacts {
+        strike: ability.is_strike(),
+        melee: ability.has(Keyword::Melee) || matches!(ability.distance, Distance::Melee(_)),
+        ranged: ability.has(Keyword::Ranged) || matches!(ability.distance, Distance::Ranged(_)),
+        targets: targets.into_iter().collect(),
+    };
+    let deals_damage = ability.power_roll.as_ref().is_some_and(|p| {
+        [&p.tiers.0, &p.tiers.1, &p.tiers.2].iter().any(|t| {
+            t.effects
+                .iter()
+                .any(|e| matches!(e, crate::ability::Effect::Damage { .. }))
+        })
+    });
+    (facts, deals_damage && !ability.true_distance)
+}
+
+/// The edges and banes on one target of a roll: conditions (RULES.md "Edges
+/// and banes", seed 000 "Conditions"), flanking, cover, surprise, high
+/// ground, and our Defend and Hide rulings. `see` is [`sight`] on `map`
+/// (a forecaster hands over the sights it keeps).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn edges_and_banes(
+    world: &World,
+    entity: Entity,
+    user: &Snapshot,
+    target: &Snapshot,
+    facts: &AbilityFacts,
+    creatures: &[Occupant],
+    map: &Map,
+    deals_damage: bool,
+    see: &dyn Fn(Footprint, Footprint) -> crate::map::Sight,
+) -> (u32, u32) {
+    let taunter_seen = user
+        .conditions
+        .source_of(ConditionKind::Taunted)
+        .and_then(|t| creatures.iter().find(|o| o.id == t))
+        .is_some_and(|o| see(user.space, o.space) != crate::map::Sight::Blocked);
+    let around = Surroundings {
+        enemy_adjacent_to_attacker: creatures
+            .iter()
+            .any(|o| o.side != user.side && o.space.distance(user.space) == 1),
+        line_of_effect_to_taunter: taunter_seen,
+    };
+    let mods = roll_modifiers(
+        Party {
+            id: user.id,
+            conditions: &user.conditions,
+        },
+        Party {
+            id: target.id,
+            conditions: &target.conditions,
+        },
+        facts,
+        around,
+    );
+    let mut edges = mods.edge_count();
+    let mut banes = mods.bane_count();
+    if facts.melee && facts.strike && flanked(user, target, creatures) {
+        edges += 1;
+    }
+    if deals_damage && target.id != user.id && see(user.space, target.space) == Sight::Cover {
+        banes += 1;
+    }
+    // RULES.md "Turns": rolls against surprised creatures gain an edge
+    // until the end of round 1.
+    if surprised_side(world) == Some(target.side) {
+        edges += 1;
+    }
+    // RULES.md "Flanking": "High ground gives an edge" (the user stands
+    // higher than the target).
+    if target.id != user.id && map.elevation(user.space) > map.elevation(target.space) {
+        edges += 1;
+    }
+    // Our rulings: a defending target imposes banes; a hidden user gains
+    // an edge against enemies.
+    if target.id != user.id
+        && world
+            .comp::<Stance>(target.entity)
+            .is_some_and(|s| s.defending)
+    {
+        banes += world
+            .res::<crate::encounter::flow::ActiveRuleset>()
+            .0
+            .defend_banes;
+    }
+    if target.side != user.side && world.comp::<Stance>(entity).is_some_and(|s| s.hidden) {
+        edges += 1;
+    }
+    (edges, banes)
+}
+
+/// The roll being applied to a target (for seed 002's shifted saves).
+#[derive(Resource, Clone, Copy, Debug)]
+pub(crate) struct RollFacts {
+    pub(crate) tier: crate::power_roll::Tier,
+    pub(crate) critical: bool,
+    /// Both dice showed 1: the seed's "Critical Failure".
+    pub(crate) fumble: bool,
+}
+
+/// What a command chose about an ability's roll.
+pub(crate) struct Choices<'a> {
+    pub(crate) surges: u32,
+    pub(crate) potency_surges: &'a [CreatureId],
+    pub(crate) tier: Option<crate::power_roll::Tier>,
+}

@@ -1,0 +1,388 @@
+//! Moving: walks, shifts and the steps of a path, with what each square
+//! entered sets off (opportunity attacks, auras, glyphs, hazards).
+
+use super::*;
+
+/// How a walk is taken: a shift or a move, whether it spends the move
+/// action (a charge's run does not), and whether it was taken from the
+/// listing of this very moment (see [`handle_command`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Walk {
+    pub(crate) shift: bool,
+    pub(crate) spend_move: bool,
+    pub(crate) listed: bool,
+}
+
+pub(crate) fn walk(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    path: Vec<Pos>,
+    how: Walk,
+) -> Result<(), Refusal> {
+    let Walk {
+        shift,
+        spend_move,
+        listed,
+    } = how;
+    let space = world
+        .comp::<Space>(entity)
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?
+        .0;
+    // Read in place (a creature with none has none).
+    let none = Conditions::default();
+    let conditions = world.comp::<Conditions>(entity).unwrap_or(&none);
+    if path.first() != Some(&space.pos) {
+        return Err(Refusal::BadPath(
+            "it must start at the creature's square".into(),
+        ));
+    }
+    if path.len() < 2 {
+        return Err(Refusal::BadPath("it has no steps".into()));
+    }
+    // A listed move's path came from the reach search of this state, by
+    // the rules `path_in_reach` checks: in release builds it is not worked
+    // out again (4% of a random game's instructions); debug builds, where
+    // the tests run, check that the two agree.
+    if !listed || cfg!(debug_assertions) {
+        let checked = path_in_reach(world, entity, id, space, conditions, &path, shift);
+        debug_assert!(
+            !listed || checked.is_ok(),
+            "a listed move was refused: {checked:?} for {path:?}"
+        );
+        checked?;
+    }
+    let mut budget = *world
+        .comp::<TurnBudget>(entity)
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
+    if spend_move {
+        spend_action(&mut budget, conditions, ActionType::MoveAction)?;
+    }
+    // Committed from here on: the steps are taken one by one, pausing for
+    // triggered actions (see `walk_steps`).
+    *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
+    world.res_mut::<Resolution>().push(Resume::Walk {
+        creature: id,
+        path,
+        shift,
+        asked: false,
+    });
+    Ok(())
+}
+
+/// Whether `path` is a walk the creature may take now: a shift where it
+/// may shift, within its speed (halved by a heavy creature it drags),
+/// every step allowed and ending on no other creature (RULES.md
+/// "Movement").
+pub(crate) fn path_in_reach(
+    world: &World,
+    entity: Entity,
+    id: CreatureId,
+    space: Footprint,
+    conditions: &Conditions,
+    path: &[Pos],
+    shift: bool,
+) -> Result<(), Refusal> {
+    let movement = *world
+        .comp::<Movement>(entity)
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
+    let side = world
+        .comp::<Creature>(entity)
+        .map(|c| c.side)
+        .unwrap_or(Side::Heroes);
+    let limits = movement_limits(conditions, speed_with_grab(world, entity, movement.speed));
+    if shift && !limits.can_shift {
+        return Err(Refusal::CannotShift);
+    }
+    let speed = if shift { 1 } else { limits.speed };
+    if speed == 0 {
+        return Err(Refusal::CannotMove);
+    }
+    let creatures = occupants(world);
+    let mover = Mover {
+        id,
+        space,
+        side,
+        speed,
+        extra_cost: if shift {
+            0
+        } else {
+            limits.extra_cost_per_square
+        },
+        shifting: shift,
+    };
+    let map = &world.res::<Battlefield>().0;
+    let cost = path_cost(map, &creatures, &mover, path).ok_or_else(|| {
+        Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into())
+    })?;
+    if cost > speed {
+        return Err(Refusal::TooFar { cost, speed });
+    }
+    Ok(())
+}
+
+/// Take the steps of a committed move. Before a step that leaves an enemy's
+/// reach (not when shifting) the enemies that could make an opportunity
+/// attack are asked; after a step that comes adjacent to a creature, those
+/// with a "moves adjacent" trigger are. Either pauses the walk, which goes on
+/// when the prompts are answered, unless the mover fell or can no longer move.
+/// A creature the mover has grabbed is brought along (seed 000 "Grabbed").
+/// `prepared`: what the listing the walk's command was taken from read of
+/// everyone (see [`Prepared`]), read instead of a first [`walk_scene`].
+pub(crate) fn walk_steps(
+    world: &mut World,
+    id: CreatureId,
+    path: Vec<Pos>,
+    shift: bool,
+    asked: bool,
+    prepared: Option<Prepared>,
+) {
+    let Some(entity) = entity_of(world, id) else {
+        return;
+    };
+    // Who is where, whom the walker drags along, who carries auras, and
+    // whether any glyph is on the board: the walker's own entry goes stale
+    // as it walks, and is never read; the others move, grabs end, carriers
+    // fall and glyphs are placed only when something acts on a step (a
+    // drag, an aura, a glyph; a reaction interrupts the walk, which resumes
+    // anew).
+    // Only a creature within a square of the path can be left or come
+    // beside as it is walked: the others are dropped once, not looked at
+    // on every step.
+    // The box of the path's squares (top-left corners), to pass over
+    // quickly those far from all of it.
+    let (lo, hi) = path.iter().fold(
+        (Pos::new(i32::MAX, i32::MAX), Pos::new(i32::MIN, i32::MIN)),
+        |(lo, hi), p| {
+            (
+                Pos::new(lo.x.min(p.x), lo.y.min(p.y)),
+                Pos::new(hi.x.max(p.x), hi.y.max(p.y)),
+            )
+        },
+    );
+    // (The listing's reading serves the walk's first steps only: a resumed
+    // walk reads the world anew.)
+    let prepared = prepared.filter(|p| p.walker == id && !asked);
+    // Whether the walker can still go on, its size and its side, read
+    // through one kept query: these change only when something acts on a
+    // step (and then are read again).
+    let mut walker = match &prepared {
+        Some(p) => {
+            debug_assert_eq!(
+                Some(p.state),
+                walker_state(world, entity),
+                "a walk's prepared walker differs from the world's"
+            );
+            Some(p.state)
+        }
+        None => walker_state(world, entity),
+    };
+    let side = walker.map(|w| w.2);
+    // Whether a creature at `o` is within a square of the path walked by
+    // one of `size`.
+    let near = |size: u32, o: Footprint| {
+        // The squares the walker covers somewhere on the path all lie in
+        // the box from `lo` to `hi` and `size - 1` beyond: a creature more
+        // than a square from that is more than a square from each step.
+        // (Spaces of no size are left to the exact check; an empty path
+        // keeps no one.)
+        let gap = |a: i32, b: i64, c: i32, d: i64| (i64::from(c) - b).max(i64::from(a) - d);
+        let s = i64::from(size) - 1;
+        let (p, n) = (o.pos, i64::from(o.size) - 1);
+        (size == 0
+            || o.size == 0
+            || (gap(lo.x, i64::from(hi.x) + s, p.x, i64::from(p.x) + n) <= 1
+                && gap(lo.y, i64::from(hi.y) + s, p.y, i64::from(p.y) + n) <= 1))
+            && path
+                .iter()
+                .any(|&p| Footprint::new(p, size).distance(o) <= 1)
+    };
+    let scene = |world: &World, size: u32| walk_scene(world, id, |o| near(size, o));
+    let size = walker.map_or(1, |w| w.1);
+    let (mut others, mut held, mut carriers) = match prepared {
+        Some(Prepared { mut occupants, .. }) => {
+            occupants.retain(|o| near(size, o.space));
+            let (held, carriers) = (Vec::new(), crate::encounter::aura::carriers(world));
+            #[cfg(debug_assertions)]
+            {
+                let fresh = scene(world, size);
+                let prepared = (occupants, held, carriers);
+                assert!(
+                    fresh == prepared,
+                    "a walk's prepared scene differs from the world's: {fresh:?} against {prepared:?}"
+                );
+                prepared
+            }
+            #[cfg(not(debug_assertions))]
+            (occupants, held, carriers)
+        }
+        None => scene(world, size),
+    };
+    let mut glyphs = crate::encounter::glyph::any(world);
+    let log_walk = |world: &mut World, walked: &[Pos]| {
+        if walked.len() > 1 {
+            world.res_mut::<CombatLog>().push(LogEntry::Moved {
+                creature: id,
+                path: walked.to_vec(),
+                shift,
+            });
+        }
+    };
+    // The square of the path the world has the walker on: written only
+    // before something reads it (a step's askers, a drag, an aura, a
+    // glyph, the walk's end), not at every step (0: as the walk found it,
+    // its first square).
+    let mut placed = 0;
+    let mut place = |world: &mut World, k: usize| {
+        if placed != k {
+            world.comp_mut::<Space>(entity).expect("checked").0.pos = path[k];
+            placed = k;
+        }
+    };
+    for i in 0..path.len().saturating_sub(1) {
+        let (can_go, size) = walker.map_or((false, 1), |w| (w.0, w.1));
+        if !can_go {
+            // The squares walked so far are the path's first `i + 1`.
+            place(world, i);
+            log_walk(world, &path[..=i]);
+            settle(world, entity, id, &path[..=i]);
+            return;
+        }
+        let (from, to) = (
+            Footprint::new(path[i], size),
+            Footprint::new(path[i + 1], size),
+        );
+        let first_already_asked = i == 0 && asked;
+        if !shift && !first_already_asked {
+            // Those it drags along don't leave it.
+            let leaving = others
+                .iter()
+                .filter(|o| {
+                    o.id != id
+                        && Some(o.side) != side
+                        && from.distance(o.space) == 1
+                        && to.distance(o.space) > 1
+                })
+                .map(|o| o.id)
+                .filter(|c| !held.iter().any(|g| g.0 == *c));
+            let event = Event {
+                kind: TriggerEvent::EnemyLeavesAdjacency,
+                actor: id,
+                subject: None,
+            };
+            // (Whoever is asked may read where the walker is.)
+            let mut leaving = leaving.peekable();
+            if leaving.peek().is_some() {
+                place(world, i);
+            }
+            let askers = react::askers(world, &event, leaving);
+            if !askers.is_empty() {
+                // The walk goes on after the answers.
+                world.res_mut::<Resolution>().push(Resume::Walk {
+                    creature: id,
+                    path: path[i..].to_vec(),
+                    shift,
+                    asked: true,
+                });
+                react::ask(world, event, askers);
+                log_walk(world, &path[..=i]);
+                return;
+            }
+        }
+        if !held.is_empty() || !carriers.is_empty() || glyphs {
+            place(world, i + 1);
+        }
+        let dragged = !held.is_empty() && drag_grabbed(world, id, &held, path[i]);
+        if dragged {
+            carriers = crate::encounter::aura::carriers(world);
+        }
+        let pulsed = crate::encounter::aura::entered(world, entity, from, to, &carriers);
+        let triggered = glyphs && crate::encounter::glyph::entered(world, id, to);
+        if dragged || pulsed || triggered {
+            walker = walker_state(world, entity);
+            (others, held, carriers) = scene(world, walker.map_or(1, |w| w.1));
+            glyphs = crate::encounter::glyph::any(world);
+        }
+        let arriving = others
+            .iter()
+            .filter(|o| o.id != id && from.distance(o.space) > 1 && to.distance(o.space) == 1)
+            .map(|o| o.id);
+        let event = Event {
+            kind: TriggerEvent::CreatureMovesAdjacent,
+            actor: id,
+            subject: None,
+        };
+        let mut arriving = arriving.peekable();
+        if arriving.peek().is_some() {
+            place(world, i + 1);
+        }
+        let askers = react::askers(world, &event, arriving);
+        if !askers.is_empty() {
+            let rest = &path[i + 1..];
+            if rest.len() > 1 {
+                world.res_mut::<Resolution>().push(Resume::Walk {
+                    creature: id,
+                    path: rest.to_vec(),
+                    shift,
+                    asked: false,
+                });
+            }
+            react::ask(world, event, askers);
+            log_walk(world, &path[..=i + 1]);
+            return;
+        }
+    }
+    // The whole path was walked: it is logged as it is.
+    place(world, path.len().saturating_sub(1));
+    if path.len() > 1 {
+        world.res_mut::<CombatLog>().push(LogEntry::Moved {
+            creature: id,
+            path,
+            shift,
+        });
+    }
+    // A hidden creature that ends its move in plain sight is found.
+    if world.comp::<Stance>(entity).is_some_and(|s| s.hidden) {
+        let (space, side) = (
+            world.comp::<Space>(entity).map(|s| s.0),
+            world.comp::<Creature>(entity).map(|c| c.side),
+        );
+        if let (Some(space), Some(side)) = (space, side)
+            && !unseen(world, id, space, side)
+        {
+            reveal(world, entity, id);
+        }
+    }
+}
+
+/// Whether the walker can go on (alive and able to act, with some speed
+/// left under its conditions, and not stopped by the phased ruleset), its
+/// size and its side; `None` for a creature lacking any of these (it goes
+/// nowhere).
+pub(crate) fn walker_state(world: &World, entity: Entity) -> Option<WalkerState> {
+    CachedQuery::<WalkerData>::with(world, |q| {
+        let (c, space, stamina, movement, cond) = q.get_manual(world, entity).ok()?;
+        let can_go = can_act(stamina)
+            && movement_limits(cond, movement.speed).speed > 0
+            && !crate::encounter::phased_flow::stops_moving(world, cond);
+        Some((can_go, space.0.size, c.side))
+    })
+    .flatten()
+}
+
+/// A move that stops early must not leave the mover in another creature's
+/// square: it backs up along the squares it walked.
+pub(crate) fn settle(world: &mut World, entity: Entity, id: CreatureId, walked: &[Pos]) {
+    let size = world.comp::<Space>(entity).map_or(1, |s| s.0.size);
+    let others: Vec<Occupant> = occupants(world)
+        .into_iter()
+        .filter(|o| o.id != id)
+        .collect();
+    for &p in walked.iter().rev() {
+        let fp = Footprint::new(p, size);
+        if !others.iter().any(|o| o.space.overlaps(fp)) {
+            world.comp_mut::<Space>(entity).expect("checked").0.pos = p;
+            return;
+        }
+    }
+}
