@@ -179,7 +179,7 @@ fn update_tiles(
     }
 }
 
-/// A treasure token on the board (seed 004 "Loot").
+/// A treasure token on the board (docs/rules.md#loot).
 #[derive(Component)]
 struct TreasureMark;
 
@@ -227,7 +227,7 @@ fn treasure_marks(
     }
 }
 
-/// A glyph drawn on the board (seed 002: glyphs are invisible).
+/// A glyph drawn on the board (docs/rules.md#glyphs: glyphs are invisible).
 #[derive(Component)]
 struct GlyphMark;
 

@@ -237,7 +237,7 @@ pub fn command_at(
         }
         Aim::Ability(id) => {
             // A targeted use naming the creature there first; out of
-            // reach, a charge ending in the ability (seed 000 "Charge")...
+            // reach, a charge ending in the ability (docs/rules.md#charge)...
             if let Some(t) = who
                 && let Some(c) = mine()
                     .find(|c| {
@@ -403,7 +403,7 @@ pub fn aim_targets(legal: &[Command], actor: CreatureId, aim: &Aim) -> (Vec<Crea
 }
 
 /// A move's cost in squares of movement, and the creatures whose
-/// opportunity attacks it would provoke (RULES.md "Movement").
+/// opportunity attacks it would provoke (docs/rules.md#moving).
 pub fn path_preview(
     encounter: &Encounter,
     actor: CreatureId,
@@ -483,7 +483,7 @@ mod tests {
         assert_eq!(e.creature(who).unwrap().space.pos, square);
     }
 
-    // Phased 2d6 (seed 001): a click on a shaded square in the movement
+    // Phased 2d6 (docs/rules.md#movement-powers): a click on a shaded square in the movement
     // phase gives the engine a movement power along the shaded path, the
     // plainest that reaches (walk within speed, hustle or run beyond).
     #[test]
@@ -638,7 +638,7 @@ mod tests {
         assert!(clicked.is_some(), "no one came within reach of a target");
     }
 
-    // Seed 000 "Charge": "Abilities with the Charge keyword can be used
+    // docs/rules.md#charge: "Abilities with the Charge keyword can be used
     // with the Charge main action instead of a melee free strike." With
     // such an ability aimed, clicking a creature out of its reach but at
     // the end of a straight run charges it, and that creature is marked as
@@ -681,7 +681,7 @@ mod tests {
         let legal = e.legal_actions();
         for (_, path) in destinations(&legal, who) {
             let (cost, provoked) = path_preview(&e, who, &path);
-            // Each step costs at least 1 (RULES.md "Movement").
+            // Each step costs at least 1 (docs/rules.md#moving).
             assert!(cost as usize >= path.len() - 1);
             // The engine's own list agrees about who would strike.
             let view = e.creature(who).unwrap();

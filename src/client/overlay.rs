@@ -149,7 +149,7 @@ fn draw(
             6.0,
         );
     }
-    // Pending slow actions (seed 002): where they will land, for everyone
+    // Pending slow actions (docs/rules.md#moving): where they will land, for everyone
     // to see and step out of.
     for c in game.encounter.creatures() {
         for p in &c.casting_area {

@@ -515,7 +515,7 @@ fn sync(
                 if retaliate > 0 {
                     b.push(format!("RT{retaliate}"));
                 }
-                // A slow action waiting for its next turn (seed 002).
+                // A slow action waiting for its next turn (docs/rules.md#forced-movement).
                 if c.casting.is_some() {
                     b.push("SLOW".into());
                 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::stats::CreatureId;
 
-/// The nine conditions of seed 000 "Conditions", plus "can't stand", the
+/// The nine conditions of docs/rules.md#conditions, plus "can't stand", the
 /// rider some abilities put on prone ("prone and can't stand (save ends)"),
 /// tracked the same way because it has a duration of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -79,7 +79,7 @@ impl fmt::Display for ConditionKind {
     }
 }
 
-/// How long an effect lasts (seed 000 "Ending Effects").
+/// How long an effect lasts (docs/rules.md#durations).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Duration {
     /// "(EoT)": until the end of the affected creature's next turn, or its
@@ -121,13 +121,13 @@ pub struct ActiveCondition {
     pub source: Option<CreatureId>,
     /// The ability that imposed it, for the stacking rules.
     pub ability: Option<String>,
-    /// Seed 002 "Ability Saves": how the imposing roll shifts the saves
+    /// docs/rules.md#ability-saves: how the imposing roll shifts the saves
     /// against it.
     #[serde(default)]
     pub save_shift: SaveShift,
 }
 
-/// Seed 002 "Ability Saves": "All Saves are affected by the Score you get on
+/// docs/rules.md#ability-saves: "All Saves are affected by the Score you get on
 /// the Ability": a low score gives the target an advantage on its saves, a
 /// high one a disadvantage, a critical success makes them fail (and a
 /// critical failure lets the target pass at once: nothing is imposed).
@@ -220,7 +220,7 @@ impl Conditions {
         k
     }
 
-    /// Impose a condition following seed 000 "Stacking Unique Effects" and
+    /// Impose a condition following docs/rules.md#stacking and
     /// the frightened, grabbed and taunted rules of "Conditions".
     pub fn apply(&mut self, new: ActiveCondition) -> Applied {
         let kind = new.kind;
@@ -381,7 +381,7 @@ impl RollModifiers {
 }
 
 /// The edges and banes conditions give an ability roll by `attacker` against
-/// `target` (seed 000 "Conditions", and "Ranged": the bane for a ranged strike
+/// `target` (docs/rules.md#conditions, and "Ranged": the bane for a ranged strike
 /// with an enemy adjacent).
 pub fn roll_modifiers(
     attacker: Party,
@@ -490,7 +490,7 @@ pub struct MovementLimits {
 }
 
 /// The movement effects of conditions on a creature with `base_speed`
-/// (seed 000 "Conditions": grabbed and restrained speed 0, slowed speed 2 and
+/// (docs/rules.md#conditions: grabbed and restrained speed 0, slowed speed 2 and
 /// no shifting, prone crawling at +1 per square).
 pub fn movement_limits(c: &Conditions, base_speed: u32) -> MovementLimits {
     let mut speed = base_speed;
@@ -561,7 +561,7 @@ mod tests {
         (m.edge_count(), m.bane_count())
     }
 
-    // Seed 000 "Frightened": bane against the source, and the source gains an edge.
+    // docs/rules.md#frightened: bane against the source, and the source gains an edge.
     #[test]
     fn frightened_both_ways() {
         let scared = with(&[(ConditionKind::Frightened, Some(T))]);
@@ -592,7 +592,7 @@ mod tests {
         );
     }
 
-    // Seed 000 "Grabbed": "takes a bane on abilities that don't target the
+    // docs/rules.md#grabbed: "takes a bane on abilities that don't target the
     // creature ... that has them grabbed".
     #[test]
     fn grabbed_bane_unless_targeting_the_grabber() {
@@ -613,7 +613,7 @@ mod tests {
         );
     }
 
-    // Seed 000 "Prone": strikes made while prone take a bane; melee abilities
+    // docs/rules.md#prone: strikes made while prone take a bane; melee abilities
     // against a prone creature gain an edge.
     #[test]
     fn prone_both_ways() {
@@ -640,7 +640,7 @@ mod tests {
         assert_eq!(mods(&prone, &none, &area, Default::default()), (0, 0));
     }
 
-    // Seed 000 "Restrained": bane on its ability rolls, edge on abilities against it.
+    // docs/rules.md#restrained: bane on its ability rolls, edge on abilities against it.
     #[test]
     fn restrained_both_ways() {
         let r = with(&[(ConditionKind::Restrained, None)]);
@@ -655,7 +655,7 @@ mod tests {
         );
     }
 
-    // Seed 000 "Taunted": double bane on abilities that don't target the
+    // docs/rules.md#taunted: double bane on abilities that don't target the
     // taunter, "as long as they have line of effect to that creature".
     #[test]
     fn taunted_double_bane_with_line_of_effect() {
@@ -673,7 +673,7 @@ mod tests {
         assert_eq!(mods(&taunted, &none, &strike(true, &[OTHER]), seen), (0, 0));
     }
 
-    // Seed 000 "Weakened": "takes a bane on power rolls."
+    // docs/rules.md#weakened: "takes a bane on power rolls."
     #[test]
     fn weakened_bane() {
         let w = with(&[(ConditionKind::Weakened, None)]);
@@ -688,7 +688,7 @@ mod tests {
         );
     }
 
-    // Seed 000 "Ranged": "If you make a ranged strike while any enemy is
+    // docs/rules.md#cover-and-high-ground: "If you make a ranged strike while any enemy is
     // adjacent to you ... you have a bane".
     #[test]
     fn ranged_strike_with_enemy_adjacent() {
@@ -701,7 +701,7 @@ mod tests {
         assert_eq!(mods(&none, &none, &strike(true, &[T]), adj), (0, 0));
     }
 
-    // Seed 000 "Stacking Unique Effects": "Different effects that impose the
+    // docs/rules.md#stacking: "Different effects that impose the
     // same condition don't stack ... the target isn't weakened twice".
     #[test]
     fn same_condition_does_not_stack() {
@@ -729,7 +729,7 @@ mod tests {
         assert_eq!(m.bane_count(), 1);
     }
 
-    // Seed 000 "Stacking Unique Effects": the same ability used again doesn't
+    // docs/rules.md#stacking: the same ability used again doesn't
     // stack; "The most recently used ability applies for determining duration."
     #[test]
     fn same_ability_refreshes_duration() {
@@ -752,7 +752,7 @@ mod tests {
         assert_eq!(c.list, vec![again]);
     }
 
-    // Seed 000 "Frightened"/"Taunted": "If a creature gains the ... condition
+    // docs/rules.md#frightened/"Taunted": "If a creature gains the ... condition
     // from one source while already ... by a different source, the new
     // condition replaces the old one."
     #[test]
@@ -771,7 +771,7 @@ mod tests {
         }
     }
 
-    // Seed 000 "Stacking Unique Effects": "A character who is grabbed by an
+    // docs/rules.md#stacking: "A character who is grabbed by an
     // enemy can't be grabbed again by another enemy."
     #[test]
     fn grabbed_once() {
@@ -784,7 +784,7 @@ mod tests {
         assert_eq!(c.source_of(ConditionKind::Grabbed), Some(T));
     }
 
-    // Seed 000 "End of Next Turn (EoT)" and "Saving Throw": EoT conditions end
+    // docs/rules.md#saving-throws "End of Next Turn (EoT)" and "Saving Throw": EoT conditions end
     // at the end of the creature's turn; save ends on a d10 of 6 or higher.
     #[test]
     fn eot_ends_at_end_of_turn_and_saves_on_six() {
@@ -804,7 +804,7 @@ mod tests {
         assert!(save_succeeds(6));
     }
 
-    // Seed 000 "Dazed", "Grabbed", "Restrained": what a creature may not do.
+    // docs/rules.md#dazed, #grabbed, #restrained: what a creature may not do.
     #[test]
     fn action_limits_of_conditions() {
         let dazed = action_limits(&with(&[(ConditionKind::Dazed, None)]));
@@ -815,7 +815,7 @@ mod tests {
         assert!(action_limits(&Conditions::default()).stand_up_allowed);
     }
 
-    // Seed 000 "Grabbed"/"Restrained": speed 0; "Slowed": speed 2 and can't
+    // docs/rules.md#grabbed/"Restrained": speed 0; "Slowed": speed 2 and can't
     // shift; "Prone": crawling costs 1 additional square.
     #[test]
     fn movement_limits_of_conditions() {

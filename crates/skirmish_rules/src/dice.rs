@@ -161,7 +161,7 @@ impl Dice {
 mod tests {
     use super::*;
 
-    // RULES.md / developers' guide: "All randomness comes from one seeded
+    // docs/rules.md#power-roll / developers' guide: "All randomness comes from one seeded
     // generator owned by the encounter: the same seed ... replay the same fight".
     #[test]
     fn same_seed_same_rolls() {

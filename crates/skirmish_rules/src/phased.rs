@@ -1,4 +1,4 @@
-//! The "phased 2d6" ruleset of seed 001, as pure functions over plain data:
+//! The "phased 2d6" ruleset of docs/rules.md#phased-2d6, as pure functions over plain data:
 //! the advantage die, attack rolls against defense, tier-difference
 //! sources, initiative order with d6 tie-breaks, the movement powers and the
 //! end phase's saves. The numbers the seed leaves open come from the
@@ -20,10 +20,10 @@ pub enum Keep {
 }
 
 /// The numbers of the phased 2d6 ruleset that the seed leaves open
-/// (RULES.md "Phased 2d6 ruleset, decisions left to us").
+/// (docs/rules.md#phased-saves "Phased 2d6 ruleset, decisions left to us").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PhasedRules {
-    /// End phase: a save succeeds on 2d6 at or above this (seed 001: 7).
+    /// End phase: a save succeeds on 2d6 at or above this (docs/rules.md#phased-saves: 7).
     pub save_target: u32,
     /// Squares a shift moves, without provoking.
     pub shift_squares: u32,
@@ -32,9 +32,9 @@ pub struct PhasedRules {
     pub hustle_bonus: u32,
     /// A run moves speed times this, with no attack this round.
     pub run_multiplier: u32,
-    /// Squares a disengage shifts (seed 001: 2).
+    /// Squares a disengage shifts (docs/rules.md#movement-powers: 2).
     pub disengage_squares: u32,
-    /// A source of advantage and one of disadvantage cancel (seed 001 is
+    /// A source of advantage and one of disadvantage cancel (docs/rules.md#advantage-dice is
     /// silent; our default).
     pub sources_cancel: bool,
     /// Defense: this base plus the target's Agility.
@@ -45,7 +45,7 @@ pub struct PhasedRules {
     /// An attack that beats defense by this much or more lands at tier 3;
     /// any other hit is tier 2; a miss is tier 1 with no damage.
     pub tier_three_margin: i32,
-    /// Seed 001's "INT + AGI": the characteristics summed for initiative.
+    /// docs/rules.md#initiative-phase's "INT + AGI": the characteristics summed for initiative.
     #[serde(default = "initiative_default")]
     pub initiative: Vec<crate::stats::Characteristic>,
     /// Characteristics a free strike (and an opportunity attack) adds as
@@ -134,7 +134,7 @@ impl PhasedRules {
         p
     }
 
-    /// A creature's tier (seed 001 "Battle Actions": "Tier 1 vs Tier 2").
+    /// A creature's tier (docs/rules.md#phased-attacks "Battle Actions": "Tier 1 vs Tier 2").
     pub fn creature_tier(&self, level: u32) -> u32 {
         if level <= self.tier_levels.0 {
             1
@@ -146,7 +146,7 @@ impl PhasedRules {
     }
 }
 
-/// Seed 001 "Advantage / Disadvantage": the extra die for `advantage` and
+/// docs/rules.md#advantage-dice "Advantage / Disadvantage": the extra die for `advantage` and
 /// `disadvantage` sources. "The additional die starts at d6 and increases by
 /// one step to a maximum of d12 for each source of advantage"; for
 /// disadvantage it "starts at d12 and decreases by one step to a minimum of
@@ -182,9 +182,9 @@ pub fn keep_two(dice: [u32; 2], extra: Option<(u32, Keep)>) -> u32 {
     }
 }
 
-/// Seed 001 "Attack": "roll 2d6 + attack (ATK) modifier. If the result is
+/// docs/rules.md#phased-attacks: "roll 2d6 + attack (ATK) modifier. If the result is
 /// greater than or equal to the targets defense (DEF), the attack is a
-/// success." Returns the power-roll tier the hit lands at (README "Rulings":
+/// success." Returns the power-roll tier the hit lands at (docs/rulings.md:
 /// a miss is `None`; a hit by `tier_three_margin` or more is tier 3).
 pub fn attack_tier(total: i32, defense: i32, rules: &PhasedRules) -> Option<u8> {
     if total < defense {
@@ -196,20 +196,20 @@ pub fn attack_tier(total: i32, defense: i32, rules: &PhasedRules) -> Option<u8> 
     }
 }
 
-/// Seed 001: "Attackers gain advantage/suffer disadvantage for each tier of
+/// docs/rules.md#phased-attacks: "Attackers gain advantage/suffer disadvantage for each tier of
 /// difference between them and the target." Positive: sources of
 /// advantage; negative: of disadvantage.
 pub fn tier_difference(attacker_tier: u32, target_tier: u32) -> i32 {
     attacker_tier as i32 - target_tier as i32
 }
 
-/// Seed 001 "End Phase": "roll 2d6 for each effect. A 7 or higher
+/// docs/rules.md#end-phase: "roll 2d6 for each effect. A 7 or higher
 /// ends/sustains the effect."
 pub fn save_succeeds(total: u32, rules: &PhasedRules) -> bool {
     total >= rules.save_target
 }
 
-/// Seed 001 "Initiative Phase": each creature's INT + AGI, with "In the
+/// docs/rules.md#initiative-phase: each creature's INT + AGI, with "In the
 /// event of a tie, roll a d6 until a winner is determined." Returns the
 /// movement order (lowest first); the battle order is its reverse. `d6` is
 /// the encounter's generator.
@@ -246,7 +246,7 @@ fn break_ties(tied: Vec<CreatureId>, d6: &mut dyn FnMut() -> u32) -> Vec<Creatur
     out
 }
 
-/// Seed 001's movement powers.
+/// docs/rules.md#movement-powers's movement powers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MovementPower {
     Shift,
@@ -293,7 +293,7 @@ pub struct Movement {
     pub no_attack: bool,
 }
 
-/// RULES.md "Phased 2d6 ruleset": "walk = speed, hustle = speed + 2 with a
+/// docs/rules.md#phased-2d6: "walk = speed, hustle = speed + 2 with a
 /// bane on this round's attacks, run = speed x 2 and no attack this round,
 /// shift = 1 square without provoking, charge = move in a line then an
 /// attack with an edge, disengage = shift 2 without provoking and attacks at
@@ -337,7 +337,7 @@ pub fn movement(power: MovementPower, speed: u32, rules: &PhasedRules) -> Moveme
     }
 }
 
-/// Seed 001 "Attack": the chance that `2d6` (two of three dice kept when
+/// docs/rules.md#phased-attacks: the chance that `2d6` (two of three dice kept when
 /// `extra` is some) plus `attack` misses, lands at tier 2, or at tier 3
 /// against `defense`, counted exactly over every face.
 pub fn tier_odds(
@@ -413,7 +413,7 @@ fn kept_totals(extra: Option<(u32, Keep)>) -> Option<&'static [u32]> {
     Some(&tables[index])
 }
 
-/// Where a phased round is (seed 001 "Combat Round": initiative, movement,
+/// Where a phased round is (docs/rules.md#phased-2d6 "Combat Round": initiative, movement,
 /// battle, end; the initiative and end phases take no turns).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stage {
@@ -459,7 +459,7 @@ impl PhasedRound {
         }
     }
 
-    /// Seed 001 "Attack": the sources of advantage (+) or disadvantage (-)
+    /// docs/rules.md#phased-attacks: the sources of advantage (+) or disadvantage (-)
     /// an attack by `attacker` on `target` gains from the round: the
     /// attacker's movement power (hustle, charge), a disengage until the
     /// end of the next round, and a target that seized the initiative
@@ -491,7 +491,7 @@ impl PhasedRound {
     }
 }
 
-/// Seed 001: "Low rolls MOVE first / High rolls BATTLE first", and one who
+/// docs/rules.md#movement-phase: "Low rolls MOVE first / High rolls BATTLE first", and one who
 /// seized the initiative is "forced to act last during the Battle Phase".
 pub fn battle_order(movement_order: &[CreatureId], seized: &[CreatureId]) -> Vec<CreatureId> {
     let high_first = movement_order.iter().rev().copied();
@@ -503,7 +503,7 @@ pub fn battle_order(movement_order: &[CreatureId], seized: &[CreatureId]) -> Vec
 mod tests {
     use super::*;
 
-    // Seed 001: "1 Source = 1d6, 2 Sources = 1d8, 3 Sources = 1d10, 4
+    // docs/rules.md#advantage-dice: "1 Source = 1d6, 2 Sources = 1d8, 3 Sources = 1d10, 4
     // Sources = 1d12"; disadvantage "1 Source = 1d12 ... 4 Sources = 1d6".
     #[test]
     fn the_extra_die_steps_with_sources() {
@@ -525,7 +525,7 @@ mod tests {
         assert_eq!(extra_die(2, 1, false), None);
     }
 
-    // Seed 001: "Roll an additional die, keep the two highest rolls" / "keep
+    // docs/rules.md#advantage-dice: "Roll an additional die, keep the two highest rolls" / "keep
     // the two lowest rolls".
     #[test]
     fn two_of_three_dice_are_kept() {
@@ -536,7 +536,7 @@ mod tests {
         assert_eq!(keep_two([2, 5], Some((12, Keep::Lowest))), 7);
     }
 
-    // Seed 001 "Attack": "If the result is greater than or equal to the
+    // docs/rules.md#phased-attacks: "If the result is greater than or equal to the
     // targets defense (DEF), the attack is a success."
     #[test]
     fn attacks_hit_at_defense_or_more() {
@@ -547,7 +547,7 @@ mod tests {
         assert_eq!(attack_tier(14, 10, &r), Some(3));
     }
 
-    // Seed 001: "Tier 1 vs Tier 2 = 1 source of disadvantage ... Tier 3 vs
+    // docs/rules.md#phased-attacks: "Tier 1 vs Tier 2 = 1 source of disadvantage ... Tier 3 vs
     // Tier 1 = 2 sources of advantage".
     #[test]
     fn tier_difference_gives_sources() {
@@ -563,7 +563,7 @@ mod tests {
         );
     }
 
-    // Seed 001 "End Phase": "A 7 or higher ends/sustains the effect."
+    // docs/rules.md#end-phase: "A 7 or higher ends/sustains the effect."
     #[test]
     fn saves_succeed_on_seven() {
         let r = PhasedRules::default();
@@ -572,7 +572,7 @@ mod tests {
         assert!(save_succeeds(12, &r));
     }
 
-    // Seed 001 "Initiative Phase": "Low rolls MOVE first ... In the event of
+    // docs/rules.md#initiative-phase: "Low rolls MOVE first ... In the event of
     // a tie, roll a d6 until a winner is determined."
     #[test]
     fn initiative_orders_low_first_and_breaks_ties_with_d6() {
@@ -588,7 +588,7 @@ mod tests {
         assert!(rolls.next().is_none(), "every tie-break roll used");
     }
 
-    // Seed 001 "Attack": 2d6 + ATK >= DEF hits. With ATK 0 against DEF 7:
+    // docs/rules.md#phased-attacks: 2d6 + ATK >= DEF hits. With ATK 0 against DEF 7:
     // 21 of the 36 faces reach 7; 3 of them (11 and 12) beat it by 4.
     #[test]
     fn tier_odds_count_every_face() {
@@ -636,7 +636,7 @@ mod tests {
         }
     }
 
-    // Seed 001 "Initiative Phase": "High rolls BATTLE first"; "Movement
+    // docs/rules.md#initiative-phase: "High rolls BATTLE first"; "Movement
     // Phase": one who seizes the initiative is "forced to act last during
     // the Battle Phase".
     #[test]
@@ -652,8 +652,8 @@ mod tests {
         );
     }
 
-    // Seed 001: seizing grants "advantage to any attackers until the end
-    // of the round"; RULES.md: hustle "with a bane on this round's
+    // docs/rules.md#movement-phase: seizing grants "advantage to any attackers until the end
+    // of the round"; docs/rules.md#movement-powers: hustle "with a bane on this round's
     // attacks", charge "an attack with an edge", disengage "attacks at a
     // disadvantage until the end of next round".
     #[test]
@@ -673,7 +673,7 @@ mod tests {
         assert_eq!(round.attack_sources(a, b, 3, &r), 2);
     }
 
-    // RULES.md "Phased 2d6 ruleset": the movement powers' numbers.
+    // docs/rules.md#phased-2d6: the movement powers' numbers.
     #[test]
     fn movement_powers_follow_the_ruleset() {
         let r = PhasedRules::default();

@@ -15,7 +15,7 @@ pub enum Tier {
 
 impl Tier {
     /// The tier band of a total: 11 or lower, 12 to 16, 17 or higher
-    /// (seed 003 and seed 000 "Ability Roll").
+    /// (docs/rules.md#power-roll and docs/rules.md#power-roll).
     pub fn from_total(total: i32) -> Tier {
         match total {
             i32::MIN..=11 => Tier::One,
@@ -66,7 +66,7 @@ pub enum EdgeBane {
 impl EdgeBane {
     /// Resolve any number of edges and banes.
     ///
-    /// RULES.md "Edges and Banes": two or more edges are a double edge, two or
+    /// docs/rules.md#edges-and-banes: two or more edges are a double edge, two or
     /// more banes a double bane; an edge and a bane cancel; a double edge and a
     /// bane leave one edge; a double bane and an edge leave one bane; double
     /// and double cancel. Counting each side at most 2 and subtracting gives
@@ -132,7 +132,7 @@ pub struct RollResult {
 
 /// Resolve a power roll from its two d10s.
 ///
-/// RULES.md "Edges and Banes" and seed 000 "Critical Hit": the total is
+/// docs/rules.md#edges-and-banes and docs/rules.md#critical-hit: the total is
 /// 2d10 + characteristic + flat bonuses, +2 for an edge or -2 for a bane; a
 /// double edge or bane moves the tier one step; a natural 19 or 20 is always
 /// tier 3, and a critical hit only on a main-action ability roll.
@@ -170,7 +170,7 @@ pub fn resolve(spec: &RollSpec, naturals: [u32; 2]) -> RollResult {
 
 /// Re-read one roll for a target with different edges and banes.
 ///
-/// Seed 000 "Roll Against Multiple Creatures": one roll for all targets, but
+/// docs/rules.md#multiple-targets: one roll for all targets, but
 /// per-target edges and banes can put targets on different tiers.
 pub fn resolve_for_target(
     spec: &RollSpec,
@@ -186,7 +186,7 @@ pub fn resolve_for_target(
     resolve(&spec, naturals)
 }
 
-/// A roller may always choose a lower tier (RULES.md "Edges and Banes").
+/// A roller may always choose a lower tier (docs/rules.md#edges-and-banes).
 /// Returns the tier to apply, or `None` if `wanted` is higher than the roll.
 pub fn choose_tier(rolled: Tier, wanted: Option<Tier>) -> Option<Tier> {
     match wanted {
@@ -223,7 +223,7 @@ mod tests {
         }
     }
 
-    // Seed 003: "tier bands 11-/12-16/17+".
+    // docs/rules.md#power-roll "tier bands 11-/12-16/17+".
     #[test]
     fn tier_bands() {
         assert_eq!(Tier::from_total(-3), Tier::One);
@@ -234,7 +234,7 @@ mod tests {
         assert_eq!(Tier::from_total(30), Tier::Three);
     }
 
-    // Seed 003: "power roll 2d10 + characteristic".
+    // docs/rules.md#power-roll "power roll 2d10 + characteristic".
     #[test]
     fn total_is_two_d10_plus_characteristic_plus_bonus() {
         let r = resolve(
@@ -249,7 +249,7 @@ mod tests {
         assert_eq!(r.tier, Tier::Two);
     }
 
-    // RULES.md "Edges and Banes": one edge +2, one bane -2.
+    // docs/rules.md#edges-and-banes: one edge +2, one bane -2.
     #[test]
     fn single_edge_and_bane_move_the_total_by_two() {
         assert_eq!(resolve(&spec(0, 1, 0), [5, 5]).total, 12);
@@ -257,7 +257,7 @@ mod tests {
         assert_eq!(resolve(&spec(0, 0, 1), [6, 6]).tier, Tier::One);
     }
 
-    // RULES.md: "Two or more edges (a double edge): no bonus, but the result
+    // docs/rules.md#edges-and-banes: "Two or more edges (a double edge): no bonus, but the result
     // moves one tier up (never past 3). Double bane: one tier down."
     #[test]
     fn double_edge_and_double_bane_move_the_tier() {
@@ -271,7 +271,7 @@ mod tests {
         assert_eq!(bottom.tier, Tier::One);
     }
 
-    // RULES.md: "An edge and a bane cancel; a double edge and a bane leave one
+    // docs/rules.md#edges-and-banes: "An edge and a bane cancel; a double edge and a bane leave one
     // edge; a double bane and an edge leave one bane; double and double cancel."
     #[test]
     fn cancel_rules() {
@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(EdgeBane::resolve(0, 4), EdgeBane::DoubleBane);
     }
 
-    // RULES.md: "Flat bonuses and penalties are added before edges and banes
+    // docs/rules.md#edges-and-banes: "Flat bonuses and penalties are added before edges and banes
     // are judged": a double bane moves the tier reached with the bonus.
     #[test]
     fn flat_bonus_counts_before_tier_shift() {
@@ -301,7 +301,7 @@ mod tests {
         assert_eq!(r.tier, Tier::Two);
     }
 
-    // RULES.md: "A natural 19 or 20 on the 2d10 is always tier 3; on a
+    // docs/rules.md#critical-hit: "A natural 19 or 20 on the 2d10 is always tier 3; on a
     // main-action ability roll it is also a critical hit".
     #[test]
     fn natural_nineteen_is_tier_three_and_crits_only_on_main_actions() {
@@ -320,7 +320,7 @@ mod tests {
         assert!(!resolve(&spec(5, 0, 0), [9, 9]).critical);
     }
 
-    // Seed 000 "Roll Against Multiple Creatures": total 11, an edge against one
+    // docs/rules.md#multiple-targets: total 11, an edge against one
     // target makes it 13, tier 2 for that target only.
     #[test]
     fn one_roll_different_tiers_per_target() {
@@ -346,7 +346,7 @@ mod tests {
         assert!(!r.critical);
     }
 
-    // RULES.md: "A roller may always choose a lower tier."
+    // docs/rules.md#power-roll
     #[test]
     fn choosing_a_lower_tier() {
         assert_eq!(choose_tier(Tier::Three, Some(Tier::One)), Some(Tier::One));
@@ -374,7 +374,7 @@ mod tests {
             prop_assert!((1..=3).contains(&r.tier.number()));
         }
 
-        // RULES.md: an edge and a bane cancel, whatever the roll.
+        // docs/rules.md#edges-and-banes: an edge and a bane cancel, whatever the roll.
         #[test]
         fn an_edge_and_a_bane_cancel(a in 1u32..=10, b in 1u32..=10, ch in -5i32..6, e in 0u32..3, bn in 0u32..3) {
             let base = RollSpec { characteristic: ch, edges: e, banes: bn, ..Default::default() };

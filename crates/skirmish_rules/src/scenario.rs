@@ -40,13 +40,13 @@ pub enum Place {
         id: String,
         #[serde(default)]
         name: Option<String>,
-        /// A minion squad number (RULES.md "Minions").
+        /// A minion squad number (docs/rules.md#minions).
         #[serde(default)]
         squad: Option<u32>,
     },
     /// A monster written inline with its numbers and abilities.
     Inline(Monster),
-    /// A Director's glyph (seed 002) of this glyphic ability, on floor.
+    /// A Director's glyph (docs/rules.md#glyphs) of this glyphic ability, on floor.
     Glyph(String),
 }
 

@@ -109,7 +109,7 @@ pub enum PotencyStrength {
 }
 
 impl PotencyStrength {
-    /// Seed 000 "Potencies": weak is the highest characteristic -2, average -1,
+    /// docs/rules.md#potency: weak is the highest characteristic -2, average -1,
     /// strong the highest characteristic itself.
     pub fn offset(self) -> i32 {
         match self {
@@ -120,7 +120,7 @@ impl PotencyStrength {
     }
 }
 
-/// Surges spent to raise one target's potency by 1 (seed 000 "Surges").
+/// Surges spent to raise one target's potency by 1 (docs/rules.md#surges).
 pub const SURGES_PER_POTENCY: u32 = 2;
 
 /// The potency value of a creature whose highest characteristic is `highest`,
@@ -130,7 +130,7 @@ pub fn potency_value(highest: i32, strength: PotencyStrength, adjustment: i32) -
     highest + strength.offset() + adjustment
 }
 
-/// Seed 000 "Potencies": the effect applies only if the potency value is
+/// docs/rules.md#potency: the effect applies only if the potency value is
 /// higher than the target's score ("if the target's [characteristic] is less
 /// than [potency value], they [suffer effect]").
 pub fn potency_applies(target_score: i32, potency: i32) -> bool {
@@ -220,7 +220,7 @@ pub struct DamageTraits {
 }
 
 impl DamageTraits {
-    /// Objects' default traits: poison and psychic immunity all (seed 000 "Object").
+    /// Objects' default traits: poison and psychic immunity all (docs/rules.md#objects).
     pub fn object() -> Self {
         DamageTraits {
             immunities: vec![
@@ -233,7 +233,7 @@ impl DamageTraits {
 
     /// The damage actually taken from `amount` damage of type `t`.
     ///
-    /// RULES.md "Stamina": "Damage weakness is applied before immunity; only
+    /// docs/rules.md#stamina: "Damage weakness is applied before immunity; only
     /// the highest weakness and the highest immunity of a type count."
     pub fn apply(&self, amount: i32, t: DamageType) -> i32 {
         if amount <= 0 {
@@ -305,12 +305,12 @@ impl Stamina {
         self.max / 2
     }
 
-    /// Recovery value: a third of maximum stamina, rounded down (RULES.md "Stamina").
+    /// Recovery value: a third of maximum stamina, rounded down (docs/rules.md#stamina).
     pub fn recovery_value(&self) -> i32 {
         self.max / 3
     }
 
-    /// RULES.md "Stamina": winded at half maximum or less; a hero at 0 or
+    /// docs/rules.md#stamina: winded at half maximum or less; a hero at 0 or
     /// less is dying and dies at minus their winded value; Director creatures
     /// die at 0.
     pub fn health(&self) -> Health {
@@ -351,7 +351,7 @@ impl Stamina {
         self.current - before
     }
 
-    /// RULES.md "Stamina": temporary stamina doesn't stack (keep the higher).
+    /// docs/rules.md#stamina: temporary stamina doesn't stack (keep the higher).
     pub fn gain_temporary(&mut self, amount: i32) {
         self.temporary = self.temporary.max(amount);
     }
@@ -372,7 +372,7 @@ impl Stamina {
 mod tests {
     use super::*;
 
-    // Seed 000 "Potencies": weak = highest - 2, average = highest - 1, strong = highest.
+    // docs/rules.md#potency: weak = highest - 2, average = highest - 1, strong = highest.
     // The worked example: a conduit with Intuition 2 has weak 0, average 1, strong 2.
     #[test]
     fn potency_values_from_highest_characteristic() {
@@ -388,7 +388,7 @@ mod tests {
         assert_eq!(potency_value(h, PotencyStrength::Strong, 0), 2);
     }
 
-    // Seed 000: "the bandit resists the additional effect because they have
+    // docs/rules.md#potency: "the bandit resists the additional effect because they have
     // Agility 0 (and therefore don't have an Agility of less than 0)".
     #[test]
     fn potency_check_is_strictly_less_than() {
@@ -397,7 +397,7 @@ mod tests {
         assert!(!potency_applies(1, 1));
     }
 
-    // Seed 000 "Surges": "spend 2 surges to increase the potency by 1 for one target".
+    // docs/rules.md#surges: "spend 2 surges to increase the potency by 1 for one target".
     #[test]
     fn two_surges_raise_potency_by_one() {
         let weak = potency_value(2, PotencyStrength::Weak, 0);
@@ -432,7 +432,7 @@ mod tests {
         assert_eq!(weak.apply(5, DamageType::Fire), i32::MAX);
     }
 
-    // RULES.md "Stamina": "Damage weakness is applied before immunity; only
+    // docs/rules.md#stamina: "Damage weakness is applied before immunity; only
     // the highest weakness and the highest immunity of a type count."
     #[test]
     fn weakness_before_immunity_and_only_the_highest_counts() {
@@ -454,7 +454,7 @@ mod tests {
         assert_eq!(t.apply(1, DamageType::Untyped), 0);
     }
 
-    // Seed 000 "Object": "objects have poison immunity all and psychic immunity all".
+    // docs/rules.md#objects: "objects have poison immunity all and psychic immunity all".
     #[test]
     fn immunity_all() {
         let o = DamageTraits::object();
@@ -463,7 +463,7 @@ mod tests {
         assert_eq!(o.apply(7, DamageType::Fire), 7);
     }
 
-    // RULES.md "Stamina": winded at half maximum or less; heroes dying at 0,
+    // docs/rules.md#stamina: winded at half maximum or less; heroes dying at 0,
     // dead at minus winded value; Director creatures die at 0.
     #[test]
     fn winded_dying_dead() {
@@ -484,7 +484,7 @@ mod tests {
         assert_eq!(goblin.health(), Health::Dead);
     }
 
-    // RULES.md "Stamina": "Temporary stamina doesn't stack (keep the higher)".
+    // docs/rules.md#stamina: "Temporary stamina doesn't stack (keep the higher)".
     #[test]
     fn temporary_stamina_keeps_the_higher_and_absorbs_first() {
         let mut s = Stamina::new(30, 8, LifeRule::Hero);
@@ -495,7 +495,7 @@ mod tests {
         assert_eq!((s.temporary, s.current), (0, 27));
     }
 
-    // RULES.md "Stamina": "Recovery value: a third of maximum stamina; the
+    // docs/rules.md#stamina: "Recovery value: a third of maximum stamina; the
     // Catch Breath maneuver spends a recovery to heal it."
     #[test]
     fn recoveries() {

@@ -239,7 +239,7 @@ pub fn ability_card(
     {
         let chars: Vec<String> = characteristics.iter().map(|c| c.to_string()).collect();
         match phased {
-            // Seed 001: 2d6 + ATK against DEF; our tiers for a hit.
+            // docs/rules.md#forced-movement: 2d6 + ATK against DEF; our tiers for a hit.
             Some(r) => {
                 out.push(format!("Attack: 2d6 + {} vs DEF", chars.join(" or ")));
                 out.push("  miss: nothing".to_string());
@@ -267,7 +267,7 @@ pub fn ability_card(
         out.push(format!("Spend {}{plus} {resource}: {}", s.amount, s.text));
     }
     let mut extras = Vec::new();
-    // Seed 002: what the ability needs while it lasts.
+    // docs/rules.md#concentration: what the ability needs while it lasts.
     let mut needs: Vec<&str> = ab.components.iter().map(|c| c.name()).collect();
     if ab.concentration {
         needs.insert(0, "concentration");
@@ -423,7 +423,7 @@ mod tests {
     #[test]
     fn an_ability_card_shows_the_whole_ability() {
         let db = db();
-        // Seed 000's Brutal Slam, as the fury's content gives it.
+        // docs/rules.md#ability-anatomy's Brutal Slam, as the fury's content gives it.
         let ab = db
             .abilities
             .values()
@@ -443,7 +443,7 @@ mod tests {
             card.iter()
                 .any(|l| l.contains("hit by 4+") && l.contains(&roll.tiers.2.text))
         );
-        // Seed 002 components show as what the ability needs.
+        // docs/rules.md#heroic-resources components show as what the ability needs.
         let shot = db.abilities.get("aimed_shot").expect("shipped");
         let card = ability_card(shot, "insight", None);
         assert!(

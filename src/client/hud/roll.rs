@@ -435,7 +435,7 @@ mod tests {
     }
 
     // Issue 49, point 4: both dice, the characteristic, edges, the total
-    // and the tier band (docs/rules.md#power-rolls: 11 or less, 12-16, 17+).
+    // and the tier band (docs/rules.md#power-roll: 11 or less, 12-16, 17+).
     #[test]
     fn a_power_roll_shows_its_dice_total_and_band() {
         let card = roll_card(

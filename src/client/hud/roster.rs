@@ -106,7 +106,7 @@ fn roster(
             let mut squads_shown: Vec<u32> = Vec::new();
             for c in &all {
                 // A minion squad is one line: its members standing, and its
-                // shared pool (RULES.md "Minions").
+                // shared pool (docs/rules.md#minions).
                 if let Some(n) = c.squad {
                     if squads_shown.contains(&n) {
                         continue;

@@ -101,7 +101,7 @@ pub fn summary(e: &Encounter) -> Vec<String> {
             .count()
     };
     let total = |side: Side| e.creatures().into_iter().filter(|c| c.side == side).count();
-    // Seed 004: loot and experience, per hero that gathered any.
+    // docs/rules.md#loot: loot and experience, per hero that gathered any.
     let gathered: Vec<String> = e
         .creatures()
         .into_iter()
@@ -133,7 +133,7 @@ pub fn summary(e: &Encounter) -> Vec<String> {
     lines
 }
 
-/// What a condition does, in a line (seed 000 "Conditions", as the engine
+/// What a condition does, in a line (docs/rules.md#conditions, as the engine
 /// applies them in `skirmish_rules::conditions`).
 pub fn condition_meaning(kind: ConditionKind) -> &'static str {
     match kind {
@@ -268,7 +268,7 @@ mod tests {
             .filter(|c| c.side == loser)
             .count();
         let line = if loser == Side::Heroes { &s[1] } else { &s[2] };
-        // RULES.md "Victory": a side wins when every enemy is down.
+        // docs/rules.md#collisions "Victory": a side wins when every enemy is down.
         assert!(line.contains(&format!("{all} of {all} fell")), "{line}");
     }
 
@@ -286,7 +286,7 @@ mod tests {
         };
         let mut c = Conditions::default();
         assert_eq!(condition_words(&c), None);
-        // Seed 000 "Stacking Unique Effects": two effects imposing prone
+        // docs/rules.md#stacking: two effects imposing prone
         // are both tracked; the creature is prone once.
         c.apply(on(K::Prone, "knockback"));
         c.apply(on(K::Grabbed, "grab"));

@@ -1,4 +1,4 @@
-//! The ability data model (seed 000 "Abilities"), loadable from RON, and the
+//! The ability data model (docs/rules.md#ability-anatomy), loadable from RON, and the
 //! pure evaluation of a tier outcome for one user and one target.
 
 pub mod notation;
@@ -14,7 +14,7 @@ use crate::conditions::{ConditionKind, Duration};
 use crate::power_roll::Tier;
 use crate::stats::{Characteristic, Characteristics, DamageType, potency_applies, potency_value};
 
-/// Seed 000 "Ability Keywords".
+/// docs/rules.md#ability-anatomy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Keyword {
     Area,
@@ -27,27 +27,27 @@ pub enum Keyword {
     Weapon,
 }
 
-/// Seed 000 "Type": the action an ability takes.
+/// docs/rules.md#ability-anatomy "Type": the action an ability takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ActionType {
     MainAction,
     Maneuver,
     MoveAction,
-    /// Seed 002's "Reaction" is written `Reaction` or `TriggeredAction`.
+    /// docs/rules.md#triggered-actions's "Reaction" is written `Reaction` or `TriggeredAction`.
     #[serde(alias = "Reaction")]
     TriggeredAction,
-    /// Seed 002's "Free Reaction".
+    /// docs/rules.md#triggered-actions's "Free Reaction".
     #[serde(alias = "FreeReaction")]
     FreeTriggeredAction,
     FreeManeuver,
     NoAction,
-    /// Seed 002 "Slow Action": started with the main action, targets chosen
+    /// docs/rules.md#slow-actions: started with the main action, targets chosen
     /// then; it takes effect at the start of the user's next turn.
     SlowAction,
-    /// Seed 002 "Passives": "always in effect": its effect is applied to the
+    /// docs/rules.md#passives: "always in effect": its effect is applied to the
     /// user when the encounter starts and lasts.
     Passive,
-    /// Seed 002 "Episodics": "performed at the start of a new Episode": its
+    /// docs/rules.md#passives "Episodics": "performed at the start of a new Episode": its
     /// effect is applied to the user when the encounter starts.
     Episodic,
 }
@@ -86,7 +86,7 @@ pub enum TriggerEvent {
     SelfTakesDamage,
 }
 
-/// Seed 000 "Trigger": when a triggered ability can be used.
+/// docs/rules.md#triggered-actions: when a triggered ability can be used.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trigger {
     pub on: TriggerEvent,
@@ -95,8 +95,8 @@ pub struct Trigger {
     pub text: String,
 }
 
-/// Seed 000 "Distance" and "Area Abilities", and seed 002's shapes.
-/// Content may also write seed 002's named distances (`Swinging`,
+/// docs/rules.md#moving "Distance" and "Area Abilities", and docs/rules.md#moving's shapes.
+/// Content may also write docs/rules.md#moving's named distances (`Swinging`,
 /// `Spitting`, `Throwing`, `Shooting`, `Sniping`), read as their squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "DistanceSpec")]
@@ -121,16 +121,16 @@ pub enum Distance {
         squares: u32,
         within: u32,
     },
-    /// Seed 002: width at each step equals its distance from the origin.
+    /// docs/rules.md#moving: width at each step equals its distance from the origin.
     Cone {
         length: u32,
     },
-    /// Seed 002: every square within `radius` of a point within `within`.
+    /// docs/rules.md#moving: every square within `radius` of a point within `within`.
     Sphere {
         radius: u32,
         within: u32,
     },
-    /// Seed 002: a sphere's footprint on the grid with a height.
+    /// docs/rules.md#shapes: a sphere's footprint on the grid with a height.
     Cylinder {
         radius: u32,
         height: u32,
@@ -179,7 +179,7 @@ enum DistanceSpec {
     Sniping,
 }
 
-/// Seed 002 "Distances": the conversion chart, in squares.
+/// docs/rules.md#distances-and-targets: the conversion chart, in squares.
 pub const SWINGING: u32 = 1;
 pub const SPITTING: u32 = 4;
 pub const THROWING: u32 = 8;
@@ -284,7 +284,7 @@ impl std::fmt::Display for Distance {
     }
 }
 
-/// Seed 000 "Target": which kinds of thing an ability may affect.
+/// docs/rules.md#distances-and-targets: which kinds of thing an ability may affect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TargetKind {
     Creature,
@@ -330,7 +330,7 @@ impl Relation {
 }
 
 impl TargetKind {
-    /// Seed 000 "Target": whether a creature standing in `r` to the user
+    /// docs/rules.md#distances-and-targets: whether a creature standing in `r` to the user
     /// may be a target of this kind: a creature is any but the user, an
     /// enemy one of the other side, an ally one of the user's own side
     /// but not the user, self the user; no creature is an object.
@@ -361,7 +361,7 @@ impl TargetKind {
     }
 }
 
-/// Seed 000 "Target": how many and which kinds. `count: None` is "each" in the area.
+/// docs/rules.md#distances-and-targets: how many and which kinds. `count: None` is "each" in the area.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Target {
     #[serde(default)]
@@ -375,7 +375,7 @@ pub enum Cost {
     /// No cost and not a signature ability (basic and monster abilities).
     #[default]
     Free,
-    /// A signature ability: no cost (seed 000 "Signature Abilities").
+    /// A signature ability: no cost (docs/rules.md#phased-2d6 "Signature Abilities").
     Signature,
     /// A heroic ability costing this much of the class's resource.
     Heroic(u32),
@@ -421,7 +421,7 @@ impl TierLine {
     }
 }
 
-/// Seed 000 "Ability Roll": the characteristics that may be added and the three tiers.
+/// docs/rules.md#power-roll: the characteristics that may be added and the three tiers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PowerRoll {
     pub characteristics: Vec<Characteristic>,
@@ -442,7 +442,7 @@ impl PowerRoll {
     }
 }
 
-/// Seed 000 "Spend Heroic Resource": a "Spend X" or "Spend X+" entry.
+/// docs/rules.md#heroic-resources: a "Spend X" or "Spend X+" entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Spend {
     pub amount: u32,
@@ -478,41 +478,41 @@ pub struct Ability {
     pub effect: Option<TierLine>,
     #[serde(default)]
     pub spend: Vec<Spend>,
-    /// For an aura: what it does while it lasts (seed 000 "Aura": it
+    /// For an aura: what it does while it lasts (docs/rules.md#aura: it
     /// "moves with you for the duration of the ability that created it").
     #[serde(default)]
     pub aura: Option<AuraSpec>,
-    /// Experience its user gains each time it is used (seed 004 "Gaining
+    /// Experience its user gains each time it is used (docs/rules.md#aura "Gaining
     /// Experience": "When that action is taken, the character gains the
     /// number of experience specified").
     #[serde(default)]
     pub experience: u32,
     /// Uses per encounter; once spent it can't be used until recovered or
-    /// refreshed (seed 004 "Recover and Refresh"). `None`: unlimited.
+    /// refreshed (docs/rules.md#recover-and-refresh). `None`: unlimited.
     #[serde(default)]
     pub uses: Option<u32>,
     /// An item rather than an ability: `refresh` brings it back, `recover`
     /// does not.
     #[serde(default)]
     pub item: bool,
-    /// Seed 002 "Distances": a "true" distance needs no line of effect to
+    /// docs/rules.md#distances-and-targets: a "true" distance needs no line of effect to
     /// the target and the target "cannot benefit from taking cover".
     #[serde(default)]
     pub true_distance: bool,
-    /// A glyphic ability (seed 002 "Glyphic Spell Ability Rules"): its area
+    /// A glyphic ability (docs/rules.md#glyphs): its area
     /// places an invisible glyph with these glyph abilities on each open
     /// square it covers, instead of affecting creatures.
     #[serde(default)]
     pub glyph: Option<GlyphSpec>,
-    /// Seed 002 "Ability Saves": the roll's result shifts the saves against
+    /// docs/rules.md#ability-saves: the roll's result shifts the saves against
     /// the "save ends" conditions it imposes (see [`crate::conditions::SaveShift`]).
     #[serde(default)]
     pub shifted_saves: bool,
-    /// Seed 002 "Concentration": its lasting effects (conditions, bonuses,
+    /// docs/rules.md#concentration: its lasting effects (conditions, bonuses,
     /// aura) hold only while its user keeps concentrating.
     #[serde(default)]
     pub concentration: bool,
-    /// Seed 002 "Components": what the ability needs while it is used and
+    /// docs/rules.md#components: what the ability needs while it is used and
     /// while its effect lasts (concentration is kept apart, above).
     #[serde(default)]
     pub components: Vec<Component>,
@@ -537,7 +537,7 @@ impl PartialEq for Memo {
 
 impl Eq for Memo {}
 
-/// Seed 002 "Component": "generic things like 'hands' or 'standing,' or a
+/// docs/rules.md#components: "generic things like 'hands' or 'standing,' or a
 /// specific Point Bank".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Component {
@@ -580,7 +580,7 @@ impl Component {
     }
 }
 
-/// Seed 002 "Component": "If you find yourself lacking a Component at some
+/// docs/rules.md#components: "If you find yourself lacking a Component at some
 /// point during your Ability Time, you must roll the final Ability with a
 /// Disadvantage for every Component that is missing. If the number of
 /// missing Components takes you beyond the maximum number of 3
@@ -594,7 +594,7 @@ pub fn component_penalty(missing: u32) -> (u32, bool) {
     }
 }
 
-/// A glyph's make-up: its name and glyph abilities (seed 002: "Each Glyphic
+/// A glyph's make-up: its name and glyph abilities (docs/rules.md#glyphs: "Each Glyphic
 /// Spell has a set of Glyph Abilities that can be given to the Glyph").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GlyphSpec {
@@ -616,14 +616,14 @@ pub enum GlyphTrigger {
 pub enum GlyphAfter {
     #[default]
     Stays,
-    /// Seed 002: "Permanently dismiss this Glyph."
+    /// docs/rules.md#glyphs "Permanently dismiss this Glyph."
     Dismissed,
-    /// Seed 002: "Temporarily disable this Glyph for a specified amount of
+    /// docs/rules.md#glyphs: "Temporarily disable this Glyph for a specified amount of
     /// time": this many rounds.
     Disabled(u32),
 }
 
-/// One glyph ability: a reaction of the glyph (seed 002: glyphs "have one
+/// One glyph ability: a reaction of the glyph (docs/rules.md#glyphs: glyphs "have one
 /// Beat per Round that can be used to perform Reactions").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GlyphAbility {
@@ -722,7 +722,7 @@ impl Ability {
         self.find_effect(|e| f(e).then_some(())).is_some()
     }
 
-    /// Whether any line of the ability summons (seed 004 "Summon"): the
+    /// Whether any line of the ability summons (docs/rules.md#summons): the
     /// legal-action listing asks it of every ability, every command, so it
     /// is worked out once and kept.
     #[inline]
@@ -775,7 +775,7 @@ impl Ability {
 }
 
 /// The extra effects of spending `amount` heroic resource on an ability's
-/// "Spend X" entries (seed 000 "Spend Heroic Resource": "If an entry reads
+/// "Spend X" entries (docs/rules.md#heroic-resources: "If an entry reads
 /// 'Spend X+', you can spend as much ... as you like in multiples of X").
 /// Entries are taken in order; a plain entry once if affordable, a "+" entry
 /// as many times as what is left allows. The whole amount must be used.
@@ -851,18 +851,18 @@ pub struct TierOutcome {
     pub shift: u32,
     /// The target makes a free strike.
     pub free_strike: bool,
-    /// Active bonuses the target gains (seed 004).
+    /// Active bonuses the target gains (docs/rules.md#free-strikes).
     pub bonuses: Vec<BonusSpec>,
-    /// Stat blocks summoned next to the user (seed 004 "Summon").
+    /// Stat blocks summoned next to the user (docs/rules.md#summons).
     pub summons: Vec<String>,
-    /// The user loots treasure within this range (seed 004 "Loot X").
+    /// The user loots treasure within this range (docs/rules.md#cover-and-high-ground "Loot X").
     pub loot: Option<u32>,
     /// Spent abilities the user recovers and spent items it refreshes.
     pub recover: u32,
     pub refresh: u32,
-    /// Glyph commands the user sends to its glyphs (seed 002).
+    /// Glyph commands the user sends to its glyphs (docs/rules.md#cover-and-high-ground).
     pub signals: Vec<String>,
-    /// Abilities the user prepares (seed 002).
+    /// Abilities the user prepares (docs/rules.md#glyphs).
     pub prepare: Vec<(String, Prepared)>,
 }
 
@@ -874,7 +874,7 @@ impl TierOutcome {
 
 /// Evaluate a tier's effects for a user and a target.
 ///
-/// Seed 000 "Characteristics and Damage" (damage is the base plus the user's
+/// docs/rules.md#potency "Characteristics and Damage" (damage is the base plus the user's
 /// characteristic, the best of "M or A") and "Potencies" (an effect with a
 /// potency applies only if the target's score is less than the potency value,
 /// from the user's highest characteristic; `potency_bonus` adds +1 for 2
@@ -954,7 +954,7 @@ pub fn evaluate(
 mod tests {
     use super::*;
 
-    // Seed 000 "Target": "You aren't an eligible creature target for your
+    // docs/rules.md#distances-and-targets: "You aren't an eligible creature target for your
     // own abilities unless those abilities also have "self" as a target";
     // "If an ability targets one or more enemies, it can affect only
     // creatures who are hostile"; "You aren't an eligible target for your
@@ -985,7 +985,7 @@ mod tests {
         assert_eq!(TargetKind::relations(&[]), 0);
     }
 
-    // Seed 002 "Component": "a Disadvantage for every Component that is
+    // docs/rules.md#components: "a Disadvantage for every Component that is
     // missing ... beyond the maximum number of 3 Disadvantages for a roll,
     // the Ability gets an automatic Low Score"; our rulings: prone lacks
     // standing, grabbed or restrained lacks hands.
@@ -1036,7 +1036,7 @@ mod tests {
         a
     }
 
-    // Seed 000 "Ability Roll" / "Characteristics and Damage": "For a fury with
+    // docs/rules.md#power-roll / "Characteristics and Damage": "For a fury with
     // a Might of 2 ... ≤11: 5, 12-16: 8, 17+: 11", pushing 1, 2 and 4 squares.
     #[test]
     fn brutal_slam_worked_example() {
@@ -1059,7 +1059,7 @@ mod tests {
         }
     }
 
-    // Seed 000 "Potencies": Judgment's Hammer from a conduit with Intuition 2
+    // docs/rules.md#potency: Judgment's Hammer from a conduit with Intuition 2
     // against a bandit with Agility 0: "5 holy damage ... the bandit resists";
     // "8 holy damage ... knocked prone"; "11 holy damage and is knocked flat
     // and left struggling to stand".
@@ -1116,11 +1116,11 @@ mod tests {
             ..Default::default()
         };
         assert!(!evaluate(&pr.tier(Tier::Two).effects, &conduit, &nimble, 0).conditions[0].applies);
-        // Seed 000 "Surges": 2 surges raise the potency by 1 for one target.
+        // docs/rules.md#surges: 2 surges raise the potency by 1 for one target.
         assert!(evaluate(&pr.tier(Tier::Two).effects, &conduit, &nimble, 1).conditions[0].applies);
     }
 
-    // Seed 000: "7 + M or A damage, indicating that you can add your Might or your Agility".
+    // docs/rules.md#power-roll: "7 + M or A damage, indicating that you can add your Might or your Agility".
     #[test]
     fn best_characteristic_of_a_choice() {
         let e = notation::parse_tier("7 + M or A damage").unwrap();
@@ -1135,7 +1135,7 @@ mod tests {
         );
     }
 
-    // Seed 000 "Spend Heroic Resource": "Spend X" once; "Spend X+" in multiples of X.
+    // docs/rules.md#heroic-resources: "Spend X" once; "Spend X+" in multiples of X.
     #[test]
     fn spend_entries() {
         let plain = Spend {

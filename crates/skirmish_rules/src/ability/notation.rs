@@ -1,7 +1,7 @@
 //! The tier notation parser.
 //!
-//! Authors write tier outcomes as the rules print them (seed 000 "Abilities
-//! With Damage and Effects", seed 003): damage first, then effects, separated
+//! Authors write tier outcomes as the rules print them (docs/rules.md#turn-order "Abilities
+//! With Damage and Effects", docs/rules.md#turn-order): damage first, then effects, separated
 //! by semicolons:
 //!
 //! ```text
@@ -57,7 +57,7 @@ impl ForcedKind {
     }
 }
 
-/// Seed 004's defensive bonuses.
+/// docs/rules.md#shield's defensive bonuses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BonusKind {
     /// "Shield X": each attack's damage against the bearer is X less.
@@ -67,7 +67,7 @@ pub enum BonusKind {
     Retaliate { amount: u32, range: u32 },
 }
 
-/// How long a bonus lasts (seed 004: round bonuses end with the round;
+/// How long a bonus lasts (docs/rules.md#charge: round bonuses end with the round;
 /// persistent bonuses last until their charges are used, or all encounter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BonusLasts {
@@ -116,41 +116,41 @@ pub enum Effect {
     /// `regain 5 stamina`: the target regains stamina, up to its maximum.
     Heal(u32),
     /// `gain 5 temporary stamina`: the target has temporary stamina (the
-    /// higher of what it had and this; seed 000 "Temporary Stamina").
+    /// higher of what it had and this; docs/rules.md#temporary-stamina).
     TemporaryStamina(u32),
     /// `grant 1 surge`: the target gains surges (a hero's ally).
     GrantSurges(u32),
     /// `shift 2`: the target shifts up to that many squares, toward the
-    /// nearest enemy (the engine picks the square; README "Rulings").
+    /// nearest enemy (the engine picks the square; docs/rulings.md).
     Shift(u32),
     /// `free strike`: the target makes a melee free strike against an
-    /// adjacent enemy, the one with the least stamina (README "Rulings").
+    /// adjacent enemy, the one with the least stamina (docs/rulings.md).
     FreeStrike,
     /// `shield 2 (round)`, `retaliate 1 range 3 (2 charges)`: an active
-    /// bonus on the target (seed 004 "Active Bonuses").
+    /// bonus on the target (docs/rules.md#charge "Active Bonuses").
     Bonus(BonusSpec),
     /// `summon wolf_spirit`: a creature of that stat block appears in an
-    /// empty square adjacent to the user (seed 004 "Summon").
+    /// empty square adjacent to the user (docs/rules.md#summons).
     Summon(String),
     /// `loot 2`: the user picks up every treasure token within 2 squares
-    /// that it has line of effect to (seed 004 "Loot").
+    /// that it has line of effect to (docs/rules.md#loot).
     Loot(u32),
     /// `recover 1`: the user regains the use of that many spent abilities
-    /// (seed 004 "Recover and Refresh").
+    /// (docs/rules.md#recover-and-refresh).
     Recover(u32),
     /// `refresh 1`: the user regains the use of that many spent items.
     Refresh(u32),
     /// `prepare riposte (1 use)`, `prepare riposte (round)`: the user gains
-    /// that ability for a while (seed 002 "Prepared Abilities").
+    /// that ability for a while (docs/rules.md#prepared-abilities).
     Prepare { ability: String, lasts: Prepared },
     /// `signal open`: the user's glyphs within throwing distance receive
-    /// that glyph command at the start of the next round (seed 002).
+    /// that glyph command at the start of the next round (docs/rules.md#glyphs).
     Signal(String),
     /// Anything else, kept as written.
     Text(String),
 }
 
-/// How long a prepared ability stays (seed 002: it "expires after one use"
+/// How long a prepared ability stays (docs/rules.md#prepared-abilities: it "expires after one use"
 /// or "after a certain span of time").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Prepared {
@@ -351,7 +351,7 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
         }
         Effect::Heal(n)
     } else if first.eq_ignore_ascii_case("heal") {
-        // Seed 004 "Heal X": the same as regaining X stamina.
+        // docs/rules.md#stamina "Heal X": the same as regaining X stamina.
         c.next();
         Effect::Heal(parse_number(&mut c, "how much to heal")?)
     } else if first.eq_ignore_ascii_case("summon") {
@@ -658,7 +658,7 @@ mod tests {
         })
     }
 
-    // Seed 004 "Shield", "Retaliate", "Active Bonuses".
+    // docs/rules.md#shield "Shield", "Retaliate", "Active Bonuses".
     #[test]
     fn shields_and_retaliation() {
         assert_eq!(
@@ -695,7 +695,7 @@ mod tests {
         assert!(parse_tier("shield 2 (forever)").is_err());
     }
 
-    // Seed 004: "Heal X", "Summon", "Loot X", "Recover and Refresh".
+    // docs/rules.md#cover-and-high-ground "Heal X", "Summon", "Loot X", "Recover and Refresh".
     #[test]
     fn seed_004_effects() {
         assert_eq!(
@@ -708,7 +708,7 @@ mod tests {
                 Effect::Refresh(2),
             ]
         );
-        // Seed 002 "Prepared Abilities" and glyph commands.
+        // docs/rules.md#prepared-abilities and glyph commands.
         assert_eq!(
             parse_tier("prepare riposte (2 uses); prepare parry (round); signal burn").unwrap(),
             vec![
@@ -751,7 +751,7 @@ mod tests {
         assert!(parse_tier("gain 2 temporary health").is_err());
     }
 
-    // Issue #2's examples, as the rules print them (seed 000 "Abilities With
+    // Issue #2's examples, as the rules print them (docs/rules.md#forced-movement "Abilities With
     // Damage and Effects": "damage and effects are separated with a semicolon").
     #[test]
     fn damage_and_push() {
@@ -860,7 +860,7 @@ mod tests {
         );
     }
 
-    // Seed 000 "Potencies": Judgment's Hammer tier 3 "A < STRONG, prone and can't stand (save ends)".
+    // docs/rules.md#potency: Judgment's Hammer tier 3 "A < STRONG, prone and can't stand (save ends)".
     #[test]
     fn prone_and_cant_stand() {
         let e =

@@ -285,7 +285,7 @@ impl<'a> Scorer<'a> {
     /// What a wall raised on `squares` is worth to this side: every
     /// creature gets one turn with it. A melee creature it keeps from its
     /// best strike makes only the best it has left, or none: the enemy's
-    /// loss counts for this side, its own against (seed 000 "Wall": "a
+    /// loss counts for this side, its own against (docs/rules.md#wall: "a
     /// wall can't be placed in occupied squares, and a wall blocks line of
     /// effect"; our ruling, a raised wall stands until the end of its
     /// maker's next turn).
@@ -374,7 +374,7 @@ impl<'a> Scorer<'a> {
             .filter(|_| !c.stamina.is_dead())
     }
 
-    /// What one creature summoned by `ability` is worth (seed 004: a summon
+    /// What one creature summoned by `ability` is worth (docs/rules.md#stamina: a summon
     /// "permanently" follows "Move+0, Attack+0"): its free strike each round
     /// for the rounds a fight has left (taken as 3), and a body that soaks
     /// a quarter of its stamina in attacks meant for this side; the mean
@@ -429,7 +429,7 @@ impl<'a> Scorer<'a> {
                 // and a free strike if an enemy stands next to it.
                 let missing = (tc.stamina.max - tc.stamina.current).max(0) as f64;
                 let threatened = self.enemies().any(|o| o.space.distance(tc.space) <= 1);
-                // Seed 000 "Stacking Unique Effects": the same ability's
+                // docs/rules.md#stacking: the same ability's
                 // bonus again adds only what it raises the one held.
                 let (mut held_shield, mut held_retaliate) = (0, 0);
                 for b in tc.bonuses.0.iter().filter(|b| b.from == p.ability) {
@@ -448,7 +448,7 @@ impl<'a> Scorer<'a> {
                         + w.heal * 0.5 * (tier.temporary as i32 - tc.stamina.temporary).max(0) as f64
                         + 2.0 * w.damage * tier.grant_surges as f64
                         + self.shift_gain(tc, tier.shift)
-                        // Seed 004: a shield saves damage on each attack to
+                        // docs/rules.md#surges: a shield saves damage on each attack to
                         // come, retaliation deals some; a summon is another
                         // body with a free strike each round.
                         + w.heal * 1.5 * tier.shield.saturating_sub(held_shield) as f64
@@ -698,7 +698,7 @@ impl<'a> Scorer<'a> {
         ((o.total_damage().max(0) as f64).min(left.max(0.0)), held)
     }
 
-    /// Seed 002: a glyph is "Invisible" until it shines; one that has
+    /// docs/rules.md#stamina: a glyph is "Invisible" until it shines; one that has
     /// shone, of another side and ready to react, harms whoever steps on
     /// it. The damage (up to the stamina left) and conditions (2 each) the
     /// glyphs `c`'s side knows of would deal on `path`, each glyph once (its
@@ -730,7 +730,7 @@ impl<'a> Scorer<'a> {
         harm
     }
 
-    /// A glyph of `ability` laid on `squares` (seed 002: it reacts to an
+    /// A glyph of `ability` laid on `squares` (docs/rules.md#moving: it reacts to an
     /// enemy stepping on it). Worth what it would do to each enemy, times
     /// the chance that enemy steps there next: an enemy that fights in melee,
     /// not yet next to the creature of this side nearest it, in reach of a
@@ -883,7 +883,7 @@ impl<'a> Scorer<'a> {
                     return 0.0;
                 };
                 // Surges the user gains: each adds damage to a later strike,
-                // up to the 3 one damage roll can spend (seed 000 "Surges"):
+                // up to the 3 one damage roll can spend (docs/rules.md#surges):
                 // beyond what it holds, more wait for strikes after that.
                 let surges = if let Some(h) = &c.heroic {
                     let room = 3u32.saturating_sub(h.surges);

@@ -524,7 +524,7 @@ impl Loader {
     fn validate(&mut self) {
         self.build_maps();
         self.validate_abilities();
-        // Seed 002: a map may start with a glyph network as a trap.
+        // docs/rules.md#glyphs: a map may start with a glyph network as a trap.
         let map_ids: Vec<String> = self.db.maps.keys().cloned().collect();
         for id in map_ids {
             let map = self.db.maps[&id].map.clone();
@@ -723,7 +723,7 @@ impl Loader {
                 .unwrap_or_default();
             let fp = Footprint::new(Pos::new(m.at.0, m.at.1), size);
             place(self, true, i, format!("monster `{name}`"), fp);
-            // RULES.md "Minions": "Up to 8 minions form a squad".
+            // docs/rules.md#minions: "Up to 8 minions form a squad".
             if let (Some(squad), Some(b)) = (m.squad, &block) {
                 if b.organization != types::Organization::Minion {
                     let msg = format!("monster `{name}` is in squad {squad} but is not a minion");

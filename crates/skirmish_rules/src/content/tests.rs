@@ -353,7 +353,7 @@ fn encounter_references_and_squares_are_checked_at_load() {
 }
 
 /// Issue #7 point 1, checked on the shipped classes: the nine classes of
-/// seed 000 with their resources, each with two signature abilities and
+/// docs/rules.md#forced-movement with their resources, each with two signature abilities and
 /// heroic abilities costing 3 and 5, and between them every area type,
 /// condition, forced movement kind, potency strength, surges, "Spend X",
 /// triggered actions and an aura.
@@ -366,7 +366,7 @@ fn the_nine_classes_cover_the_rules() {
     use std::collections::{BTreeSet, HashSet};
 
     let db = ContentDb::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")).unwrap();
-    // Seed 000 "Heroic Resources": each class's resource by name.
+    // docs/rules.md#heroic-resources: each class's resource by name.
     let resources = [
         ("censor", "wrath"),
         ("conduit", "piety"),

@@ -12,7 +12,7 @@ pub enum RulesetKind {
     /// The core power-roll rules (seeds 000 and 003).
     #[default]
     PowerRoll,
-    /// The phased 2d6 variant (seed 001).
+    /// The phased 2d6 variant (docs/rules.md#power-roll).
     Phased2d6,
 }
 
@@ -25,16 +25,16 @@ pub struct Ruleset {
     pub kind: RulesetKind,
     #[serde(default)]
     pub description: String,
-    /// The d10 result at which a save succeeds (seed 000: 6 or higher).
+    /// The d10 result at which a save succeeds (docs/rules.md#turn-order: 6 or higher).
     #[serde(default = "default_save")]
     pub save_target: u32,
-    /// The d10 result at which the heroes choose who goes first (RULES.md: 6+).
+    /// The d10 result at which the heroes choose who goes first (docs/rules.md#surges: 6+).
     #[serde(default = "default_save")]
     pub heroes_choose_on: u32,
-    /// Surges spendable on one damage roll (seed 000 "Surges": up to 3).
+    /// Surges spendable on one damage roll (docs/rules.md#surges: up to 3).
     #[serde(default = "default_surge_cap")]
     pub max_surges_per_damage: u32,
-    /// The most minions in one squad (RULES.md "Minions": up to 8).
+    /// The most minions in one squad (docs/rules.md#minions: up to 8).
     #[serde(default = "default_squad")]
     pub max_squad_size: u32,
     /// Abilities every creature has (Knockback, Grab, ...).
@@ -44,7 +44,7 @@ pub struct Ruleset {
     /// action, until the start of its next turn (our ruling: 2, a double bane).
     #[serde(default = "default_defend")]
     pub defend_banes: u32,
-    /// The numbers of the phased 2d6 ruleset (seed 001); used when `kind`
+    /// The numbers of the phased 2d6 ruleset (docs/rules.md#phased-2d6); used when `kind`
     /// is `Phased2d6`.
     #[serde(default)]
     pub phased: Option<crate::phased::PhasedRules>,
@@ -116,7 +116,7 @@ pub enum ResourceGain {
     Die(u32),
 }
 
-/// A class's own extra trigger for gaining its resource (RULES.md "Heroic
+/// A class's own extra trigger for gaining its resource (docs/rules.md#triggered-actions "Heroic
 /// resources": one each, ours to design).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ResourceTrigger {
@@ -176,7 +176,7 @@ pub struct Class {
     /// The class may spend resource it doesn't have, down to -(1 + Reason),
     /// taking 1 damage per point below 0 at the end of each of its turns
     /// (the talent: "use abilities even when they don't have their Heroic
-    /// Resource to spare, if they're willing to face the cost", seed 000).
+    /// Resource to spare, if they're willing to face the cost", docs/rules.md#phased-2d6).
     #[serde(default)]
     pub strain: bool,
 }
@@ -266,7 +266,7 @@ pub enum Role {
 /// How a monster fights alongside others.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Organization {
-    /// Acts in squads that share a stamina pool (RULES.md "Minions").
+    /// Acts in squads that share a stamina pool (docs/rules.md#minions).
     Minion,
     #[default]
     Platoon,
@@ -296,7 +296,7 @@ pub struct Monster {
     pub characteristics: Characteristics,
     /// Free strike damage.
     pub free_strike: i32,
-    /// Seed 004 "Summon": a summon's range value. Summoned, it strikes the
+    /// docs/rules.md#summons: a summon's range value. Summoned, it strikes the
     /// nearest enemy within this many squares and in its line of effect,
     /// and walks only until one is; 0 (the default) or 1 is melee, an
     /// adjacent enemy. A monster that is not summoned attacks with its

@@ -1,4 +1,4 @@
-//! Lasting auras (seed 000 "Aura": an aura "always originates from you and
+//! Lasting auras (docs/rules.md#aura: an aura "always originates from you and
 //! moves with you for the duration of the ability that created it. A
 //! creature or object must be within X squares of you to be targeted").
 //!

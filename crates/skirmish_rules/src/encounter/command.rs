@@ -24,7 +24,7 @@ pub enum Command {
         creature: CreatureId,
         to: Pos,
     },
-    /// Phased 2d6 (seed 001): move along a path with a movement power.
+    /// Phased 2d6 (docs/rules.md#movement-powers): move along a path with a movement power.
     Movement {
         creature: CreatureId,
         power: crate::phased::MovementPower,
@@ -45,7 +45,7 @@ pub enum Command {
         #[serde(default)]
         spend: u32,
         /// Apply this tier instead if it is lower than the one rolled
-        /// (RULES.md: "A roller may always choose a lower tier").
+        /// (docs/rules.md#power-roll "A roller may always choose a lower tier").
         #[serde(default)]
         tier: Option<Tier>,
     },
@@ -101,7 +101,7 @@ pub enum Command {
         creature: CreatureId,
     },
     /// Instead of picking one of its creatures to act, a side lets the
-    /// other side pick first (RULES.md "Turns"; seed 001 "Delay").
+    /// other side pick first (docs/rules.md#actions-on-a-turn; docs/rules.md#defend-and-delay).
     Delay {
         creature: CreatureId,
     },
@@ -174,7 +174,7 @@ impl Command {
     }
 }
 
-/// Where an area ability goes (seed 000 "Area Abilities", seed 002 "Shapes").
+/// Where an area ability goes (docs/rules.md#burst, docs/rules.md#shapes).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Placement {
     /// Auras and bursts: around the user.

@@ -144,7 +144,7 @@ impl Abilities {
     }
 }
 
-/// Free strike damage (RULES.md "Movement": opportunity attacks are melee free strikes).
+/// Free strike damage (docs/rules.md#moving: opportunity attacks are melee free strikes).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FreeStrike(pub i32);
 
@@ -155,7 +155,7 @@ pub struct Heroic {
     pub amount: u32,
     pub surges: u32,
     pub potency_from: crate::stats::Characteristic,
-    /// The class's own gain trigger (RULES.md "Heroic resources").
+    /// The class's own gain trigger (docs/rules.md#heroic-resources).
     pub trigger: crate::content::ResourceTrigger,
     pub trigger_amount: u32,
     /// The last round the trigger fired ("the first time each round").
@@ -200,7 +200,7 @@ impl Heroic {
     }
 }
 
-/// What a creature still has this turn (RULES.md "Turns").
+/// What a creature still has this turn (docs/rules.md#actions-on-a-turn).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnBudget {
     pub main: bool,
@@ -235,11 +235,11 @@ pub struct Stance {
     pub hidden: bool,
 }
 
-/// A minion's squad number (RULES.md "Minions").
+/// A minion's squad number (docs/rules.md#minions).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SquadMember(pub u32);
 
-/// A squad's shared stamina (RULES.md "Minions": "shares one stamina pool;
+/// A squad's shared stamina (docs/rules.md#minions: "shares one stamina pool;
 /// each time the pool loses a minion's stamina, one minion dies").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SquadPool {
@@ -253,7 +253,7 @@ pub struct SquadPool {
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Squads(pub std::collections::BTreeMap<u32, SquadPool>);
 
-/// A lasting aura on its user (seed 000 "Aura").
+/// A lasting aura on its user (docs/rules.md#aura).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActiveAura {
     pub ability: String,
@@ -267,7 +267,7 @@ pub struct ActiveAura {
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Auras(pub Vec<ActiveAura>);
 
-/// Seed 004's active bonuses on a creature: shields and retaliation, each
+/// docs/rules.md#aura's active bonuses on a creature: shields and retaliation, each
 /// lasting the round, a number of uses, or the encounter.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bonuses(pub Vec<ActiveBonus>);
@@ -280,7 +280,7 @@ pub struct ActiveBonus {
     pub uses_left: Option<u32>,
     /// The ability that gave it (its name, for the log).
     pub ability: String,
-    /// Who gave it, and the giving ability's id (for seed 002's
+    /// Who gave it, and the giving ability's id (for docs/rules.md#concentration's
     /// concentration: a lost concentration ends it).
     #[serde(default)]
     pub source: Option<CreatureId>,
@@ -289,13 +289,13 @@ pub struct ActiveBonus {
 }
 
 impl Bonuses {
-    /// Gain a bonus. Seed 000 "Stacking Unique Effects": "the effects of the
+    /// Gain a bonus. docs/rules.md#stacking: "the effects of the
     /// same ability used multiple times don't stack. Instead, the most
     /// impactful effect—such as the highest bonus—from each use of the
     /// ability applies. The most recently used ability applies for
     /// determining duration." A bonus of the kind one from the same ability
     /// already gives replaces it, keeping the higher amount and taking the
-    /// new one's duration; bonuses of different abilities stack (seed 004:
+    /// new one's duration; bonuses of different abilities stack (docs/rules.md#durations:
     /// "Multiple shield bonuses stack with one another").
     pub fn gain(&mut self, new: ActiveBonus) {
         use crate::ability::BonusKind as K;
@@ -322,7 +322,7 @@ impl Bonuses {
         *old = ActiveBonus { kind, ..new };
     }
 
-    /// Total shield against one attack (seed 004: "Multiple shield bonuses stack").
+    /// Total shield against one attack (docs/rules.md#stacking "Multiple shield bonuses stack").
     pub fn shield(&self) -> u32 {
         self.0
             .iter()
@@ -385,8 +385,8 @@ impl Bonuses {
 }
 
 /// What a creature has gathered and used up in this encounter: treasure
-/// looted, experience earned (seed 004 "Loot", "Gaining Experience"), and
-/// its limited abilities and items spent (seed 004 "Recover and Refresh").
+/// looted, experience earned (docs/rules.md#loot, #experience), and
+/// its limited abilities and items spent (docs/rules.md#recover-and-refresh).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Progress {
     /// Coins picked up from treasure tokens.
@@ -396,7 +396,7 @@ pub struct Progress {
     pub spent: Vec<String>,
 }
 
-/// A summoned creature (seed 004 "Summon"): who summoned it, the round it
+/// A summoned creature (docs/rules.md#summons): who summoned it, the round it
 /// appeared in (it "never" acts in that round), and its place among its
 /// summoner's summons ("they act in the order in which they were summoned").
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -406,7 +406,7 @@ pub struct Summoned {
     pub order: u32,
 }
 
-/// A slow action waiting for the start of its user's next turn (seed 002
+/// A slow action waiting for the start of its user's next turn (docs/rules.md#power-roll
 /// "Slow Action"): the roll as started, and where the user stood.
 #[derive(Component, Clone, Debug)]
 pub struct Casting {
@@ -414,7 +414,7 @@ pub struct Casting {
     pub from: crate::map::Pos,
 }
 
-/// Abilities a creature has prepared (seed 002 "Prepared Abilities"): each
+/// Abilities a creature has prepared (docs/rules.md#prepared-abilities): each
 /// with the uses left (`None`: until the round ends).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PreparedAbilities(pub Vec<(String, Option<u32>)>);

@@ -1,4 +1,4 @@
-//! Seed 002 "Concentration": "Abilities that have a Concentration Component
+//! docs/rules.md#concentration: "Abilities that have a Concentration Component
 //! also implicitly have a Health and Vitality Component, meaning you will
 //! need to make a Save if ever you take damage"; failing it ends the
 //! ability's effect ("you will need to Pass the Save or the effect will
@@ -7,11 +7,11 @@
 //! This Status Condition adds an additional Disadvantage to Saves for
 //! Concentration Abilities."
 //!
-//! Components (seed 002 "Component"): hands, standing and the Stamina
+//! Components (docs/rules.md#components): hands, standing and the Stamina
 //! point bank; affecting one during the effect forces the same kind of
 //! save (see [`affected`]).
 //!
-//! Our rulings (README "Rulings"): a concentration ability is active while
+//! Our rulings (docs/rulings.md): a concentration ability is active while
 //! any condition, bonus or aura it made lasts; the save is the ruleset's
 //! save (a d10, 6 or higher), and each disadvantage rolls one more d10 and
 //! keeps the lowest.
@@ -111,7 +111,7 @@ pub(super) fn damaged(world: &mut World, user: CreatureId) {
     affected(world, user, &[Component::Stamina]);
 }
 
-/// Seed 002 "Component": "if ever a Component is affected in some way during
+/// docs/rules.md#components: "if ever a Component is affected in some way during
 /// the Effect Duration, you will need to Pass the Save or the effect will
 /// immediately end. If more than one Component is affected, you will roll
 /// the Save with a Disadvantage for every Component affected beyond the

@@ -77,7 +77,7 @@ pub struct MonsterDef {
     pub at: (i32, i32),
 }
 
-/// Who goes first: rolled (RULES.md "Turns") or fixed by the encounter.
+/// Who goes first: rolled (docs/rules.md#actions-on-a-turn) or fixed by the encounter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FirstSide {
     #[default]

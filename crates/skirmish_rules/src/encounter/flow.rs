@@ -1,4 +1,4 @@
-//! Turn flow (RULES.md "Turns"): who goes first, sides alternating with the
+//! Turn flow (docs/rules.md#actions-on-a-turn): who goes first, sides alternating with the
 //! side choosing which creature acts, a side that runs out letting the other
 //! finish, rounds, and the start and end of turns and rounds.
 //!
@@ -260,15 +260,15 @@ pub struct Flow {
     /// The side that delayed its pick, until the next turn starts.
     #[serde(default)]
     pub delayed: Option<Side>,
-    /// A minion squad taking its turn together: every member (RULES.md
+    /// A minion squad taking its turn together: every member (docs/rules.md#minions
     /// "Minions": a squad "takes one turn together").
     #[serde(default)]
     pub squad: Vec<CreatureId>,
     /// Summons that acted just before the active creature this turn: their
-    /// end-of-turn effects come with its (README "Rulings").
+    /// end-of-turn effects come with its (docs/rulings.md).
     #[serde(default)]
     pub summons: Vec<CreatureId>,
-    /// The phased 2d6 ruleset's round (seed 001); `None` otherwise.
+    /// The phased 2d6 ruleset's round (docs/rules.md#moving); `None` otherwise.
     #[serde(default)]
     pub phased: Option<crate::phased::PhasedRound>,
     /// The turn boundaries this step's command left for the boundary's
@@ -352,14 +352,14 @@ pub(super) fn turns_started(world: &World) -> smallvec::SmallVec<[CreatureId; 8]
     smallvec::SmallVec::from_slice(&world.res::<Flow>().events.started)
 }
 
-/// A creature that can still take turns: anyone not dead. (RULES.md
+/// A creature that can still take turns: anyone not dead. (docs/rules.md#stamina
 /// "Stamina": a dying hero can't Catch Breath and bleeds, but still acts.)
 pub fn can_act(stamina: &Stamina) -> bool {
     stamina.health() != Health::Dead
 }
 
 /// A new round: abilities prepared for the last one expire, and glyph
-/// commands sent last round arrive (seed 002: "At the
+/// commands sent last round arrive (docs/rules.md#glyphs: "At the
 /// start of the next Round ... all connected Glyphs, and the glyph itself,
 /// will receive the Glyph Command").
 fn glyph_round(world: &mut World) {
@@ -371,7 +371,7 @@ fn glyph_round(world: &mut World) {
         return;
     }
     g.round = round;
-    // Seed 002 "Prepared Abilities" prepared for the round expire with it.
+    // docs/rules.md#prepared-abilities prepared for the round expire with it.
     if round > 1 {
         super::gather::end_round(world);
     }
@@ -389,7 +389,7 @@ pub(super) fn strain(world: &mut World) {
 }
 
 /// A save for each save-ends condition, in order; a success removes that
-/// entry (seed 000 "Ending Effects"; seed 002 "Ability Saves" may have
+/// entry (docs/rules.md#durations; docs/rules.md#ability-saves may have
 /// shifted it). `roll` is the ruleset's save roll.
 pub(super) fn roll_saves(
     id: CreatureId,
@@ -406,7 +406,7 @@ pub(super) fn roll_saves(
             continue;
         }
         let kind = conditions.list[i].kind;
-        // Seed 002 "Ability Saves": the imposing roll may have shifted
+        // docs/rules.md#ability-saves: the imposing roll may have shifted
         // this save (roll twice, keep the higher or lower; or no save).
         let shift = conditions.list[i].save_shift;
         let (total, success) = if shift == crate::conditions::SaveShift::AlwaysFails {
@@ -442,7 +442,7 @@ pub(super) fn roll_saves(
 }
 
 /// End of the creature's turn: EoT conditions end, then a save for each
-/// save-ends condition (seed 000 "Ending Effects"). Phased 2d6: a movement
+/// save-ends condition (docs/rules.md#durations). Phased 2d6: a movement
 /// turn ends nothing; a battle turn ends EoT conditions, and saves wait for
 /// the end phase.
 pub(super) fn end_of_turn(world: &mut World) {
@@ -597,7 +597,7 @@ pub(super) fn still_to_act(flow: &Flow, side: Side, c: &Creature, s: &Stamina) -
     c.side == side && can_act(s) && !flow.acted.contains(&c.id)
 }
 
-/// RULES.md "Turns": the sides alternate, a side that runs out lets the
+/// docs/rules.md#actions-on-a-turn: the sides alternate, a side that runs out lets the
 /// other finish.
 fn side_advance(world: &mut World) {
     let (round, to_act) = {
@@ -626,7 +626,7 @@ pub(super) fn new_round(world: &mut World) {
         world
             .res_mut::<CombatLog>()
             .push(LogEntry::RoundEnded { round });
-        // Seed 004 "Round bonuses": active "until the end of the round".
+        // docs/rules.md#round-bonuses: active "until the end of the round".
         let mut ended = Vec::new();
         CachedQuery::<BonusData>::with_mut(world, |q, world| {
             for (c, mut b) in q.iter_mut(world) {
@@ -645,13 +645,13 @@ pub(super) fn new_round(world: &mut World) {
             log.push(e);
         }
     }
-    // Summons never pick a turn of their own (seed 004 "Summon").
+    // Summons never pick a turn of their own (docs/rules.md#summons).
     let mut summons: Vec<CreatureId> = Vec::new();
     CachedQuery::<SummonData>::with(world, |q| {
         q.iter_manual(world)
             .for_each(|(_, _, c)| summons.push(c.id));
     });
-    // RULES.md "Turns": "one triggered action per round".
+    // docs/rules.md#actions-on-a-turn: "one triggered action per round".
     CachedQuery::<&mut TurnBudget>::with_mut(world, |q, world| {
         q.iter_mut(world).for_each(|mut b| b.triggered = true);
     });
@@ -665,7 +665,7 @@ pub(super) fn new_round(world: &mut World) {
         flow.surprised = None;
     }
     let round = flow.round;
-    // RULES.md "Malice": each round, the number of heroes present plus the round number.
+    // docs/rules.md#malice: each round, the number of heroes present plus the round number.
     let gain = heroes + round;
     let total = {
         let mut m = world.res_mut::<Malice>();
@@ -691,7 +691,7 @@ type TurnStartData = (
 );
 
 /// Start of a turn: the budget resets and heroes gain their resource
-/// (RULES.md "Heroic resources": 1d3 for most, a flat amount for some).
+/// (docs/rules.md#heroic-resources: 1d3 for most, a flat amount for some).
 pub(super) fn start_of_turn(
     mut flow: ResMut<Flow>,
     mut creatures: Query<TurnStartData>,

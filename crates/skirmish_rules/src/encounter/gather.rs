@@ -1,4 +1,4 @@
-//! Seed 004's bookkeeping effects: loot and end-of-turn looting of treasure
+//! docs/rules.md#cover-and-high-ground's bookkeeping effects: loot and end-of-turn looting of treasure
 //! tokens, experience from the abilities that grant it, and limited
 //! abilities and items that are spent, recovered and refreshed.
 
@@ -14,7 +14,7 @@ use crate::map::{Footprint, Map, Pos, line_of_effect};
 use crate::stats::CreatureId;
 
 /// The treasure squares a looter at `space` picks up with "Loot `range`":
-/// every token within range that it has line of effect to (seed 004: "pick
+/// every token within range that it has line of effect to (docs/rules.md#moving: "pick
 /// up every money token and treasure tile within range X ... considered a
 /// ranged ability for the purposes of line-of-sight").
 pub fn loot_squares(map: &Map, space: Footprint, range: u32) -> Vec<Pos> {
@@ -73,7 +73,7 @@ pub(super) fn loot(world: &mut World, entity: Entity, id: CreatureId, range: u32
     take(world, entity, id, squares);
 }
 
-/// Seed 004 "End-of-turn looting": "a character must also loot any money
+/// docs/rules.md#summons "End-of-turn looting": "a character must also loot any money
 /// tokens or treasure tiles present in the hex he or she occupies at the end
 /// of the character's turn. Character summons do not perform end-of-turn
 /// looting." Heroes only (monsters carry no purse).
@@ -128,7 +128,7 @@ pub(super) fn available(world: &World, entity: Entity, ability: &Ability) -> boo
     ability.uses.is_none() || uses_left(world.comp::<Progress>(entity), ability) != Some(0)
 }
 
-/// Seed 002 "Prepared Abilities": the user gains `ability` until it has
+/// docs/rules.md#prepared-abilities: the user gains `ability` until it has
 /// been used `n` times or the round ends. Preparing it again resets it.
 pub(super) fn prepare(
     world: &mut World,

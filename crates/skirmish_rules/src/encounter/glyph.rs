@@ -1,10 +1,10 @@
-//! Seed 002 "Glyphic Spell Ability Rules": invisible glyphs with glyph
+//! docs/rules.md#glyphs: invisible glyphs with glyph
 //! abilities that react to creatures entering their square and to glyph
 //! commands, connected to the glyphs within 1 square (swinging distance),
 //! passing commands on at one glyph per round; a map may start with a
 //! glyph network as a trap.
 //!
-//! Our rulings (README "Rulings"): a glyph works against the creatures not
+//! Our rulings (docs/rulings.md): a glyph works against the creatures not
 //! of its maker's side (a map's glyphs belong to the Director); every glyph
 //! within 1 square of another of the same side is connected to it; a
 //! command sent in a round is received by the sender and the glyphs
@@ -68,7 +68,7 @@ impl Glyphs {
 }
 
 /// The glyphs connected to glyph `i`: every glyph of its side within 1
-/// square of it (seed 002: "connected to any other Glyph within Swinging
+/// square of it (docs/rules.md#moving: "connected to any other Glyph within Swinging
 /// Distance of it").
 pub fn connected(list: &[Glyph], i: usize) -> Vec<usize> {
     let me = &list[i];

@@ -146,7 +146,7 @@ pub enum LogEntry {
         creature: CreatureId,
         amount: i32,
     },
-    /// A creature gains an active bonus (seed 004).
+    /// A creature gains an active bonus (docs/rules.md#persistent-bonuses).
     BonusGained {
         creature: CreatureId,
         bonus: String,
@@ -167,7 +167,7 @@ pub enum LogEntry {
         creature: CreatureId,
         ability: String,
     },
-    /// Seed 002 "Concentration": a save on taking damage.
+    /// docs/rules.md#concentration: a save on taking damage.
     ConcentrationSave {
         creature: CreatureId,
         ability: String,
@@ -179,7 +179,7 @@ pub enum LogEntry {
         creature: CreatureId,
         ability: String,
     },
-    /// Seed 002 "Prepared Abilities": gained for a while.
+    /// docs/rules.md#prepared-abilities: gained for a while.
     AbilityPrepared {
         creature: CreatureId,
         ability: String,
@@ -189,7 +189,7 @@ pub enum LogEntry {
         creature: CreatureId,
         ability: String,
     },
-    /// Seed 002 glyphs: placed by a glyphic ability.
+    /// docs/rules.md#glyphs glyphs: placed by a glyphic ability.
     GlyphPlaced {
         creature: CreatureId,
         name: String,
@@ -213,7 +213,7 @@ pub enum LogEntry {
         at: Pos,
         rounds: Option<u32>,
     },
-    /// Seed 002 "Slow Action": started now, takes effect next turn.
+    /// docs/rules.md#slow-actions: started now, takes effect next turn.
     SlowStarted {
         creature: CreatureId,
         ability: String,
@@ -229,7 +229,7 @@ pub enum LogEntry {
         ability: String,
         why: String,
     },
-    /// Seed 004 "Summon": a creature appears next to its summoner.
+    /// docs/rules.md#summons: a creature appears next to its summoner.
     Summoned {
         creature: CreatureId,
         owner: CreatureId,
@@ -249,20 +249,20 @@ pub enum LogEntry {
     SummonActs {
         creature: CreatureId,
     },
-    /// Seed 004 "Loot": treasure picked up (coins, from these squares).
+    /// docs/rules.md#loot: treasure picked up (coins, from these squares).
     Looted {
         creature: CreatureId,
         coins: u32,
         squares: Vec<Pos>,
         total: u32,
     },
-    /// Seed 004 "Gaining Experience".
+    /// docs/rules.md#experience.
     ExperienceGained {
         creature: CreatureId,
         amount: u32,
         total: u32,
     },
-    /// A limited ability or item is used up (seed 004 "Recover and Refresh").
+    /// A limited ability or item is used up (docs/rules.md#recover-and-refresh).
     AbilitySpent {
         creature: CreatureId,
         ability: String,
@@ -382,7 +382,7 @@ pub enum LogEntry {
     },
     /// Phased 2d6: the end phase's saves.
     EndPhase,
-    /// Seed 002 "Component": a component of a lasting ability is affected:
+    /// docs/rules.md#components: a component of a lasting ability is affected:
     /// a save, or the effect ends.
     ComponentSave {
         creature: CreatureId,
@@ -391,7 +391,7 @@ pub enum LogEntry {
         roll: u32,
         success: bool,
     },
-    /// Seed 002 "Component": the ability is rolled lacking components.
+    /// docs/rules.md#components: the ability is rolled lacking components.
     ComponentsMissing {
         creature: CreatureId,
         missing: u32,

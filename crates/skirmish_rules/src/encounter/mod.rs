@@ -155,7 +155,7 @@ impl Encounter {
         let content = self.content().clone();
         let app = &mut self.app;
         app.world_mut().insert_resource(Dice::seeded(seed));
-        // Who goes first (RULES.md "Turns").
+        // Who goes first (docs/rules.md#actions-on-a-turn).
         {
             let world = app.world_mut();
             let (first, surprised) = match def.first {
@@ -184,12 +184,12 @@ impl Encounter {
             flow.first = first;
             flow.to_act = first;
             flow.surprised = surprised;
-            // RULES.md "Malice": the Director starts with the average victories per hero.
+            // docs/rules.md#malice: the Director starts with the average victories per hero.
             let victories: u32 = def.heroes.iter().map(|h| h.victories).sum();
             let start = victories / def.heroes.len().max(1) as u32;
             world.res_mut::<Malice>().0 = start;
         }
-        // Seed 002: passives are "always in effect"; episodics are
+        // docs/rules.md#malice: passives are "always in effect"; episodics are
         // "performed at the start of a new Episode".
         resolve::encounter_start_abilities(app.world_mut());
         self.settle();
@@ -361,7 +361,7 @@ impl Encounter {
             .map(|c| c.side)
     }
 
-    /// The glyphs on the board (seed 002), seen or not.
+    /// The glyphs on the board (docs/rules.md#glyphs), seen or not.
     pub fn glyphs(&self) -> &glyph::Glyphs {
         self.app.world().res::<glyph::Glyphs>()
     }
@@ -556,7 +556,7 @@ impl Encounter {
                 continue;
             }
             if phased {
-                // Seed 001: the phase decides what a turn may do.
+                // docs/rules.md#forced-movement: the phase decides what a turn may do.
                 for c in phased_flow::movement_commands(world, member) {
                     out.push_command(c);
                 }
@@ -1166,7 +1166,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
         return Listing::default();
     }
     let (mv, budget) = (*mv, *budget);
-    // Seed 000 "Grabbed": halved while holding one as large (a creature
+    // docs/rules.md#grabbed: halved while holding one as large (a creature
     // with no space holds no one, as `resolve::speed_with_grab` has it).
     let speed = space.map_or(mv.speed, |s| {
         resolve::halved_by_grab(mv.speed, s.0.size, largest_held)
@@ -1253,7 +1253,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     let cost_ok = |a: &crate::ability::Ability| resolve::can_afford(a.cost, heroic, malice);
     // Charges: a straight run ending next to an enemy for a free strike,
     // or within reach of a creature an ability with the Charge keyword
-    // may target (RULES.md "Charge").
+    // may target (docs/rules.md#charge).
     if let (true, Some((_, mover, occ, Some(_)))) = (budget.main && !dazed_spent, &mut moving) {
         let mut with: Vec<ChargeWith> = Vec::new();
         for (k, id) in abilities.iter().enumerate() {
@@ -1476,7 +1476,7 @@ fn creature_actions(world: &World, active: CreatureId, surprised: Option<Side>) 
     }
 }
 
-/// Whether an area ability may affect this creature (seed 000 "Target").
+/// Whether an area ability may affect this creature (docs/rules.md#distances-and-targets).
 fn eligible(
     kinds: &[crate::ability::TargetKind],
     side: Side,
@@ -1497,13 +1497,13 @@ struct ChargeWith<'a> {
     kinds: &'a [crate::ability::TargetKind],
 }
 
-/// Charge commands (RULES.md "Charge": "move up to your speed in a straight
+/// Charge commands (docs/rules.md#charge: "move up to your speed in a straight
 /// line (no difficult terrain, no shifting) then make a melee free strike
 /// or use an ability with the Charge keyword against a creature you
 /// reached"): for each enemy, the shortest straight run to a square
 /// adjacent to it, ending in a free strike; then, for each creature each of
 /// `with` may target, the shortest run to a square within its reach, ending
-/// in that ability (seed 000 "Charge": "Abilities with the Charge keyword
+/// in that ability (docs/rules.md#charge: "Abilities with the Charge keyword
 /// can be used with the Charge main action instead of a melee free
 /// strike"). A run moves at least one square.
 fn charges(
@@ -1728,7 +1728,7 @@ fn placements(
                     }
                 }
             }
-            // A glyph waits for a creature to step on it (seed 002): also
+            // A glyph waits for a creature to step on it (docs/rules.md#moving): also
             // on each empty square next to one of the user's side, where
             // an enemy coming to fight it would stand.
             if a.glyph.is_some() {
@@ -1838,7 +1838,7 @@ pub struct CreatureView {
     pub squad: Option<u32>,
     /// The lasting auras it carries.
     pub auras: Vec<ActiveAura>,
-    /// Its active bonuses (seed 004: shields, retaliation).
+    /// Its active bonuses (docs/rules.md#forced-movement: shields, retaliation).
     pub bonuses: Bonuses,
     /// Speed and stability.
     pub movement: Movement,
@@ -1847,11 +1847,11 @@ pub struct CreatureView {
     pub characteristics: crate::stats::Characteristics,
     pub kind: CreatureKind,
     pub level: u32,
-    /// Loot, experience and spent abilities (seed 004).
+    /// Loot, experience and spent abilities (docs/rules.md#summons).
     pub progress: Progress,
-    /// Who summoned it, if it is a summon (seed 004 "Summon").
+    /// Who summoned it, if it is a summon (docs/rules.md#summons).
     pub summoned: Option<Summoned>,
-    /// The id of the slow action it has started (seed 002), if any.
+    /// The id of the slow action it has started (docs/rules.md#moving), if any.
     pub casting: Option<String>,
     /// The squares that slow action's area will reach.
     pub casting_area: Vec<crate::map::Pos>,

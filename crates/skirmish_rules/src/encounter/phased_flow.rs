@@ -1,4 +1,4 @@
-//! Seed 001's phased rounds, run when the encounter's ruleset is of kind
+//! docs/rules.md#phased-2d6's phased rounds, run when the encounter's ruleset is of kind
 //! `Phased2d6`: an initiative phase (INT + AGI, d6 tie-breaks), a movement
 //! phase lowest initiative first where a creature may seize the initiative,
 //! a battle phase highest first, and an end phase of 2d6 saves. Attacks are
@@ -103,7 +103,7 @@ pub(super) fn advance(world: &mut World) {
     }
 }
 
-/// Seed 001 "Initiative Phase": "Each player rolls INT + AGI", lowest moves
+/// docs/rules.md#initiative-phase: "Each player rolls INT + AGI", lowest moves
 /// first, "In the event of a tie, roll a d6 until a winner is determined."
 fn begin_round(world: &mut World) {
     super::flow::new_round(world);
@@ -150,7 +150,7 @@ fn begin_round(world: &mut World) {
     });
 }
 
-/// Seed 001: "High rolls BATTLE first"; those who seized act last.
+/// docs/rules.md#battle-phase "High rolls BATTLE first"; those who seized act last.
 fn start_battle(world: &mut World) {
     let acted = summons(world);
     let mut flow = world.res_mut::<Flow>();
@@ -164,7 +164,7 @@ fn start_battle(world: &mut World) {
     });
 }
 
-/// Seed 001 "End Phase": "roll 2d6 for each effect. A 7 or higher
+/// docs/rules.md#end-phase: "roll 2d6 for each effect. A 7 or higher
 /// ends/sustains the effect."
 fn end_phase(world: &mut World) {
     let Some(target) = rules(world).map(|r| r.save_target) else {
@@ -250,7 +250,7 @@ pub(super) fn budget(stage: Stage, budget: &mut TurnBudget) {
     }
 }
 
-/// Seed 001 "Delay": "Delay your action until after the GM or another
+/// docs/rules.md#defend-and-delay: "Delay your action until after the GM or another
 /// player has finished their turn": the creature moves behind the next one
 /// in the battle order.
 pub(super) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
@@ -349,7 +349,7 @@ pub(super) fn check_command_in(
     Ok(())
 }
 
-/// Seed 001's movement powers: one a turn in the movement phase (and
+/// docs/rules.md#movement-powers's movement powers: one a turn in the movement phase (and
 /// Disengage as the battle action). Slowed creatures can't move ("you lose
 /// all remaining squares of movement"); a charge runs straight to an enemy.
 pub(super) fn movement(
@@ -379,7 +379,7 @@ pub(super) fn movement(
         .unwrap_or_default();
     if conditions.has(ConditionKind::Slowed) {
         return Err(Refusal::Phased(
-            "slowed: it loses all its movement (seed 001)".into(),
+            "slowed: it loses all its movement this round".into(),
         ));
     }
     let side = side_of(world, id).unwrap_or(Side::Heroes);
@@ -471,7 +471,7 @@ pub(super) fn movement(
     Ok(())
 }
 
-/// Seed 001 "Movement Phase Notes": "If you are Slowed at any point during
+/// docs/rules.md#movement-phase: "If you are Slowed at any point during
 /// your movement, you lose all remaining squares of movement".
 pub(super) fn stops_moving(world: &World, conditions: &Conditions) -> bool {
     conditions.has(ConditionKind::Slowed) && rules(world).is_some()
@@ -480,7 +480,7 @@ pub(super) fn stops_moving(world: &World, conditions: &Conditions) -> bool {
 /// The sources of advantage and disadvantage on one attack: the power-roll
 /// edges and banes (conditions, flanking, cover, ...) count one each, then
 /// the round's (seizing, hustle, charge, disengage) and the creatures' tier
-/// difference (seed 001 "Attack").
+/// difference (docs/rules.md#phased-attacks).
 fn sources(
     world: &World,
     user: &Snapshot,
@@ -513,7 +513,7 @@ fn defense(rules: &PhasedRules, user: &Snapshot, target: &Snapshot) -> i32 {
     }
 }
 
-/// Seed 001 "Attack": "roll 2d6 + attack (ATK) modifier. If the result is
+/// docs/rules.md#phased-attacks: "roll 2d6 + attack (ATK) modifier. If the result is
 /// greater than or equal to the targets defense (DEF), the attack is a
 /// success", with the extra die for its sources. `dice` is the roll's 2d6
 /// (one for every target); the extra die is rolled per target. Returns the

@@ -1,5 +1,5 @@
 //! What an ability would do, before it is used: for each target, the edges
-//! and banes, the exact chance of each tier on 2d10 (RULES.md "Edges and
+//! and banes, the exact chance of each tier on 2d10 (docs/rules.md#forced-movement "Edges and
 //! banes"), and each tier's damage after immunity and weakness, conditions
 //! that would stick past potency, and forced movement. The AI weighs
 //! commands with it; the client shows it in tooltips. Nothing is rolled and
@@ -46,7 +46,7 @@ pub struct TierOutcome {
     pub shift: u32,
     #[serde(default)]
     pub free_strike: bool,
-    /// Seed 004 bonuses gained: shield and retaliation per attack.
+    /// docs/rules.md#shield bonuses gained: shield and retaliation per attack.
     #[serde(default)]
     pub shield: u32,
     #[serde(default)]

@@ -1,4 +1,4 @@
-//! Triggered actions (RULES.md "Turns" and "Movement", seed 000 "Trigger").
+//! Triggered actions (docs/rules.md#actions-on-a-turn, #moving, docs/rules.md#triggered-actions).
 //!
 //! Things that happen in an encounter are typed [`Event`]s: a creature
 //! leaves an enemy's reach, moves adjacent to another, starts an ability,
@@ -26,7 +26,7 @@ use crate::map::{Footprint, Pos, line_of_effect};
 use crate::stats::{CreatureId, Stamina};
 
 /// The id a prompt uses for the opportunity attack every creature has
-/// (RULES.md "Movement": "that enemy may use a triggered action to make a
+/// (docs/rules.md#moving: "that enemy may use a triggered action to make a
 /// melee free strike").
 pub const OPPORTUNITY_ATTACK: &str = "opportunity_attack";
 
@@ -83,7 +83,7 @@ pub(super) enum Resume {
         target: CreatureId,
         ability: Option<String>,
     },
-    /// A summon's automatic turn (seed 004 "Summon": "Move+0, Attack+0").
+    /// A summon's automatic turn (docs/rules.md#summons: "Move+0, Attack+0").
     SummonTurn { creature: CreatureId },
     /// The attack that ends a summon's turn.
     SummonStrike { creature: CreatureId },
@@ -227,7 +227,7 @@ pub(super) fn offer_to(world: &mut World, event: Event, reactors: Vec<CreatureId
 }
 
 /// Those of `reactors` that could answer `event` now, in the order they are
-/// asked (seed 002 "Reactions": "in turn order").
+/// asked (docs/rules.md#reactions: "in turn order").
 pub(super) fn askers(
     world: &World,
     event: &Event,
@@ -266,8 +266,8 @@ pub fn turn_order(flow: &super::flow::Flow, id: CreatureId) -> (usize, CreatureI
 }
 
 /// Whether a creature can take a triggered action at all now: alive, not
-/// dazed (seed 000 "Dazed": "can't use triggered actions, free triggered
-/// actions"), not surprised (RULES.md "Turns").
+/// dazed (docs/rules.md#dazed: "can't use triggered actions, free triggered
+/// actions"), not surprised (docs/rules.md#actions-on-a-turn).
 fn may_react(world: &World, e: Entity) -> bool {
     let (Some(c), Some(s), Some(cond)) = (
         world.comp::<Creature>(e),
@@ -408,7 +408,7 @@ fn each_option(
                     && world.comp::<Space>(se).is_some_and(|sp| within(sp.0))
             }),
             TriggerEvent::CreatureStartsAbility => event.actor != reactor && within(actor_space),
-            // Seed 000: Parry's "A creature deals damage to the target":
+            // docs/rules.md#triggered-actions: Parry's "A creature deals damage to the target":
             // the one damaged is the reactor or an ally within reach.
             TriggerEvent::CreatureDealsDamage => subject.is_some_and(|(s, se)| {
                 s == reactor

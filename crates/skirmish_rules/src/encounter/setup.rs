@@ -83,7 +83,7 @@ pub fn spawn_creatures(
                 trigger_amount: class.resource_trigger_amount,
                 trigger_round: 0,
                 strain: 0,
-                // The talent's cost (README "Rulings"): down to -(1 + Reason).
+                // The talent's cost (docs/rulings.md): down to -(1 + Reason).
                 strain_limit: if class.strain {
                     (1 + characteristics.reason).max(0) as u32
                 } else {

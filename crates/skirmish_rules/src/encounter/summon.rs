@@ -1,14 +1,14 @@
-//! Seed 004 "Summon": creatures an ability brings to the board. They appear
+//! docs/rules.md#summons: creatures an ability brings to the board. They appear
 //! "in an empty hex adjacent to the figure performing the summon", act
 //! "directly before the character who summoned it", "never take a turn in
 //! the round they are summoned", follow "Move+0, Attack+0" on their own, and
 //! are removed when their summoner falls.
 //!
-//! Our rulings (README "Rulings"): a summon's turn is run by the engine when
+//! Our rulings (docs/rulings.md): a summon's turn is run by the engine when
 //! its summoner starts its turn; it walks toward the nearest enemy, stopping
 //! as soon as it can strike one (so it never provokes), then makes a free
 //! strike against the nearest enemy it can. A summon strikes an adjacent
-//! enemy, or with its stat block's `range` (seed 004: summons have a "range
+//! enemy, or with its stat block's `range` (docs/rules.md#opportunity-attacks: summons have a "range
 //! value") one within that range in its line of effect. Its start- and
 //! end-of-turn effects happen with its summoner's.
 

@@ -121,7 +121,7 @@ fn setup_spawns_creatures_and_starts_round_one() {
     assert_eq!(all[2].side, Side::Director);
     assert_eq!(e.flow().round, 1);
     assert_eq!(e.phase(), Phase::AwaitingTurn);
-    // RULES.md "Malice": 0 victories on average, then heroes present (2) + round (1).
+    // docs/rules.md#malice: 0 victories on average, then heroes present (2) + round (1).
     assert_eq!(e.malice(), 3);
 }
 
@@ -156,7 +156,7 @@ fn unnamed_monsters_sharing_a_name_are_numbered() {
     );
 }
 
-// Seed 000 "Trigger": a triggered ability answers only its trigger's event.
+// docs/rules.md#triggered-actions: a triggered ability answers only its trigger's event.
 // A creature's abilities carry which events they answer, and keep it when
 // an ability is added (prepared) or taken away (expired).
 #[test]
@@ -207,7 +207,7 @@ fn phase_changes_run_the_transition_schedule_only_when_watched() {
     assert_eq!(e.phase(), Phase::Acting);
 }
 
-// RULES.md "Turns": "The sides alternate: one creature ... of one side takes
+// docs/rules.md#actions-on-a-turn: "The sides alternate: one creature ... of one side takes
 // its turn, then one of the other side ... when one side has no creature left
 // to act, the other side's remaining creatures act one after another."
 #[test]
@@ -254,7 +254,7 @@ fn sides_alternate_and_the_last_side_finishes_back_to_back() {
     assert_eq!(e.malice(), 2 + 3);
 }
 
-// RULES.md "Heroic resources": "gains its resource at the start of each of
+// docs/rules.md#heroic-resources: "gains its resource at the start of each of
 // its turns (1d3 for most classes)".
 #[test]
 fn heroes_gain_their_resource_at_the_start_of_their_turn() {
@@ -268,7 +268,7 @@ fn heroes_gain_their_resource_at_the_start_of_their_turn() {
     assert_eq!(e.creature(FURY).unwrap().heroic.unwrap().amount, 2);
 }
 
-// RULES.md "Turns": one main action, one maneuver and one move action; "the
+// docs/rules.md#actions-on-a-turn: one main action, one maneuver and one move action; "the
 // main action may be spent as a second maneuver or move action".
 #[test]
 fn moving_spends_the_move_action_then_the_main_action() {
@@ -430,7 +430,7 @@ fn far_off_squares_and_huge_amounts_are_refused() {
     assert_eq!(e.log().len(), log_len);
 }
 
-// Seed 000 "Ability Roll": Brutal Slam for a fury with Might 2, tier 1: 5
+// docs/rules.md#power-roll: Brutal Slam for a fury with Might 2, tier 1: 5
 // damage and push 1, through the engine with forced dice.
 #[test]
 fn brutal_slam_end_to_end() {
@@ -461,7 +461,7 @@ fn brutal_slam_end_to_end() {
     assert_eq!(slam(&mut e, bandit), Err(Refusal::MainActionUsed));
 }
 
-// Seed 000 "Critical Hit": a natural 19 or 20 on a main-action ability roll
+// docs/rules.md#critical-hit: a natural 19 or 20 on a main-action ability roll
 // allows an additional main action.
 #[test]
 fn critical_hit_grants_another_main_action() {
@@ -475,8 +475,8 @@ fn critical_hit_grants_another_main_action() {
     assert_eq!(e.creature(CreatureId(2)).unwrap().stamina.current, 9);
 }
 
-// Seed 000 "Potencies": Judgment's Hammer tier 3 against Agility 0: prone and
-// can't stand (save ends); seed 000 "Saving Throw": a d10 at the end of each
+// docs/rules.md#potency: Judgment's Hammer tier 3 against Agility 0: prone and
+// can't stand (save ends); docs/rules.md#saving-throws: a d10 at the end of each
 // of the creature's turns, 6 or higher ends it.
 #[test]
 fn judgments_hammer_conditions_and_saves() {
@@ -521,7 +521,7 @@ fn judgments_hammer_conditions_and_saves() {
     );
 }
 
-// RULES.md "A roller may always choose a lower tier."
+// docs/rules.md#power-roll
 #[test]
 fn choosing_a_lower_tier() {
     let mut e = duel();
@@ -540,7 +540,7 @@ fn choosing_a_lower_tier() {
     assert_eq!(e.creature(CreatureId(2)).unwrap().stamina.current, 15);
 }
 
-// Seed 000 "Melee": "Melee 1" limits you to adjacent targets; "Line of
+// docs/rules.md#wall "Melee": "Melee 1" limits you to adjacent targets; "Line of
 // Effect": no target that a wall completely blocks; refusals change nothing.
 #[test]
 fn range_and_line_of_effect_refusals() {
@@ -610,7 +610,7 @@ fn range_and_line_of_effect_refusals() {
 }
 
 /// Fell a creature directly, as if some effect had (a hero at minus its
-/// winded value, RULES.md "Stamina").
+/// winded value, docs/rules.md#stamina).
 fn fell(e: &mut Encounter, id: CreatureId) {
     let ent = world::entity_of(e.world_mut(), id).unwrap();
     let mut s = e.world_mut().get_mut::<Stamina>(ent).unwrap();
@@ -685,14 +685,14 @@ fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
         e.apply(cmd.clone())
             .map_err(|r| format!("legal {cmd:?} refused: {r}"))?;
         // A move paused by a prompt may stand in a square it is passing
-        // through (RULES.md "Movement": creatures can't *end* a move there).
+        // through (docs/rules.md#moving: creatures can't *end* a move there).
         let paused = e.prompt().is_some();
         let all = e.creatures();
         for a in &all {
             if a.stamina.current > a.stamina.max || a.stamina.temporary < 0 {
                 return Err(format!("{} has stamina {:?}", a.name, a.stamina));
             }
-            // Seed 000 "Grabbed": "if either the grabbed creature or the
+            // docs/rules.md#grabbed: "if either the grabbed creature or the
             // creature grabbing them is force moved so that both creatures
             // are not adjacent to each other, that creature is no longer
             // grabbed"; nor when either falls (the grab check after every
@@ -825,8 +825,8 @@ fn replays_reproduce_the_log_and_saves_continue() {
     assert!(replay::Replay::from_ron("(encounter: 3)").is_err());
 }
 
-// The basic actions (issue #4 point 3). Seed 000 "Prone": the Stand Up
-// maneuver; "Restrained" can't stand; RULES.md "Stamina": Catch Breath spends
+// The basic actions (issue #4 point 3). docs/rules.md#prone: the Stand Up
+// maneuver; "Restrained" can't stand; docs/rules.md#stamina: Catch Breath spends
 // a recovery to heal the recovery value.
 #[test]
 fn stand_up_and_catch_breath() {
@@ -871,7 +871,7 @@ fn stand_up_and_catch_breath() {
 }
 
 // Knockback and Grab are data (assets/abilities/basic.ron) every creature
-// gets from the ruleset; seed 000 "Grabbed": speed 0, and Escape Grab ends it.
+// gets from the ruleset; docs/rules.md#grabbed: speed 0, and Escape Grab ends it.
 #[test]
 fn knockback_grab_and_escape() {
     let mut e = setup(
@@ -936,7 +936,7 @@ fn knockback_grab_and_escape() {
     );
 }
 
-// RULES.md "Movement": opportunity attacks are melee free strikes; a
+// docs/rules.md#moving: opportunity attacks are melee free strikes; a
 // monster's free strike deals its free strike value.
 #[test]
 fn free_strike_deals_the_free_strike_value() {
@@ -974,7 +974,7 @@ fn area_ability(
     a
 }
 
-// Seed 000 "Burst" and "Roll Against Multiple Creatures": one roll, every
+// docs/rules.md#burst, #multiple-targets: one roll, every
 // enemy in the area.
 #[test]
 fn area_abilities_hit_every_enemy_they_reach() {
@@ -1052,7 +1052,7 @@ fn area_abilities_hit_every_enemy_they_reach() {
     assert_eq!(e.creature(CreatureId(2)).unwrap().space.pos, Pos::new(8, 7));
 }
 
-// Seed 000 "Bleeding": "whenever they use a main action ... they lose
+// docs/rules.md#bleeding: "whenever they use a main action ... they lose
 // Stamina equal to 1d6 + their level after the main action ... is resolved".
 #[test]
 fn bleeding_costs_stamina_after_a_main_action() {
@@ -1081,7 +1081,7 @@ fn bleeding_costs_stamina_after_a_main_action() {
     assert!(!log.iter().any(|l| matches!(l, LogEntry::Bled { .. })));
 }
 
-// RULES.md "Heroic resources": each class has its own trigger; the fury's
+// docs/rules.md#heroic-resources: each class has its own trigger; the fury's
 // (assets/classes/fury.ron) is the first time each round it takes damage.
 #[test]
 fn the_fury_gains_ferocity_the_first_time_it_is_hurt_each_round() {
@@ -1108,7 +1108,7 @@ fn the_fury_gains_ferocity_the_first_time_it_is_hurt_each_round() {
     assert_eq!(e.creature(FURY).unwrap().heroic.unwrap().amount, before + 1);
 }
 
-// RULES.md "Turns": "Surprised creatures can't take triggered actions and
+// docs/rules.md#actions-on-a-turn: "Surprised creatures can't take triggered actions and
 // rolls against them gain an edge until the end of round 1."
 #[test]
 fn surprise_gives_an_edge_in_round_one() {
@@ -1133,7 +1133,7 @@ fn surprise_gives_an_edge_in_round_one() {
     )));
 }
 
-// Seed 000 "Abilities With Damage and Effects": "If an ability roll deals
+// docs/rules.md#power-roll "Abilities With Damage and Effects": "If an ability roll deals
 // damage to multiple targets but its effect targets the creature using the
 // ability ... the effect only occurs once, not once per target."
 #[test]
@@ -1168,7 +1168,7 @@ fn gains_go_to_the_user_once() {
     assert_eq!((h.surges, h.amount), (2, 1 + 1));
 }
 
-// RULES.md "Turns": "A creature may use one triggered action per round."
+// docs/rules.md#actions-on-a-turn: "A creature may use one triggered action per round."
 #[test]
 fn the_triggered_action_returns_each_round() {
     let mut e = duel();
@@ -1200,7 +1200,7 @@ fn the_triggered_action_returns_each_round() {
     assert!(e.creature(bandit).unwrap().budget.triggered);
 }
 
-// Seed 000 "Spend Heroic Resource": "Spend X+ ... you can spend as much of
+// docs/rules.md#heroic-resources: "Spend X+ ... you can spend as much of
 // your available Heroic Resource as you like in multiples of X".
 #[test]
 fn spending_heroic_resource_on_spend_entries() {
@@ -1254,7 +1254,7 @@ fn spending_heroic_resource_on_spend_entries() {
     assert_eq!(e.creature(conduit).unwrap().heroic.unwrap().amount, 1);
 }
 
-// The encounter's ruleset file sets the save target (RULES.md: choices are
+// The encounter's ruleset file sets the save target (docs/rules.md#saving-throws: choices are
 // "in the ruleset file ... so a designer can change it without code").
 #[test]
 fn saves_use_the_encounters_ruleset() {
@@ -1344,7 +1344,7 @@ fn the_log_says_how_much_damage_temporary_stamina_took() {
     );
 }
 
-// RULES.md "Movement": a move may not end in another creature's space. A
+// docs/rules.md#moving: a move may not end in another creature's space. A
 // move taken from the listing of the moment (as `skirmish sim` takes them)
 // is not searched again in release builds; debug builds, where the tests
 // run, still check it, so a listed move the walk would refuse fails loudly
@@ -1383,7 +1383,7 @@ fn a_listed_move_the_walk_would_refuse_fails_loudly_in_debug_builds() {
     assert!(why.contains("a listed move was refused"), "{why}");
 }
 
-// RULES.md "Movement": "Leaving a square adjacent to an enemy without
+// docs/rules.md#moving: "Leaving a square adjacent to an enemy without
 // shifting provokes an opportunity attack: that enemy may use a triggered
 // action", so a walk reads who stands beside it and who may still react,
 // and whose side the walker is on. A move taken from the listing of the
@@ -1457,10 +1457,10 @@ fn a_walk_reads_who_stands_where_from_its_listing_and_a_stale_one_fails_loudly()
 }
 
 // The end of a turn in order (our ruling, `flow::plugin`): the talent's
-// strain (seed 000: a talent can "use abilities even when they don't have
+// strain (docs/rules.md#charge: a talent can "use abilities even when they don't have
 // their Heroic Resource to spare—if they're willing to face the cost"; the
 // engine charges it at the end of the turn), then auras acting on those
-// ending their turn in them, then the saves (seed 000 "Saving Throw (Save
+// ending their turn in them, then the saves (docs/rules.md#charge "Saving Throw (Save
 // Ends)": a creature "makes a saving throw at the end of each of their
 // turns").
 #[test]

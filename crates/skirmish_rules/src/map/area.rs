@@ -1,4 +1,4 @@
-//! Areas of effect (seed 000 "Area Abilities", seed 002 "Shapes").
+//! Areas of effect (docs/rules.md#burst, docs/rules.md#shapes).
 //!
 //! Each area gives the squares it covers and, separately, the squares the
 //! effect reaches from its origin: "area abilities don't pass through solid
@@ -76,7 +76,7 @@ fn finish(map: &Map, origin: Footprint, covered: Vec<Pos>) -> Area {
 }
 
 /// Aura or burst X: every square within X of the creature's space, diagonal
-/// steps counting 1 (seed 000 "Aura", "Burst"); the creature's own squares excluded.
+/// steps counting 1 (docs/rules.md#aura, #burst); the creature's own squares excluded.
 pub fn burst(map: &Map, user: Footprint, radius: u32) -> Area {
     let r = radius as i32;
     let n = user.size as i32;
@@ -118,7 +118,7 @@ pub fn burst_reaches_any(
 }
 
 /// The origin square of an area placed away from the user: the nearest of
-/// `candidates` within `within` and in line of effect (seed 000: "one square
+/// `candidates` within `within` and in line of effect (docs/rules.md#moving: "one square
 /// of the area of effect must be within that distance, and must also be
 /// within your line of effect").
 fn origin_square(
@@ -142,7 +142,7 @@ fn origin_square(
         .ok_or(PlacementError::NoLineOfEffect)
 }
 
-/// Cube X within Y, with `corner` its top-left square (seed 000 "Cube").
+/// Cube X within Y, with `corner` its top-left square (docs/rules.md#cube).
 pub fn cube(
     map: &Map,
     user: Footprint,
@@ -158,7 +158,7 @@ pub fn cube(
 /// The squares of a straight line from `start` toward `aim`, `length` long:
 /// the standard rasterisation (each step moves one square along the major
 /// axis and as the slope says along the other), so it never bends back
-/// (seed 000 "Straight Lines").
+/// (docs/rules.md#straight-lines).
 pub fn straight_line(start: Pos, aim: Pos, length: u32) -> Vec<Pos> {
     let dx = aim.x - start.x;
     let dy = aim.y - start.y;
@@ -179,7 +179,7 @@ pub fn straight_line(start: Pos, aim: Pos, length: u32) -> Vec<Pos> {
         .collect()
 }
 
-/// Line A x B within Y (seed 000 "Line"): starts at `start` (within Y of the
+/// Line A x B within Y (docs/rules.md#line): starts at `start` (within Y of the
 /// user and in line of effect), runs toward `aim` for A squares, B wide.
 pub fn line(
     map: &Map,
@@ -215,7 +215,7 @@ pub fn line(
     Ok(finish(map, Footprint::single(origin), covered))
 }
 
-/// Wall X within Y (seed 000 "Wall"): exactly X squares, each sharing a side
+/// Wall X within Y (docs/rules.md#wall): exactly X squares, each sharing a side
 /// with another, none occupied or already solid, one within Y and in line of
 /// effect. A placed wall blocks movement and line of effect
 /// ([`super::grid::Map::set_raised_wall`]).
@@ -270,7 +270,7 @@ pub fn wall(
     })
 }
 
-/// Cone of `length` from the user toward `aim` (seed 002 "Cone Shape"): the
+/// Cone of `length` from the user toward `aim` (docs/rules.md#edges-and-banes "Cone Shape"): the
 /// cone's width at a point equals that point's distance from the origin. A
 /// square is in the cone if its centre is at most `length` along the aim
 /// (measured from the edge of the user's space) and at most half that
@@ -307,7 +307,7 @@ pub fn cone(map: &Map, user: Footprint, length: u32, aim: Pos) -> Result<Area, P
     Ok(finish(map, user, covered))
 }
 
-/// Sphere of `radius` around a point within `within` (seed 002 "Sphere"):
+/// Sphere of `radius` around a point within `within` (docs/rules.md#shapes):
 /// every square whose centre is within the radius (Euclidean, measured from
 /// the centre of the origin square, plus half a square); the origin included.
 pub fn sphere(
@@ -332,7 +332,7 @@ pub fn sphere(
     Ok(finish(map, Footprint::single(origin), covered))
 }
 
-/// Cylinder (seed 002 "Cylinder Shape"): on a flat map its base is the
+/// Cylinder (docs/rules.md#cover-and-high-ground "Cylinder Shape"): on a flat map its base is the
 /// sphere's footprint; the height reaches creatures flying above it, which a
 /// 2D map does not model, so it covers the same squares.
 pub fn cylinder(
@@ -378,7 +378,7 @@ mod tests {
             .collect()
     }
 
-    // Seed 000 "Burst": "A creature or object must be within X squares of you";
+    // docs/rules.md#burst: "A creature or object must be within X squares of you";
     // areas "don't pass through solid barriers ... and don't spread around corners".
     #[test]
     fn burst_stops_at_walls() {
@@ -416,7 +416,7 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(crate::map::fixed_proptest())]
         // The listing's quick question, whether a burst catches any of some
-        // squares, has the answer the burst's whole area gives (seed 000
+        // squares, has the answer the burst's whole area gives (docs/rules.md#moving
         // "Burst": within X squares, not through walls or around corners).
         #[test]
         fn burst_reaches_any_agrees_with_the_area(
@@ -455,7 +455,7 @@ mod tests {
         assert!(!a.covered.contains(&Pos::new(1, 1)));
     }
 
-    // Seed 000 "Cube": "an X by X region"; "one square of the area of effect
+    // docs/rules.md#cube: "an X by X region"; "one square of the area of effect
     // must be within that distance, and must also be within your line of effect".
     #[test]
     fn cube_placement() {
@@ -487,7 +487,7 @@ mod tests {
         );
     }
 
-    // Seed 000 "Straight Lines": "each square in the line's length must move
+    // docs/rules.md#straight-lines: "each square in the line's length must move
     // in the same direction without bending back".
     #[test]
     fn straight_lines_never_bend_back() {
@@ -508,7 +508,7 @@ mod tests {
         }
     }
 
-    // Seed 000 "Line": "A x B line": A long, B wide.
+    // docs/rules.md#line: "A x B line": A long, B wide.
     #[test]
     fn line_area() {
         let m = ascii(
@@ -529,7 +529,7 @@ mod tests {
         assert!(line(&m, sq(0, 1), 4, 1, 1, Pos::new(3, 1), Pos::new(7, 1)).is_err());
     }
 
-    // Seed 000 "Wall": "each square must share at least one side ... with
+    // docs/rules.md#wall: "each square must share at least one side ... with
     // another square", "can't be placed in occupied squares".
     #[test]
     fn wall_placement() {
@@ -570,7 +570,7 @@ mod tests {
         assert!(!line_of_effect(&m2, sq(0, 1), sq(6, 1)));
     }
 
-    // Seed 002 "Cone Shape": "The cone's width at a given point along its
+    // docs/rules.md#shapes "Cone Shape": "The cone's width at a given point along its
     // length is equal to that point's distance from the Origin."
     #[test]
     fn cone_widens_with_distance() {
@@ -590,7 +590,7 @@ mod tests {
         );
     }
 
-    // Seed 002 "Sphere": a point within a distance, extending by a radius; origin included.
+    // docs/rules.md#shapes: a point within a distance, extending by a radius; origin included.
     #[test]
     fn sphere_is_round_and_placed_in_range() {
         let m = ascii(&"...........\n".repeat(11));

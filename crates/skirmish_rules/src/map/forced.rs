@@ -1,4 +1,4 @@
-//! Forced movement (RULES.md "Forced movement", seed 000 "Straight Line").
+//! Forced movement (docs/rules.md#forced-movement, docs/rules.md#straight-lines).
 //!
 //! Push moves the target straight away from the source, pull straight toward
 //! it, slide in any straight line the mover chooses. Stability reduces the
@@ -82,7 +82,7 @@ impl ForcedResult {
     }
 }
 
-/// Fall damage: 2 per square fallen from 2 or more squares, at most 50 (RULES.md).
+/// Fall damage: 2 per square fallen from 2 or more squares, at most 50 (docs/rules.md#collisions).
 pub fn fall_damage(depth: u32) -> i32 {
     if depth < 2 {
         0
@@ -153,7 +153,7 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
             break;
         }
         // A diagonal step past a wall's or an object's corner: forced
-        // movement cuts no corner either (RULES.md "Movement"), and stops
+        // movement cuts no corner either (docs/rules.md#moving), and stops
         // there as at a wall (else a push could squeeze a creature between
         // two trees into a pocket it can never walk out of).
         if cuts_corner(map, line[i - 1], next, size) {
@@ -294,7 +294,7 @@ mod tests {
         }
     }
 
-    // RULES.md "Push: each square moves the target straight away from the source."
+    // docs/rules.md#forced-movement "Push: each square moves the target straight away from the source."
     #[test]
     fn push_straight_away() {
         let m = ascii(&"........\n".repeat(6));
@@ -311,7 +311,7 @@ mod tests {
         }
     }
 
-    // RULES.md "Pull: straight toward it."
+    // docs/rules.md#forced-movement "Pull: straight toward it."
     #[test]
     fn pull_toward_and_stop_at_the_source() {
         let m = ascii("........");
@@ -320,7 +320,7 @@ mod tests {
         assert!(r.events.is_empty());
     }
 
-    // RULES.md "Slide: any direction, in a straight line."
+    // docs/rules.md#forced-movement "Slide: any direction, in a straight line."
     #[test]
     fn slide_toward_the_aim() {
         let m = ascii(".....\n.....\n.....\n.....");
@@ -332,7 +332,7 @@ mod tests {
         );
     }
 
-    // RULES.md: "A target's stability reduces the distance."
+    // docs/rules.md#forced-movement "A target's stability reduces the distance."
     #[test]
     fn stability_reduces_distance() {
         let m = ascii("........");
@@ -344,7 +344,7 @@ mod tests {
         assert!(resolve(&m, &[], &f).path.is_empty());
     }
 
-    // RULES.md: "If the target would enter a creature's square, the movement
+    // docs/rules.md#collisions: "If the target would enter a creature's square, the movement
     // stops and both take 1 damage per square left."
     #[test]
     fn collision_with_a_creature() {
@@ -365,7 +365,7 @@ mod tests {
         );
     }
 
-    // RULES.md: "If it would enter an object or wall at least its size, it
+    // docs/rules.md#collisions: "If it would enter an object or wall at least its size, it
     // stops and takes 2 + 1 per square left."
     #[test]
     fn collision_with_a_wall() {
@@ -399,7 +399,7 @@ mod tests {
         assert_eq!((r.end, r.damage_to_target()), (Pos::new(3, 0), 11));
     }
 
-    // RULES.md: "A target moved over a pit or ledge falls: 2 damage per square
+    // docs/rules.md#collisions: "A target moved over a pit or ledge falls: 2 damage per square
     // fallen (at most 50) from 2 or more squares, then prone."
     #[test]
     fn falling_into_a_pit() {

@@ -39,7 +39,7 @@ impl Pos {
         Pos { x, y }
     }
 
-    /// Distance counting diagonal steps as 1 (seed 000: "within X").
+    /// Distance counting diagonal steps as 1 (docs/rules.md#distances-and-targets).
     pub fn distance(self, o: Pos) -> u32 {
         (self.x - o.x)
             .unsigned_abs()
@@ -214,7 +214,7 @@ impl Iterator for Squares {
     }
 }
 
-/// What an object is made of (seed 000 / RULES.md "Forced movement").
+/// What an object is made of (docs/rules.md#forced-movement / docs/rules.md#forced-movement).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Material {
     Glass,
@@ -244,7 +244,7 @@ impl Material {
         }
     }
 
-    /// Glass is "flimsy or fragile" (seed 000 "Line of Effect") and does not block line of effect.
+    /// Glass is "flimsy or fragile" (docs/rules.md#line-of-effect) and does not block line of effect.
     pub fn blocks_line_of_effect(self) -> bool {
         self != Material::Glass
     }
@@ -291,14 +291,14 @@ impl Terrain {
 pub struct Cell {
     pub terrain: Terrain,
     pub object: Option<MapObject>,
-    /// A wall raised by an ability (seed 000 "Wall"): blocks movement and line of effect.
+    /// A wall raised by an ability (docs/rules.md#wall): blocks movement and line of effect.
     #[serde(default)]
     pub raised_wall: bool,
-    /// Height above the ground in squares (RULES.md "Flanking": high ground
+    /// Height above the ground in squares (docs/rules.md#flanking: high ground
     /// gives an edge).
     #[serde(default)]
     pub elevation: u8,
-    /// Coins on a treasure token here (seed 004 "Loot"); 0 for none.
+    /// Coins on a treasure token here (docs/rules.md#loot); 0 for none.
     #[serde(default)]
     pub treasure: u32,
 }
@@ -344,7 +344,7 @@ pub mod square {
     pub const LOW: u8 = 16;
 
     /// Whether a creature may walk onto a square with flags `to` (our
-    /// ruling on pits and ledges, RULES.md "Forced movement": a creature
+    /// ruling on pits and ledges, docs/rules.md#forced-movement: a creature
     /// moved over one falls): onto any square that doesn't block walking,
     /// and, from the low floor of a pit or below a ledge (`from_low`), onto
     /// more of it: a creature that fell walks the bottom and climbs out
@@ -408,7 +408,7 @@ pub struct Map {
     /// a square starts or stops blocking.
     #[serde(skip)]
     pub(super) sight_memo: super::los::SightMemo,
-    /// Glyphs the map starts with, as a trap (seed 002: glyph networks):
+    /// Glyphs the map starts with, as a trap (docs/rules.md#moving: glyph networks):
     /// each square and the id of the glyphic ability whose glyph it is.
     #[serde(default)]
     pub glyphs: Vec<(Pos, String)>,
@@ -762,7 +762,7 @@ pub enum Tile {
     Object(Material, u32),
     /// A creature's starting square (placed by the encounter): floor underneath.
     Start,
-    /// A treasure token worth this many coins on floor (seed 004 "Loot").
+    /// A treasure token worth this many coins on floor (docs/rules.md#loot).
     Treasure(u32),
 }
 
@@ -995,7 +995,7 @@ pub fn ascii(block: &str) -> Map {
 
 #[cfg(test)]
 mod tests {
-    // Footprint::distance (seed 000: "within X" counts diagonal steps as 1;
+    // Footprint::distance (docs/rules.md#distances-and-targets counts diagonal steps as 1;
     // a space's distance is that of its nearest square) is the least
     // distance to any square of the other space, for every pair of sizes
     // and placements near each other, including a space of no squares.
@@ -1013,7 +1013,7 @@ mod tests {
 
     use super::*;
 
-    // Seed 000: "within X" counts diagonal steps as 1, and a space's
+    // docs/rules.md#distances-and-targets counts diagonal steps as 1, and a space's
     // distance to a square is that of its nearest square: for each size
     // and each square around it, inside it too, the least of its squares'
     // distances.

@@ -1,4 +1,4 @@
-//! Line of effect (seed 000 "Line of Effect"): "imagine drawing a straight
+//! Line of effect (docs/rules.md#line-of-effect): "imagine drawing a straight
 //! line from any corner of the space you occupy ... to any corner of a space
 //! the target occupies. If one or more corners of your space connect to any
 //! corner of the target's space with no obstruction in between, you have line
@@ -371,7 +371,7 @@ pub enum Sight {
     /// Every corner line from the best source corner is clear.
     Clear,
     /// Line of effect, but some of the best corner's lines are blocked: the
-    /// target is partly behind an obstacle (RULES.md "Cover").
+    /// target is partly behind an obstacle (docs/rules.md#cover-and-high-ground).
     Cover,
     /// No line of effect.
     Blocked,
@@ -444,7 +444,7 @@ mod tests {
         Footprint::single(Pos::new(x, y))
     }
 
-    // Seed 000 "Line of Effect": a wall completely between blocks it.
+    // docs/rules.md#line-of-effect: a wall completely between blocks it.
     #[test]
     fn a_wall_blocks() {
         let m = ascii(
@@ -531,9 +531,9 @@ mod tests {
         assert!(!points_clear(&m, Pos::new(0, 0), Pos::new(3, 2)));
     }
 
-    // Seed 000: "If one or more corners of your space connect to any corner of
+    // docs/rules.md#cover-and-high-ground: "If one or more corners of your space connect to any corner of
     // the target's space", so a pillar hides a target only when every corner
-    // pair is blocked; partial blocking is cover (RULES.md "Cover").
+    // pair is blocked; partial blocking is cover (docs/rules.md#cover-and-high-ground).
     #[test]
     fn cover_when_some_lines_are_blocked() {
         let m = ascii(
@@ -553,7 +553,7 @@ mod tests {
         assert_eq!(sight(&wall, sq(0, 1), sq(6, 1)), Sight::Blocked);
     }
 
-    // Seed 000: glass "doesn't block line of effect"; solid objects do.
+    // docs/rules.md#line-of-effect: glass "doesn't block line of effect"; solid objects do.
     #[test]
     fn glass_does_not_block_wood_does() {
         let glass = ascii("...\n.g.\n...");
@@ -658,7 +658,7 @@ mod tests {
         assert!(shortcuts > 1000, "the shortcut was taken {shortcuts} times");
     }
 
-    // The kept sights follow the map: seed 000 "Line of Effect" ("a wall
+    // The kept sights follow the map: docs/rules.md#line-of-effect ("a wall
     // completely between blocks it") holds after a wall is raised between
     // two squares whose sight was already kept, and after it falls again;
     // a copy changed on its own leaves the original's answers alone.

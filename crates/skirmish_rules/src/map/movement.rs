@@ -1,4 +1,4 @@
-//! Movement (RULES.md "Movement", seed 000 "Conditions"): the reachable
+//! Movement (docs/rules.md#moving, docs/rules.md#conditions): the reachable
 //! squares and cheapest paths for a creature, the opportunity attacks a path
 //! provokes, and teleport destinations.
 
@@ -16,7 +16,7 @@ pub struct Mover {
     pub speed: u32,
     /// Extra cost per square (prone creatures crawl: +1).
     pub extra_cost: u32,
-    /// A shift ignores opportunity attacks (seed 000 "Shift").
+    /// A shift ignores opportunity attacks (docs/rules.md#shift).
     pub shifting: bool,
 }
 
@@ -803,7 +803,7 @@ pub fn occupancy(map: &Map, creatures: &[Occupant]) -> Occupancy {
 }
 
 /// Whether a diagonal step cuts a wall's corner: both orthogonal neighbours'
-/// spaces must be free of walls and objects (RULES.md: "no cutting a wall's corner").
+/// spaces must be free of walls and objects (docs/rules.md#moving).
 #[inline(always)]
 pub(super) fn cuts_corner(map: &Map, from: Pos, to: Pos, size: u32) -> bool {
     if from.x == to.x || from.y == to.y {
@@ -1266,7 +1266,7 @@ thread_local! {
     static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
 }
 
-/// Seed 000 "Straight Lines": "move the creature one square at a time in a
+/// docs/rules.md#straight-lines: "move the creature one square at a time in a
 /// single direction without ever bending back in a direction opposite to
 /// where they've already moved." (A path of one square, or none, is
 /// straight.)
@@ -1291,7 +1291,7 @@ pub fn is_straight(path: impl IntoIterator<Item = Pos>) -> bool {
 }
 
 /// The straight runs a creature can make from where it stands, for a
-/// charge (RULES.md "Charge": "move up to your speed in a straight line (no
+/// charge (docs/rules.md#charge: "move up to your speed in a straight line (no
 /// difficult terrain, no shifting)"): for each square, the fewest steps of
 /// a run there that is straight ([`is_straight`]), crosses no difficult
 /// terrain (every step costs one square: an enemy's square counts as
@@ -1601,7 +1601,7 @@ pub struct Provoked {
     pub leaving: usize,
 }
 
-/// The opportunity attacks a path provokes (RULES.md "Movement"): leaving a
+/// The opportunity attacks a path provokes (docs/rules.md#moving): leaving a
 /// square adjacent to an enemy that can take triggered actions, to a square
 /// not adjacent to it, without shifting. Each enemy at most once.
 pub fn opportunity_attacks(
@@ -1640,7 +1640,7 @@ pub fn opportunity_attacks(
 }
 
 /// Teleport destinations: every unoccupied open square within `range` of the
-/// creature's space and in its line of effect (RULES.md; teleporting never provokes).
+/// creature's space and in its line of effect (docs/rules.md#opportunity-attacks; teleporting never provokes).
 pub fn teleport_destinations(
     map: &Map,
     creatures: &[Occupant],
@@ -1678,7 +1678,7 @@ pub fn teleport_destinations(
 
 #[cfg(test)]
 /// Every straight path of at most `speed` steps from `start`, by
-/// trying each step that keeps it straight (seed 000 "Straight Lines").
+/// trying each step that keeps it straight (docs/rules.md#straight-lines).
 pub(crate) fn every_straight_path(start: Pos, speed: u32) -> Vec<Vec<Pos>> {
     let mut out = Vec::new();
     let mut open = vec![vec![start]];
@@ -1727,7 +1727,7 @@ mod tests {
         }
     }
 
-    // RULES.md "Movement": "Every step to an adjacent square costs 1, diagonals included".
+    // docs/rules.md#moving: "Every step to an adjacent square costs 1, diagonals included".
     #[test]
     fn diagonal_steps_cost_one() {
         let m = ascii(".....\n.....\n.....\n.....\n.....");
@@ -1803,7 +1803,7 @@ mod tests {
         }
     }
 
-    // RULES.md: "Difficult terrain costs 1 extra per square."
+    // docs/rules.md#moving "Difficult terrain costs 1 extra per square."
     #[test]
     fn difficult_terrain_costs_one_more() {
         let m = ascii(
@@ -1818,7 +1818,7 @@ mod tests {
         assert_eq!(r.cost_to(Pos::new(3, 0)), Some(5));
     }
 
-    // Seed 000 "Prone": crawling "costs 1 additional square of movement for every square crawled".
+    // docs/rules.md#prone: crawling "costs 1 additional square of movement for every square crawled".
     #[test]
     fn crawling_costs_one_more() {
         let m = ascii("......");
@@ -1829,7 +1829,7 @@ mod tests {
         assert_eq!(r.cost_to(Pos::new(3, 0)), None);
     }
 
-    // RULES.md: "no cutting a wall's corner".
+    // docs/rules.md#moving.
     #[test]
     fn no_cutting_wall_corners() {
         let m = ascii(
@@ -1847,7 +1847,7 @@ mod tests {
         assert_eq!(r.cost_to(Pos::new(1, 1)).map(|c| c - 1), Some(1));
     }
 
-    // RULES.md: "Enemy creatures' squares are difficult terrain; a creature
+    // docs/rules.md#moving: "Enemy creatures' squares are difficult terrain; a creature
     // can't end its move in another creature's square." Allies can be passed.
     #[test]
     fn enemies_are_difficult_allies_passable_neither_ends() {
@@ -1895,7 +1895,7 @@ mod tests {
         assert_eq!(r.cost_to(Pos::new(3, 2)), Some(5));
     }
 
-    // RULES.md: "Leaving a square adjacent to an enemy without shifting
+    // docs/rules.md#opportunity-attacks: "Leaving a square adjacent to an enemy without shifting
     // provokes an opportunity attack"; a shift does not.
     #[test]
     fn opportunity_attacks_on_leaving_adjacency() {
@@ -1930,7 +1930,7 @@ mod tests {
         assert!(opportunity_attacks(&creatures, &shift, path.iter().copied()).is_empty());
     }
 
-    // RULES.md: teleport to "any unoccupied square within range and in line of effect".
+    // docs/rules.md#moving: teleport to "any unoccupied square within range and in line of effect".
     #[test]
     fn teleport_needs_line_of_effect_and_an_empty_square() {
         let m = ascii(
@@ -1946,7 +1946,7 @@ mod tests {
         assert!(!d.contains(&Pos::new(5, 1)), "behind the wall");
     }
 
-    // Seed 000 "Straight Lines": a straight line "doesn't have to take the
+    // docs/rules.md#straight-lines: a straight line "doesn't have to take the
     // form of a straight series of squares on the grid. Simply move the
     // creature one square at a time in a single direction without ever
     // bending back in a direction opposite to where they've already moved."
@@ -1961,8 +1961,8 @@ mod tests {
         assert!(!is_straight([p(0, 0), p(0, 1), p(1, 1), p(1, 0)]));
     }
 
-    // RULES.md "Forced movement": "A target moved over a pit or ledge
-    // falls". Our ruling (README "Rulings"): nobody walks into a pit from
+    // docs/rules.md#forced-movement: "A target moved over a pit or ledge
+    // falls". Our ruling (docs/rulings.md): nobody walks into a pit from
     // the ground, but a creature down in one walks its floor and climbs out
     // onto open ground, so a fall never leaves it unable to move.
     #[test]
@@ -1996,7 +1996,7 @@ mod tests {
         assert_eq!(path_cost(&m, &[], &ogre, &climb), Some(1));
     }
 
-    // RULES.md "Charge": "move up to your speed in a straight line (no
+    // docs/rules.md#charge: "move up to your speed in a straight line (no
     // difficult terrain, no shifting)". With the diagonal blocked, the
     // shortest straight run to (3, 1) goes along the row and turns; it
     // never crosses difficult ground or an enemy, passes an ally, and ends
@@ -2227,7 +2227,7 @@ mod tests {
         // objects and creatures of both sides, for creatures of one square
         // and of two, the fewest steps to each square are those of the
         // shortest such path found by trying every straight path, and the
-        // run read back is such a path (RULES.md "Charge").
+        // run read back is such a path (docs/rules.md#charge).
         #[test]
         fn straight_runs_are_the_shortest_clean_straight_paths(
             tiles in proptest::collection::vec(0u8..8, 64),
@@ -2275,7 +2275,7 @@ mod tests {
         // The one-square search is the general search made quicker: on maps
         // of walls, difficult ground, pits, objects and creatures of both
         // sides, crawling or not, it finds the same costs, the same paths
-        // and the same squares to end on (RULES.md "Movement").
+        // and the same squares to end on (docs/rules.md#moving).
         #[test]
         fn one_square_search_matches_the_general_one(
             tiles in proptest::collection::vec(0u8..8, 64),

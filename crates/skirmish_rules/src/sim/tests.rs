@@ -289,7 +289,7 @@ fn every_shipped_encounter_runs_to_the_end_with_greedy_brains() {
     }
 }
 
-// Seed 004 "Round bonuses" end with the round; when several creatures' end
+// docs/rules.md#round-bonuses end with the round; when several creatures' end
 // at once they are logged by creature, never in whatever order the ECS
 // store holds them (which changed with how the app was set up).
 #[test]

@@ -94,7 +94,7 @@ pub fn fuzz_one(
                 }
             }
             Ok(Ok(_)) => {
-                // RULES.md "Stamina": the dead take no turns.
+                // docs/rules.md#stamina: the dead take no turns.
                 if let Some(active) = e.active_creature()
                     && e.creature(active).is_none_or(|c| c.stamina.is_dead())
                 {

@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// Whether a target of `kind` is allowed (seed 000 "Target").
+/// Whether a target of `kind` is allowed (docs/rules.md#distances-and-targets).
 pub(crate) fn target_allowed(kinds: &[TargetKind], user: &Snapshot, target: &Snapshot) -> bool {
     TargetKind::any_allows(
         kinds,
@@ -11,7 +11,7 @@ pub(crate) fn target_allowed(kinds: &[TargetKind], user: &Snapshot, target: &Sna
     )
 }
 
-/// RULES.md "Flanking": an ally on the opposite side or corner of the
+/// docs/rules.md#flanking: an ally on the opposite side or corner of the
 /// target, adjacent to it and able to take triggered actions, gives an edge
 /// on melee strikes.
 pub(crate) fn flanked(user: &Snapshot, target: &Snapshot, creatures: &[Occupant]) -> bool {
@@ -117,11 +117,11 @@ pub(crate) fn use_ability(
         }));
     }
     let user = snapshot(world, entity).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
-    // Seed 004 "Recover and Refresh": a spent ability waits to be recovered.
+    // docs/rules.md#recover-and-refresh: a spent ability waits to be recovered.
     if !crate::encounter::gather::available(world, entity, ability) {
         return Err(Refusal::Spent(ability.name.clone()));
     }
-    // Seed 004 "Summon": "If there are no available hexes, the summon
+    // docs/rules.md#summons: "If there are no available hexes, the summon
     // ability cannot be used."
     if !crate::encounter::summon::room_for(world, entity, ability) {
         return Err(Refusal::NoRoomToSummon);
@@ -133,7 +133,7 @@ pub(crate) fn use_ability(
     spend_action(&mut budget, &user.conditions, ability.action)?;
     affordable(world, entity, ability)?;
     let heroic = world.comp::<Heroic>(entity).cloned();
-    // "Spend X" entries (seed 000 "Spend Heroic Resource"): on top of the cost.
+    // "Spend X" entries (docs/rules.md#heroic-resources): on top of the cost.
     let extra = if spend > 0 {
         let cost = match ability.cost {
             Cost::Heroic(n) => n,
@@ -156,7 +156,7 @@ pub(crate) fn use_ability(
     } else {
         Vec::new()
     };
-    // Seed 000 "Surges": up to 3 for damage; 2 per target for +1 potency.
+    // docs/rules.md#surges: up to 3 for damage; 2 per target for +1 potency.
     let has_surges = heroic.as_ref().map_or(0, |h| h.surges);
     let wanted =
         (potency_surges.len() as u64 * 2 + u64::from(surges)).min(u64::from(u32::MAX)) as u32;
@@ -188,7 +188,7 @@ pub(crate) fn use_ability(
     if let Some(placement) = placement {
         let creatures = occupants(world);
         let (area, source) = place_area(&map, &creatures, user.space, ability.distance, placement)?;
-        // Seed 002: a glyphic ability inscribes its glyphs on the area.
+        // docs/rules.md#glyphs: a glyphic ability inscribes its glyphs on the area.
         if ability.glyph.is_some() {
             *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
             pay(world, entity, id, ability, spend);
@@ -291,7 +291,7 @@ pub(crate) fn use_ability(
             d => d.reach(),
         };
         let distance = user.space.distance(ts.space);
-        // Seed 002 "Slow Action": "you may choose targets that are initially
+        // docs/rules.md#slow-actions: "you may choose targets that are initially
         // invalid (due to being out or range, sight, etc.)": checked when it
         // takes effect.
         let slow = ability.action == ActionType::SlowAction;
@@ -302,7 +302,7 @@ pub(crate) fn use_ability(
                 reach,
             });
         }
-        // Seed 002 "Distances": at a "true" distance "you do not need to be
+        // docs/rules.md#distances-and-targets: at a "true" distance "you do not need to be
         // able to see the target".
         if t != id && !slow && !ability.true_distance && !line_of_effect(&map, user.space, ts.space)
         {
@@ -360,7 +360,7 @@ pub struct PendingRoll {
 }
 
 /// Passive and episodic abilities take effect on their users as the
-/// encounter starts (seed 002 "Passives", "Episodics").
+/// encounter starts (docs/rules.md#passives "Passives", "Episodics").
 pub(crate) fn encounter_start_abilities(world: &mut World) {
     let content = world.res::<Content>().clone();
     let entities: Vec<Entity> = all_creatures(world).collect();
@@ -396,7 +396,7 @@ pub(crate) fn encounter_start_abilities(world: &mut World) {
 }
 
 /// An ability has been started: a slow action waits for the user's next
-/// turn (seed 002 "Slow Action"); anything else goes to its roll now.
+/// turn (docs/rules.md#slow-actions); anything else goes to its roll now.
 pub(crate) fn start_ability(
     world: &mut World,
     entity: Entity,
@@ -415,7 +415,7 @@ pub(crate) fn start_ability(
         creature: roll.user,
         ability: ability.name.clone(),
     });
-    // Seed 002 "Triggers": reactions to "starts an ability" come "after the
+    // docs/rules.md#triggered-actions "Triggers": reactions to "starts an ability" come "after the
     // triggering Ability has been started and its targets chosen, but
     // before its Test": for a slow action, now.
     let (user, targets) = (roll.user, roll.targets.clone());
@@ -428,7 +428,7 @@ pub(crate) fn start_ability(
 
 /// The start of the user's next turn: its slow action takes effect, unless
 /// its area was anchored on the square the user has left, or the point it
-/// was aimed at is now out of range (seed 002 "Slow Action": "If a Slow
+/// was aimed at is now out of range (docs/rules.md#slow-actions: "If a Slow
 /// Action targets an area, the area will not move if you move, but may
 /// instead be considered invalid if you move ... Other Shapes instead target
 /// a point within a certain range. For those, so long as that point remains
@@ -478,7 +478,7 @@ pub(crate) fn resolve_slow(world: &mut World, entity: Entity, casting: Casting) 
 }
 
 /// An ability has been started: queue its roll and what follows, then the
-/// triggers that fire before the roll (seed 002: "starts an ability"
+/// triggers that fire before the roll (docs/rules.md#triggered-actions "starts an ability"
 /// reactions "resolve before the triggering ability's roll"): a creature
 /// starts an ability; each target is targeted, for itself and its allies.
 pub(crate) fn begin_roll(world: &mut World, roll: PendingRoll) {
@@ -591,7 +591,7 @@ pub(crate) fn heroes_with(
 }
 
 /// Class resource triggers that fire when a creature uses an ability
-/// (RULES.md "Heroic resources": each class's own trigger, from its class file).
+/// (docs/rules.md#heroic-resources: each class's own trigger, from its class file).
 pub(crate) fn ability_used_triggers(world: &mut World, user: Entity, ability: &Ability) {
     use crate::content::ResourceTrigger as T;
     let (Some(side), Some(space)) = (

@@ -191,7 +191,7 @@ pub(crate) fn answer(
 }
 
 /// An opportunity attack: the enemy uses its triggered action for a melee
-/// free strike (RULES.md "Movement"). Free strikes deal the creature's free
+/// free strike (docs/rules.md#moving). Free strikes deal the creature's free
 /// strike damage; a hero adds the higher of Might and Agility.
 pub(crate) fn opportunity_attack(
     world: &mut World,
@@ -319,7 +319,7 @@ pub(crate) fn granted_strike(world: &mut World, entity: Entity, id: CreatureId) 
 }
 
 /// A free strike lands: its damage less the target's shields (a free strike
-/// is an attack, seed 004), then the target's retaliation.
+/// is an attack, docs/rules.md#free-strikes), then the target's retaliation.
 pub(crate) fn free_strike_hits(
     world: &mut World,
     attacker: Entity,
@@ -458,7 +458,7 @@ pub(crate) fn summon_strike(world: &mut World, entity: Entity, id: CreatureId, t
     free_strike_hits(world, entity, id, te, target);
 }
 
-/// Seed 000 "Prone": "a prone creature can stand up using the Stand Up
+/// docs/rules.md#prone: "a prone creature can stand up using the Stand Up
 /// maneuver"; "Restrained": "can't use the Stand Up maneuver".
 pub(crate) fn stand_up(world: &mut World, entity: Entity) -> Result<(), Refusal> {
     let conditions = world
@@ -490,7 +490,7 @@ pub(crate) fn stand_up(world: &mut World, entity: Entity) -> Result<(), Refusal>
     Ok(())
 }
 
-/// RULES.md "Stamina": "the Catch Breath maneuver spends a recovery to heal
+/// docs/rules.md#stamina: "the Catch Breath maneuver spends a recovery to heal
 /// [the recovery value]"; a dying hero can't Catch Breath.
 pub(crate) fn catch_breath(
     world: &mut World,

@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// RULES.md "Charge" (main action): "move up to your speed in a straight line
+/// docs/rules.md#charge (main action): "move up to your speed in a straight line
 /// (no difficult terrain, no shifting) then make a melee free strike or use an
 /// ability with the Charge keyword against a creature you reached."
 /// Everything that can be checked before moving is checked first, so a

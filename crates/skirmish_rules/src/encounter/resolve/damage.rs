@@ -86,7 +86,7 @@ pub(crate) fn deal_damage_credited(
     if before != after && matches!(after, Health::Dead | Health::Dying) {
         downed(world, entity, by);
     }
-    // Seed 002 "Concentration": a save whenever the concentrator takes damage.
+    // docs/rules.md#concentration: a save whenever the concentrator takes damage.
     if taken > 0 {
         crate::encounter::concentration::damaged(world, id);
     }
@@ -104,7 +104,7 @@ pub(crate) fn downed(world: &mut World, entity: Entity, by: Option<CreatureId>) 
     if let Some(space) = world.comp::<Space>(entity).map(|s| s.0) {
         dramatic_moment(world, space);
     }
-    // Seed 004 "Summon": removed when "the summoner becomes exhausted".
+    // docs/rules.md#summons: removed when "the summoner becomes exhausted".
     if let Some(id) = world.comp::<Creature>(entity).map(|c| c.id) {
         crate::encounter::summon::vanish(world, id);
     }
@@ -133,7 +133,7 @@ pub(crate) fn ally_hits_marked(world: &mut World, by: CreatureId, target: Entity
     }
 }
 
-/// Stamina a minion loses comes off its squad's pool (RULES.md "Minions").
+/// Stamina a minion loses comes off its squad's pool (docs/rules.md#minions).
 /// Returns what is left of the pool, or `None` for a creature not in a squad.
 pub(crate) fn squad_loss(world: &mut World, entity: Entity, amount: i32) -> Option<i32> {
     let n = squad_of(world, entity)?;
@@ -143,7 +143,7 @@ pub(crate) fn squad_loss(world: &mut World, entity: Entity, amount: i32) -> Opti
     Some(p.pool)
 }
 
-/// RULES.md "Minions": "each time the pool loses a minion's stamina, one
+/// docs/rules.md#minions: "each time the pool loses a minion's stamina, one
 /// minion dies": the one that was hit first, then those nearest to it.
 pub(crate) fn squad_deaths(world: &mut World, hit: Entity, by: Option<CreatureId>) {
     let Some(n) = squad_of(world, hit) else {
@@ -189,10 +189,10 @@ pub(crate) fn squad_deaths(world: &mut World, hit: Entity, by: Option<CreatureId
     }
 }
 
-/// Seed 000 "Bleeding": "whenever they use a main action, use a triggered
+/// docs/rules.md#bleeding: "whenever they use a main action, use a triggered
 /// action, or make a test or ability roll using Might or Agility, they lose
 /// Stamina equal to 1d6 + their level after [it] is resolved ... only happens
-/// once per action." RULES.md: a dying hero bleeds too.
+/// once per action." docs/rules.md#stamina: a dying hero bleeds too.
 pub(crate) fn bleed(world: &mut World, entity: Entity) {
     let Some(stamina) = world.comp::<Stamina>(entity) else {
         return;

@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// Seed 000 "Grabbed": "If a creature is grabbed by another creature and
+/// docs/rules.md#grabbed: "If a creature is grabbed by another creature and
 /// that creature moves, they bring the grabbed creature with them." The
 /// grabbed creature follows into the square the grabber just left; if that
 /// square is taken (the grabber passed through an ally), it stays put, and a
@@ -50,7 +50,7 @@ pub(crate) fn drag_grabbed(
     true
 }
 
-/// Seed 000 "Grabbed": "If a creature's size is equal to or less than the
+/// docs/rules.md#grabbed: "If a creature's size is equal to or less than the
 /// size of a creature they have grabbed, their speed is halved while they
 /// have that creature grabbed."
 pub(crate) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 {
@@ -102,7 +102,7 @@ pub(crate) fn release(world: &mut World, entity: Entity, id: CreatureId, grabber
         .push(LogEntry::Released { target: id });
 }
 
-/// Seed 000 "Grabbed": "if either the grabbed creature or the creature
+/// docs/rules.md#grabbed: "if either the grabbed creature or the creature
 /// grabbing them is force moved so that both creatures are not adjacent to
 /// each other, that creature is no longer grabbed." Also when either falls.
 pub(crate) fn check_grabs(world: &mut World) {

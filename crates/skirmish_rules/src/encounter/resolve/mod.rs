@@ -423,7 +423,7 @@ pub(crate) fn start_turn(
     if world.comp::<Summoned>(entity).is_some() {
         return Err(Refusal::SummonActsAlone(Who::of(world, id)));
     }
-    // Seed 001: the phases' order, or seizing the initiative.
+    // docs/rules.md#turn-order: the phases' order, or seizing the initiative.
     // (Read together: nothing below changes them before they are used.)
     let (phased, acted) = {
         let flow = world.res::<Flow>();
@@ -448,7 +448,7 @@ pub(crate) fn start_turn(
     if phased.is_some() {
         crate::encounter::phased_flow::turn_started(world, id, seized);
     }
-    // RULES.md "Minions": a squad "takes one turn together" (in phased
+    // docs/rules.md#minions: a squad "takes one turn together" (in phased
     // rounds each minion goes on its own initiative).
     let squad = squad_of(world, entity).filter(|_| phased.is_none());
     let members: Vec<CreatureId> = match squad {
@@ -476,7 +476,7 @@ pub(crate) fn start_turn(
             .res_mut::<CombatLog>()
             .push(LogEntry::TurnStarted { creature: m, name });
     }
-    // Seed 002 "Slow Action": it takes effect at the start of the next
+    // docs/rules.md#slow-actions: it takes effect at the start of the next
     // turn (phased: the next battle turn).
     let movement_turn = phased == Some(crate::phased::Stage::Movement);
     // (Most turns have none: the entity is not moved for nothing.)
@@ -486,7 +486,7 @@ pub(crate) fn start_turn(
     {
         resolve_slow(world, entity, casting);
     }
-    // Seed 004 "Summon": its summons act "directly before" it (queued last,
+    // docs/rules.md#summons: its summons act "directly before" it (queued last,
     // so they run first); in phased rounds, before its battle turn.
     let summons = if movement_turn {
         Vec::new()
@@ -507,7 +507,7 @@ pub(crate) fn start_turn(
 }
 
 /// Which action an action type spends, converting the main action when the
-/// maneuver or move action is gone (RULES.md: "the main action may be spent
+/// maneuver or move action is gone (docs/rules.md#actions-on-a-turn: "the main action may be spent
 /// as a second maneuver or move action").
 pub(crate) fn spend_action(
     budget: &mut TurnBudget,

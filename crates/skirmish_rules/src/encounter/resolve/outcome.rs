@@ -28,7 +28,7 @@ pub(crate) fn apply_outcome(
         }
     }
     outcome.damage = merged;
-    // Seed 004 "Shield": an attack's damage (an ability with a power roll)
+    // docs/rules.md#shield: an attack's damage (an ability with a power roll)
     // is reduced by the target's shields, once per attack.
     let attack = ability.power_roll.is_some() && target.id != user.id;
     let mut shield = if attack && !outcome.damage.is_empty() {
@@ -36,7 +36,7 @@ pub(crate) fn apply_outcome(
     } else {
         0
     };
-    // Seed 000 "Surges": each surge deals extra damage equal to the highest
+    // docs/rules.md#surges: each surge deals extra damage equal to the highest
     // characteristic, to one creature targeted.
     for (i, (amount, t)) in outcome.damage.iter().enumerate() {
         let mut amount = *amount;
@@ -221,7 +221,7 @@ pub(crate) fn shield_against_attack(world: &mut World, target: &Snapshot) -> i32
     n
 }
 
-/// Seed 004 "Retaliate": after the attack, unless the target fell, X damage
+/// docs/rules.md#retaliate: after the attack, unless the target fell, X damage
 /// to the attacker if within the retaliation's range; not an attack.
 pub(crate) fn retaliate(
     world: &mut World,
@@ -293,7 +293,7 @@ pub(crate) fn heal(world: &mut World, entity: Entity, id: CreatureId, amount: i3
         stamina: now,
     });
     ally_healed(world, entity);
-    // Seed 002: a locked Stamina point bank is affected "up or down".
+    // docs/rules.md#stamina: a locked Stamina point bank is affected "up or down".
     crate::encounter::concentration::affected(world, id, &[crate::ability::Component::Stamina]);
 }
 
@@ -319,7 +319,7 @@ pub(crate) struct Gains {
     pub(crate) total: u32,
     pub(crate) surges: u32,
     pub(crate) resources: Vec<(String, u32)>,
-    /// Seed 004's effects on the user: summons, loot, recover, refresh.
+    /// docs/rules.md#cover-and-high-ground's effects on the user: summons, loot, recover, refresh.
     pub(crate) summons: Vec<String>,
     pub(crate) loot: Option<u32>,
     pub(crate) recover: u32,
@@ -399,7 +399,7 @@ pub(crate) fn impose(
         return;
     }
     if kind == ConditionKind::Grabbed && source != id {
-        // Seed 000 "Grabbed": "A creature can grab only creatures of their
+        // docs/rules.md#grabbed: "A creature can grab only creatures of their
         // size or smaller. If a creature's Might score is 2 or higher, they
         // can grab any creature larger than them with a size equal to or less
         // than their Might score." "Unless otherwise indicated, a creature can
@@ -425,7 +425,7 @@ pub(crate) fn impose(
             }
         }
     }
-    // Seed 002 "Ability Saves": "[0!] Critical Failure. The target
+    // docs/rules.md#ability-saves: "[0!] Critical Failure. The target
     // automatically Passes their Save" (nothing is imposed); the other
     // scores shift the saves.
     let shifted = duration == Duration::SaveEnds
@@ -469,7 +469,7 @@ pub(crate) fn impose(
                 condition: kind,
                 duration: duration.to_string(),
             });
-        // Seed 002 "Component": knocked prone, grabbed or restrained, the
+        // docs/rules.md#components: knocked prone, grabbed or restrained, the
         // creature's lasting abilities that need standing or hands shake.
         if let Some(c) = crate::ability::Component::affected_by(kind) {
             crate::encounter::concentration::affected(world, id, &[c]);

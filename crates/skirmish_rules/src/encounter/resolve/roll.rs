@@ -79,7 +79,7 @@ pub(crate) fn run_roll(world: &mut World, r: PendingRoll) {
     );
 }
 
-/// Roll once and resolve each target's tier (seed 000 "Roll Against
+/// Roll once and resolve each target's tier (docs/rules.md#forced-movement "Roll Against
 /// Multiple Creatures"). Forced movement is measured from `source`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve_roll(
@@ -123,7 +123,7 @@ pub(crate) fn resolve_roll(
         }
         return;
     };
-    // One roll for all targets (seed 000 "Roll Against Multiple Creatures";
+    // One roll for all targets (docs/rules.md#multiple-targets;
     // phased 2d6: its 2d6 and one extra die per target).
     let phased = crate::encounter::phased_flow::rules(world).is_some();
     let naturals = if phased {
@@ -150,7 +150,7 @@ pub(crate) fn resolve_roll(
     };
     let creatures = occupants(world);
     let (facts, deals_damage) = ability_facts(ability, targets.iter().map(|t| t.id));
-    // Seed 002 "Component": a bane per missing component, past 3 a low score.
+    // docs/rules.md#components: a bane per missing component, past 3 a low score.
     let missing = ability
         .components
         .iter()
@@ -182,7 +182,7 @@ pub(crate) fn resolve_roll(
         );
         let banes = banes + component_banes;
         let result = if phased {
-            // Seed 001: 2d6 + ATK against DEF; a miss does nothing.
+            // docs/rules.md#edges-and-banes: 2d6 + ATK against DEF; a miss does nothing.
             match crate::encounter::phased_flow::attack(
                 world,
                 user,
@@ -224,7 +224,7 @@ pub(crate) fn resolve_roll(
                 .res_mut::<CombatLog>()
                 .push(LogEntry::CriticalHit { creature: id });
         }
-        // Seed 000 "Surges": 2 surges raise the potency by 1 for one target.
+        // docs/rules.md#surges: 2 surges raise the potency by 1 for one target.
         let potency_bonus = if potency_surges.contains(&target.id) {
             if let Some(mut h) = world.comp_mut::<Heroic>(entity) {
                 h.surges = h.surges.saturating_sub(2);
@@ -236,7 +236,7 @@ pub(crate) fn resolve_roll(
         let mut effects = power_roll.tier(tier).effects.clone();
         effects.extend(always.iter().cloned());
         effects.extend_from_slice(extra);
-        // For seed 002's shifted saves: what this target's roll was.
+        // For docs/rules.md#critical-hit's shifted saves: what this target's roll was.
         world.insert_resource(RollFacts {
             tier,
             critical: result.critical,
@@ -253,7 +253,7 @@ pub(crate) fn resolve_roll(
             source,
             &mut surges_left,
         );
-        // Gains go to the user once, not once per target (seed 000 "Abilities
+        // Gains go to the user once, not once per target (docs/rules.md#surges "Abilities
         // With Damage and Effects"): keep the best tier's.
         if best_gain.as_ref().is_none_or(|g| gain.total > g.total) {
             best_gain = Some(gain);
@@ -271,7 +271,7 @@ pub(crate) fn resolve_roll(
 
 /// What an ability is, for the edge and bane rules, and whether cover
 /// matters: only when a tier deals damage, and never at a "true" distance
-/// (seed 002 "Distances": the target "cannot benefit from taking cover").
+/// (docs/rules.md#distances-and-targets: the target "cannot benefit from taking cover").
 pub(crate) fn ability_facts(
     ability: &Ability,
     targets: impl IntoIterator<Item = CreatureId>,
@@ -292,8 +292,8 @@ pub(crate) fn ability_facts(
     (facts, deals_damage && !ability.true_distance)
 }
 
-/// The edges and banes on one target of a roll: conditions (RULES.md "Edges
-/// and banes", seed 000 "Conditions"), flanking, cover, surprise, high
+/// The edges and banes on one target of a roll: conditions (docs/rules.md#flanking "Edges
+/// and banes", docs/rules.md#conditions), flanking, cover, surprise, high
 /// ground, and our Defend and Hide rulings. `see` is [`sight`] on `map`
 /// (a forecaster hands over the sights it keeps).
 #[allow(clippy::too_many_arguments)]
@@ -339,12 +339,12 @@ pub(crate) fn edges_and_banes(
     if deals_damage && target.id != user.id && see(user.space, target.space) == Sight::Cover {
         banes += 1;
     }
-    // RULES.md "Turns": rolls against surprised creatures gain an edge
+    // docs/rules.md#actions-on-a-turn: rolls against surprised creatures gain an edge
     // until the end of round 1.
     if surprised_side(world) == Some(target.side) {
         edges += 1;
     }
-    // RULES.md "Flanking": "High ground gives an edge" (the user stands
+    // docs/rules.md#flanking: "High ground gives an edge" (the user stands
     // higher than the target).
     if target.id != user.id && map.elevation(user.space) > map.elevation(target.space) {
         edges += 1;
@@ -367,7 +367,7 @@ pub(crate) fn edges_and_banes(
     (edges, banes)
 }
 
-/// The roll being applied to a target (for seed 002's shifted saves).
+/// The roll being applied to a target (for docs/rules.md#saving-throws's shifted saves).
 #[derive(Resource, Clone, Copy, Debug)]
 pub(crate) struct RollFacts {
     pub(crate) tier: crate::power_roll::Tier,

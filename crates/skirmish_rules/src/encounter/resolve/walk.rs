@@ -72,7 +72,7 @@ pub(crate) fn walk(
 
 /// Whether `path` is a walk the creature may take now: a shift where it
 /// may shift, within its speed (halved by a heavy creature it drags),
-/// every step allowed and ending on no other creature (RULES.md
+/// every step allowed and ending on no other creature (docs/rules.md#shift
 /// "Movement").
 pub(crate) fn path_in_reach(
     world: &World,
@@ -126,7 +126,7 @@ pub(crate) fn path_in_reach(
 /// attack are asked; after a step that comes adjacent to a creature, those
 /// with a "moves adjacent" trigger are. Either pauses the walk, which goes on
 /// when the prompts are answered, unless the mover fell or can no longer move.
-/// A creature the mover has grabbed is brought along (seed 000 "Grabbed").
+/// A creature the mover has grabbed is brought along (docs/rules.md#grabbed).
 /// `prepared`: what the listing the walk's command was taken from read of
 /// everyone (see [`Prepared`]), read instead of a first [`walk_scene`].
 pub(crate) fn walk_steps(

@@ -1,4 +1,4 @@
-//! Lasting auras (seed 000 "Aura": it "always originates from you and moves
+//! Lasting auras (docs/rules.md#aura: it "always originates from you and moves
 //! with you for the duration of the ability that created it").
 
 use super::triggers::{db_with, open, stamina, walk, with};
@@ -86,7 +86,7 @@ fn an_aura_acts_on_enemies_starting_their_turn_in_it_and_moves_with_its_user() {
     assert_eq!(e.creature(FURY).unwrap().auras.len(), 1);
 }
 
-// Seed 000 "Aura": it "always originates from you and moves with you for
+// docs/rules.md#aura: it "always originates from you and moves with you for
 // the duration of the ability that created it". A turn's boundary reads
 // only those it knows may carry an aura (`aura::KnownCarriers`): an aura a
 // restore brings back, or one put on by hand, still acts.
@@ -151,7 +151,7 @@ fn an_aura_can_act_on_creatures_moving_into_it_and_run_out() {
     );
 }
 
-// RULES.md "Stamina": "Director creatures die at 0", and the dead don't
+// docs/rules.md#stamina: "Director creatures die at 0", and the dead don't
 // move. A walk that enters an aura which kills the walker ends on that
 // square: the rest of its path is not walked.
 #[test]
@@ -176,7 +176,7 @@ fn a_walker_killed_by_an_aura_it_enters_stops_there() {
 }
 
 // Issue 6 point 3 (the simulator reports "damage dealt and taken per
-// creature"): an aura's damage is dealt by the aura's user (seed 000
+// creature"): an aura's damage is dealt by the aura's user (docs/rules.md#aura
 // "Aura": it "originates from you"), not by the creature whose turn it is.
 #[test]
 fn aura_damage_is_credited_to_the_auras_user() {
@@ -198,7 +198,7 @@ fn aura_damage_is_credited_to_the_auras_user() {
     assert_eq!(r.taken[&name(BANDIT)], 2);
 }
 
-// RULES.md "Stamina": a hero dies at minus half its stamina, and the dead
+// docs/rules.md#stamina: a hero dies at minus half its stamina, and the dead
 // take no turns. A creature an aura fells as its turn begins has that turn
 // end at once: the next pick comes at the same step (before, the dead
 // creature stayed the one acting until some other command was tried), and

@@ -1,4 +1,4 @@
-//! Seed 004 "Active Bonuses": shields and retaliation, as round bonuses and
+//! docs/rules.md#charge "Active Bonuses": shields and retaliation, as round bonuses and
 //! as persistent bonuses with charges.
 
 use super::triggers::{db_with, open, stamina, with};
@@ -31,7 +31,7 @@ fn guarded() -> Encounter {
     e
 }
 
-// Seed 004 "Shield": "reduces any incoming attack value by X"; "Retaliate":
+// docs/rules.md#shield: "reduces any incoming attack value by X"; "Retaliate":
 // "inflict X points of damage on figures who attack it from an adjacent hex
 // for each attack made ... after the attack".
 #[test]
@@ -64,7 +64,7 @@ fn a_shield_takes_damage_off_an_attack_and_retaliation_answers_it() {
     assert_eq!(stamina(&mut e, BANDIT), bandit_before - 1);
 }
 
-// Seed 004 "Shield": "A shield bonus only applies to damage caused by an
+// docs/rules.md#shield: "A shield bonus only applies to damage caused by an
 // attack" — bleeding, collisions and the like go through.
 #[test]
 fn a_shield_does_not_stop_damage_that_is_not_an_attack() {
@@ -75,7 +75,7 @@ fn a_shield_does_not_stop_damage_that_is_not_an_attack() {
     assert_eq!(stamina(&mut e, FURY_ID), before - 3);
 }
 
-// Seed 004: round bonuses end with the round; a persistent bonus with
+// docs/rules.md#charge: round bonuses end with the round; a persistent bonus with
 // charges is used up ("When the ability has been used once for each space
 // on the card, remove the card").
 #[test]
@@ -121,7 +121,7 @@ fn round_bonuses_end_with_the_round_and_charges_run_out() {
     assert!(b.0.is_empty());
 }
 
-// Seed 004 "Retaliate": "If the retaliating figure is killed or exhausted by
+// docs/rules.md#retaliate: "If the retaliating figure is killed or exhausted by
 // the attack, then the retaliate does not activate."
 #[test]
 fn a_fallen_retaliator_does_not_retaliate() {

@@ -1,4 +1,4 @@
-//! Charges (RULES.md "Charge"): the straight runs the listing offers, and
+//! Charges (docs/rules.md#charge): the straight runs the listing offers, and
 //! the abilities with the Charge keyword that can end them.
 
 use super::triggers::{db_with, open, stamina};
@@ -17,9 +17,9 @@ fn charge_with(legal: &[Command], target: CreatureId, ability: Option<&str>) -> 
         .cloned()
 }
 
-// Seed 000 "Ability Keywords", Charge: "Abilities with the Charge keyword
+// docs/rules.md#ability-anatomy, Charge: "Abilities with the Charge keyword
 // can be used with the Charge main action instead of a melee free strike."
-// RULES.md "Charge": "move up to your speed in a straight line ... then make
+// docs/rules.md#charge: "move up to your speed in a straight line ... then make
 // a melee free strike or use an ability with the Charge keyword against a
 // creature you reached."
 #[test]
@@ -105,11 +105,11 @@ fn rough_map(seed: u64, width: i32, height: i32) -> crate::map::Map {
     crate::map::grid::ascii(&rows.join("\n"))
 }
 
-// RULES.md "Charge": every charge the rules allow is offered, and with the
+// docs/rules.md#charge: every charge the rules allow is offered, and with the
 // shortest run. On rough ground, for each enemy: a charge ending in a free
 // strike is listed if and only if some straight path of at most the
 // fury's speed, every step costing one square (no difficult terrain, no
-// enemy crossed), ends next to it (seed 000 "Straight Lines"); the listed
+// enemy crossed), ends next to it (docs/rules.md#straight-lines); the listed
 // run is straight, that short, and accepted.
 #[test]
 fn every_charge_the_rules_allow_is_listed_with_its_shortest_run() {

@@ -106,7 +106,7 @@ fn greedy_prefers_an_area_that_hits_several_to_a_single_strike() {
     assert!(greedy_score(&e, &sweep()) < greedy_score(&e, &stab));
 }
 
-// RULES.md "Movement": leaving an enemy's reach by moving provokes an
+// docs/rules.md#moving: leaving an enemy's reach by moving provokes an
 // opportunity attack; shifting does not.
 #[test]
 fn greedy_shifts_rather_than_walks_away_from_an_enemy() {
@@ -156,7 +156,7 @@ fn greedy_keeps_a_ranged_creature_out_of_adjacency() {
     assert!(apart > adjacent, "{apart} against {adjacent}");
 }
 
-// README "Rulings", Hide: "While hidden, strikes can target it only from
+// docs/rulings.md, Hide: "While hidden, strikes can target it only from
 // adjacent squares." A ranged creature whose enemy has hidden must close
 // in: next to it is better than anywhere off (two hidden sides, the one
 // with bows keeping its distance, once never fought again).
@@ -166,7 +166,7 @@ fn greedy_closes_in_on_a_hidden_enemy_even_when_ranged() {
     assert!(adjacent > apart, "{adjacent} against {apart}");
 }
 
-// Seed 000 "Conditions": "Different effects that impose the same condition
+// docs/rules.md#conditions: "Different effects that impose the same condition
 // ... don't stack to impose the condition twice ... A character who is
 // grabbed by an enemy can't be grabbed again by another enemy." A grab of
 // an enemy already grabbed gains nothing.
@@ -205,7 +205,7 @@ fn take_up_chill() -> Command {
     area_use(FURY, "chill", command::Placement::OnSelf)
 }
 
-// Seed 000 "Aura": it "always originates from you and moves with you for
+// docs/rules.md#aura: it "always originates from you and moves with you for
 // the duration of the ability that created it". Its forecast names the
 // enemies in it now and what it does to each when it acts; the greedy
 // brain takes it up for that, and does not start over one it carries.
@@ -235,7 +235,7 @@ fn an_aura_is_forecast_by_what_it_does_to_enemies_in_it() {
     assert!(greedy_score(&e, &take_up_chill()) <= 0.0);
 }
 
-// Seed 000 "Surges": "Each surge you spend deals extra damage equal to
+// docs/rules.md#surges: "Each surge you spend deals extra damage equal to
 // your highest characteristic score." Blood Up ("gain 6 temporary
 // stamina; gain 2 surges") is worth its 3 wrath.
 #[test]
@@ -272,7 +272,7 @@ fn column(x: i32) -> Vec<Pos> {
     (0..5).map(|y| Pos::new(x, y)).collect()
 }
 
-// Seed 000 "Wall": "a wall can't be placed in occupied squares, and a wall
+// docs/rules.md#wall: "a wall can't be placed in occupied squares, and a wall
 // blocks line of effect" (and movement: a raised wall is a wall square);
 // our ruling: it stands until the end of its maker's next turn. A wall is
 // worth the strikes it keeps the enemy from on its coming turn.
@@ -355,7 +355,7 @@ fn advance() -> Command {
 }
 
 // Advance! ("shift 2" to each ally in a 3 burst): the engine moves each
-// ally toward its nearest enemy (RULES.md "Movement": a shift provokes no
+// ally toward its nearest enemy (docs/rules.md#moving: a shift provokes no
 // opportunity attack). It is worth what the squares gained are worth to the
 // allies: a fury brought next to a bandit gains much, a fury already next to
 // it nothing.
@@ -382,7 +382,7 @@ fn a_granted_shift_is_worth_the_ground_it_gains_the_allies() {
     );
 }
 
-// Seed 000 "Surges": "you can spend up to 3 surges" on a damage roll; and
+// docs/rules.md#surges: "you can spend up to 3 surges" on a damage roll; and
 // temporary stamina doesn't stack (the higher stays). Blood Up ("gain 6
 // temporary stamina; gain 2 surges") is worth nothing more to a fury who
 // already holds 3 surges and 6 temporary stamina: greedy furies played
@@ -405,7 +405,7 @@ fn surges_and_a_cushion_already_held_are_worth_nothing_more() {
     assert!(held < 0.0, "only its cost is left: {held}");
 }
 
-// Seed 002 "Glyphic Spell Ability Rules": "A Glyphic Spell creates a Glyph
+// docs/rules.md#glyphs: "A Glyphic Spell creates a Glyph
 // that appears as a rune ... that is Invisible", and a glyph about to act
 // "shines with visible light". A glyph the heroes have seen shine is
 // stepped round; one never seen can't be.
@@ -450,7 +450,7 @@ fn greedy_steps_round_a_glyph_it_has_seen_and_only_that() {
     assert_eq!(greedy_score(&e, &through), greedy_score(&e, &round));
 }
 
-// Seed 002: a glyph "Invisible" on the ground reacts to an enemy entering
+// docs/rules.md#moving: a glyph "Invisible" on the ground reacts to an enemy entering
 // its square. A sigil is laid where an enemy coming to fight will stand, and
 // is worth nothing where none will.
 #[test]
@@ -488,7 +488,7 @@ fn greedy_lays_a_sigil_where_an_enemy_will_step() {
     assert_eq!(greedy_score(&e, &sigil(2, 3)), 0.0);
 }
 
-// Seed 004 "Summon": summons have "hit points, attack value, move value"
+// docs/rules.md#summons: summons have "hit points, attack value, move value"
 // and "permanently" follow "Move+0, Attack+0". A summon is worth what its
 // stat block does: a harder-hitting one scores higher, by its free strike
 // each round of the three the brain reckons a fight has left.
@@ -518,7 +518,7 @@ fn a_summon_is_worth_its_stat_block() {
     );
 }
 
-// Seed 000 "Stacking Unique Effects": "the effects of the same ability used
+// docs/rules.md#stacking: "the effects of the same ability used
 // multiple times don't stack". A Warding Sigil on a creature that has one
 // adds nothing.
 #[test]

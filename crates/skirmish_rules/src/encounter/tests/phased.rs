@@ -1,4 +1,4 @@
-//! Seed 001's phased 2d6 rounds through the engine: initiative, the
+//! docs/rules.md#phased-2d6's phased 2d6 rounds through the engine: initiative, the
 //! movement phase (lowest first, seizing the initiative), the battle phase
 //! (highest first), the end phase's saves, 2d6 + ATK against DEF and the
 //! movement powers.
@@ -70,7 +70,7 @@ fn end_round_with(e: &mut Encounter, dice: [u32; 2]) {
     e.apply(Command::EndTurn { creature: last }).unwrap();
 }
 
-// Seed 001 "Initiative Phase": "Low rolls MOVE first / High rolls BATTLE
+// docs/rules.md#initiative-phase: "Low rolls MOVE first / High rolls BATTLE
 // first"; "Combat Round: 1. Initiative Phase 2. Movement Phase 3. Battle
 // Phase 4. End Phase".
 #[test]
@@ -112,7 +112,7 @@ fn the_round_runs_initiative_movement_battle_and_end() {
     assert!(at("Battle phase") < at("End phase") && at("End phase") < at("Round 2 begins"));
 }
 
-// Seed 001 "Movement Phase": "an adventurer or monster may seize the
+// docs/rules.md#movement-phase: "an adventurer or monster may seize the
 // initiative and move first, but by doing so, they are forced to act last
 // during the Battle Phase and grant advantage to any attackers until the
 // end of the round."
@@ -152,7 +152,7 @@ fn seizing_moves_early_acts_last_and_grants_advantage() {
     assert_eq!(p.attack_sources(KORVA, next, 1, &rules), 0);
 }
 
-// Seed 001 "Attack": "roll 2d6 + attack (ATK) modifier. If the result is
+// docs/rules.md#phased-attacks: "roll 2d6 + attack (ATK) modifier. If the result is
 // greater than or equal to the targets defense (DEF), the attack is a
 // success." README rulings: a miss does nothing; a hit is tier 2, a hit by 4
 // or more tier 3.
@@ -202,7 +202,7 @@ fn attacks_roll_2d6_plus_atk_against_def() {
     assert!(e.creature(BANDIT).unwrap().stamina.current < before);
 }
 
-// Seed 001 "End Phase": "roll 2d6 for each effect. A 7 or higher
+// docs/rules.md#end-phase: "roll 2d6 for each effect. A 7 or higher
 // ends/sustains the effect." (A 6, which saves on the power roll's d10,
 // fails here.)
 #[test]
@@ -244,9 +244,9 @@ fn end_phase_saves_on_2d6_seven_or_more() {
     );
 }
 
-// Seed 001 "Movement Phase Notes": "If you are Slowed at any point during
+// docs/rules.md#movement-phase: "If you are Slowed at any point during
 // your movement, you lose all remaining squares of movement"; the movement
-// phase takes movement powers; RULES.md: "run = speed x 2 and no attack
+// phase takes movement powers; docs/rules.md#slowed: "run = speed x 2 and no attack
 // this round".
 #[test]
 fn movement_powers_slowed_and_run() {
@@ -364,7 +364,7 @@ fn random_phased_games_end_with_every_listed_command_accepted() {
     }
 }
 
-// Seed 002 "Reactions": "If ever more than one character uses a Reaction
+// docs/rules.md#reactions: "If ever more than one character uses a Reaction
 // for the same Reaction Trigger, the Reactions are resolved in the same
 // order as the current Turn Order." Phased: the phase's initiative order;
 // the power roll (our ruling): who has gone this round, in the order they

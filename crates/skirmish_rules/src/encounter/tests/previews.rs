@@ -15,7 +15,7 @@ fn a_preview_gives_exact_tier_chances_and_damage_and_changes_nothing() {
     let p = e.preview(&cmd).unwrap();
     assert_eq!(before, (e.creatures(), e.log().to_vec()));
     let t = &p.targets[0];
-    // Seed 000: Brutal Slam "3 + M damage; push 1" / "6 + M" / "9 + M"; the
+    // docs/rules.md#forced-movement: Brutal Slam "3 + M damage; push 1" / "6 + M" / "9 + M"; the
     // fury's Might is 2. No edges or banes: 2d10 + 2.
     assert_eq!((t.edges, t.banes), (0, 0));
     let expected = tier_probabilities(&RollSpec {

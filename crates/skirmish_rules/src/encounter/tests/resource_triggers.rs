@@ -1,4 +1,4 @@
-//! Each class's own heroic-resource trigger (RULES.md "Heroic resources":
+//! Each class's own heroic-resource trigger (docs/rules.md#heroic-resources:
 //! "each class also has its own extra trigger for gaining more"), fired by
 //! the engine at most once a round. The fury is given each trigger in turn.
 

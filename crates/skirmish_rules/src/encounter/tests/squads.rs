@@ -1,4 +1,4 @@
-//! Minion squads (RULES.md "Minions": "Up to 8 minions form a squad that
+//! Minion squads (docs/rules.md#minions: "Up to 8 minions form a squad that
 //! takes one turn together and shares one stamina pool; each time the pool
 //! loses a minion's stamina, one minion dies").
 

@@ -1,4 +1,4 @@
-//! Seed 004 "Summon", "Loot" and "Recover and Refresh", through the engine
+//! docs/rules.md#summons, #loot, #recover-and-refresh, through the engine
 //! and as pure functions.
 
 use super::*;
@@ -16,7 +16,7 @@ fn occupant(id: u32, x: i32, y: i32, side: Side) -> Occupant {
     }
 }
 
-// Seed 004 "Summon": "placed in an empty hex adjacent to the figure
+// docs/rules.md#summons: "placed in an empty hex adjacent to the figure
 // performing the summon. If there are no available hexes, the summon
 // ability cannot be used."
 #[test]
@@ -47,7 +47,7 @@ fn a_summon_goes_next_to_its_summoner_toward_the_enemy_or_nowhere() {
     );
 }
 
-// Seed 004 "Loot": "pick up every money token and treasure tile within
+// docs/rules.md#loot: "pick up every money token and treasure tile within
 // range X ... considered a ranged ability for the purposes of line-of-sight".
 #[test]
 fn loot_reaches_tokens_in_range_and_in_sight() {
@@ -120,7 +120,7 @@ fn restoring_a_snapshot_removes_later_summons() {
     assert_ne!(now, first);
 }
 
-// Seed 002 "Distances": "Swinging Distance | Spitting Distance | Throwing
+// docs/rules.md#distances-and-targets: "Swinging Distance | Spitting Distance | Throwing
 // Distance | Shooting Distance | Sniping Distance: 1 | 4 | 8 | 16 | 200".
 #[test]
 fn named_distances_read_as_squares() {
@@ -139,7 +139,7 @@ fn named_distances_read_as_squares() {
     assert!(ron::from_str::<Distance>("Yelling").is_err());
 }
 
-// Seed 002: a glyph "should be connected to any other Glyph within
+// docs/rules.md#moving: a glyph "should be connected to any other Glyph within
 // Swinging Distance of it" (1 square); our ruling keeps networks to one side.
 #[test]
 fn glyphs_connect_to_their_side_within_one_square() {

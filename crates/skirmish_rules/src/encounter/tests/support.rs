@@ -23,7 +23,7 @@ fn hurt(e: &mut Encounter, id: CreatureId, by: i32) {
 const FIRST: CreatureId = CreatureId(1);
 const SECOND: CreatureId = CreatureId(2);
 
-// Seed 000 "Stamina": regained stamina can't go above the maximum.
+// docs/rules.md#stamina: regained stamina can't go above the maximum.
 #[test]
 fn mending_word_heals_an_ally_up_to_its_maximum() {
     let mut e = setup(
@@ -52,7 +52,7 @@ fn mending_word_heals_an_ally_up_to_its_maximum() {
     }));
 }
 
-// Seed 000 "Temporary Stamina": damage comes off temporary stamina first.
+// docs/rules.md#temporary-stamina: damage comes off temporary stamina first.
 #[test]
 fn a_ward_of_temporary_stamina_takes_the_damage_first() {
     let mut e = setup(
@@ -86,8 +86,8 @@ fn a_ward_of_temporary_stamina_takes_the_damage_first() {
     assert_eq!(lost, 2, "5 of the 7 came off temporary stamina");
 }
 
-// Seed 000 "Tactician": "granting allies more movement and actions". Strike
-// Now gives an ally a free strike (README "Rulings": against the adjacent
+// docs/rules.md#surges "Tactician": "granting allies more movement and actions". Strike
+// Now gives an ally a free strike (docs/rulings.md: against the adjacent
 // enemy with the least stamina) and a surge.
 #[test]
 fn strike_now_lends_an_ally_a_free_strike_and_a_surge() {
@@ -151,9 +151,9 @@ fn advance_shifts_allies_toward_the_nearest_enemy() {
     assert_eq!(e.creature(FIRST).unwrap().space.pos, Pos::new(2, 7));
 }
 
-// Seed 000 "Talent": "can reach far into themselves to use abilities even
+// docs/rules.md#heroic-resources "Talent": "can reach far into themselves to use abilities even
 // when they don't have their Heroic Resource to spare, if they're willing to
-// face the cost". README "Rulings": down to -(1 + Reason), 1 damage per point
+// face the cost". docs/rulings.md: down to -(1 + Reason), 1 damage per point
 // below 0 at the end of each of its turns, paid back first from gains.
 #[test]
 fn the_talent_spends_clarity_it_does_not_have_and_pays_in_stamina() {

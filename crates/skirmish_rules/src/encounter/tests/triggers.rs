@@ -103,7 +103,7 @@ fn bandit_turn(e: &mut Encounter) {
     start(e, BANDIT);
 }
 
-// RULES.md "Movement": "Leaving a square adjacent to an enemy without
+// docs/rules.md#moving: "Leaving a square adjacent to an enemy without
 // shifting provokes an opportunity attack: that enemy may use a triggered
 // action to make a melee free strike." Issue #4: "A prompt pauses resolution
 // until answered."
@@ -170,7 +170,7 @@ fn leaving_reach_pauses_the_move_until_the_enemy_answers() {
 
 // The same for a two-square enemy that stands beside the path only by its
 // far squares: its top-left square is two rows above the path, its lower
-// row one above (RULES.md "Movement"; a walk passes over at once only the
+// row one above (docs/rules.md#moving; a walk passes over at once only the
 // creatures more than a square from the box around its whole path, which
 // must count each creature's whole space).
 #[test]
@@ -221,7 +221,7 @@ const WARDING_SHOVE: &str = r#"(id: "warding_shove", name: "Warding Shove", keyw
     distance: Melee(1), target: (count: Some(1), kinds: [Enemy]),
     power_roll: Some((characteristics: [Might], tiers: ("push 2", "push 2", "push 2"))))"#;
 
-// Seed 002 (RULES.md): "starts an ability" reactions "resolve before the
+// docs/rules.md#forced-movement (docs/rules.md#forced-movement): "starts an ability" reactions "resolve before the
 // triggering ability's roll"; issue #4: targets are checked again then. The
 // conduit shoves the bandit out of reach before its cudgel lands.
 #[test]
@@ -277,7 +277,7 @@ fn guarded() -> Encounter {
     )
 }
 
-// Seed 000 "Trigger": the tactician's Parry, "A creature deals damage to the
+// docs/rules.md#triggered-actions: the tactician's Parry, "A creature deals damage to the
 // target", as the model of an after-damage trigger; an ability without a
 // power roll applies its effect entry.
 #[test]
@@ -301,7 +301,7 @@ fn damage_prompts_after_the_ability_resolves() {
     assert!(e.creature(conduit).unwrap().budget.triggered);
 }
 
-// Seed 000 "Trigger": Parry's "deals damage to the target" protects the
+// docs/rules.md#triggered-actions: Parry's "deals damage to the target" protects the
 // reactor's side: an ally hurting an enemy next to the conduit asks nobody.
 #[test]
 fn damage_to_an_enemy_does_not_prompt_a_guardian() {
@@ -323,7 +323,7 @@ const SENTINEL: &str = r#"(id: "sentinel", name: "Sentinel", keywords: [Melee, W
     distance: Melee(1), target: (count: Some(1), kinds: [Enemy]),
     effect: Some("1 damage; slowed (EoT)"))"#;
 
-// Seed 000 "Trigger"; RULES.md "Turns": "A creature may use one triggered
+// docs/rules.md#triggered-actions; docs/rules.md#actions-on-a-turn: "A creature may use one triggered
 // action per round": having answered the bandit coming adjacent, the fury
 // can't also make the opportunity attack when it leaves.
 #[test]
@@ -353,7 +353,7 @@ const INTERRUPT: &str = r#"(id: "interrupt", name: "Interrupt", keywords: [Magic
     distance: Ranged(5), target: (count: Some(1), kinds: [Enemy]),
     effect: Some("weakened (EoT)"))"#;
 
-// Seed 000 "Weakened": "takes a bane on power rolls"; the reaction lands
+// docs/rules.md#weakened: "takes a bane on power rolls"; the reaction lands
 // before the roll, so the roll it answers takes the bane.
 #[test]
 fn a_creature_starting_an_ability_can_be_weakened_before_it_rolls() {
@@ -389,9 +389,9 @@ fn a_creature_starting_an_ability_can_be_weakened_before_it_rolls() {
     assert_eq!(tiers(&log), vec![(FURY, Tier::Two, 0, 1)]);
 }
 
-// Our ruling (README "Rulings"): Defend is a main action; ability rolls
+// Our ruling (docs/rulings.md): Defend is a main action; ability rolls
 // against the defender take the ruleset's `defend_banes` (2, a double bane:
-// RULES.md "Double bane: one tier down") until the start of its next turn.
+// docs/rules.md#edges-and-banes "Double bane: one tier down") until the start of its next turn.
 #[test]
 fn defending_imposes_a_double_bane_until_the_next_turn() {
     let mut e = open(
@@ -501,7 +501,7 @@ fn hiding_behind_a_wall() {
     ));
 }
 
-// RULES.md "Turns" and seed 001 "Delay": a side may let the other pick
+// docs/rules.md#actions-on-a-turn and docs/rules.md#defend-and-delay: a side may let the other pick
 // first, but not hand the pick straight back.
 #[test]
 fn a_side_can_delay_once_in_a_row() {
@@ -538,7 +538,7 @@ fn a_side_can_delay_once_in_a_row() {
     );
 }
 
-// Seed 000 "Surges": "you can spend 2 surges to increase the potency by 1
+// docs/rules.md#surges: "you can spend 2 surges to increase the potency by 1
 // for one target." Judgment's Hammer at tier 2 is "A < AVERAGE, prone":
 // average is the conduit's Intuition 2 - 1 = 1; the archer's Agility 2
 // resists it until the potency rises to 2 ... still resisted at 2 (2 < 2 is
@@ -579,7 +579,7 @@ fn surges_raise_a_potency_by_one() {
     assert_eq!(e.creature(conduit).unwrap().heroic.unwrap().surges, 0);
 }
 
-// RULES.md "Flanking": "High ground gives an edge."
+// docs/rules.md#flanking: "High ground gives an edge."
 #[test]
 fn high_ground_gives_an_edge() {
     let mut db = db_with(&[]);
@@ -614,7 +614,7 @@ fn high_ground_gives_an_edge() {
     assert_eq!(tiers(&log)[0].2, 0);
 }
 
-// Seed 000 "Grabbed": "If a creature is grabbed by another creature and that
+// docs/rules.md#grabbed: "If a creature is grabbed by another creature and that
 // creature moves, they bring the grabbed creature with them. If a creature's
 // size is equal to or less than the size of a creature they have grabbed,
 // their speed is halved"; "if either ... is force moved so that both
@@ -701,7 +701,7 @@ fn a_grabber_drags_its_catch_at_half_speed_and_a_push_frees_it() {
     );
 }
 
-// Seed 000 "Grabbed": "if either the grabbed creature or the creature
+// docs/rules.md#grabbed: "if either the grabbed creature or the creature
 // grabbing them is force moved so that both creatures are not adjacent to
 // each other, that creature is no longer grabbed". The check after every
 // command reads only those it knows may be grabbed (`resolve::Grabs`): a grab
@@ -759,7 +759,7 @@ fn a_grab_put_on_by_hand_or_brought_back_by_a_restore_is_still_checked() {
     );
 }
 
-// Seed 000 "Grabbed": "A creature can grab only creatures of their size or
+// docs/rules.md#grabbed: "A creature can grab only creatures of their size or
 // smaller" (Might 2 or more lifts that to a size up to the Might score).
 #[test]
 fn a_creature_too_big_to_grab_stays_free() {
