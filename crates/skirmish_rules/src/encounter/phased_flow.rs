@@ -722,9 +722,9 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         ..mover
     };
     let occ = crate::map::movement::occupancy(&map, &creatures);
-    let areas = super::run_areas(&creatures, walker, &[]);
+    let areas = super::listing::run_areas(&creatures, walker, &[]);
     let runs = crate::map::movement::straight_runs(&map, &occ, &walker, &areas);
-    for c in super::charges(&creatures, walker, &runs, &[]) {
+    for c in super::listing::charges(&creatures, walker, &runs, &[]) {
         if let Command::Charge { path, .. } = c
             && !out.iter().any(|o| matches!(o, Command::Movement { power: MovementPower::Charge, path: p, .. } if *p == path))
         {
