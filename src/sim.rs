@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use skirmish_rules::content::encounter::EncounterDef;
 use skirmish_rules::content::{ContentDb, read_ron};
-use skirmish_rules::encounter::def::EncounterDef;
 use skirmish_rules::sim::{SimConfig, simulate};
 
 /// The options of `skirmish sim`.

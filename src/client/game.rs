@@ -7,7 +7,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use skirmish_rules::ai::{self, Brain};
 use skirmish_rules::content::{Content, ContentDb};
-use skirmish_rules::encounter::replay::Replay;
+use skirmish_rules::encounter::Replay;
 use skirmish_rules::encounter::{Command, Encounter, LogEntry, Refusal};
 use skirmish_rules::map::Side;
 

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::window::{MonitorSelection, PrimaryWindow, WindowMode};
 use skirmish_rules::ability::Cost;
 use skirmish_rules::encounter::Command;
-use skirmish_rules::encounter::command::Placement;
+use skirmish_rules::encounter::Placement;
 
 use super::game::{Applied, Game, Pace, Pending, Restart, Selection};
 use super::intent::{self, Aim, SlotAction};
@@ -335,8 +335,6 @@ mod tests {
     use std::sync::Arc;
 
     use skirmish_rules::content::ContentDb;
-    use skirmish_rules::encounter::components::Heroic;
-    use skirmish_rules::encounter::world::entity_of;
     use skirmish_rules::map::Side;
 
     use super::*;
@@ -368,8 +366,7 @@ mod tests {
         let cmd = Command::use_ability(hero.id, &ability, vec![]);
         // No surges and nothing to spend on: straight to the roll.
         assert_eq!(spend_choice(&g, &cmd), None);
-        let e = entity_of(g.encounter.world(), hero.id).unwrap();
-        g.encounter.world_mut().get_mut::<Heroic>(e).unwrap().surges = 2;
+        g.encounter.heroic_mut(hero.id).unwrap().surges = 2;
         let mut p = spend_choice(&g, &cmd).expect("surges to spend: ask");
         assert_eq!((p.max_surges, p.surges), (2, 0));
         p.surges = 2;
@@ -420,8 +417,7 @@ mod tests {
             g.legal = g.encounter.legal_actions();
         }
         g.encounter.apply(start).unwrap();
-        let e = entity_of(g.encounter.world(), tactician).unwrap();
-        g.encounter.world_mut().get_mut::<Heroic>(e).unwrap().amount = 3;
+        g.encounter.heroic_mut(tactician).unwrap().amount = 3;
         g.legal = g.encounter.legal_actions();
         let mut app = App::new();
         app.add_message::<Applied>();

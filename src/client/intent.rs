@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use skirmish_rules::ability::{ActionType, Cost, Distance};
-use skirmish_rules::encounter::command::Placement;
+use skirmish_rules::encounter::Placement;
 use skirmish_rules::encounter::{Command, Encounter};
 use skirmish_rules::map::movement::{Mover, opportunity_attacks, path_cost};
 use skirmish_rules::map::{Footprint, Pos};

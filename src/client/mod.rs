@@ -35,7 +35,7 @@ use bevy_ecs_tilemap::TilemapPlugin;
 use skirmish_rules::RulesPlugin;
 use skirmish_rules::ai;
 use skirmish_rules::content::{Content, ContentDb};
-use skirmish_rules::encounter::replay::Replay;
+use skirmish_rules::encounter::Replay;
 use skirmish_rules::map::Pos;
 
 pub use game::Mode;

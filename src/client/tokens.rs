@@ -12,8 +12,8 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::sprite::Anchor;
 use serde::Deserialize;
 use skirmish_rules::conditions::ConditionKind;
+use skirmish_rules::encounter::CreatureKind;
 use skirmish_rules::encounter::LogEntry;
-use skirmish_rules::encounter::components::CreatureKind;
 use skirmish_rules::map::Pos;
 use skirmish_rules::stats::{CreatureId, Health};
 

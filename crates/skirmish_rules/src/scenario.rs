@@ -11,9 +11,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::conditions::ConditionKind;
+use crate::content::encounter::{EncounterDef, FirstSide, HeroDef, MonsterDef};
 use crate::content::{ContentDb, LoadedMap, Monster, parse_ron};
 use crate::encounter::command::Placement;
-use crate::encounter::def::{EncounterDef, FirstSide, HeroDef, MonsterDef};
 use crate::encounter::{Command, Encounter, LogEntry};
 use crate::map::{Pos, Tile};
 use crate::power_roll::Tier;

@@ -401,7 +401,7 @@ pub fn creature_card(e: &Encounter, id: CreatureId) -> Vec<String> {
         .iter()
         .filter_map(|a| {
             e.content().ability(a).map(|ab| {
-                match skirmish_rules::encounter::gather::uses_left(Some(&c.progress), ab) {
+                match skirmish_rules::encounter::uses_left(Some(&c.progress), ab) {
                     Some(0) => format!("{} (spent)", ab.name),
                     Some(n) => format!("{} ({n} left)", ab.name),
                     None => ab.name.clone(),

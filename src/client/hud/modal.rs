@@ -194,7 +194,7 @@ fn modal(
         {
             let who = e.name(prompt.creature);
             let actor = e.name(prompt.event.actor);
-            let what = skirmish_rules::encounter::log::trigger_text(prompt.event.kind);
+            let what = skirmish_rules::encounter::trigger_text(prompt.event.kind);
             let answers: Vec<Command> = game
                 .legal
                 .iter()

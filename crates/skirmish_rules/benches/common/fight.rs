@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
+use skirmish_rules::content::encounter::{EncounterDef, FirstSide, HeroDef, MonsterDef};
 use skirmish_rules::content::{ContentDb, LoadedMap};
-use skirmish_rules::encounter::def::{EncounterDef, FirstSide, HeroDef, MonsterDef};
 
 /// The shipped content with the fight added as encounter `bench`.
 pub fn content() -> Arc<ContentDb> {

@@ -722,6 +722,21 @@ impl Ability {
         self.find_effect(|e| f(e).then_some(())).is_some()
     }
 
+    /// The stat blocks any line of the ability summons, each once.
+    pub fn summoned_stat_blocks(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        // Every effect is visited: the search is never answered.
+        self.find_effect(|e| {
+            if let Effect::Summon(id) = e
+                && !out.contains(id)
+            {
+                out.push(id.clone());
+            }
+            None::<()>
+        });
+        out
+    }
+
     /// Whether any line of the ability summons (docs/rules.md#summons): the
     /// legal-action listing asks it of every ability, every command, so it
     /// is worked out once and kept.

@@ -3,98 +3,13 @@
 //! chances, damage after immunities, conditions past potency) and a few
 //! positional terms, weighted by [`Weights`].
 
-use serde::{Deserialize, Serialize};
-
 use crate::ability::{ActionType, Cost, Distance};
-use crate::encounter::preview::Preview;
+pub use crate::content::weights::Weights;
+use crate::encounter::Preview;
 use crate::encounter::{Command, CreatureView, Encounter};
 use crate::map::movement::{Mover, Path, opportunity_attacks};
 use crate::map::{Footprint, Occupant, Pos, Side};
 use crate::stats::CreatureId;
-
-/// How much each consideration counts. The tactical brain reads these from
-/// `assets/ai/tactical.ron`; the greedy brain uses [`Weights::greedy`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Weights {
-    /// Per point of expected damage to an enemy.
-    pub damage: f64,
-    /// Per unit of chance to drop an enemy.
-    pub kill: f64,
-    /// Focus fire: damage to an enemy counts (1 + this x the share of its
-    /// stamina already lost) times.
-    pub focus_fire: f64,
-    /// Per point of expected damage to an ally (subtracted).
-    pub friendly_fire: f64,
-    /// Per condition likely to take hold on an enemy.
-    pub condition: f64,
-    /// Per square of forced movement on an enemy.
-    pub forced: f64,
-    /// Per point of expected damage from where forced movement leaves an
-    /// enemy: pits, hazards, walls and other creatures.
-    pub hazard: f64,
-    /// Per point of heroic resource spent (subtracted).
-    pub resource_cost: f64,
-    /// Per point of Malice spent (subtracted).
-    pub malice_cost: f64,
-    /// Per square closer to the enemy it means to fight.
-    pub approach: f64,
-    /// Per point of damage a move would take on the way: from the
-    /// opportunity attacks it provokes, and from the glyphs its side has
-    /// seen that it would step on (a condition counts as 2).
-    pub provoke: f64,
-    /// A ranged creature ending next to an enemy (subtracted).
-    pub ranged_adjacent: f64,
-    /// Ending a move on the far side of an enemy from an ally (flanking).
-    pub flank: f64,
-    /// Ending a move next to a wounded ally that an enemy threatens.
-    pub protect_wounded: f64,
-    /// Per point of stamina regained.
-    pub heal: f64,
-    /// How much a move is worth for the best attack it makes possible.
-    pub plan: f64,
-    /// Phased 2d6: seizing the initiative (subtracted).
-    pub seize: f64,
-    /// How much a raised wall counts for the strikes it keeps the enemy's
-    /// melee creatures from on their next turns (valued as this side's
-    /// strikes are: damage, focus fire, kills), less those it keeps this
-    /// side's from.
-    pub shelter: f64,
-}
-
-impl Default for Weights {
-    fn default() -> Self {
-        Weights::greedy()
-    }
-}
-
-impl Weights {
-    /// One step ahead on expected value: damage, kills, the weakest enemy
-    /// first, areas that hit several, no needless opportunity attacks,
-    /// ranged creatures out of reach.
-    pub fn greedy() -> Weights {
-        Weights {
-            damage: 1.0,
-            kill: 6.0,
-            focus_fire: 1.0,
-            friendly_fire: 1.5,
-            condition: 1.5,
-            forced: 0.1,
-            hazard: 0.0,
-            resource_cost: 0.6,
-            malice_cost: 0.3,
-            approach: 0.5,
-            provoke: 1.0,
-            ranged_adjacent: 3.0,
-            flank: 0.0,
-            protect_wounded: 0.0,
-            heal: 0.6,
-            plan: 0.0,
-            seize: 4.0,
-            shelter: 1.0,
-        }
-    }
-}
 
 /// Whose side a brain plays: the side of whoever the legal actions are for.
 pub fn acting_side(e: &Encounter, legal: &[Command]) -> Option<Side> {
@@ -155,7 +70,7 @@ pub struct Scorer<'a> {
     /// [`Scorer::best_attack_from`] for each creature and square asked.
     attacks: std::cell::RefCell<Kept<(CreatureId, Pos), f64>>,
     /// The forecasts of the fight as it stands, sharing their work.
-    forecast: crate::encounter::preview::Forecaster<'a>,
+    forecast: crate::encounter::Forecaster<'a>,
     /// [`Scorer::position`] for each creature and footprint asked.
     positions: std::cell::RefCell<Kept<(CreatureId, Footprint), f64>>,
 }
@@ -386,7 +301,8 @@ impl<'a> Scorer<'a> {
         let Some(a) = content.ability(ability) else {
             return 0.0;
         };
-        let blocks: Vec<f64> = crate::encounter::summon::summoned_by(a)
+        let blocks: Vec<f64> = a
+            .summoned_stat_blocks()
             .iter()
             .filter_map(|id| content.monsters.get(id))
             .map(|m| 3.0 * m.free_strike as f64 + 0.25 * m.stamina as f64)
@@ -709,7 +625,7 @@ impl<'a> Scorer<'a> {
             return 0.0;
         }
         let round = self.e.flow().round;
-        let mut known: Vec<&crate::encounter::glyph::Glyph> = glyphs
+        let mut known: Vec<&crate::encounter::Glyph> = glyphs
             .list
             .iter()
             .enumerate()
@@ -873,7 +789,7 @@ impl<'a> Scorer<'a> {
                 }
                 // A wall harms no one: it is worth the strikes it stops.
                 if let Command::UseAreaAbility {
-                    placement: crate::encounter::command::Placement::Wall { squares },
+                    placement: crate::encounter::Placement::Wall { squares },
                     ..
                 } = cmd
                 {
@@ -978,7 +894,7 @@ impl<'a> Scorer<'a> {
             Command::Answer {
                 reaction: Some(r), ..
             } => {
-                if r.ability == crate::encounter::react::OPPORTUNITY_ATTACK {
+                if r.is_opportunity_attack() {
                     let t = r.targets.first().copied().unwrap_or(c.id);
                     let strike = Command::FreeStrike {
                         creature: c.id,

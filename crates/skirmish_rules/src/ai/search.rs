@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::Brain;
 use super::score::{self, Scorer, Weights};
-use crate::encounter::snapshot::Snapshot;
+use crate::encounter::Snapshot;
 use crate::encounter::{Command, Encounter};
 use crate::map::Side;
 

@@ -2,8 +2,10 @@
 //! validated as a whole. Unknown ids, bad numbers, duplicates and unreadable
 //! tier lines are all reported in one pass, each with file:line:column.
 
+pub mod encounter;
 mod locate;
 pub mod types;
+pub mod weights;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -18,8 +20,8 @@ pub use locate::Locator;
 pub use types::*;
 
 use crate::ability::Ability;
-use crate::encounter::def::EncounterDef;
 use crate::map::{Footprint, Map, MapDef, MapError, Pos};
+use encounter::EncounterDef;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Content>();
@@ -97,9 +99,9 @@ pub struct Origin {
 }
 
 /// Abilities by id, hashed with a fixed seed (the same on every run).
-/// Each is shared: a creature's [`Abilities`](crate::encounter::components::Abilities)
-/// keeps its own looked up once, as it is made, and a listing reads them
-/// from there instead of looking each up again.
+/// Each is shared: a creature in an encounter keeps its own looked up
+/// once, as it is made, and a listing reads them from there instead of
+/// looking each up again.
 pub type AbilityMap = std::collections::HashMap<String, Arc<Ability>, foldhash::fast::FixedState>;
 
 /// Every piece of content, validated.
@@ -116,18 +118,18 @@ pub struct ContentDb {
     pub encounters: BTreeMap<String, EncounterDef>,
     pub origins: BTreeMap<(Kind, String), Origin>,
     /// The tactical AI's weights (`ai/tactical.ron`; defaults if absent).
-    pub tactical: crate::ai::score::Weights,
+    pub tactical: weights::Weights,
 }
 
 /// The tactical AI's weights when no `ai/tactical.ron` is given.
-pub fn default_tactical() -> crate::ai::score::Weights {
-    crate::ai::score::Weights {
+pub fn default_tactical() -> weights::Weights {
+    weights::Weights {
         focus_fire: 2.0,
         hazard: 1.5,
         flank: 2.0,
         protect_wounded: 1.5,
         plan: 0.8,
-        ..crate::ai::score::Weights::greedy()
+        ..weights::Weights::greedy()
     }
 }
 

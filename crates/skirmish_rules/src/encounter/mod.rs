@@ -13,7 +13,7 @@ pub mod aura;
 pub mod command;
 pub mod components;
 pub mod concentration;
-pub mod def;
+
 pub mod flow;
 pub mod gather;
 pub mod glyph;
@@ -40,11 +40,20 @@ use bevy_state::app::StatesPlugin;
 use bevy_state::prelude::*;
 use bevy_state::state::StateTransition;
 
-pub use command::{Command, Refusal};
+// The face the AI, the simulator and the client use: the `Encounter`, its
+// commands, and the types its views and answers are made of.
+pub use command::{Command, Placement, Refusal};
+pub use components::{CreatureKind, Heroic};
 pub use flow::{Flow, Malice, Phase};
+pub use gather::uses_left;
+pub use glyph::{Glyph, Glyphs};
 pub use listing::{Listing, Picked};
-pub use log::{CombatLog, LogEntry};
+pub use log::{CombatLog, LogEntry, trigger_text};
+pub use preview::{Forecaster, Preview};
+pub use react::{Prompt, Reaction};
+pub use replay::Replay;
 pub use setup::SetupError;
+pub use snapshot::Snapshot;
 pub use world::Battlefield;
 
 use crate::conditions::Conditions;
@@ -149,7 +158,7 @@ impl Encounter {
     /// Everything of setting up that uses the seed: the generator, who goes
     /// first, the Director's starting Malice, the abilities that act at the
     /// encounter's start, and the first step.
-    fn begin(&mut self, def: &def::EncounterDef, seed: u64) {
+    fn begin(&mut self, def: &crate::content::encounter::EncounterDef, seed: u64) {
         self.record.seed = seed;
         let content = self.content().clone();
         let app = &mut self.app;
@@ -158,11 +167,15 @@ impl Encounter {
         {
             let world = app.world_mut();
             let (first, surprised) = match def.first {
-                def::FirstSide::Heroes => (Side::Heroes, None),
-                def::FirstSide::Director => (Side::Director, None),
-                def::FirstSide::DirectorSurprised => (Side::Heroes, Some(Side::Director)),
-                def::FirstSide::HeroesSurprised => (Side::Director, Some(Side::Heroes)),
-                def::FirstSide::Roll => {
+                crate::content::encounter::FirstSide::Heroes => (Side::Heroes, None),
+                crate::content::encounter::FirstSide::Director => (Side::Director, None),
+                crate::content::encounter::FirstSide::DirectorSurprised => {
+                    (Side::Heroes, Some(Side::Director))
+                }
+                crate::content::encounter::FirstSide::HeroesSurprised => {
+                    (Side::Director, Some(Side::Heroes))
+                }
+                crate::content::encounter::FirstSide::Roll => {
                     let on = content
                         .rulesets
                         .get(&def.ruleset)
@@ -448,6 +461,13 @@ impl Encounter {
     /// never sees the real dice to come).
     pub fn reseed_dice(&mut self, seed: u64) {
         *self.app.world_mut().res_mut::<Dice>() = Dice::seeded(seed);
+    }
+
+    /// A hero's heroic resource and surges, to set up a moment (scenarios,
+    /// tests); `None` for a creature without one.
+    pub fn heroic_mut(&mut self, id: CreatureId) -> Option<Mut<'_, Heroic>> {
+        let e = world::entity_of(self.app.world(), id)?;
+        self.app.world_mut().get_mut::<Heroic>(e)
     }
 
     /// Mutable access to the dice, to script forced values.

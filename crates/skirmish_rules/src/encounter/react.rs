@@ -49,6 +49,14 @@ pub struct Reaction {
     pub targets: Vec<CreatureId>,
 }
 
+impl Reaction {
+    /// Whether this is an opportunity attack (a melee free strike), not a
+    /// triggered ability.
+    pub fn is_opportunity_attack(&self) -> bool {
+        self.ability == OPPORTUNITY_ATTACK
+    }
+}
+
 /// A question to one creature: use a triggered action now, or let it pass.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Prompt {

@@ -4,9 +4,9 @@ use crate::encounter::keyed::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::components::*;
-use super::def::EncounterDef;
 use crate::conditions::Conditions;
 use crate::content::ContentDb;
+use crate::content::encounter::EncounterDef;
 use crate::map::{Footprint, Pos, Side};
 use crate::stats::{CreatureId, DamageTraits, LifeRule, Stamina};
 

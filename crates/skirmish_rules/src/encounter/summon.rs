@@ -83,7 +83,7 @@ pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::A
 
 /// [`room_for`] an ability that summons.
 fn room_for_summons(world: &World, owner: Entity, ability: &crate::ability::Ability) -> bool {
-    let stat_blocks = summoned_by(ability);
+    let stat_blocks = ability.summoned_stat_blocks();
     if stat_blocks.is_empty() {
         return true;
     }
@@ -102,21 +102,6 @@ fn room_for_summons(world: &World, owner: Entity, ability: &crate::ability::Abil
             .get(id)
             .is_some_and(|b| summon_square(map, &creatures, space, c.side, b.size).is_some())
     })
-}
-
-/// The stat blocks any line of the ability summons.
-pub fn summoned_by(ability: &crate::ability::Ability) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    // Every effect is visited: the search is never answered.
-    ability.find_effect(|e| {
-        if let crate::ability::Effect::Summon(id) = e
-            && !out.contains(id)
-        {
-            out.push(id.clone());
-        }
-        None::<()>
-    });
-    out
 }
 
 /// Bring a creature of `stat_block` to the board next to `owner`.

@@ -2,9 +2,9 @@ use crate::encounter::world;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::def::{EncounterDef, FirstSide, HeroDef, MonsterDef};
 use super::*;
 use crate::conditions::ConditionKind;
+use crate::content::encounter::{EncounterDef, FirstSide, HeroDef, MonsterDef};
 use crate::map::Pos;
 
 mod auras;

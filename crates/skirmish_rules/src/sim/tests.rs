@@ -245,7 +245,7 @@ fn kept_replays_play_back_to_the_same_result() {
     let (g, e) = play_game(&db, &cfg, 41).unwrap();
     let text = std::fs::read_to_string(dir.join("first_blood-41.ron")).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    let again = crate::encounter::replay::Replay::from_ron(&text)
+    let again = crate::encounter::Replay::from_ron(&text)
         .unwrap()
         .play(db)
         .unwrap();
