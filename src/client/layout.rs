@@ -297,6 +297,33 @@ pub fn to_world(layout: &Layout, (scale, at): (f32, Vec2), screen: Vec2) -> Vec2
 #[derive(Resource, Default, Clone, Debug)]
 pub struct OverBoard(pub Option<Rect>);
 
+/// Scrolls the list `L` so its row `R` (one at a time) is fully in view
+/// for a few frames after a new such row appears (layout takes a frame or
+/// two to place it); the wheel is free after.
+pub fn keep_in_view<R: Component, L: Component>(
+    row: Query<(Entity, &ComputedNode, &UiGlobalTransform), With<R>>,
+    mut list: Query<(&ComputedNode, &UiGlobalTransform, &mut ScrollPosition), With<L>>,
+    mut kept: Local<(Option<Entity>, u8)>,
+) {
+    let (Ok((e, r, rat)), Ok((l, lat, mut pos))) = (row.single(), list.single_mut()) else {
+        return;
+    };
+    if kept.0 != Some(e) {
+        *kept = (Some(e), 4);
+    }
+    if kept.1 == 0 || r.size().y <= 0.0 || l.size().y <= 0.0 {
+        return;
+    }
+    kept.1 -= 1;
+    let row_rect = Rect::from_center_size(rat.translation, r.size());
+    let list_rect = Rect::from_center_size(lat.translation, l.size());
+    // Physical pixels to the logical ones ScrollPosition takes.
+    let y = into_view(row_rect, list_rect, l.inverse_scale_factor(), pos.0.y);
+    if pos.0.y != y {
+        pos.0.y = y;
+    }
+}
+
 /// The scroll (logical pixels) that brings `row` fully into the view of
 /// a `list` scrolled by `scroll` (both rectangles in physical pixels, `k`
 /// logical per physical): moved as little as it can, nothing if in view.

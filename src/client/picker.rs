@@ -11,7 +11,14 @@ use super::theme::{BODY, HEADING, Palette, SMALL, text};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PickerOpen>().add_systems(
         Update,
-        (draw, press, scroll, keep_chosen_in_view)
+        (
+            draw,
+            press,
+            scroll,
+            // When the list is drawn anew (opened, or a change of mode or
+            // choice), it scrolls so the chosen encounter is in view.
+            super::layout::keep_in_view::<ChosenRow, PickerList>,
+        )
             .chain()
             .after(super::input::InputSet),
     );
@@ -225,33 +232,6 @@ struct PickerList;
 /// The chosen encounter's row: kept in view.
 #[derive(Component)]
 struct ChosenRow;
-
-/// When the list is drawn anew (opened, or a change of mode or choice),
-/// it scrolls so the chosen encounter is in view; the wheel is free after.
-fn keep_chosen_in_view(
-    row: Query<(Entity, &ComputedNode, &UiGlobalTransform), With<ChosenRow>>,
-    mut list: Query<(&ComputedNode, &UiGlobalTransform, &mut ScrollPosition), With<PickerList>>,
-    mut kept: Local<(Option<Entity>, u8)>,
-) {
-    let (Ok((e, r, rat)), Ok((l, lat, mut pos))) = (row.single(), list.single_mut()) else {
-        return;
-    };
-    if kept.0 != Some(e) {
-        // Layout takes a frame or two to place a new list.
-        *kept = (Some(e), 4);
-    }
-    if kept.1 == 0 || r.size().y <= 0.0 || l.size().y <= 0.0 {
-        return;
-    }
-    kept.1 -= 1;
-    let row_rect = Rect::from_center_size(rat.translation, r.size());
-    let list_rect = Rect::from_center_size(lat.translation, l.size());
-    // Physical pixels to the logical ones ScrollPosition takes.
-    let y = super::layout::into_view(row_rect, list_rect, l.inverse_scale_factor(), pos.0.y);
-    if pos.0.y != y {
-        pos.0.y = y;
-    }
-}
 
 fn scroll(
     open: Res<PickerOpen>,

@@ -23,7 +23,9 @@ pub(super) fn plugin(app: &mut App) {
         (
             room,
             actor_panel,
-            keep_aimed_in_view,
+            // When the aim changes (a key, a click, a new turn), the list
+            // scrolls the aimed ability into view.
+            crate::client::layout::keep_in_view::<AimedSlot, ActorBody>,
             super::scroll_with_wheel::<ActorBody>,
         )
             .after(crate::client::input::InputSet),
@@ -57,34 +59,6 @@ struct ActorBody;
 /// The aimed slot's button: kept in view.
 #[derive(Component)]
 struct AimedSlot;
-
-/// When the aim changes (a key, a click, a new turn), the list scrolls
-/// the aimed ability into view; the wheel is free after.
-fn keep_aimed_in_view(
-    row: Query<(Entity, &ComputedNode, &UiGlobalTransform), With<AimedSlot>>,
-    mut body: Single<(&ComputedNode, &UiGlobalTransform, &mut ScrollPosition), With<ActorBody>>,
-    mut kept: Local<(Option<Entity>, u8)>,
-) {
-    let Ok((e, r, rat)) = row.single() else {
-        return;
-    };
-    if kept.0 != Some(e) {
-        // Layout takes a frame or two to place a new row.
-        *kept = (Some(e), 4);
-    }
-    let (l, lat, pos) = &mut *body;
-    if kept.1 == 0 || r.size().y <= 0.0 || l.size().y <= 0.0 {
-        return;
-    }
-    kept.1 -= 1;
-    let row_rect = Rect::from_center_size(rat.translation, r.size());
-    let list_rect = Rect::from_center_size(lat.translation, l.size());
-    let y =
-        crate::client::layout::into_view(row_rect, list_rect, l.inverse_scale_factor(), pos.0.y);
-    if pos.0.y != y {
-        pos.0.y = y;
-    }
-}
 
 /// The ability-bar slot under the pointer, for its card.
 #[derive(Component)]
