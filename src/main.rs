@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand};
 /// Simulations allocate and drop many small paths: mimalloc does that a
 /// good deal faster than the system allocator (README, "Benchmarks").
 #[global_allocator]
-static ALLOCATOR: skirmish_rules::alloc::MiMalloc = skirmish_rules::alloc::MiMalloc;
+static ALLOCATOR: skirmish_rules::fast::alloc::MiMalloc = skirmish_rules::fast::alloc::MiMalloc;
 
 /// Skirmish: a tactical combat client for grid skirmish rules of the power-roll family.
 ///

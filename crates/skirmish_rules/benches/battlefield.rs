@@ -14,7 +14,7 @@ use skirmish_rules::stats::CreatureId;
 /// The allocator the `skirmish` binary uses, so the figures are what `skirmish
 /// sim` gets.
 #[global_allocator]
-static ALLOCATOR: skirmish_rules::alloc::MiMalloc = skirmish_rules::alloc::MiMalloc;
+static ALLOCATOR: skirmish_rules::fast::alloc::MiMalloc = skirmish_rules::fast::alloc::MiMalloc;
 
 /// A 64 x 64 map, 20% of its squares walls, seeded.
 fn map() -> Map {

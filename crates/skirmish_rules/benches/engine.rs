@@ -21,7 +21,7 @@ mod fight;
 /// The allocator the `skirmish` binary uses, so the figures are what `skirmish
 /// sim` gets.
 #[global_allocator]
-static ALLOCATOR: skirmish_rules::alloc::MiMalloc = skirmish_rules::alloc::MiMalloc;
+static ALLOCATOR: skirmish_rules::fast::alloc::MiMalloc = skirmish_rules::fast::alloc::MiMalloc;
 
 /// An encounter some way into the fight (greedy against greedy), stopped
 /// where a creature is acting with its main action and a strike to hand.

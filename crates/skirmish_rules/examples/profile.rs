@@ -25,7 +25,7 @@ mod fight;
 
 /// The allocator of the `skirmish` binary and the benchmarks.
 #[global_allocator]
-static ALLOCATOR: skirmish_rules::alloc::MiMalloc = skirmish_rules::alloc::MiMalloc;
+static ALLOCATOR: skirmish_rules::fast::alloc::MiMalloc = skirmish_rules::fast::alloc::MiMalloc;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();

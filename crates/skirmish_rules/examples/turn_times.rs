@@ -17,7 +17,7 @@ use skirmish_rules::map::Side;
 
 /// The allocator the `skirmish` binary uses.
 #[global_allocator]
-static ALLOCATOR: skirmish_rules::alloc::MiMalloc = skirmish_rules::alloc::MiMalloc;
+static ALLOCATOR: skirmish_rules::fast::alloc::MiMalloc = skirmish_rules::fast::alloc::MiMalloc;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

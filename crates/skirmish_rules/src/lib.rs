@@ -9,12 +9,11 @@
 
 pub mod ability;
 pub mod ai;
-#[cfg(feature = "mimalloc")]
-pub mod alloc;
 pub mod conditions;
 pub mod content;
 pub mod dice;
 pub mod encounter;
+pub mod fast;
 pub mod map;
 pub mod phased;
 pub mod power_roll;

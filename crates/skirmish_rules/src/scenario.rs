@@ -3,7 +3,7 @@
 //! each roll will show, expectations), run through the same engine as
 //! everything else. See `docs/scenarios.md`.
 
-use crate::encounter::keyed::KeyedWorld;
+use crate::fast::KeyedWorld;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;

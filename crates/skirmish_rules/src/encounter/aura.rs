@@ -7,8 +7,8 @@
 //! creatures starting or ending their turns in it, on everyone in it at the
 //! start or end of the user's turn, or on a creature moving into it.
 
-use crate::encounter::keyed::KeyedWorld;
 use crate::encounter::world;
+use crate::fast::KeyedWorld;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 

@@ -1,6 +1,6 @@
 //! The one door into an encounter: commands in, refusals or log entries out.
 
-use crate::encounter::keyed::KeyedWorld;
+use crate::fast::KeyedWorld;
 use serde::{Deserialize, Serialize};
 
 use crate::map::Pos;

@@ -16,7 +16,7 @@
 //! save (a d10, 6 or higher), and each disadvantage rolls one more d10 and
 //! keeps the lowest.
 
-use crate::encounter::keyed::KeyedWorld;
+use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::components::{Auras, Bonuses, Creature};

@@ -8,7 +8,7 @@
 //! that has something to do (`Boundary`); then [`check_outcome`] looks for
 //! a victory.
 
-use crate::encounter::keyed::KeyedWorld;
+use crate::fast::KeyedWorld;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::ScheduleLabel;

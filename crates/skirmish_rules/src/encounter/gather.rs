@@ -2,7 +2,7 @@
 //! tokens, experience from the abilities that grant it, and limited
 //! abilities and items that are spent, recovered and refreshed.
 
-use crate::encounter::keyed::KeyedWorld;
+use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::components::*;

@@ -11,8 +11,8 @@
 //! connected to it at the start of the next round; a glyph's one Beat a
 //! round covers one glyph ability.
 
-use crate::encounter::keyed::KeyedWorld;
 use crate::encounter::world;
+use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -17,7 +17,7 @@ pub mod concentration;
 pub mod flow;
 pub mod gather;
 pub mod glyph;
-pub mod keyed;
+
 pub mod listing;
 pub mod log;
 pub mod phased_flow;
@@ -30,7 +30,7 @@ pub mod snapshot;
 pub mod summon;
 pub mod world;
 
-use crate::encounter::keyed::KeyedWorld;
+use crate::fast::KeyedWorld;
 use std::sync::Arc;
 
 use bevy_app::App;

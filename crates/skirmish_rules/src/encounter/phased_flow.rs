@@ -8,8 +8,8 @@
 //! Our rulings where the seed is silent are commented in
 //! `assets/rulesets/phased_2d6.ron`.
 
-use crate::encounter::keyed::KeyedWorld;
 use crate::encounter::world;
+use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::command::{Command, Refusal, Who};

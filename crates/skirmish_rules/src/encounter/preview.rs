@@ -5,8 +5,8 @@
 //! commands with it; the client shows it in tooltips. Nothing is rolled and
 //! nothing changes.
 
-use crate::encounter::keyed::KeyedWorld;
 use crate::encounter::world;
+use crate::fast::KeyedWorld;
 use std::cell::RefCell;
 use std::collections::HashMap;
 

@@ -10,8 +10,8 @@
 //! step, an ability's roll) pause before it; damage events pause after the
 //! action that dealt the damage.
 
-use crate::encounter::keyed::KeyedWorld;
 use crate::encounter::world;
+use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,6 @@
 //! Spawning an encounter's creatures as entities.
 
-use crate::encounter::keyed::KeyedWorld;
+use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::components::*;

@@ -3,7 +3,7 @@
 //! resources), copied out and written back. Creatures summoned after a
 //! snapshot are despawned when it is restored.
 
-use crate::encounter::keyed::KeyedWorld;
+use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 

@@ -12,8 +12,8 @@
 //! value") one within that range in its line of effect. Its start- and
 //! end-of-turn effects happen with its summoner's.
 
-use crate::encounter::keyed::KeyedWorld;
 use crate::encounter::world;
+use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::components::*;

@@ -11,7 +11,7 @@ use super::*;
 use crate::ability::{ActionType, Distance};
 use crate::conditions::movement_limits;
 use crate::content::Content;
-use crate::encounter::keyed::KeyedWorld;
+use crate::fast::KeyedWorld;
 use crate::map::movement::Mover;
 use crate::map::{Side, line_of_effect};
 use crate::stats::{CreatureId, Stamina};

@@ -37,10 +37,10 @@ use crate::dice::Dice;
 use crate::encounter::command::{Command, Placement, Refusal, Who};
 use crate::encounter::components::*;
 use crate::encounter::flow::{Flow, Malice, Phase, Step, can_act};
-use crate::encounter::keyed::KeyedWorld;
 use crate::encounter::log::{CombatLog, LogEntry};
 use crate::encounter::react::{self, Event, Reaction, Resolution, Resume};
 use crate::encounter::world::*;
+use crate::fast::KeyedWorld;
 use crate::map::forced::{Force, ForcedEvent};
 use crate::map::movement::{Mover, is_straight, path_cost};
 use crate::map::{

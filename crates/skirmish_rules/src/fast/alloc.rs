@@ -21,7 +21,7 @@ use libmimalloc_sys as mi;
 const WORD: usize = core::mem::size_of::<usize>();
 
 /// mimalloc as the global allocator:
-/// `#[global_allocator] static A: skirmish_rules::alloc::MiMalloc = skirmish_rules::alloc::MiMalloc;`
+/// `#[global_allocator] static A: skirmish_rules::fast::alloc::MiMalloc = skirmish_rules::fast::alloc::MiMalloc;`
 pub struct MiMalloc;
 
 // SAFETY: each call hands mimalloc's own blocks in and out: `mi_malloc`,

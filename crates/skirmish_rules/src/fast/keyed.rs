@@ -39,7 +39,7 @@ pub trait Keyed: 'static {
 /// `Keyed` for each type named, each with its own slot.
 macro_rules! keyed {
     ($($t:ty),* $(,)?) => {
-        $(impl $crate::encounter::keyed::Keyed for $t {
+        $(impl $crate::fast::keyed::Keyed for $t {
             #[inline]
             fn with_slot<R>(f: impl FnOnce(&::std::cell::Cell<u64>) -> R) -> R {
                 ::std::thread_local! {
@@ -51,47 +51,7 @@ macro_rules! keyed {
         })*
     };
 }
-
-// The resources and components the rules read outside systems.
-keyed!(
-    crate::content::Content,
-    crate::dice::Dice,
-    crate::conditions::Conditions,
-    crate::stats::Stamina,
-    crate::stats::Characteristics,
-    crate::stats::DamageTraits,
-    super::world::Battlefield,
-    super::resolve::RaisedWalls,
-    super::resolve::RollFacts,
-    super::resolve::Grabs,
-    super::aura::KnownCarriers,
-    super::flow::Flow,
-    super::flow::Malice,
-    super::flow::ActiveRuleset,
-    super::flow::Standing,
-    super::glyph::Glyphs,
-    super::log::CombatLog,
-    super::react::Resolution,
-    super::setup::CreatureIndex,
-    bevy_state::state::State<super::flow::Phase>,
-    bevy_state::state::NextState<super::flow::Phase>,
-    super::components::Abilities,
-    super::components::Auras,
-    super::components::Bonuses,
-    super::components::Casting,
-    super::components::Creature,
-    super::components::FreeStrike,
-    super::components::Heroic,
-    super::components::Movement,
-    super::components::PreparedAbilities,
-    super::components::Progress,
-    super::components::Space,
-    super::components::SquadMember,
-    super::components::Squads,
-    super::components::Stance,
-    super::components::Summoned,
-    super::components::TurnBudget,
-);
+pub(crate) use keyed;
 
 /// The id of `T` in `world`, if it is registered: the kept one when it was
 /// kept for this world.
