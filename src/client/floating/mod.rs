@@ -309,14 +309,7 @@ mod tests {
     const B: CreatureId = CreatureId(2);
 
     fn tier(target: CreatureId, tier: Tier) -> LogEntry {
-        LogEntry::TierResult {
-            target,
-            total: 14,
-            tier,
-            edges: 0,
-            banes: 0,
-            critical: false,
-        }
+        super::words::tests::tier(target, tier, false)
     }
 
     fn damage(target: CreatureId, amount: i32) -> LogEntry {

@@ -267,7 +267,7 @@ pub fn lines_for(entries: &[LogEntry]) -> Vec<(CreatureId, CreatureId)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use skirmish_rules::conditions::ConditionKind;
     use skirmish_rules::power_roll::Tier;
 
@@ -276,7 +276,12 @@ mod tests {
     const A: CreatureId = CreatureId(1);
     const B: CreatureId = CreatureId(2);
 
-    fn tier(target: CreatureId, tier: Tier, critical: bool) -> LogEntry {
+    /// A tier result for `target` (shared with the placement tests).
+    pub(in crate::client::floating) fn tier(
+        target: CreatureId,
+        tier: Tier,
+        critical: bool,
+    ) -> LogEntry {
         LogEntry::TierResult {
             target,
             total: 14,
