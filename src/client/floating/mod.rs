@@ -160,7 +160,7 @@ fn put_up(
     window: Single<&Window, With<PrimaryWindow>>,
     ui: Res<UiScale>,
     up: Query<&Floating>,
-    over: Option<Res<super::layout::OverBoard>>,
+    over: Res<super::layout::OverBoard>,
 ) {
     if queue.waiting.is_empty() {
         return;
@@ -169,7 +169,7 @@ fn put_up(
     let view = Rect::from_center_size(at, layout.board.size() * scale);
     let mut placed: Vec<Rect> = up.iter().map(|f| f.reserved).collect();
     // The roll card, while it stands over the board.
-    if let Some(card) = over.and_then(|o| o.0) {
+    if let Some(card) = over.0 {
         let to = |p| super::layout::to_world(&layout, (scale, at), p);
         placed.push(Rect::from_corners(to(card.min), to(card.max)));
     }
@@ -330,6 +330,7 @@ mod tests {
             .add_message::<Applied>()
             .init_resource::<TokenIndex>()
             .init_resource::<FloatQueue>()
+            .init_resource::<super::super::layout::OverBoard>()
             .insert_resource(UiScale(1.0))
             .insert_resource(BoardGeometry {
                 width: 10,
