@@ -267,6 +267,13 @@ fn fade(
         let zoom = now / f.scale.max(1e-6);
         let risen = Vec2::new(f.start.x, f.start.y + f.rise * k * zoom);
         let kept = place::keep_inside(risen, f.half * zoom, view);
+        // The box it holds moves and scales with it, so later floats and
+        // the roll card keep clear of where it really is.
+        let start = f.start + (kept - risen);
+        let held = place::reserved(start, f.half * zoom, f.rise * zoom);
+        if f.reserved != held {
+            f.reserved = held;
+        }
         t.translation = kept.extend(t.translation.z);
         t.scale = Vec3::new(zoom, zoom, 1.0);
         let alpha = (f.age / 0.12).min(1.0) * if k < 0.75 { 1.0 } else { (1.0 - k) / 0.25 };
