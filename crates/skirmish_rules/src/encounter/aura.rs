@@ -7,6 +7,7 @@
 //! creatures starting or ending their turns in it, on everyone in it at the
 //! start or end of the user's turn, or on a creature moving into it.
 
+use crate::encounter::log::emit;
 use crate::encounter::world;
 use crate::fast::KeyedWorld;
 use bevy_app::App;
@@ -14,7 +15,7 @@ use bevy_ecs::prelude::*;
 
 use super::components::*;
 use super::flow::{Step, can_act, end_of_turn, start_of_turn};
-use super::log::{CombatLog, LogEntry};
+use super::log::LogEntry;
 use super::react::Resolution;
 use super::resolve::{self, apply_outcome, target_allowed};
 use super::world::{Battlefield, entity_of, snapshot};
@@ -178,11 +179,14 @@ fn pulse(world: &mut World, owner: Entity, aura: &ActiveAura, targets: &[Creatur
         }
         if !logged {
             logged = true;
-            world.res_mut::<CombatLog>().push(LogEntry::AuraPulse {
-                creature: user.id,
-                ability: ability.id.clone(),
-                name: ability.name.clone(),
-            });
+            emit(
+                world,
+                LogEntry::AuraPulse {
+                    creature: user.id,
+                    ability: ability.id.clone(),
+                    name: ability.name.clone(),
+                },
+            );
         }
         // An aura acting is not an action: its damage triggers nothing.
         let before = world.res::<Resolution>().damage.len();
@@ -285,10 +289,13 @@ fn at_turn_end(world: &mut World) {
             let name = content
                 .ability(&ability)
                 .map_or(ability.clone(), |a| a.name.clone());
-            world.res_mut::<CombatLog>().push(LogEntry::AuraEnded {
-                creature: id,
-                ability: name,
-            });
+            emit(
+                world,
+                LogEntry::AuraEnded {
+                    creature: id,
+                    ability: name,
+                },
+            );
         }
     }
 }

@@ -16,11 +16,12 @@
 //! save (a d10, 6 or higher), and each disadvantage rolls one more d10 and
 //! keeps the lowest.
 
+use crate::encounter::log::emit;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::components::{Auras, Bonuses, Creature};
-use super::log::{CombatLog, LogEntry};
+use super::log::LogEntry;
 use super::world::{CachedQuery, all_creatures, entity_of};
 use crate::ability::Component;
 use crate::conditions::Conditions;
@@ -147,22 +148,25 @@ pub(super) fn affected(world: &mut World, user: CreatureId, components: &[Compon
         let (roll, success) = save(world, hit.len() - 1 + extra);
         let name = ab.name.clone();
         let concentrating = ab.concentration && hit == [Component::Stamina];
-        world.res_mut::<CombatLog>().push(if concentrating {
-            LogEntry::ConcentrationSave {
-                creature: user,
-                ability: name.clone(),
-                roll,
-                success,
-            }
-        } else {
-            LogEntry::ComponentSave {
-                creature: user,
-                ability: name.clone(),
-                components: hit,
-                roll,
-                success,
-            }
-        });
+        emit(
+            world,
+            if concentrating {
+                LogEntry::ConcentrationSave {
+                    creature: user,
+                    ability: name.clone(),
+                    roll,
+                    success,
+                }
+            } else {
+                LogEntry::ComponentSave {
+                    creature: user,
+                    ability: name.clone(),
+                    components: hit,
+                    roll,
+                    success,
+                }
+            },
+        );
         if !success {
             end(world, user, &id, &name, concentrating);
         }
@@ -192,9 +196,7 @@ fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, concentra
             b.0.retain(|x| !(x.source == Some(user) && x.from == ability));
         }
         for condition in ended {
-            world
-                .res_mut::<CombatLog>()
-                .push(LogEntry::ConditionEnded { target, condition });
+            emit(world, LogEntry::ConditionEnded { target, condition });
         }
     }
     if let Some(e) = entity_of(world, user)
@@ -202,15 +204,18 @@ fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, concentra
     {
         a.0.retain(|x| x.ability != ability);
     }
-    world.res_mut::<CombatLog>().push(if concentration {
-        LogEntry::ConcentrationLost {
-            creature: user,
-            ability: name.to_string(),
-        }
-    } else {
-        LogEntry::ComponentLost {
-            creature: user,
-            ability: name.to_string(),
-        }
-    });
+    emit(
+        world,
+        if concentration {
+            LogEntry::ConcentrationLost {
+                creature: user,
+                ability: name.to_string(),
+            }
+        } else {
+            LogEntry::ComponentLost {
+                creature: user,
+                ability: name.to_string(),
+            }
+        },
+    );
 }

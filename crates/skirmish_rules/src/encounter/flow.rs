@@ -8,6 +8,7 @@
 //! that has something to do (`Boundary`); then [`check_outcome`] looks for
 //! a victory.
 
+use crate::encounter::log::emit;
 use crate::fast::KeyedWorld;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
@@ -421,7 +422,7 @@ pub(super) fn roll_saves(
             let total = shift.keep(first, second);
             (total, total >= save_target)
         };
-        log.push(LogEntry::Saved {
+        log.emit(LogEntry::Saved {
             creature: id,
             roll: total,
             condition: kind,
@@ -430,7 +431,7 @@ pub(super) fn roll_saves(
         if success {
             conditions.list.remove(i);
             if !conditions.has(kind) {
-                log.push(LogEntry::ConditionEnded {
+                log.emit(LogEntry::ConditionEnded {
                     target: id,
                     condition: kind,
                 });
@@ -502,13 +503,13 @@ pub(super) fn end_of_turn(world: &mut World) {
         }
         let mut log = world.res_mut::<CombatLog>();
         for kind in gone {
-            log.push(LogEntry::ConditionEnded {
+            log.emit(LogEntry::ConditionEnded {
                 target: id,
                 condition: kind,
             });
         }
-        log.entries.append(&mut saves.entries);
-        log.push(LogEntry::TurnEnded { creature: id, name });
+        log.emit_all(&mut saves);
+        log.emit(LogEntry::TurnEnded { creature: id, name });
     }
 }
 
@@ -623,9 +624,7 @@ fn side_advance(world: &mut World) {
 pub(super) fn new_round(world: &mut World) {
     let round = world.res::<Flow>().round;
     if round > 0 {
-        world
-            .res_mut::<CombatLog>()
-            .push(LogEntry::RoundEnded { round });
+        emit(world, LogEntry::RoundEnded { round });
         // docs/rules.md#round-bonuses: active "until the end of the round".
         let mut ended = Vec::new();
         CachedQuery::<BonusData>::with_mut(world, |q, world| {
@@ -642,7 +641,7 @@ pub(super) fn new_round(world: &mut World) {
             .map(|(creature, ability)| LogEntry::BonusEnded { creature, ability });
         let mut log = world.res_mut::<CombatLog>();
         for e in ended {
-            log.push(e);
+            log.emit(e);
         }
     }
     // Summons never pick a turn of their own (docs/rules.md#summons).
@@ -673,8 +672,8 @@ pub(super) fn new_round(world: &mut World) {
         m.0
     };
     let mut log = world.res_mut::<CombatLog>();
-    log.push(LogEntry::RoundStarted { round });
-    log.push(LogEntry::MaliceGained {
+    log.emit(LogEntry::RoundStarted { round });
+    log.emit(LogEntry::MaliceGained {
         amount: gain,
         total,
     });
@@ -733,7 +732,7 @@ pub(super) fn start_of_turn(
                 None => 0,
             };
             h.gain(gain);
-            log.push(LogEntry::ResourceGained {
+            log.emit(LogEntry::ResourceGained {
                 creature: id,
                 resource: h.resource.clone(),
                 amount: gain,
@@ -792,9 +791,7 @@ pub(super) fn check_outcome(world: &mut World) {
         let mut flow = world.res_mut::<Flow>();
         flow.outcome = Some(side);
         flow.active = None;
-        world
-            .res_mut::<CombatLog>()
-            .push(LogEntry::Victory { side });
+        emit(world, LogEntry::Victory { side });
         world.res_mut::<NextState<Phase>>().set(Phase::Over);
     }
 }

@@ -2,6 +2,7 @@
 //! tokens, experience from the abilities that grant it, and limited
 //! abilities and items that are spent, recovered and refreshed.
 
+use crate::encounter::log::emit;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
@@ -56,12 +57,15 @@ fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
     };
     progress.loot += coins;
     let total = progress.loot;
-    world.res_mut::<CombatLog>().push(LogEntry::Looted {
-        creature: id,
-        coins,
-        squares: taken,
-        total,
-    });
+    emit(
+        world,
+        LogEntry::Looted {
+            creature: id,
+            coins,
+            squares: taken,
+            total,
+        },
+    );
 }
 
 /// A "Loot X" effect.
@@ -163,12 +167,13 @@ pub(super) fn prepare(
     if !known && let Some(mut l) = world.comp_mut::<Abilities>(entity) {
         l.push(ability.to_string(), &content);
     }
-    world
-        .res_mut::<CombatLog>()
-        .push(LogEntry::AbilityPrepared {
+    emit(
+        world,
+        LogEntry::AbilityPrepared {
             creature: id,
             ability: a.name.clone(),
-        });
+        },
+    );
 }
 
 /// A prepared ability expires: it leaves the creature's abilities.
@@ -184,12 +189,13 @@ fn expire(world: &mut World, entity: Entity, id: CreatureId, ability: &str) {
         .res::<Content>()
         .ability(ability)
         .map_or(ability.to_string(), |a| a.name.clone());
-    world
-        .res_mut::<CombatLog>()
-        .push(LogEntry::PreparedExpired {
+    emit(
+        world,
+        LogEntry::PreparedExpired {
             creature: id,
             ability: name,
-        });
+        },
+    );
 }
 
 /// The round ends: abilities prepared for the round expire.
@@ -229,10 +235,10 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
     let Some(mut p) = world.comp_mut::<Progress>(entity) else {
         return;
     };
-    let mut log = Vec::new();
+    let mut entries = Vec::new();
     if ability.experience > 0 && hero {
         p.experience += ability.experience;
-        log.push(LogEntry::ExperienceGained {
+        entries.push(LogEntry::ExperienceGained {
             creature: id,
             amount: ability.experience,
             total: p.experience,
@@ -241,15 +247,15 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
     if ability.uses.is_some() {
         p.spent.push(ability.id.clone());
         if uses_left(Some(&p), ability) == Some(0) {
-            log.push(LogEntry::AbilitySpent {
+            entries.push(LogEntry::AbilitySpent {
                 creature: id,
                 ability: ability.name.clone(),
             });
         }
     }
     let mut l = world.res_mut::<CombatLog>();
-    for e in log {
-        l.push(e);
+    for e in entries {
+        l.emit(e);
     }
 }
 
@@ -285,7 +291,7 @@ pub(super) fn recover(world: &mut World, entity: Entity, id: CreatureId, n: u32,
     }
     let mut l = world.res_mut::<CombatLog>();
     for ability in back {
-        l.push(LogEntry::AbilityRecovered {
+        l.emit(LogEntry::AbilityRecovered {
             creature: id,
             ability,
             item: items,

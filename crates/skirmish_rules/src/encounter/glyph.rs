@@ -11,6 +11,7 @@
 //! connected to it at the start of the next round; a glyph's one Beat a
 //! round covers one glyph ability.
 
+use crate::encounter::log::emit;
 use crate::encounter::world;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
@@ -18,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::components::Space;
 use super::flow::Flow;
-use super::log::{CombatLog, LogEntry};
+use super::log::LogEntry;
 use super::resolve::{self};
 use super::world::entity_of;
 use crate::ability::{GlyphAfter, GlyphSpec, GlyphTrigger};
@@ -141,11 +142,14 @@ pub(super) fn place(
             placed.push(p);
         }
     }
-    world.res_mut::<CombatLog>().push(LogEntry::GlyphPlaced {
-        creature: maker,
-        name: spec.name.clone(),
-        squares: placed,
-    });
+    emit(
+        world,
+        LogEntry::GlyphPlaced {
+            creature: maker,
+            name: spec.name.clone(),
+            squares: placed,
+        },
+    );
 }
 
 /// Whether any glyph is on the board (most fights have none: a walk asks
@@ -215,11 +219,14 @@ fn react(world: &mut World, i: usize, trigger: &GlyphTrigger, entering: Option<C
         g.list[i].beat_round = round;
         g.list[i].revealed = true;
     }
-    world.res_mut::<CombatLog>().push(LogEntry::GlyphTriggered {
-        name: glyph.name.clone(),
-        at: glyph.at,
-        creature: entering,
-    });
+    emit(
+        world,
+        LogEntry::GlyphTriggered {
+            name: glyph.name.clone(),
+            at: glyph.at,
+            creature: entering,
+        },
+    );
     // Its targets: the creature that entered, or every creature it works
     // against within its radius.
     let targets: Vec<CreatureId> = match (entering, ga.radius) {
@@ -246,30 +253,39 @@ fn react(world: &mut World, i: usize, trigger: &GlyphTrigger, entering: Option<C
                 g.pending.push((round + 1, j, command.clone()));
             }
         }
-        world.res_mut::<CombatLog>().push(LogEntry::GlyphCommand {
-            name: glyph.name.clone(),
-            at: glyph.at,
-            command: command.clone(),
-        });
+        emit(
+            world,
+            LogEntry::GlyphCommand {
+                name: glyph.name.clone(),
+                at: glyph.at,
+                command: command.clone(),
+            },
+        );
     }
     match ga.then {
         GlyphAfter::Stays => {}
         GlyphAfter::Dismissed => {
             world.res_mut::<Glyphs>().list[i].dismissed = true;
-            world.res_mut::<CombatLog>().push(LogEntry::GlyphGone {
-                name: glyph.name,
-                at: glyph.at,
-                rounds: None,
-            });
+            emit(
+                world,
+                LogEntry::GlyphGone {
+                    name: glyph.name,
+                    at: glyph.at,
+                    rounds: None,
+                },
+            );
         }
         GlyphAfter::Disabled(n) => {
             world.res_mut::<Glyphs>().list[i].disabled_until =
                 round.saturating_add(n).saturating_add(1);
-            world.res_mut::<CombatLog>().push(LogEntry::GlyphGone {
-                name: glyph.name,
-                at: glyph.at,
-                rounds: Some(n),
-            });
+            emit(
+                world,
+                LogEntry::GlyphGone {
+                    name: glyph.name,
+                    at: glyph.at,
+                    rounds: Some(n),
+                },
+            );
         }
     }
 }

@@ -421,16 +421,41 @@ pub fn trigger_text(e: TriggerEvent) -> &'static str {
     }
 }
 
-/// The whole log of an encounter.
+/// The whole log of an encounter. Read-only outside this module: every
+/// entry comes in through the one emitter, [`CombatLog::emit`] (or
+/// [`emit`], the same door for code that holds the world).
 #[derive(Resource, Clone, Debug, Default, Serialize, Deserialize)]
 pub struct CombatLog {
-    pub entries: Vec<LogEntry>,
+    entries: Vec<LogEntry>,
 }
 
 impl CombatLog {
-    pub fn push(&mut self, e: LogEntry) {
+    /// The one emitter: resolution, the turn flow and the add-ons report
+    /// what happened here, and nowhere else.
+    pub(crate) fn emit(&mut self, e: LogEntry) {
         self.entries.push(e);
     }
+
+    /// Every entry so far, oldest first.
+    pub fn entries(&self) -> &[LogEntry] {
+        &self.entries
+    }
+
+    /// Take over a scratch log's entries (saves rolled aside, in order).
+    pub(crate) fn emit_all(&mut self, other: &mut CombatLog) {
+        self.entries.append(&mut other.entries);
+    }
+
+    /// Drop what came after the first `len` entries (a snapshot restored).
+    pub(crate) fn rewind(&mut self, len: usize) {
+        self.entries.truncate(len);
+    }
+}
+
+/// [`CombatLog::emit`] for code that holds the world.
+pub(crate) fn emit(world: &mut World, e: LogEntry) {
+    use crate::fast::KeyedWorld;
+    world.res_mut::<CombatLog>().emit(e);
 }
 
 impl LogEntry {

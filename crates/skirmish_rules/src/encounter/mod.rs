@@ -323,7 +323,7 @@ impl Encounter {
     }
 
     pub fn log(&self) -> &[LogEntry] {
-        &self.app.world().res::<CombatLog>().entries
+        self.app.world().res::<CombatLog>().entries()
     }
 
     pub fn flow(&self) -> &Flow {

@@ -8,6 +8,7 @@
 //! Our rulings where the seed is silent are commented in
 //! `assets/rulesets/phased_2d6.ron`.
 
+use crate::encounter::log::emit;
 use crate::encounter::world;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
@@ -144,8 +145,8 @@ fn begin_round(world: &mut World) {
         ..Default::default()
     });
     let mut log = world.res_mut::<CombatLog>();
-    log.push(LogEntry::Initiative { order: initiative });
-    log.push(LogEntry::StageStarted {
+    log.emit(LogEntry::Initiative { order: initiative });
+    log.emit(LogEntry::StageStarted {
         stage: Stage::Movement,
     });
 }
@@ -159,9 +160,12 @@ fn start_battle(world: &mut World) {
         p.battle_order = battle_order(&p.movement_order, &p.seized);
         p.stage = Stage::Battle;
     }
-    world.res_mut::<CombatLog>().push(LogEntry::StageStarted {
-        stage: Stage::Battle,
-    });
+    emit(
+        world,
+        LogEntry::StageStarted {
+            stage: Stage::Battle,
+        },
+    );
 }
 
 /// docs/rules.md#end-phase: "roll 2d6 for each effect. A 7 or higher
@@ -170,7 +174,7 @@ fn end_phase(world: &mut World) {
     let Some(target) = rules(world).map(|r| r.save_target) else {
         return;
     };
-    world.res_mut::<CombatLog>().push(LogEntry::EndPhase);
+    emit(world, LogEntry::EndPhase);
     let mut ids: Vec<(CreatureId, Entity)> = {
         let mut q = world.query::<(Entity, &Creature)>();
         q.iter(world).map(|(e, c)| (c.id, e)).collect()
@@ -228,9 +232,7 @@ pub(super) fn turn_started(world: &mut World, id: CreatureId, seized: bool) {
         if let Some(p) = world.res_mut::<Flow>().phased.as_mut() {
             p.seized.push(id);
         }
-        world
-            .res_mut::<CombatLog>()
-            .push(LogEntry::Seized { creature: id });
+        emit(world, LogEntry::Seized { creature: id });
     }
 }
 
@@ -290,10 +292,13 @@ pub(super) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
     if let Some(side) = next_up(world).and_then(|n| side_of(world, n)) {
         world.res_mut::<Flow>().to_act = side;
     }
-    world.res_mut::<CombatLog>().push(LogEntry::DelayedTurn {
-        creature: id,
-        behind,
-    });
+    emit(
+        world,
+        LogEntry::DelayedTurn {
+            creature: id,
+            behind,
+        },
+    );
     Ok(())
 }
 
@@ -458,10 +463,13 @@ pub(super) fn movement(
             p.disengaged.push((id, round + 1));
         }
     }
-    world.res_mut::<CombatLog>().push(LogEntry::Power {
-        creature: id,
-        power,
-    });
+    emit(
+        world,
+        LogEntry::Power {
+            creature: id,
+            power,
+        },
+    );
     world.res_mut::<Resolution>().push(Resume::Walk {
         creature: id,
         path: path.to_vec(),
@@ -537,15 +545,18 @@ pub(super) fn attack(
     if tier.is_none() && target.side == user.side {
         tier = Some(Tier::One);
     }
-    world.res_mut::<CombatLog>().push(LogEntry::Attack2d6 {
-        target: target.id,
-        dice,
-        extra: rolled,
-        attack,
-        total,
-        defense,
-        tier,
-    });
+    emit(
+        world,
+        LogEntry::Attack2d6 {
+            target: target.id,
+            dice,
+            extra: rolled,
+            attack,
+            total,
+            defense,
+            tier,
+        },
+    );
     tier
 }
 

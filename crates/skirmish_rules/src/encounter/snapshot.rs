@@ -87,7 +87,7 @@ impl Snapshot {
             dice: w.res::<Dice>().clone(),
             map: w.res::<Battlefield>().0.clone(),
             walls: w.res::<super::resolve::RaisedWalls>().clone(),
-            log_len: w.res::<CombatLog>().entries.len(),
+            log_len: w.res::<CombatLog>().entries().len(),
             squads: w.res::<Squads>().clone(),
             resolution: w.res::<Resolution>().clone(),
             phase: *w.res::<State<Phase>>().get(),
@@ -153,7 +153,7 @@ impl Encounter {
         *w.res_mut::<Dice>() = s.dice.clone();
         w.res_mut::<Battlefield>().0 = s.map.clone();
         *w.res_mut::<super::resolve::RaisedWalls>() = s.walls.clone();
-        w.res_mut::<CombatLog>().entries.truncate(s.log_len);
+        w.res_mut::<CombatLog>().rewind(s.log_len);
         *w.res_mut::<Squads>() = s.squads.clone();
         *w.res_mut::<super::glyph::Glyphs>() = s.glyphs.clone();
         *w.res_mut::<Resolution>() = s.resolution.clone();

@@ -12,13 +12,14 @@
 //! value") one within that range in its line of effect. Its start- and
 //! end-of-turn effects happen with its summoner's.
 
+use crate::encounter::log::emit;
 use crate::encounter::world;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
 use super::components::*;
 use super::flow::{Flow, can_act};
-use super::log::{CombatLog, LogEntry};
+use super::log::LogEntry;
 use super::react::{Resolution, Resume};
 use super::resolve::{self};
 use super::setup::{CreatureIndex, spawn_monster};
@@ -124,10 +125,13 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         c.side,
         block.size,
     ) else {
-        world.res_mut::<CombatLog>().push(LogEntry::SummonFailed {
-            creature: c.id,
-            name: block.name.clone(),
-        });
+        emit(
+            world,
+            LogEntry::SummonFailed {
+                creature: c.id,
+                name: block.name.clone(),
+            },
+        );
         return;
     };
     let id = CreatureId(world.res::<CreatureIndex>().len().max(1) as u32);
@@ -161,12 +165,15 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
     world.res_mut::<CreatureIndex>().set(id, entity);
     // It takes no turn of its own: the side's turn order passes it by.
     world.res_mut::<Flow>().acted.push(id);
-    world.res_mut::<CombatLog>().push(LogEntry::Summoned {
-        creature: id,
-        owner: c.id,
-        name,
-        at,
-    });
+    emit(
+        world,
+        LogEntry::Summoned {
+            creature: id,
+            owner: c.id,
+            name,
+            at,
+        },
+    );
 }
 
 /// A creature's living summons, in the order they were summoned.
@@ -192,9 +199,7 @@ pub(super) fn vanish(world: &mut World, owner: CreatureId) {
         if let Some(mut s) = world.comp_mut::<Stamina>(e) {
             s.current = s.current.min(0);
         }
-        world
-            .res_mut::<CombatLog>()
-            .push(LogEntry::SummonVanished { creature: id });
+        emit(world, LogEntry::SummonVanished { creature: id });
     }
 }
 
@@ -278,9 +283,7 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     if world.comp::<Stamina>(e).is_none_or(|s| !can_act(s)) {
         return;
     }
-    world
-        .res_mut::<CombatLog>()
-        .push(LogEntry::SummonActs { creature: id });
+    emit(world, LogEntry::SummonActs { creature: id });
     let creatures = occupants(world);
     let Some(me) = creatures.iter().find(|o| o.id == id).copied() else {
         return;

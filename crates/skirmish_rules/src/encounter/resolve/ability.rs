@@ -2,6 +2,7 @@
 //! area, slow abilities, and the triggers its use offers.
 
 use super::*;
+use crate::encounter::log::emit;
 
 /// Whether a target of `kind` is allowed (docs/rules.md#distances-and-targets).
 pub(crate) fn target_allowed(kinds: &[TargetKind], user: &Snapshot, target: &Snapshot) -> bool {
@@ -212,10 +213,13 @@ pub(crate) fn use_ability(
                 owner: id,
                 turn_ends_left: if own_turn { 2 } else { 1 },
             });
-            world.res_mut::<CombatLog>().push(LogEntry::WallRaised {
-                creature: id,
-                squares: area.covered.clone(),
-            });
+            emit(
+                world,
+                LogEntry::WallRaised {
+                    creature: id,
+                    squares: area.covered.clone(),
+                },
+            );
             return Ok(());
         }
         let mut targets = Vec::new();
@@ -244,11 +248,14 @@ pub(crate) fn use_ability(
                 crate::content::ResourceTrigger::AreaHitsSeveral,
             );
         }
-        world.res_mut::<CombatLog>().push(LogEntry::AreaPlaced {
-            creature: id,
-            squares: area.reached.clone(),
-            targets: ids.clone(),
-        });
+        emit(
+            world,
+            LogEntry::AreaPlaced {
+                creature: id,
+                squares: area.reached.clone(),
+                targets: ids.clone(),
+            },
+        );
         start_ability(
             world,
             entity,
@@ -379,11 +386,14 @@ pub(crate) fn encounter_start_abilities(world: &mut World) {
             let Some(user) = snapshot(world, e) else {
                 continue;
             };
-            world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
-                creature: user.id,
-                ability: a.id.clone(),
-                name: a.name.clone(),
-            });
+            emit(
+                world,
+                LogEntry::AbilityUsed {
+                    creature: user.id,
+                    ability: a.id.clone(),
+                    name: a.name.clone(),
+                },
+            );
             let effects = a
                 .effect
                 .as_ref()
@@ -411,10 +421,13 @@ pub(crate) fn start_ability(
         .comp::<Space>(entity)
         .map(|s| s.0.pos)
         .unwrap_or_default();
-    world.res_mut::<CombatLog>().push(LogEntry::SlowStarted {
-        creature: roll.user,
-        ability: ability.name.clone(),
-    });
+    emit(
+        world,
+        LogEntry::SlowStarted {
+            creature: roll.user,
+            ability: ability.name.clone(),
+        },
+    );
     // docs/rules.md#triggered-actions "Triggers": reactions to "starts an ability" come "after the
     // triggering Ability has been started and its targets chosen, but
     // before its Test": for a slow action, now.
@@ -462,16 +475,22 @@ pub(crate) fn resolve_slow(world: &mut World, entity: Entity, casting: Casting) 
         _ => None,
     };
     match why {
-        Some(why) => world.res_mut::<CombatLog>().push(LogEntry::SlowVoid {
-            creature: user,
-            ability: ability.name.clone(),
-            why: why.into(),
-        }),
-        None => {
-            world.res_mut::<CombatLog>().push(LogEntry::SlowResolves {
+        Some(why) => emit(
+            world,
+            LogEntry::SlowVoid {
                 creature: user,
                 ability: ability.name.clone(),
-            });
+                why: why.into(),
+            },
+        ),
+        None => {
+            emit(
+                world,
+                LogEntry::SlowResolves {
+                    creature: user,
+                    ability: ability.name.clone(),
+                },
+            );
             queue_roll(world, *casting.roll);
         }
     }
@@ -544,21 +563,27 @@ pub(crate) fn pay(
             let mut h = world.comp_mut::<Heroic>(entity).expect("checked");
             h.pay(n);
             let (resource, total) = (h.resource.clone(), h.amount);
-            world.res_mut::<CombatLog>().push(LogEntry::ResourceSpent {
-                creature: id,
-                resource,
-                amount: n,
-                total,
-            });
+            emit(
+                world,
+                LogEntry::ResourceSpent {
+                    creature: id,
+                    resource,
+                    amount: n,
+                    total,
+                },
+            );
         }
         Cost::Malice(n) => world.res_mut::<Malice>().0 -= n,
         _ => {}
     }
-    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
-        creature: id,
-        ability: ability.id.clone(),
-        name: ability.name.clone(),
-    });
+    emit(
+        world,
+        LogEntry::AbilityUsed {
+            creature: id,
+            ability: ability.id.clone(),
+            name: ability.name.clone(),
+        },
+    );
     crate::encounter::gather::used(world, entity, id, ability);
     ability_used_triggers(world, entity, ability);
 }

@@ -2,6 +2,7 @@
 //! breath, free strikes, and answering a prompt (opportunity attacks).
 
 use super::*;
+use crate::encounter::log::emit;
 
 /// A side lets the other pick first this time. It may not hand the pick
 /// straight back to a side that has just delayed, and the other side must
@@ -25,9 +26,7 @@ pub(crate) fn delay(
     let mut flow = world.res_mut::<Flow>();
     flow.to_act = other;
     flow.delayed = Some(to_act);
-    world
-        .res_mut::<CombatLog>()
-        .push(LogEntry::Delayed { side: to_act });
+    emit(world, LogEntry::Delayed { side: to_act });
     Ok(())
 }
 
@@ -38,11 +37,14 @@ pub(crate) fn defend(world: &mut World, entity: Entity, id: CreatureId) -> Resul
     if let Some(mut s) = world.comp_mut::<Stance>(entity) {
         s.defending = true;
     }
-    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
-        creature: id,
-        ability: "defend".into(),
-        name: "Defend".into(),
-    });
+    emit(
+        world,
+        LogEntry::AbilityUsed {
+            creature: id,
+            ability: "defend".into(),
+            name: "Defend".into(),
+        },
+    );
     Ok(())
 }
 
@@ -89,9 +91,7 @@ pub(crate) fn hide(world: &mut World, entity: Entity, id: CreatureId) -> Result<
     if let Some(mut s) = world.comp_mut::<Stance>(entity) {
         s.hidden = true;
     }
-    world
-        .res_mut::<CombatLog>()
-        .push(LogEntry::Hidden { creature: id });
+    emit(world, LogEntry::Hidden { creature: id });
     Ok(())
 }
 
@@ -101,9 +101,7 @@ pub(crate) fn reveal(world: &mut World, entity: Entity, id: CreatureId) {
         && s.hidden
     {
         s.hidden = false;
-        world
-            .res_mut::<CombatLog>()
-            .push(LogEntry::Revealed { creature: id });
+        emit(world, LogEntry::Revealed { creature: id });
     }
 }
 
@@ -129,10 +127,13 @@ pub(crate) fn answer(
     }
     world.res_mut::<Resolution>().prompt = None;
     let Some(choice) = choice else {
-        world.res_mut::<CombatLog>().push(LogEntry::LetPass {
-            creature: id,
-            event: prompt.event.kind,
-        });
+        emit(
+            world,
+            LogEntry::LetPass {
+                creature: id,
+                event: prompt.event.kind,
+            },
+        );
         return Ok(());
     };
     let entity = entity_of(world, id).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
@@ -150,10 +151,13 @@ pub(crate) fn answer(
     {
         b.triggered = false;
     }
-    world.res_mut::<CombatLog>().push(LogEntry::Triggered {
-        creature: id,
-        event: prompt.event.kind,
-    });
+    emit(
+        world,
+        LogEntry::Triggered {
+            creature: id,
+            event: prompt.event.kind,
+        },
+    );
     pay(world, entity, id, ability, 0);
     crate::encounter::aura::start(world, entity, ability);
     let space = world.comp::<Space>(entity).map(|s| s.0);
@@ -208,11 +212,14 @@ pub(crate) fn opportunity_attack(
     if let Some(mut b) = world.comp_mut::<TurnBudget>(ae) {
         b.triggered = false;
     }
-    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
-        creature: attacker,
-        ability: "free_strike".into(),
-        name: "Opportunity Attack".into(),
-    });
+    emit(
+        world,
+        LogEntry::AbilityUsed {
+            creature: attacker,
+            ability: "free_strike".into(),
+            name: "Opportunity Attack".into(),
+        },
+    );
     free_strike_hits(world, ae, attacker, te, target);
     bleed(world, ae);
 }
@@ -284,11 +291,14 @@ pub(crate) fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n
     if let Some(mut s) = world.comp_mut::<Space>(entity) {
         s.0.pos = to;
     }
-    world.res_mut::<CombatLog>().push(LogEntry::Moved {
-        creature: id,
-        path,
-        shift: true,
-    });
+    emit(
+        world,
+        LogEntry::Moved {
+            creature: id,
+            path,
+            shift: true,
+        },
+    );
     check_grabs(world);
 }
 
@@ -311,10 +321,13 @@ pub(crate) fn granted_strike(world: &mut World, entity: Entity, id: CreatureId) 
     let Some((_, tid, te)) = target else {
         return;
     };
-    world.res_mut::<CombatLog>().push(LogEntry::GrantedStrike {
-        creature: id,
-        target: tid,
-    });
+    emit(
+        world,
+        LogEntry::GrantedStrike {
+            creature: id,
+            target: tid,
+        },
+    );
     free_strike_hits(world, entity, id, te, tid);
 }
 
@@ -338,10 +351,13 @@ pub(crate) fn free_strike_hits(
         let stopped = shield.min(damage);
         if stopped > 0 {
             damage -= stopped;
-            world.res_mut::<CombatLog>().push(LogEntry::Shielded {
-                creature: target_id,
-                prevented: stopped,
-            });
+            emit(
+                world,
+                LogEntry::Shielded {
+                    creature: target_id,
+                    prevented: stopped,
+                },
+            );
         }
     }
     deal_damage(
@@ -401,11 +417,14 @@ pub(crate) fn free_strike(
         });
     }
     spend(world, entity, ActionType::MainAction)?;
-    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
-        creature: id,
-        ability: "free_strike".into(),
-        name: "Free Strike".into(),
-    });
+    emit(
+        world,
+        LogEntry::AbilityUsed {
+            creature: id,
+            ability: "free_strike".into(),
+            name: "Free Strike".into(),
+        },
+    );
     free_strike_hits(world, entity, id, te, target);
     reveal(world, entity, id);
     bleed(world, entity);
@@ -434,12 +453,13 @@ pub(crate) fn glyph_effect(
                 let source = maker.unwrap_or(ts.id);
                 impose(world, ts.entity, ts.id, source, glyph, kind, c.duration);
             } else {
-                world
-                    .res_mut::<CombatLog>()
-                    .push(LogEntry::ConditionResisted {
+                emit(
+                    world,
+                    LogEntry::ConditionResisted {
                         target: ts.id,
                         condition: kind,
-                    });
+                    },
+                );
             }
         }
     }
@@ -450,11 +470,14 @@ pub(crate) fn summon_strike(world: &mut World, entity: Entity, id: CreatureId, t
     let Some(te) = entity_of(world, target) else {
         return;
     };
-    world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
-        creature: id,
-        ability: "free_strike".into(),
-        name: "Free Strike".into(),
-    });
+    emit(
+        world,
+        LogEntry::AbilityUsed {
+            creature: id,
+            ability: "free_strike".into(),
+            name: "Free Strike".into(),
+        },
+    );
     free_strike_hits(world, entity, id, te, target);
 }
 
@@ -483,10 +506,13 @@ pub(crate) fn stand_up(world: &mut World, entity: Entity) -> Result<(), Refusal>
         .comp_mut::<Conditions>(entity)
         .expect("checked")
         .remove(ConditionKind::Prone);
-    world.res_mut::<CombatLog>().push(LogEntry::ConditionEnded {
-        target: id,
-        condition: ConditionKind::Prone,
-    });
+    emit(
+        world,
+        LogEntry::ConditionEnded {
+            target: id,
+            condition: ConditionKind::Prone,
+        },
+    );
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! The charge: a straight run that ends in a melee free strike or ability.
 
 use super::*;
+use crate::encounter::log::emit;
 
 /// docs/rules.md#charge (main action): "move up to your speed in a straight line
 /// (no difficult terrain, no shifting) then make a melee free strike or use an
@@ -161,9 +162,12 @@ pub(crate) fn charge_attack(
         if let Some(mut b) = world.comp_mut::<TurnBudget>(entity) {
             b.main = false;
         }
-        world.res_mut::<CombatLog>().push(LogEntry::TargetLost {
-            creature: id,
-            target,
-        });
+        emit(
+            world,
+            LogEntry::TargetLost {
+                creature: id,
+                target,
+            },
+        );
     }
 }

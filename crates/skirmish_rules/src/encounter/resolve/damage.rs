@@ -2,6 +2,7 @@
 //! creatures downed, bleeding.
 
 use super::*;
+use crate::encounter::log::emit;
 
 /// Apply damage through immunity and weakness; log it, and log death.
 /// `by` is the creature dealing it, as the rules see it (its triggers, the
@@ -46,14 +47,17 @@ pub(crate) fn deal_damage_credited(
         );
     }
     if let Some(left) = squad_loss(world, entity, taken) {
-        world.res_mut::<CombatLog>().push(LogEntry::Damage {
-            target: id,
-            amount: taken,
-            damage_type: t,
-            stamina_left: left,
-            absorbed: 0,
-            by: credit,
-        });
+        emit(
+            world,
+            LogEntry::Damage {
+                target: id,
+                amount: taken,
+                damage_type: t,
+                stamina_left: left,
+                absorbed: 0,
+                by: credit,
+            },
+        );
         squad_deaths(world, entity, by);
         return;
     }
@@ -68,7 +72,7 @@ pub(crate) fn deal_damage_credited(
         .map(|c| c.name.clone())
         .unwrap_or_default();
     let mut log = world.res_mut::<CombatLog>();
-    log.push(LogEntry::Damage {
+    log.emit(LogEntry::Damage {
         target: id,
         amount: taken,
         damage_type: t,
@@ -78,8 +82,8 @@ pub(crate) fn deal_damage_credited(
     });
     if after != before {
         match after {
-            Health::Dead => log.push(LogEntry::Died { creature: id, name }),
-            Health::Dying => log.push(LogEntry::Dying { creature: id, name }),
+            Health::Dead => log.emit(LogEntry::Died { creature: id, name }),
+            Health::Dying => log.emit(LogEntry::Dying { creature: id, name }),
             _ => {}
         }
     }
@@ -177,11 +181,11 @@ pub(crate) fn squad_deaths(world: &mut World, hit: Entity, by: Option<CreatureId
             s.take_damage(all.max(1));
         }
         let mut log = world.res_mut::<CombatLog>();
-        log.push(LogEntry::Died {
+        log.emit(LogEntry::Died {
             creature: *id,
             name: name.clone(),
         });
-        log.push(LogEntry::SquadLoss {
+        log.emit(LogEntry::SquadLoss {
             squad: n,
             pool_left: p.pool,
         });
@@ -213,11 +217,14 @@ pub(crate) fn bleed(world: &mut World, entity: Entity) {
     };
     let loss = world.res_mut::<Dice>().roll(6) as i32 + level as i32;
     if let Some(left) = squad_loss(world, entity, loss) {
-        world.res_mut::<CombatLog>().push(LogEntry::Bled {
-            creature: id,
-            amount: loss,
-            stamina_left: left,
-        });
+        emit(
+            world,
+            LogEntry::Bled {
+                creature: id,
+                amount: loss,
+                stamina_left: left,
+            },
+        );
         squad_deaths(world, entity, None);
         return;
     }
@@ -226,13 +233,13 @@ pub(crate) fn bleed(world: &mut World, entity: Entity) {
     s.lose(loss);
     let (after, left) = (s.health(), s.current);
     let mut log = world.res_mut::<CombatLog>();
-    log.push(LogEntry::Bled {
+    log.emit(LogEntry::Bled {
         creature: id,
         amount: loss,
         stamina_left: left,
     });
     if after == Health::Dead && before != Health::Dead {
-        log.push(LogEntry::Died { creature: id, name });
+        log.emit(LogEntry::Died { creature: id, name });
     }
 }
 

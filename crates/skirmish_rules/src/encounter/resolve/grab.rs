@@ -2,6 +2,7 @@
 //! check that lets go of those no longer held, and escaping.
 
 use super::*;
+use crate::encounter::log::emit;
 
 /// docs/rules.md#grabbed: "If a creature is grabbed by another creature and
 /// that creature moves, they bring the grabbed creature with them." The
@@ -38,11 +39,14 @@ pub(crate) fn drag_grabbed(
             && !to.overlaps(gspace);
         if free {
             world.comp_mut::<Space>(e).expect("checked").0.pos = left;
-            world.res_mut::<CombatLog>().push(LogEntry::Dragged {
-                target: id,
-                by: grabber,
-                to: left,
-            });
+            emit(
+                world,
+                LogEntry::Dragged {
+                    target: id,
+                    by: grabber,
+                    to: left,
+                },
+            );
         } else {
             release(world, e, id, grabber);
         }
@@ -97,9 +101,7 @@ pub(crate) fn release(world: &mut World, entity: Entity, id: CreatureId, grabber
     if let Some(mut c) = world.comp_mut::<Conditions>(entity) {
         c.remove_from_source(ConditionKind::Grabbed, grabber);
     }
-    world
-        .res_mut::<CombatLog>()
-        .push(LogEntry::Released { target: id });
+    emit(world, LogEntry::Released { target: id });
 }
 
 /// docs/rules.md#grabbed: "if either the grabbed creature or the creature
@@ -206,24 +208,27 @@ pub(crate) fn escape_grab(
         naturals,
     );
     let mut log = world.res_mut::<CombatLog>();
-    log.push(LogEntry::AbilityUsed {
+    log.emit(LogEntry::AbilityUsed {
         creature: id,
         ability: "escape_grab".into(),
         name: "Escape Grab".into(),
     });
-    log.push(LogEntry::Rolled {
+    log.emit(LogEntry::Rolled {
         creature: id,
         naturals,
         characteristic,
     });
-    world.res_mut::<CombatLog>().push(LogEntry::TierResult {
-        target: id,
-        total: result.total,
-        tier: result.tier,
-        edges: 0,
-        banes: 0,
-        critical: false,
-    });
+    emit(
+        world,
+        LogEntry::TierResult {
+            target: id,
+            total: result.total,
+            tier: result.tier,
+            edges: 0,
+            banes: 0,
+            critical: false,
+        },
+    );
     // Our ruling, after the published Escape Grab: on tier 2 the grabber may
     // make a free strike against the escaping creature before it gets free;
     // on tier 3 it simply escapes.
@@ -231,11 +236,14 @@ pub(crate) fn escape_grab(
         && let Some(ge) = entity_of(world, grabber)
         && world.comp::<Stamina>(ge).is_some_and(can_act)
     {
-        world.res_mut::<CombatLog>().push(LogEntry::AbilityUsed {
-            creature: grabber,
-            ability: "free_strike".into(),
-            name: "Free Strike".into(),
-        });
+        emit(
+            world,
+            LogEntry::AbilityUsed {
+                creature: grabber,
+                ability: "free_strike".into(),
+                name: "Free Strike".into(),
+            },
+        );
         free_strike_hits(world, ge, grabber, entity, id);
     }
     if result.tier >= crate::power_roll::Tier::Two {

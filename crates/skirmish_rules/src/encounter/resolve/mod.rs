@@ -6,6 +6,7 @@
 //! gather the facts from the world (through [`crate::encounter::world`])
 //! and write the results back.
 
+use crate::encounter::log::emit;
 mod ability;
 mod basic;
 mod charge;
@@ -121,10 +122,13 @@ pub(crate) fn walls_crumble(world: &mut World) {
                 .map_mut()
                 .set_raised_wall(p, false);
         }
-        world.res_mut::<CombatLog>().push(LogEntry::WallCrumbled {
-            creature: w.owner,
-            squares: w.squares,
-        });
+        emit(
+            world,
+            LogEntry::WallCrumbled {
+                creature: w.owner,
+                squares: w.squares,
+            },
+        );
     }
 }
 
@@ -472,9 +476,7 @@ pub(crate) fn start_turn(
     };
     for &m in &starting {
         let name = Who::of(world, m).into_label();
-        world
-            .res_mut::<CombatLog>()
-            .push(LogEntry::TurnStarted { creature: m, name });
+        emit(world, LogEntry::TurnStarted { creature: m, name });
     }
     // docs/rules.md#slow-actions: it takes effect at the start of the next
     // turn (phased: the next battle turn).

@@ -2,6 +2,7 @@
 //! shields, retaliation, healing and the resources gained.
 
 use super::*;
+use crate::encounter::log::emit;
 
 /// Apply one target's effects: damage (with surges spent on the first
 /// target that takes damage), then forced movement and conditions in the
@@ -45,10 +46,13 @@ pub(crate) fn apply_outcome(
             amount -= stopped;
             shield -= stopped;
             if stopped > 0 {
-                world.res_mut::<CombatLog>().push(LogEntry::Shielded {
-                    creature: target.id,
-                    prevented: stopped,
-                });
+                emit(
+                    world,
+                    LogEntry::Shielded {
+                        creature: target.id,
+                        prevented: stopped,
+                    },
+                );
             }
         }
         if i == 0 && *surges_left > 0 {
@@ -103,12 +107,13 @@ pub(crate) fn effects_after_damage(
     for c in &outcome.conditions {
         for &kind in &c.conditions {
             if !c.applies {
-                world
-                    .res_mut::<CombatLog>()
-                    .push(LogEntry::ConditionResisted {
+                emit(
+                    world,
+                    LogEntry::ConditionResisted {
                         target: target.id,
                         condition: kind,
-                    });
+                    },
+                );
                 continue;
             }
             impose(
@@ -153,23 +158,27 @@ pub(crate) fn support(
         && let Some(mut st) = world.comp_mut::<Stamina>(target.entity)
     {
         st.gain_temporary(outcome.temporary as i32);
-        world
-            .res_mut::<CombatLog>()
-            .push(LogEntry::TemporaryStamina {
+        emit(
+            world,
+            LogEntry::TemporaryStamina {
                 creature: target.id,
                 amount: outcome.temporary as i32,
-            });
+            },
+        );
     }
     if outcome.grant_surges > 0
         && let Some(mut h) = world.comp_mut::<Heroic>(target.entity)
     {
         h.surges += outcome.grant_surges;
         let total = h.surges;
-        world.res_mut::<CombatLog>().push(LogEntry::SurgesGained {
-            creature: target.id,
-            amount: outcome.grant_surges,
-            total,
-        });
+        emit(
+            world,
+            LogEntry::SurgesGained {
+                creature: target.id,
+                amount: outcome.grant_surges,
+                total,
+            },
+        );
     }
     for spec in &outcome.bonuses {
         let bonus = ActiveBonus {
@@ -189,10 +198,13 @@ pub(crate) fn support(
                 world.entity_mut(target.entity).insert(Bonuses(vec![bonus]));
             }
         }
-        world.res_mut::<CombatLog>().push(LogEntry::BonusGained {
-            creature: target.id,
-            bonus: bonus_text(spec),
-        });
+        emit(
+            world,
+            LogEntry::BonusGained {
+                creature: target.id,
+                bonus: bonus_text(spec),
+            },
+        );
     }
     if outcome.shift > 0 {
         granted_shift(world, target.entity, target.id, outcome.shift);
@@ -213,10 +225,13 @@ pub(crate) fn shield_against_attack(world: &mut World, target: &Snapshot) -> i32
     }
     let ended = b.use_up(|x| matches!(x.kind, crate::ability::BonusKind::Shield(_)));
     for ability in ended {
-        world.res_mut::<CombatLog>().push(LogEntry::BonusEnded {
-            creature: target.id,
-            ability,
-        });
+        emit(
+            world,
+            LogEntry::BonusEnded {
+                creature: target.id,
+                ability,
+            },
+        );
     }
     n
 }
@@ -252,11 +267,14 @@ pub(crate) fn retaliate(
     let ended = b.use_up(|x| {
         matches!(x.kind, crate::ability::BonusKind::Retaliate { range, .. } if distance <= range)
     });
-    world.res_mut::<CombatLog>().push(LogEntry::Retaliated {
-        creature: target.id,
-        attacker: attacker_id,
-        amount,
-    });
+    emit(
+        world,
+        LogEntry::Retaliated {
+            creature: target.id,
+            attacker: attacker_id,
+            amount,
+        },
+    );
     deal_damage(
         world,
         attacker,
@@ -266,10 +284,13 @@ pub(crate) fn retaliate(
         Some(target.id),
     );
     for ability in ended {
-        world.res_mut::<CombatLog>().push(LogEntry::BonusEnded {
-            creature: target.id,
-            ability,
-        });
+        emit(
+            world,
+            LogEntry::BonusEnded {
+                creature: target.id,
+                ability,
+            },
+        );
     }
 }
 
@@ -287,11 +308,14 @@ pub(crate) fn heal(world: &mut World, entity: Entity, id: CreatureId, amount: i3
     if gained <= 0 {
         return;
     }
-    world.res_mut::<CombatLog>().push(LogEntry::Healed {
-        creature: id,
-        amount: gained,
-        stamina: now,
-    });
+    emit(
+        world,
+        LogEntry::Healed {
+            creature: id,
+            amount: gained,
+            stamina: now,
+        },
+    );
     ally_healed(world, entity);
     // docs/rules.md#stamina: a locked Stamina point bank is affected "up or down".
     crate::encounter::concentration::affected(world, id, &[crate::ability::Component::Stamina]);
@@ -305,10 +329,13 @@ pub(crate) fn strain(world: &mut World, ended: &[CreatureId]) {
         };
         let n = world.comp::<Heroic>(e).map_or(0, |h| h.strain) as i32;
         if n > 0 && world.comp::<Stamina>(e).is_some_and(|s| !s.is_dead()) {
-            world.res_mut::<CombatLog>().push(LogEntry::Strained {
-                creature: id,
-                amount: n,
-            });
+            emit(
+                world,
+                LogEntry::Strained {
+                    creature: id,
+                    amount: n,
+                },
+            );
             deal_damage(world, e, id, n, DamageType::Untyped, None);
         }
     }
@@ -355,33 +382,42 @@ pub(crate) fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, g
     {
         h.surges += surges;
         let total = h.surges;
-        world.res_mut::<CombatLog>().push(LogEntry::SurgesGained {
-            creature: id,
-            amount: surges,
-            total,
-        });
+        emit(
+            world,
+            LogEntry::SurgesGained {
+                creature: id,
+                amount: surges,
+                total,
+            },
+        );
     }
     for (name, amount) in resources {
         if name == "malice" {
             let mut m = world.res_mut::<Malice>();
             m.0 += amount;
             let total = m.0;
-            world.res_mut::<CombatLog>().push(LogEntry::MaliceGained {
-                amount: *amount,
-                total,
-            });
+            emit(
+                world,
+                LogEntry::MaliceGained {
+                    amount: *amount,
+                    total,
+                },
+            );
         } else if let Some(mut h) = world
             .comp_mut::<Heroic>(entity)
             .filter(|h| &h.resource == name)
         {
             h.gain(*amount);
             let (resource, total) = (h.resource.clone(), h.amount);
-            world.res_mut::<CombatLog>().push(LogEntry::ResourceGained {
-                creature: id,
-                resource,
-                amount: *amount,
-                total,
-            });
+            emit(
+                world,
+                LogEntry::ResourceGained {
+                    creature: id,
+                    resource,
+                    amount: *amount,
+                    total,
+                },
+            );
         }
     }
 }
@@ -411,12 +447,13 @@ pub(crate) fn impose(
         let might = world.comp::<Characteristics>(se).map_or(0, |c| c.might);
         let (theirs, mine) = (size(entity), size(se));
         if theirs > mine && !(might >= 2 && theirs as i32 <= might) {
-            world
-                .res_mut::<CombatLog>()
-                .push(LogEntry::ConditionResisted {
+            emit(
+                world,
+                LogEntry::ConditionResisted {
                     target: id,
                     condition: kind,
-                });
+                },
+            );
             return;
         }
         for (other, oe) in grabbed_by(world, source) {
@@ -438,12 +475,13 @@ pub(crate) fn impose(
         _ => Some(crate::conditions::SaveShift::None),
     };
     let Some(save_shift) = save_shift else {
-        world
-            .res_mut::<CombatLog>()
-            .push(LogEntry::ConditionResisted {
+        emit(
+            world,
+            LogEntry::ConditionResisted {
                 target: id,
                 condition: kind,
-            });
+            },
+        );
         return;
     };
     let Some(mut conditions) = world.comp_mut::<Conditions>(entity) else {
@@ -462,13 +500,14 @@ pub(crate) fn impose(
         {
             g.0.add(entity);
         }
-        world
-            .res_mut::<CombatLog>()
-            .push(LogEntry::ConditionGained {
+        emit(
+            world,
+            LogEntry::ConditionGained {
                 target: id,
                 condition: kind,
                 duration: duration.to_string(),
-            });
+            },
+        );
         // docs/rules.md#components: knocked prone, grabbed or restrained, the
         // creature's lasting abilities that need standing or hands shake.
         if let Some(c) = crate::ability::Component::affected_by(kind) {
@@ -531,10 +570,13 @@ pub(crate) fn force_move(
             .set_object(*p, None);
     }
     if !result.path.is_empty() {
-        world.res_mut::<CombatLog>().push(LogEntry::ForceMoved {
-            target: target.id,
-            path: result.path.clone(),
-        });
+        emit(
+            world,
+            LogEntry::ForceMoved {
+                target: target.id,
+                path: result.path.clone(),
+            },
+        );
         trigger_resource(
             world,
             user.entity,
@@ -557,11 +599,14 @@ pub(crate) fn force_move(
     for e in &result.events {
         match *e {
             ForcedEvent::CollidedWithCreature { other, damage, .. } => {
-                world.res_mut::<CombatLog>().push(LogEntry::Collision {
-                    target: target.id,
-                    other: Some(other),
-                    damage,
-                });
+                emit(
+                    world,
+                    LogEntry::Collision {
+                        target: target.id,
+                        other: Some(other),
+                        damage,
+                    },
+                );
                 pushed_into(world, target.entity, target.id, damage);
                 if let Some(oe) = entity_of(world, other) {
                     pushed_into(world, oe, other, damage);
@@ -569,19 +614,25 @@ pub(crate) fn force_move(
             }
             ForcedEvent::CollidedWithObstacle { damage, .. }
             | ForcedEvent::BrokeThrough { damage, .. } => {
-                world.res_mut::<CombatLog>().push(LogEntry::Collision {
-                    target: target.id,
-                    other: None,
-                    damage,
-                });
+                emit(
+                    world,
+                    LogEntry::Collision {
+                        target: target.id,
+                        other: None,
+                        damage,
+                    },
+                );
                 pushed_into(world, target.entity, target.id, damage);
             }
             ForcedEvent::Fell { depth, damage, .. } => {
-                world.res_mut::<CombatLog>().push(LogEntry::Fell {
-                    target: target.id,
-                    depth,
-                    damage,
-                });
+                emit(
+                    world,
+                    LogEntry::Fell {
+                        target: target.id,
+                        depth,
+                        damage,
+                    },
+                );
                 pushed_into(world, target.entity, target.id, damage);
                 impose(
                     world,
@@ -617,12 +668,15 @@ pub(crate) fn trigger_resource(
     let n = h.trigger_amount;
     h.gain(n);
     let (resource, amount, total) = (h.resource.clone(), h.trigger_amount, h.amount);
-    world.res_mut::<CombatLog>().push(LogEntry::ResourceGained {
-        creature: id,
-        resource,
-        amount,
-        total,
-    });
+    emit(
+        world,
+        LogEntry::ResourceGained {
+            creature: id,
+            resource,
+            amount,
+            total,
+        },
+    );
 }
 
 /// A creature regained stamina: heroes whose trigger is an ally within 10

@@ -2,6 +2,7 @@
 //! each target's tier.
 
 use super::*;
+use crate::encounter::log::emit;
 
 /// Make a waiting roll: the user must still be standing; strike targets
 /// must still be alive, in reach and in line of effect; an area affects
@@ -44,10 +45,13 @@ pub(crate) fn run_roll(world: &mut World, r: PendingRoll) {
             if user.space.distance(ts.space) > reach
                 || (!ability.true_distance && !line_of_effect(&map, user.space, ts.space))
             {
-                world.res_mut::<CombatLog>().push(LogEntry::TargetLost {
-                    creature: r.user,
-                    target: t,
-                });
+                emit(
+                    world,
+                    LogEntry::TargetLost {
+                        creature: r.user,
+                        target: t,
+                    },
+                );
                 continue;
             }
         }
@@ -137,11 +141,14 @@ pub(crate) fn resolve_roll(
         .best_of(&power_roll.characteristics)
         .map_or(0, |(_, v)| v);
     if !phased {
-        world.res_mut::<CombatLog>().push(LogEntry::Rolled {
-            creature: id,
-            naturals,
-            characteristic,
-        });
+        emit(
+            world,
+            LogEntry::Rolled {
+                creature: id,
+                naturals,
+                characteristic,
+            },
+        );
     }
     let spec = RollSpec {
         characteristic,
@@ -158,12 +165,13 @@ pub(crate) fn resolve_roll(
         .count() as u32;
     let (component_banes, low_score) = crate::ability::component_penalty(missing);
     if missing > 0 {
-        world
-            .res_mut::<CombatLog>()
-            .push(LogEntry::ComponentsMissing {
+        emit(
+            world,
+            LogEntry::ComponentsMissing {
                 creature: id,
                 missing,
-            });
+            },
+        );
     }
     let mut critical_logged = false;
     let mut best_gain: Option<Gains> = None;
@@ -207,22 +215,23 @@ pub(crate) fn resolve_roll(
         };
         // (Phased 2d6 logged its attack line instead.)
         if !phased {
-            world.res_mut::<CombatLog>().push(LogEntry::TierResult {
-                target: target.id,
-                total: result.total,
-                tier,
-                edges,
-                banes,
-                critical: result.critical,
-            });
+            emit(
+                world,
+                LogEntry::TierResult {
+                    target: target.id,
+                    total: result.total,
+                    tier,
+                    edges,
+                    banes,
+                    critical: result.critical,
+                },
+            );
         }
         if result.critical && !critical_logged {
             critical_logged = true;
             dramatic_moment(world, user.space);
             world.comp_mut::<TurnBudget>(entity).expect("checked").main = true;
-            world
-                .res_mut::<CombatLog>()
-                .push(LogEntry::CriticalHit { creature: id });
+            emit(world, LogEntry::CriticalHit { creature: id });
         }
         // docs/rules.md#surges: 2 surges raise the potency by 1 for one target.
         let potency_bonus = if potency_surges.contains(&target.id) {

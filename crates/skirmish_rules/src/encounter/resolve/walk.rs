@@ -2,6 +2,7 @@
 //! entered sets off (opportunity attacks, auras, glyphs, hazards).
 
 use super::*;
+use crate::encounter::log::emit;
 
 /// How a walk is taken: a shift or a move, whether it spends the move
 /// action (a charge's run does not), and whether it was taken from the
@@ -221,11 +222,14 @@ pub(crate) fn walk_steps(
     let mut glyphs = crate::encounter::glyph::any(world);
     let log_walk = |world: &mut World, walked: &[Pos]| {
         if walked.len() > 1 {
-            world.res_mut::<CombatLog>().push(LogEntry::Moved {
-                creature: id,
-                path: walked.to_vec(),
-                shift,
-            });
+            emit(
+                world,
+                LogEntry::Moved {
+                    creature: id,
+                    path: walked.to_vec(),
+                    shift,
+                },
+            );
         }
     };
     // The square of the path the world has the walker on: written only
@@ -335,11 +339,14 @@ pub(crate) fn walk_steps(
     // The whole path was walked: it is logged as it is.
     place(world, path.len().saturating_sub(1));
     if path.len() > 1 {
-        world.res_mut::<CombatLog>().push(LogEntry::Moved {
-            creature: id,
-            path,
-            shift,
-        });
+        emit(
+            world,
+            LogEntry::Moved {
+                creature: id,
+                path,
+                shift,
+            },
+        );
     }
     // A hidden creature that ends its move in plain sight is found.
     if world.comp::<Stance>(entity).is_some_and(|s| s.hidden) {
