@@ -99,3 +99,28 @@ fn the_ai_the_simulator_and_the_client_use_the_encounters_face() {
     }
     assert!(found.is_empty(), "past the facade:\n{}", found.join("\n"));
 }
+
+#[test]
+fn the_speed_machinery_knows_no_rule() {
+    // `crate::fast` serves the rules without naming any of them (issue 48,
+    // point 4): what it keeps or hands over is generic, named by the
+    // rules code that uses it.
+    let found = uses(
+        "fast",
+        &[
+            "crate::encounter",
+            "crate::map",
+            "crate::ability",
+            "crate::conditions",
+            "crate::power_roll",
+            "crate::ai",
+            "crate::sim",
+            "super::super",
+        ],
+    );
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    // The check reads real files: the fence's entries are there.
+    assert_eq!(uses("fast", &["pub(crate) fn hand_over"]).len(), 1);
+    assert_eq!(uses("fast", &["pub(crate) fn run_in_order"]).len(), 1);
+    assert_eq!(uses("fast", &["pub(crate) fn take_kept"]).len(), 1);
+}

@@ -270,30 +270,7 @@ impl Encounter {
         &mut self,
         command: Command,
     ) -> Result<(), Box<(Refusal, Option<Command>)>> {
-        self.perform_as(command, false, None)
-    }
-
-    /// [`Encounter::perform_or_return`] for a command taken from the
-    /// [`Listing`] of this very moment, with nothing done to the encounter
-    /// in between: a move's path is not searched again, and a walk reads
-    /// `prepared` ([`Listing::prepared`] of that listing, if given) rather
-    /// than everyone again (see [`resolve::handle_command`]).
-    pub(crate) fn perform_listed(
-        &mut self,
-        command: Command,
-        prepared: Option<world::Prepared>,
-    ) -> Result<(), Box<(Refusal, Option<Command>)>> {
-        self.perform_as(command, true, prepared)
-    }
-
-    fn perform_as(
-        &mut self,
-        command: Command,
-        listed: bool,
-        prepared: Option<world::Prepared>,
-    ) -> Result<(), Box<(Refusal, Option<Command>)>> {
-        let (reply, command) =
-            resolve::handle_command(self.app.world_mut(), command, listed, prepared);
+        let (reply, command) = resolve::handle_command(self.app.world_mut(), command);
         self.settle();
         match reply {
             Ok(()) => {
@@ -302,6 +279,38 @@ impl Encounter {
             }
             Err(r) => Err(Box::new((r, Some(command)))),
         }
+    }
+
+    /// [`Encounter::perform_or_return`] for a command taken from the
+    /// [`Listing`] of this very moment, with nothing done to the encounter
+    /// in between. What the listing worked out for a move or shift is
+    /// handed to its walk (see [`world::ListedWalk`]): its path is not
+    /// searched again, and its first steps read who is where from
+    /// `prepared` ([`Listing::prepared`] of that listing, if given). The
+    /// result is the same as [`Encounter::perform_or_return`]'s.
+    pub(crate) fn perform_listed(
+        &mut self,
+        command: Command,
+        prepared: Option<world::Prepared>,
+    ) -> Result<(), Box<(Refusal, Option<Command>)>> {
+        let walker = match &command {
+            Command::Move { creature, .. } | Command::Shift { creature, .. } => Some(*creature),
+            _ => None,
+        };
+        let Some(walker) = walker else {
+            return self.perform_or_return(command);
+        };
+        let world = self.app.world_mut();
+        crate::fast::hand_over(
+            world,
+            world::ListedWalk {
+                walker,
+                prepared: prepared.filter(|p| p.walker == walker),
+            },
+        );
+        let reply = self.perform_or_return(command);
+        crate::fast::clear_handed::<world::ListedWalk>(self.app.world_mut());
+        reply
     }
 
     /// The replay of everything so far (also the save file).

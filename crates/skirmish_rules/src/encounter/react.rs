@@ -125,12 +125,17 @@ impl Resolution {
 }
 
 /// Run waiting work until it is done or a prompt opens. Returns whether a
-/// prompt is open. The first item of work is handed `prepared` if it is a
-/// walk (see [`world::Prepared`]).
-pub(super) fn run(world: &mut World, mut prepared: Option<world::Prepared>) -> bool {
+/// prompt is open. The first item of work may read what the listing
+/// handed over, if it is a listed walk (see [`world::ListedWalk`]).
+pub(super) fn run(world: &mut World) -> bool {
+    let mut first = true;
     loop {
         // (Only the first item may read it: anything run changes the world.)
-        let first = prepared.take();
+        if !std::mem::replace(&mut first, false)
+            && crate::fast::handed::<world::ListedWalk>(world).is_some()
+        {
+            crate::fast::clear_handed::<world::ListedWalk>(world);
+        }
         // The prompt, the damage to ask about and the next item, read with
         // one lookup of the resolution.
         let mut res = world.res_mut::<Resolution>();
@@ -171,7 +176,7 @@ pub(super) fn run(world: &mut World, mut prepared: Option<world::Prepared>) -> b
                 path,
                 shift,
                 asked,
-            } => resolve::walk_steps(world, creature, path, shift, asked, first),
+            } => resolve::walk_steps(world, creature, path, shift, asked),
             Resume::Roll(r) => resolve::run_roll(world, *r),
             Resume::After { creature, ability } => {
                 resolve::after_ability(world, creature, &ability)

@@ -346,7 +346,7 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
             break;
         }
     }
-    resolve::walk_steps(world, id, path[..cut].to_vec(), false, false, None);
+    resolve::walk_steps(world, id, path[..cut].to_vec(), false, false);
 }
 
 /// "Attack+0": a free strike on the nearest enemy it reaches (then the

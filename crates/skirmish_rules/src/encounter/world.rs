@@ -105,6 +105,7 @@ crate::fast::keyed::keyed!(
     crate::encounter::flow::Standing,
     crate::encounter::glyph::Glyphs,
     crate::encounter::log::CombatLog,
+    crate::fast::Handoff<crate::encounter::world::ListedWalk>,
     crate::encounter::react::Resolution,
     crate::encounter::setup::CreatureIndex,
     bevy_state::state::State<crate::encounter::flow::Phase>,
@@ -210,6 +211,18 @@ pub(crate) struct Scene {
     pub occupants: Vec<Occupant>,
     pub hidden: Vec<CreatureId>,
     pub largest_held: Option<u32>,
+}
+
+/// A move or shift taken from the listing of this very moment, with
+/// nothing done to the encounter since: the facade hands it to the walk
+/// through [`crate::fast::hand_over`] (`Encounter::perform_listed`). Its
+/// path was found by the reach search of this state, so its cost is not
+/// worked out again (release builds only; debug builds check it, and panic
+/// on a listed move the walk would refuse); `prepared` is what the listing
+/// read of everyone, for the walk's first steps.
+pub(crate) struct ListedWalk {
+    pub(crate) walker: CreatureId,
+    pub(crate) prepared: Option<Prepared>,
 }
 
 /// What the listing of this very moment read of everyone, handed to the

@@ -8,6 +8,13 @@
 //! - [`CachedQuery`] (`kept`): queries built once per thread and world.
 //!   World access (`encounter/world.rs`) is the one place that names the
 //!   queries kept; the rules read the world through it.
+//! - `in_order` ([`run_in_order`]): the executor of the turn boundary's
+//!   stages, their systems one after another without Bevy's bookkeeping.
+//! - `pool` ([`take_kept`], [`keep`]): buffers kept per thread between
+//!   uses (the movement search's occupancy grids).
+//! - `handoff` ([`hand_over`]): what a listing worked out, handed to the
+//!   resolution of the command taken from it (a listed move's path is not
+//!   searched again; its walk reads who is where from the listing).
 //! - `alloc` (feature `mimalloc`): the allocator glue for the binary and
 //!   the benchmarks.
 //!
@@ -17,8 +24,16 @@
 
 #[cfg(feature = "mimalloc")]
 pub mod alloc;
+mod handoff;
+mod in_order;
 pub(crate) mod kept;
 pub mod keyed;
+mod pool;
 
+pub(crate) use handoff::{Handoff, clear_handed, hand_over, handed, take_handed};
+pub(crate) use in_order::run_in_order;
+#[cfg(test)]
+pub(crate) use in_order::unconditional;
 pub(crate) use kept::{CachedQuery, KeptQuery, QuerySlot};
 pub use keyed::KeyedWorld;
+pub(crate) use pool::{Pool, keep, take_kept};

@@ -112,7 +112,6 @@ pub(crate) fn charge(
     let how = Walk {
         shift: false,
         spend_move: false,
-        listed: false,
     };
     walk(world, entity, id, path.to_vec(), how)?;
     let mut res = world.res_mut::<Resolution>();

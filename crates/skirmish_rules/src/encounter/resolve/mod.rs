@@ -56,6 +56,7 @@ use bevy_state::prelude::*;
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Resolution>()
         .init_resource::<RaisedWalls>()
+        .init_resource::<crate::fast::Handoff<ListedWalk>>()
         .add_systems(
             Step::EndOfTurn,
             walls_crumble.before(crate::encounter::flow::strain),
@@ -137,35 +138,17 @@ pub(crate) fn walls_crumble(world: &mut World) {
 /// system (a schedule around this one system cost a random game 2% more
 /// instructions, for nothing). The command comes back with the answer (for
 /// the replay, or the refusal's report).
-///
-/// `listed`: the command was taken from the listing of this very moment
-/// (`Encounter::perform_listed`, inside the crate): a move's path was then
-/// found by the reach search of this state, and its cost is not worked out
-/// again (release builds only; debug builds check it and panic on a listed
-/// move the walk would refuse). `prepared`: what that listing read of
-/// everyone, for the walk of a move or shift taken from it (see
-/// [`Prepared`]).
-pub(crate) fn handle_command(
-    world: &mut World,
-    cmd: Command,
-    listed: bool,
-    prepared: Option<Prepared>,
-) -> (Result<(), Refusal>, Command) {
+pub(crate) fn handle_command(world: &mut World, cmd: Command) -> (Result<(), Refusal>, Command) {
     // The phase stays as it is while the step runs (it changes after it).
     let phase = *world.res::<State<Phase>>().get();
-    let result = execute(world, &cmd, phase, listed);
+    let result = execute(world, &cmd, phase);
     // Whether a prompt is open, as the waiting work left it.
     let mut prompt = None;
     if result.is_ok() {
-        // A listed move or shift has just put its walk up, first to run,
+        // (A listed move or shift has just put its walk up, first to run,
         // with nothing changed since the listing but the walker's move
-        // spent.
-        let prepared = prepared.filter(|p| {
-            listed
-                && matches!(cmd, Command::Move { creature, .. } | Command::Shift { creature, .. }
-                    if creature == p.walker)
-        });
-        prompt = Some(react::run(world, prepared));
+        // spent: it may read what the listing handed over.)
+        prompt = Some(react::run(world));
         check_grabs(world);
     }
     if end_fallen_turn(world) != Fallen::Standing {
@@ -234,12 +217,7 @@ pub(crate) fn end_fallen_turn(world: &mut World) -> Fallen {
     Fallen::Ended
 }
 
-pub(crate) fn execute(
-    world: &mut World,
-    cmd: &Command,
-    phase: Phase,
-    listed: bool,
-) -> Result<(), Refusal> {
+pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal> {
     let id = cmd.creature();
     // Whose turn it is, read once: nothing before its checks below changes it.
     let (in_turn, acting, phased_round) = {
@@ -314,7 +292,6 @@ pub(crate) fn execute(
             let how = Walk {
                 shift: false,
                 spend_move: true,
-                listed,
             };
             walk(world, entity, id, path.to_vec(), how)
         }
@@ -326,7 +303,6 @@ pub(crate) fn execute(
             let how = Walk {
                 shift: true,
                 spend_move: true,
-                listed,
             };
             walk(world, entity, id, vec![from, *to], how)
         }

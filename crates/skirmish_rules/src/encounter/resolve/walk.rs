@@ -4,14 +4,12 @@
 use super::*;
 use crate::encounter::log::emit;
 
-/// How a walk is taken: a shift or a move, whether it spends the move
-/// action (a charge's run does not), and whether it was taken from the
-/// listing of this very moment (see [`handle_command`]).
+/// How a walk is taken: a shift or a move, and whether it spends the move
+/// action (a charge's run does not).
 #[derive(Clone, Copy)]
 pub(crate) struct Walk {
     pub(crate) shift: bool,
     pub(crate) spend_move: bool,
-    pub(crate) listed: bool,
 }
 
 pub(crate) fn walk(
@@ -21,11 +19,7 @@ pub(crate) fn walk(
     path: Vec<Pos>,
     how: Walk,
 ) -> Result<(), Refusal> {
-    let Walk {
-        shift,
-        spend_move,
-        listed,
-    } = how;
+    let Walk { shift, spend_move } = how;
     let space = world
         .comp::<Space>(entity)
         .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?
@@ -44,7 +38,9 @@ pub(crate) fn walk(
     // A listed move's path came from the reach search of this state, by
     // the rules `path_in_reach` checks: in release builds it is not worked
     // out again (4% of a random game's instructions); debug builds, where
-    // the tests run, check that the two agree.
+    // the tests run, check that the two agree. (The listing hands the
+    // walk over, see [`ListedWalk`]; only a move or shift is handed.)
+    let listed = crate::fast::handed::<ListedWalk>(world).is_some_and(|l| l.walker == id);
     if !listed || cfg!(debug_assertions) {
         let checked = path_in_reach(world, entity, id, space, conditions, &path, shift);
         debug_assert!(
@@ -128,15 +124,15 @@ pub(crate) fn path_in_reach(
 /// with a "moves adjacent" trigger are. Either pauses the walk, which goes on
 /// when the prompts are answered, unless the mover fell or can no longer move.
 /// A creature the mover has grabbed is brought along (docs/rules.md#grabbed).
-/// `prepared`: what the listing the walk's command was taken from read of
-/// everyone (see [`Prepared`]), read instead of a first [`walk_scene`].
+/// A walk taken from the listing of this very moment reads what the
+/// listing read of everyone (see [`ListedWalk`]) instead of a first
+/// [`walk_scene`].
 pub(crate) fn walk_steps(
     world: &mut World,
     id: CreatureId,
     path: Vec<Pos>,
     shift: bool,
     asked: bool,
-    prepared: Option<Prepared>,
 ) {
     let Some(entity) = entity_of(world, id) else {
         return;
@@ -163,7 +159,14 @@ pub(crate) fn walk_steps(
     );
     // (The listing's reading serves the walk's first steps only: a resumed
     // walk reads the world anew.)
-    let prepared = prepared.filter(|p| p.walker == id && !asked);
+    let prepared = if asked {
+        None
+    } else {
+        crate::fast::take_handed::<ListedWalk>(world)
+            .filter(|l| l.walker == id)
+            .and_then(|l| l.prepared)
+            .filter(|p| p.walker == id)
+    };
     // Whether the walker can still go on, its size and its side, read
     // through one kept query: these change only when something acts on a
     // step (and then are read again).

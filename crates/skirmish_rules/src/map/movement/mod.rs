@@ -4,6 +4,7 @@
 
 use super::grid::{Footprint, Map, Occupant, Pos, Side, square};
 use super::los::line_of_effect_to_square;
+use crate::fast::{Pool, keep, take_kept};
 use crate::stats::CreatureId;
 
 mod cost;
@@ -754,29 +755,6 @@ impl Drop for Occupancy {
     }
 }
 
-/// Kept buffers of one kind, on each thread (see [`Occupancy`]).
-type Kept<T> = std::thread::LocalKey<std::cell::RefCell<Vec<T>>>;
-
-/// A buffer kept in `pool`, or a new one.
-fn take_kept<T: Default>(pool: &'static Kept<T>) -> T {
-    pool.try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()))
-        .ok()
-        .flatten()
-        .unwrap_or_default()
-}
-
-/// Keep `item` in `pool` for the next use. A few may be alive at once (an
-/// AI scoring during a listing); more than that are let go.
-fn keep<T>(pool: &'static Kept<T>, item: T) {
-    let _ = pool.try_with(|p| {
-        if let Ok(mut p) = p.try_borrow_mut()
-            && p.len() < 4
-        {
-            p.push(item);
-        }
-    });
-}
-
 /// The squares of an [`Occupancy`], with who is on each.
 type Set = Vec<(usize, (CreatureId, Side))>;
 
@@ -785,9 +763,9 @@ type Grid = Vec<Option<(CreatureId, Side)>>;
 
 thread_local! {
     /// Empty grids, kept between uses (see [`Occupancy`]).
-    static GRIDS: std::cell::RefCell<Vec<Grid>> = const { std::cell::RefCell::new(Vec::new()) };
+    static GRIDS: Pool<Grid> = const { std::cell::RefCell::new(Vec::new()) };
     /// Lists of squares, kept between uses.
-    static SETS: std::cell::RefCell<Vec<Set>> = const { std::cell::RefCell::new(Vec::new()) };
+    static SETS: Pool<Set> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// An occupancy grid: which creature is in each square.
