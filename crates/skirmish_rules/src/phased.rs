@@ -6,7 +6,7 @@
 //!
 //! The encounter flow that runs them (phases, seizing the initiative, the
 //! movement powers and battle actions as commands) is
-//! `encounter::phased_flow`; the round's state is [`PhasedRound`].
+//! `encounter::ruleset::phased`; the round's state is [`PhasedRound`].
 
 use serde::{Deserialize, Serialize};
 

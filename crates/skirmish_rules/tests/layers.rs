@@ -124,3 +124,44 @@ fn the_speed_machinery_knows_no_rule() {
     assert_eq!(uses("fast", &["pub(crate) fn run_in_order"]).len(), 1);
     assert_eq!(uses("fast", &["pub(crate) fn take_kept"]).len(), 1);
 }
+
+#[test]
+fn resolution_never_asks_which_ruleset_is_played() {
+    // The phased 2d6 rules plug in through the `Ruleset` seam (issue 48,
+    // point 3): resolution, the listing and the turn flow call the
+    // encounter's ruleset, and never branch on the phased one.
+    let asks = [
+        "ruleset::phased",
+        "Phased2d6",
+        "flow.phased",
+        ".phased.as_ref",
+        "phased::Stage",
+        "phased::rules",
+    ];
+    let mut found = Vec::new();
+    for dir in ["encounter/resolve", "encounter/listing"] {
+        found.extend(uses(dir, &asks));
+    }
+    for file in [
+        "encounter/flow",
+        "encounter/concentration",
+        "encounter/preview",
+        "encounter/aura",
+        "encounter/summon",
+        "encounter/glyph",
+        "encounter/gather",
+    ] {
+        found.extend(uses(file, &asks));
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    // The check reads real files: the seam is there, and the phased rules
+    // implement it.
+    assert_eq!(
+        uses("encounter/ruleset", &["pub(crate) trait Ruleset"]).len(),
+        1
+    );
+    assert_eq!(
+        uses("encounter/ruleset", &["impl super::Ruleset for Phased"]).len(),
+        1
+    );
+}

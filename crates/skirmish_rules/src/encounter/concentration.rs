@@ -93,15 +93,10 @@ pub fn save_roll(rolls: &[u32]) -> u32 {
 /// One save with `disadvantages` extra dice, keeping the lowest: the
 /// ruleset's save (a d10 against its target; phased 2d6: 2d6 against 7).
 fn save(world: &mut World, disadvantages: usize) -> (u32, bool) {
-    let phased = super::phased_flow::rules(world).map(|r| r.save_target);
-    let target = phased.unwrap_or(world.res::<super::flow::ActiveRuleset>().0.save_target);
+    let rules = super::ruleset::of(world);
+    let (target, roll) = (rules.save_target(world), rules.save_dice());
     let mut dice = world.res_mut::<Dice>();
-    let rolls: Vec<u32> = (0..=disadvantages)
-        .map(|_| match phased {
-            Some(_) => dice.roll(6) + dice.roll(6),
-            None => dice.roll(10),
-        })
-        .collect();
+    let rolls: Vec<u32> = (0..=disadvantages).map(|_| roll(&mut dice)).collect();
     let roll = save_roll(&rolls);
     (roll, roll >= target)
 }

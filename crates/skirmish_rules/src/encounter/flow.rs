@@ -302,7 +302,7 @@ fn glyph_round(world: &mut World) {
 
 /// The talent's strain hurts at the end of its turn (before saves).
 pub(super) fn strain(world: &mut World) {
-    if super::phased_flow::in_movement(world) {
+    if super::ruleset::of(world).movement_turn(world) {
         return;
     }
     let ended = turns_ended(world);
@@ -364,19 +364,14 @@ pub(super) fn roll_saves(
 }
 
 /// End of the creature's turn: EoT conditions end, then a save for each
-/// save-ends condition (docs/rules.md#durations). Phased 2d6: a movement
-/// turn ends nothing; a battle turn ends EoT conditions, and saves wait for
-/// the end phase.
+/// save-ends condition (docs/rules.md#durations), as the ruleset has it
+/// (phased 2d6: a movement turn ends nothing; a battle turn ends EoT
+/// conditions, and saves wait for the end phase).
 pub(super) fn end_of_turn(world: &mut World) {
-    let (ended, phased, movement_turn) = {
-        let mut flow = world.res_mut::<Flow>();
-        let ended = std::mem::take(&mut flow.events.ended);
-        let movement_turn = flow
-            .phased
-            .as_ref()
-            .is_some_and(|p| p.stage == crate::phased::Stage::Movement);
-        (ended, flow.phased.is_some(), movement_turn)
-    };
+    let ended = std::mem::take(&mut world.res_mut::<Flow>().events.ended);
+    let rules = super::ruleset::of(world);
+    let (movement_turn, saves_now) = (rules.movement_turn(world), rules.saves_at_turn_end(world));
+    let (save_target, save_dice) = (rules.save_target(world), rules.save_dice());
     // (An exclusive system, reading through the keyed reads, each once: as
     // a function system, with the fetches of its five resources, a random
     // game took 0.4% more instructions. `start_of_turn`, tried the same
@@ -398,10 +393,9 @@ pub(super) fn end_of_turn(world: &mut World) {
         } else {
             conditions.end_of_turn()
         };
-        // Phased 2d6: saves wait for the end phase. (The conditions are
-        // taken out while the dice roll, and put back.)
+        // (The conditions are taken out while the dice roll, and put back.)
         let saving = (!movement_turn
-            && !phased
+            && saves_now
             && conditions
                 .list
                 .iter()
@@ -409,13 +403,12 @@ pub(super) fn end_of_turn(world: &mut World) {
         .then(|| std::mem::take(&mut *conditions));
         let mut saves = CombatLog::default();
         if let Some(mut conditions) = saving {
-            let save_target = world.res::<ActiveRuleset>().0.save_target;
             roll_saves(
                 id,
                 &mut conditions,
                 &mut world.res_mut::<Dice>(),
                 &mut saves,
-                &|d: &mut Dice| d.roll(10),
+                &save_dice,
                 save_target,
             );
             if let Some(mut c) = world.comp_mut::<Conditions>(e) {
@@ -474,11 +467,7 @@ fn advance(world: &mut World) {
     if phase == Phase::AwaitingTurn && flow.round > 0 {
         return;
     }
-    if super::phased_flow::rules(world).is_some() {
-        super::phased_flow::advance(world);
-    } else {
-        side_advance(world);
-    }
+    super::ruleset::of(world).advance(world);
     world.res_mut::<NextState<Phase>>().set(Phase::AwaitingTurn);
 }
 
@@ -521,7 +510,7 @@ pub(super) fn still_to_act(flow: &Flow, side: Side, c: &Creature, s: &Stamina) -
 
 /// docs/rules.md#actions-on-a-turn: the sides alternate, a side that runs out lets the
 /// other finish.
-fn side_advance(world: &mut World) {
+pub(super) fn side_advance(world: &mut World) {
     let (round, to_act) = {
         let f = world.res::<Flow>();
         (f.round, f.to_act)
@@ -617,10 +606,10 @@ pub(super) fn start_of_turn(
     mut creatures: Query<TurnStartData>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
-    (content, index): (Res<Content>, Res<CreatureIndex>),
+    (content, index, active): (Res<Content>, Res<CreatureIndex>, Res<ActiveRuleset>),
 ) {
     let started = std::mem::take(&mut flow.events.started);
-    let stage = flow.phased.as_ref().map(|p| p.stage);
+    let rules = super::ruleset::of_rules(&active);
     // In the order the turns started: resource dice are rolled here.
     for e in in_list_order(&index, &started) {
         let Ok((_, c, mut budget, mut stance, heroic, stamina)) = creatures.get_mut(e) else {
@@ -639,12 +628,8 @@ pub(super) fn start_of_turn(
             triggered,
             ..Default::default()
         };
-        if let Some(stage) = stage {
-            super::phased_flow::budget(stage, &mut budget);
-            // Heroic resource comes with the battle turn.
-            if stage == crate::phased::Stage::Movement {
-                continue;
-            }
+        if !rules.start_budget(&flow, &mut budget) {
+            continue;
         }
         if let (Some(mut h), CreatureKind::Hero { class }) = (heroic, &c.kind) {
             let gain = match content.classes.get(class).map(|k| k.resource_per_turn) {

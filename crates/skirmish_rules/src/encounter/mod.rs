@@ -20,11 +20,11 @@ pub mod glyph;
 
 pub mod listing;
 pub mod log;
-pub mod phased_flow;
 pub mod preview;
 pub mod react;
 pub mod replay;
 pub mod resolve;
+pub mod ruleset;
 pub mod setup;
 pub mod snapshot;
 pub mod summon;
@@ -452,13 +452,13 @@ impl Encounter {
 
     /// The phased 2d6 numbers, when the encounter plays that ruleset.
     pub fn phased_rules(&self) -> Option<&crate::phased::PhasedRules> {
-        phased_flow::rules(self.world())
+        ruleset::phased::rules(self.world())
     }
 
     /// Phased 2d6: who is next in the current phase's order (a creature
     /// starting its turn instead seizes the initiative).
     pub fn phased_next(&self) -> Option<CreatureId> {
-        phased_flow::next_up(self.world())
+        ruleset::phased::next_up(self.world())
     }
 
     /// The content the encounter was built from.

@@ -287,11 +287,19 @@ impl Forecaster<'_> {
                 deals_damage,
                 &see,
             );
-            // Phased 2d6: the chances are a miss, tier 2 and tier 3.
-            let phased = ability.power_roll.as_ref().and_then(|_| {
-                super::phased_flow::odds(world, &user, ts, spec.characteristic, (edges, banes))
+            // The ruleset's own odds, if it has them (phased 2d6: a miss,
+            // tier 2 and tier 3).
+            let own = ability.power_roll.as_ref().and_then(|_| {
+                super::ruleset::of(world).roll_odds(
+                    world,
+                    &user,
+                    ts,
+                    spec.characteristic,
+                    edges,
+                    banes,
+                )
             });
-            let chances = match (&ability.power_roll, phased) {
+            let chances = match (&ability.power_roll, own) {
                 (Some(_), Some(odds)) => odds,
                 (Some(_), None) => tier_probabilities(&RollSpec {
                     edges,
@@ -300,7 +308,9 @@ impl Forecaster<'_> {
                 }),
                 (None, _) => [1.0, 0.0, 0.0],
             };
-            let missed = phased.is_some() && ts.side != user.side;
+            // (Odds of its own mean a roll that can miss: its lowest
+            // result against an enemy does nothing.)
+            let missed = own.is_some() && ts.side != user.side;
             let tiers = self.tiers_on(ability, &user, ts, missed);
             out.push(target_preview(ts.id, *left, edges, banes, chances, tiers));
         }
@@ -477,8 +487,9 @@ fn free_strike_preview(
         ..Default::default()
     };
     let tiers = [outcome.clone(), outcome.clone(), outcome];
-    // Phased 2d6: the strike must hit (a miss is "tier 1", doing nothing).
-    let hit = super::phased_flow::free_strike_odds(world, ue, te);
+    // The strike may have to hit (phased 2d6: a miss is "tier 1", doing
+    // nothing).
+    let hit = super::ruleset::of(world).free_strike_odds(world, ue, te);
     let (tiers, chances) = if hit < 1.0 {
         let [_, two, three] = tiers;
         ([TierOutcome::default(), two, three], [1.0 - hit, hit, 0.0])

@@ -6,7 +6,6 @@ mod charges;
 
 pub(crate) use charges::*;
 
-use super::components::*;
 use super::*;
 use crate::ability::{ActionType, Distance};
 use crate::conditions::movement_limits;
@@ -28,16 +27,18 @@ pub use world::Battlefield;
 pub(crate) fn list(world: &mut World) -> Listing {
     // A squad's members, or none (an empty list is copied without an
     // allocation; `Flow::acting` would make one for the lone creature).
-    let (over, active, squad, phased, surprised) = {
+    let (over, active, squad, surprised) = {
         let flow = world.res::<Flow>();
         (
             flow.outcome.is_some(),
             flow.active,
             flow.squad.clone(),
-            flow.phased.is_some(),
             flow.surprised_now(),
         )
     };
+    let rules = ruleset::of(world);
+    // Whether the ruleset lists a turn's commands its own way.
+    let own_turns = rules.lists_turns(world);
     if over {
         return Listing::default();
     }
@@ -54,13 +55,11 @@ pub(crate) fn list(world: &mut World) -> Listing {
         return Listing::of(out);
     }
     let Some(active) = active else {
-        if phased {
-            let flow = world.res::<Flow>().clone();
-            if let Some(p) = &flow.phased {
-                return Listing::of(phased_starts(world, &flow, p.stage));
-            }
+        if let Some(starts) = rules.listed_starts(world) {
+            return Listing::of(starts);
         }
-        // Read in place (only the phased starts need the world to write).
+        // Read in place (only a ruleset's own starts need the world to
+        // write).
         let world: &World = world;
         let flow = world.res::<Flow>();
         // In id order.
@@ -90,7 +89,7 @@ pub(crate) fn list(world: &mut World) -> Listing {
     // One creature acting, the common case: its list as it is, its
     // moves not built (made in place, not moved through the loop
     // below).
-    if squad.is_empty() && !phased {
+    if squad.is_empty() && !own_turns {
         let mut out = creature_actions(world, active, surprised);
         out.rest.push(Listed::Basic {
             creature: active,
@@ -106,20 +105,11 @@ pub(crate) fn list(world: &mut World) -> Listing {
     for &member in acting {
         // (A lone creature's own listing finds it dead itself,
         // reading it once.)
-        if (acting.len() > 1 || phased) && !self_alive(world, member) {
+        if (acting.len() > 1 || own_turns) && !self_alive(world, member) {
             continue;
         }
-        if phased {
-            // docs/rules.md#phased-2d6: the phase decides what a turn may do.
-            for c in phased_flow::movement_commands(world, member) {
-                out.push_command(c);
-            }
-            let allowed: Vec<Command> = creature_actions(world, member, surprised)
-                .into_vec()
-                .into_iter()
-                .filter(|c| phased_flow::check_command(world, member, c).is_ok())
-                .collect();
-            for c in allowed {
+        if own_turns {
+            for c in rules.turn_commands(world, member, surprised) {
                 out.push_command(c);
             }
         } else if out.slots() == 0 {
@@ -598,60 +588,6 @@ impl Listing {
     }
 }
 
-/// Whose phased turn can start: the next in the phase's order; in the
-/// movement phase also any other of that side's creatures still to move
-/// (seizing the initiative); in the battle phase, delaying.
-pub(crate) fn phased_starts(
-    world: &mut World,
-    flow: &Flow,
-    stage: crate::phased::Stage,
-) -> Vec<Command> {
-    let Some(next) = phased_flow::next_up(world) else {
-        return Vec::new();
-    };
-    let mut out = vec![Command::StartTurn { creature: next }];
-    if stage == crate::phased::Stage::Movement {
-        let mut q = world.query_filtered::<(&Creature, &Stamina), Without<Summoned>>();
-        let mut seizers: Vec<CreatureId> = q
-            .iter(world)
-            .filter(|(c, s)| {
-                c.side == flow.to_act
-                    && c.id != next
-                    && flow::can_act(s)
-                    && !flow.acted.contains(&c.id)
-            })
-            .map(|(c, _)| c.id)
-            .collect();
-        seizers.sort();
-        out.extend(
-            seizers
-                .into_iter()
-                .map(|c| Command::StartTurn { creature: c }),
-        );
-    } else {
-        let order = flow
-            .phased
-            .as_ref()
-            .map(|p| p.battle_order.clone())
-            .unwrap_or_default();
-        let at = order.iter().position(|&c| c == next).unwrap_or(order.len());
-        let someone_after = order.iter().skip(at + 1).any(|&c| {
-            !flow.acted.contains(&c)
-                && world::entity_of(world, c)
-                    .and_then(|e| world.comp::<Stamina>(e))
-                    .is_some_and(flow::can_act)
-        });
-        let delayed = flow
-            .phased
-            .as_ref()
-            .is_some_and(|p| p.delayed.contains(&next));
-        if someone_after && !delayed {
-            out.push(Command::Delay { creature: next });
-        }
-    }
-    out
-}
-
 /// What one creature taking the current turn can do now: its moves and
 /// shifts, charges, its abilities against each valid target or placement,
 /// and the basic actions. `surprised` is the side wholly surprised now
@@ -727,7 +663,11 @@ pub(crate) fn creature_actions(
     let walk = match &moving {
         Some((_, _, _, Some(_))) if largest_held.is_none() => Some((
             active,
-            (!phased_flow::stops_moving(world, cond), space.size, me.side),
+            (
+                !ruleset::of(world).stops_moving(world, cond),
+                space.size,
+                me.side,
+            ),
         )),
         _ => None,
     };

@@ -341,7 +341,7 @@ pub(crate) fn free_strike_hits(
     target_id: CreatureId,
 ) {
     // Phased 2d6: a free strike is an attack roll too.
-    if !crate::encounter::phased_flow::free_strike_lands(world, attacker, target) {
+    if !crate::encounter::ruleset::of(world).free_strike_lands(world, attacker, target) {
         return;
     }
     let mut damage = free_strike_damage(world, attacker);

@@ -47,7 +47,7 @@ use crate::map::movement::{Mover, is_straight, path_cost};
 use crate::map::{
     Footprint, Map, Occupant, Pos, Side, Sight, any_clear_sight, line_of_effect, sight,
 };
-use crate::power_roll::{RollSpec, resolve_for_target};
+use crate::power_roll::RollSpec;
 use crate::stats::{Characteristics, CreatureId, DamageTraits, DamageType, Health, Stamina};
 use bevy_app::App;
 use bevy_ecs::prelude::*;
@@ -220,17 +220,14 @@ pub(crate) fn end_fallen_turn(world: &mut World) -> Fallen {
 pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal> {
     let id = cmd.creature();
     // Whose turn it is, read once: nothing before its checks below changes it.
-    let (in_turn, acting, phased_round) = {
+    let (in_turn, acting) = {
         let flow = world.res::<Flow>();
         if flow.outcome.is_some() {
             return Err(Refusal::Over);
         }
-        (
-            flow.active.is_some(),
-            flow.is_acting(id),
-            flow.phased.is_some(),
-        )
+        (flow.active.is_some(), flow.is_acting(id))
     };
+    let rules = crate::encounter::ruleset::of(world);
     let entity = entity_of(world, id).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     // A square far off the map is no square of this fight (only a file
     // written by hand names one): refused at the door, so no rule works
@@ -252,11 +249,7 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
     }
     match cmd {
         Command::StartTurn { creature } => return start_turn(world, entity, *creature, phase),
-        Command::Delay { creature } if crate::encounter::phased_flow::rules(world).is_some() => {
-            side_to_pick(world, entity, *creature, phase)?;
-            return crate::encounter::phased_flow::delay(world, *creature);
-        }
-        Command::Delay { creature } => return delay(world, entity, *creature, phase),
+        Command::Delay { creature } => return rules.delay(world, entity, *creature, phase),
         Command::Answer { .. } => return Err(Refusal::NoPrompt),
         _ => {}
     }
@@ -271,16 +264,10 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
     {
         return Err(Refusal::Dead(Who::of(world, id)));
     }
-    // (The turn order is read again only in a phased round.)
-    let round = if phased_round {
-        crate::encounter::phased_flow::round(world)
-    } else {
-        None
-    };
-    crate::encounter::phased_flow::check_command_in(world, round, id, cmd)?;
+    rules.check_command(world, id, cmd)?;
     match cmd {
         Command::Movement { power, path, .. } => {
-            crate::encounter::phased_flow::movement(world, entity, id, *power, &path.to_vec())
+            rules.movement(world, entity, id, *power, &path.to_vec())
         }
         Command::EndTurn { .. } => {
             let mut flow = world.res_mut::<Flow>();
@@ -403,21 +390,11 @@ pub(crate) fn start_turn(
     if world.comp::<Summoned>(entity).is_some() {
         return Err(Refusal::SummonActsAlone(Who::of(world, id)));
     }
-    // docs/rules.md#turn-order: the phases' order, or seizing the initiative.
-    // (Read together: nothing below changes them before they are used.)
-    let (phased, acted) = {
-        let flow = world.res::<Flow>();
-        (
-            flow.phased.as_ref().map(|p| p.stage),
-            flow.acted.contains(&id),
-        )
-    };
-    let seized = match phased {
-        Some(_) if phase == Phase::AwaitingTurn => {
-            crate::encounter::phased_flow::check_start(world, id)?
-        }
-        _ => false,
-    };
+    // docs/rules.md#turn-order: the ruleset's order (the phases' order, or
+    // seizing the initiative).
+    let rules = crate::encounter::ruleset::of(world);
+    let acted = world.res::<Flow>().acted.contains(&id);
+    let seized = rules.check_start(world, id, phase)?;
     side_to_pick(world, entity, id, phase)?;
     if acted {
         return Err(Refusal::AlreadyActed(Who::of(world, id)));
@@ -425,12 +402,10 @@ pub(crate) fn start_turn(
     if !world.comp::<Stamina>(entity).is_some_and(can_act) {
         return Err(Refusal::Dead(Who::of(world, id)));
     }
-    if phased.is_some() {
-        crate::encounter::phased_flow::turn_started(world, id, seized);
-    }
-    // docs/rules.md#minions: a squad "takes one turn together" (in phased
-    // rounds each minion goes on its own initiative).
-    let squad = squad_of(world, entity).filter(|_| phased.is_none());
+    rules.turn_started(world, id, seized);
+    // docs/rules.md#minions: a squad "takes one turn together" (where the
+    // ruleset has it so).
+    let squad = squad_of(world, entity).filter(|_| rules.squads_share_turns(world));
     let members: Vec<CreatureId> = match squad {
         Some(n) => {
             let mut q = world.query::<(&Creature, &SquadMember, &Stamina)>();
@@ -456,7 +431,7 @@ pub(crate) fn start_turn(
     }
     // docs/rules.md#slow-actions: it takes effect at the start of the next
     // turn (phased: the next battle turn).
-    let movement_turn = phased == Some(crate::phased::Stage::Movement);
+    let movement_turn = rules.movement_turn(world);
     // (Most turns have none: the entity is not moved for nothing.)
     if !movement_turn
         && world.comp::<Casting>(entity).is_some()

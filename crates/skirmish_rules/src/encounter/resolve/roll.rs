@@ -129,27 +129,12 @@ pub(crate) fn resolve_roll(
     };
     // One roll for all targets (docs/rules.md#multiple-targets;
     // phased 2d6: its 2d6 and one extra die per target).
-    let phased = crate::encounter::phased_flow::rules(world).is_some();
-    let naturals = if phased {
-        let mut d = world.res_mut::<Dice>();
-        [d.roll(6), d.roll(6)]
-    } else {
-        world.res_mut::<Dice>().roll_2d10()
-    };
+    let rules = crate::encounter::ruleset::of(world);
     let characteristic = user
         .chars
         .best_of(&power_roll.characteristics)
         .map_or(0, |(_, v)| v);
-    if !phased {
-        emit(
-            world,
-            LogEntry::Rolled {
-                creature: id,
-                naturals,
-                characteristic,
-            },
-        );
-    }
+    let naturals = rules.roll_naturals(world, id, characteristic);
     let spec = RollSpec {
         characteristic,
         main_action_ability: ability.action == ActionType::MainAction,
@@ -189,44 +174,16 @@ pub(crate) fn resolve_roll(
             &|a, b| sight(&map, a, b),
         );
         let banes = banes + component_banes;
-        let result = if phased {
-            // docs/rules.md#edges-and-banes: 2d6 + ATK against DEF; a miss does nothing.
-            match crate::encounter::phased_flow::attack(
-                world,
-                user,
-                target,
-                characteristic,
-                (edges, banes),
-                naturals,
-            ) {
-                Some(tier) => crate::power_roll::RollResult {
-                    tier,
-                    ..resolve_for_target(&spec, [1, 1], 0, 0)
-                },
-                None => continue,
-            }
-        } else {
-            resolve_for_target(&spec, naturals, edges, banes)
+        let Some(result) = rules.roll_against(world, user, target, &spec, naturals, edges, banes)
+        else {
+            continue;
         };
         let tier = match chosen_tier {
             _ if low_score => crate::power_roll::Tier::One,
             Some(t) if t < result.tier => t,
             _ => result.tier,
         };
-        // (Phased 2d6 logged its attack line instead.)
-        if !phased {
-            emit(
-                world,
-                LogEntry::TierResult {
-                    target: target.id,
-                    total: result.total,
-                    tier,
-                    edges,
-                    banes,
-                    critical: result.critical,
-                },
-            );
-        }
+        rules.tier_reached(world, target.id, &result, tier, edges, banes);
         if result.critical && !critical_logged {
             critical_logged = true;
             dramatic_moment(world, user.space);

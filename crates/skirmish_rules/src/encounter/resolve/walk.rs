@@ -374,7 +374,7 @@ pub(crate) fn walker_state(world: &World, entity: Entity) -> Option<WalkerState>
         let (c, space, stamina, movement, cond) = q.get_manual(world, entity).ok()?;
         let can_go = can_act(stamina)
             && movement_limits(cond, movement.speed).speed > 0
-            && !crate::encounter::phased_flow::stops_moving(world, cond);
+            && !crate::encounter::ruleset::of(world).stops_moving(world, cond);
         Some((can_go, space.0.size, c.side))
     })
     .flatten()

@@ -13,16 +13,16 @@ use crate::encounter::world;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::command::{Command, Refusal, Who};
-use super::components::*;
-use super::flow::{ActiveRuleset, Flow, can_act};
-use super::log::{CombatLog, LogEntry};
-use super::react::{Resolution, Resume};
-use super::resolve::{self, spend_action};
-use super::world::{Snapshot, entity_of, occupants};
 use crate::conditions::{ConditionKind, Conditions, movement_limits};
 use crate::content::RulesetKind;
 use crate::dice::Dice;
+use crate::encounter::command::{Command, Refusal, Who};
+use crate::encounter::components::*;
+use crate::encounter::flow::{ActiveRuleset, Flow, can_act};
+use crate::encounter::log::{CombatLog, LogEntry};
+use crate::encounter::react::{Resolution, Resume};
+use crate::encounter::resolve::{self, spend_action};
+use crate::encounter::world::{Snapshot, entity_of, occupants};
 use crate::map::movement::{Mover, is_straight, path_cost};
 use crate::map::{Pos, Side};
 use crate::phased::{
@@ -82,7 +82,7 @@ fn side_of(world: &World, id: CreatureId) -> Option<Side> {
 
 /// Choose who goes next; a finished movement phase gives way to the battle
 /// phase, a finished battle phase to the end phase and a new round.
-pub(super) fn advance(world: &mut World) {
+pub(crate) fn advance(world: &mut World) {
     if world.res::<Flow>().round == 0 {
         begin_round(world);
     }
@@ -107,7 +107,7 @@ pub(super) fn advance(world: &mut World) {
 /// docs/rules.md#initiative-phase: "Each player rolls INT + AGI", lowest moves
 /// first, "In the event of a tie, roll a d6 until a winner is determined."
 fn begin_round(world: &mut World) {
-    super::flow::new_round(world);
+    crate::encounter::flow::new_round(world);
     let Some(rules) = rules(world).cloned() else {
         return;
     };
@@ -189,7 +189,7 @@ fn end_phase(world: &mut World) {
         }
         world.resource_scope(|world, mut dice: Mut<Dice>| {
             let mut log = world.res_mut::<CombatLog>();
-            super::flow::roll_saves(
+            crate::encounter::flow::roll_saves(
                 id,
                 &mut conditions,
                 &mut dice,
@@ -206,7 +206,7 @@ fn end_phase(world: &mut World) {
 
 /// A turn may start: `Ok(true)` when it seizes the initiative (moving ahead
 /// of its place), `Ok(false)` when it is next.
-pub(super) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal> {
+pub(crate) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal> {
     let next =
         next_up(world).ok_or_else(|| Refusal::Phased("nobody is left to go this phase".into()))?;
     if next == id {
@@ -227,7 +227,7 @@ pub(super) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal
 
 /// A turn starts: a seizer is recorded; the budget is the phase's (a move
 /// in the movement phase, one battle action in the battle phase).
-pub(super) fn turn_started(world: &mut World, id: CreatureId, seized: bool) {
+pub(crate) fn turn_started(world: &mut World, id: CreatureId, seized: bool) {
     if seized {
         if let Some(p) = world.res_mut::<Flow>().phased.as_mut() {
             p.seized.push(id);
@@ -237,7 +237,7 @@ pub(super) fn turn_started(world: &mut World, id: CreatureId, seized: bool) {
 }
 
 /// The budget of a phased turn, set when it starts.
-pub(super) fn budget(stage: Stage, budget: &mut TurnBudget) {
+pub(crate) fn budget(stage: Stage, budget: &mut TurnBudget) {
     match stage {
         Stage::Movement => {
             budget.main = false;
@@ -255,7 +255,7 @@ pub(super) fn budget(stage: Stage, budget: &mut TurnBudget) {
 /// docs/rules.md#defend-and-delay: "Delay your action until after the GM or another
 /// player has finished their turn": the creature moves behind the next one
 /// in the battle order.
-pub(super) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
+pub(crate) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
     if stage(world) != Some(Stage::Battle) {
         return Err(Refusal::CannotDelay("delay is a battle action"));
     }
@@ -305,12 +305,12 @@ pub(super) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
 /// What the phases allow, before a command is carried out: only movement
 /// powers in the movement phase; in the battle phase one battle action and
 /// no attack after a run; and no power-roll movement commands at all.
-pub(super) fn check_command(world: &World, id: CreatureId, cmd: &Command) -> Result<(), Refusal> {
+pub(crate) fn check_command(world: &World, id: CreatureId, cmd: &Command) -> Result<(), Refusal> {
     check_command_in(world, round(world), id, cmd)
 }
 
 /// [`check_command`] with the round's phased state already read.
-pub(super) fn check_command_in(
+pub(crate) fn check_command_in(
     world: &World,
     round: Option<&PhasedRound>,
     id: CreatureId,
@@ -357,7 +357,7 @@ pub(super) fn check_command_in(
 /// docs/rules.md#movement-powers's movement powers: one a turn in the movement phase (and
 /// Disengage as the battle action). Slowed creatures can't move ("you lose
 /// all remaining squares of movement"); a charge runs straight to an enemy.
-pub(super) fn movement(
+pub(crate) fn movement(
     world: &mut World,
     entity: Entity,
     id: CreatureId,
@@ -481,7 +481,7 @@ pub(super) fn movement(
 
 /// docs/rules.md#movement-phase: "If you are Slowed at any point during
 /// your movement, you lose all remaining squares of movement".
-pub(super) fn stops_moving(world: &World, conditions: &Conditions) -> bool {
+pub(crate) fn stops_moving(world: &World, conditions: &Conditions) -> bool {
     conditions.has(ConditionKind::Slowed) && rules(world).is_some()
 }
 
@@ -527,7 +527,7 @@ fn defense(rules: &PhasedRules, user: &Snapshot, target: &Snapshot) -> i32 {
 /// (one for every target); the extra die is rolled per target. Returns the
 /// tier the hit lands at; `None` is a miss. On the user's own side a miss
 /// still lands at tier 1 (our ruling).
-pub(super) fn attack(
+pub(crate) fn attack(
     world: &mut World,
     user: &Snapshot,
     target: &Snapshot,
@@ -562,7 +562,7 @@ pub(super) fn attack(
 
 /// The chance of a miss (tier 1 on one's own side), tier 2 and tier 3 for
 /// [`attack`], for previews and the AI.
-pub(super) fn odds(
+pub(crate) fn odds(
     world: &World,
     user: &Snapshot,
     target: &Snapshot,
@@ -582,7 +582,7 @@ pub(super) fn odds(
 
 /// A free strike (or opportunity attack) is an attack too: 2d6 + the better
 /// of the ruleset's `free_strike_attack` characteristics. `true` on a hit.
-pub(super) fn free_strike_lands(world: &mut World, attacker: Entity, target: Entity) -> bool {
+pub(crate) fn free_strike_lands(world: &mut World, attacker: Entity, target: Entity) -> bool {
     let Some(rules) = rules(world).cloned() else {
         return true;
     };
@@ -604,7 +604,7 @@ pub(super) fn free_strike_lands(world: &mut World, attacker: Entity, target: Ent
 }
 
 /// The chance a free strike lands (1 outside the phased ruleset).
-pub(super) fn free_strike_odds(world: &World, attacker: Entity, target: Entity) -> f64 {
+pub(crate) fn free_strike_odds(world: &World, attacker: Entity, target: Entity) -> f64 {
     let Some(rules) = rules(world) else {
         return 1.0;
     };
@@ -625,7 +625,7 @@ pub(super) fn free_strike_odds(world: &World, attacker: Entity, target: Entity) 
 /// movement phase one movement power to each square it reaches (the least
 /// power that gets there: shift, walk, hustle, run), disengage when an
 /// enemy is adjacent and charges; in the battle phase, disengage.
-pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Command> {
+pub(crate) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Command> {
     let mut out = Vec::new();
     let (Some(rules), Some(stage)) = (rules(world).cloned(), stage(world)) else {
         return out;
@@ -733,9 +733,9 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         ..mover
     };
     let occ = crate::map::movement::occupancy(&map, &creatures);
-    let areas = super::listing::run_areas(&creatures, walker, &[]);
+    let areas = crate::encounter::listing::run_areas(&creatures, walker, &[]);
     let runs = crate::map::movement::straight_runs(&map, &occ, &walker, &areas);
-    for c in super::listing::charges(&creatures, walker, &runs, &[]) {
+    for c in crate::encounter::listing::charges(&creatures, walker, &runs, &[]) {
         if let Command::Charge { path, .. } = c
             && !out.iter().any(|o| matches!(o, Command::Movement { power: MovementPower::Charge, path: p, .. } if *p == path))
         {
@@ -743,4 +743,239 @@ pub(super) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         }
     }
     out
+}
+
+/// Whose phased turn can start: the next in the phase's order; in the
+/// movement phase also any other of that side's creatures still to move
+/// (seizing the initiative); in the battle phase, delaying.
+fn phased_starts(world: &mut World, flow: &Flow, stage: crate::phased::Stage) -> Vec<Command> {
+    let Some(next) = next_up(world) else {
+        return Vec::new();
+    };
+    let mut out = vec![Command::StartTurn { creature: next }];
+    if stage == crate::phased::Stage::Movement {
+        let mut q = world.query_filtered::<(&Creature, &Stamina), Without<Summoned>>();
+        let mut seizers: Vec<CreatureId> = q
+            .iter(world)
+            .filter(|(c, s)| {
+                c.side == flow.to_act && c.id != next && can_act(s) && !flow.acted.contains(&c.id)
+            })
+            .map(|(c, _)| c.id)
+            .collect();
+        seizers.sort();
+        out.extend(
+            seizers
+                .into_iter()
+                .map(|c| Command::StartTurn { creature: c }),
+        );
+    } else {
+        let order = flow
+            .phased
+            .as_ref()
+            .map(|p| p.battle_order.clone())
+            .unwrap_or_default();
+        let at = order.iter().position(|&c| c == next).unwrap_or(order.len());
+        let someone_after = order.iter().skip(at + 1).any(|&c| {
+            !flow.acted.contains(&c)
+                && entity_of(world, c)
+                    .and_then(|e| world.comp::<Stamina>(e))
+                    .is_some_and(can_act)
+        });
+        let delayed = flow
+            .phased
+            .as_ref()
+            .is_some_and(|p| p.delayed.contains(&next));
+        if someone_after && !delayed {
+            out.push(Command::Delay { creature: next });
+        }
+    }
+    out
+}
+
+/// The phased 2d6 rules (docs/rules.md#phased-2d6), through the seam.
+pub(crate) struct Phased;
+
+impl super::Ruleset for Phased {
+    fn check_start(
+        &self,
+        world: &World,
+        id: CreatureId,
+        phase: crate::encounter::flow::Phase,
+    ) -> Result<bool, Refusal> {
+        // docs/rules.md#turn-order: the phases' order, or seizing the
+        // initiative.
+        if round(world).is_some() && phase == crate::encounter::flow::Phase::AwaitingTurn {
+            check_start(world, id)
+        } else {
+            Ok(false)
+        }
+    }
+
+    fn turn_started(&self, world: &mut World, id: CreatureId, seized: bool) {
+        if round(world).is_some() {
+            turn_started(world, id, seized);
+        }
+    }
+
+    fn squads_share_turns(&self, world: &World) -> bool {
+        // Each minion goes on its own initiative.
+        round(world).is_none()
+    }
+
+    fn movement_turn(&self, world: &World) -> bool {
+        in_movement(world)
+    }
+
+    fn listed_starts(&self, world: &mut World) -> Option<Vec<Command>> {
+        let stage = round(world)?.stage;
+        let flow = world.res::<Flow>().clone();
+        Some(phased_starts(world, &flow, stage))
+    }
+
+    fn lists_turns(&self, world: &World) -> bool {
+        round(world).is_some()
+    }
+
+    fn turn_commands(
+        &self,
+        world: &mut World,
+        member: CreatureId,
+        surprised: Option<Side>,
+    ) -> Vec<Command> {
+        // docs/rules.md#phased-2d6: the phase decides what a turn may do.
+        let mut out = movement_commands(world, member);
+        let allowed: Vec<Command> =
+            crate::encounter::listing::creature_actions(world, member, surprised)
+                .into_vec()
+                .into_iter()
+                .filter(|c| check_command(world, member, c).is_ok())
+                .collect();
+        out.extend(allowed);
+        out
+    }
+
+    fn start_budget(&self, flow: &Flow, b: &mut TurnBudget) -> bool {
+        match &flow.phased {
+            Some(p) => {
+                budget(p.stage, b);
+                // Heroic resource comes with the battle turn.
+                p.stage != Stage::Movement
+            }
+            None => true,
+        }
+    }
+
+    fn delay(
+        &self,
+        world: &mut World,
+        entity: Entity,
+        id: CreatureId,
+        phase: crate::encounter::flow::Phase,
+    ) -> Result<(), Refusal> {
+        resolve::side_to_pick(world, entity, id, phase)?;
+        delay(world, id)
+    }
+
+    fn check_command(&self, world: &World, id: CreatureId, cmd: &Command) -> Result<(), Refusal> {
+        check_command(world, id, cmd)
+    }
+
+    fn movement(
+        &self,
+        world: &mut World,
+        entity: Entity,
+        id: CreatureId,
+        power: MovementPower,
+        path: &[Pos],
+    ) -> Result<(), Refusal> {
+        movement(world, entity, id, power, path)
+    }
+
+    fn advance(&self, world: &mut World) {
+        advance(world);
+    }
+
+    fn roll_naturals(&self, world: &mut World, _: CreatureId, _: i32) -> [u32; 2] {
+        // Its 2d6 (one extra die per target comes with each attack).
+        let mut d = world.res_mut::<Dice>();
+        [d.roll(6), d.roll(6)]
+    }
+
+    fn roll_against(
+        &self,
+        world: &mut World,
+        user: &Snapshot,
+        target: &Snapshot,
+        spec: &crate::power_roll::RollSpec,
+        naturals: [u32; 2],
+        edges: u32,
+        banes: u32,
+    ) -> Option<crate::power_roll::RollResult> {
+        // docs/rules.md#edges-and-banes: 2d6 + ATK against DEF; a miss does
+        // nothing.
+        let tier = attack(
+            world,
+            user,
+            target,
+            spec.characteristic,
+            (edges, banes),
+            naturals,
+        )?;
+        Some(crate::power_roll::RollResult {
+            tier,
+            ..crate::power_roll::resolve_for_target(spec, [1, 1], 0, 0)
+        })
+    }
+
+    fn tier_reached(
+        &self,
+        _: &mut World,
+        _: CreatureId,
+        _: &crate::power_roll::RollResult,
+        _: Tier,
+        _: u32,
+        _: u32,
+    ) {
+        // (The attack's line said it.)
+    }
+
+    fn roll_odds(
+        &self,
+        world: &World,
+        user: &Snapshot,
+        target: &Snapshot,
+        characteristic: i32,
+        edges: u32,
+        banes: u32,
+    ) -> Option<[f64; 3]> {
+        odds(world, user, target, characteristic, (edges, banes))
+    }
+
+    fn free_strike_lands(&self, world: &mut World, attacker: Entity, target: Entity) -> bool {
+        free_strike_lands(world, attacker, target)
+    }
+
+    fn free_strike_odds(&self, world: &World, attacker: Entity, target: Entity) -> f64 {
+        free_strike_odds(world, attacker, target)
+    }
+
+    fn saves_at_turn_end(&self, world: &World) -> bool {
+        // Saves wait for the end phase.
+        round(world).is_none()
+    }
+
+    fn save_target(&self, world: &World) -> u32 {
+        rules(world).map_or(world.res::<ActiveRuleset>().0.save_target, |r| {
+            r.save_target
+        })
+    }
+
+    fn save_dice(&self) -> fn(&mut Dice) -> u32 {
+        // docs/rules.md#end-phase: 2d6.
+        |d| d.roll(6) + d.roll(6)
+    }
+
+    fn stops_moving(&self, world: &World, conditions: &Conditions) -> bool {
+        stops_moving(world, conditions)
+    }
 }
