@@ -13,11 +13,12 @@ use crate::fast::KeyedWorld;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 
+use super::check::target_allowed;
 use super::components::*;
 use super::flow::{Step, can_act, end_of_turn, start_of_turn};
 use super::log::LogEntry;
 use super::react::Resolution;
-use super::resolve::{self, apply_outcome, target_allowed};
+use super::resolve::{self, apply_outcome};
 use super::world::{Battlefield, entity_of, snapshot};
 use crate::ability::{Ability, AuraLasts, AuraTiming, Distance};
 use crate::content::Content;

@@ -10,6 +10,7 @@
 //! the check for victory.
 
 pub mod aura;
+pub(crate) mod check;
 pub mod command;
 pub mod components;
 pub mod concentration;

@@ -113,7 +113,8 @@ impl Encounter {
                 creature,
             )))?;
         let map = &world.res::<Battlefield>().0;
-        resolve::place_area(map, &occupants(world), user, ab.distance, placement).map(|(a, _)| a)
+        super::check::place_area(map, &occupants(world), user, ab.distance, placement)
+            .map(|(a, _)| a)
     }
 
     /// Forecast a `UseAbility`, `UseAreaAbility`, `FreeStrike` or `Charge`
@@ -238,11 +239,12 @@ impl Forecaster<'_> {
         let target_ids: Vec<CreatureId> = match placement {
             Some(p) => {
                 let (area, _) =
-                    resolve::place_area(map, creatures, user.space, ability.distance, p).ok()?;
+                    super::check::place_area(map, creatures, user.space, ability.distance, p)
+                        .ok()?;
                 let mut ids: Vec<CreatureId> = Vec::new();
                 for o in area.creatures(creatures) {
                     let (ts, _) = self.creature(o.id)?;
-                    if resolve::target_allowed(&ability.target.kinds, &user, &ts) {
+                    if super::check::target_allowed(&ability.target.kinds, &user, &ts) {
                         ids.push(o.id);
                     }
                 }

@@ -10,6 +10,7 @@ use super::*;
 use crate::ability::{ActionType, Distance};
 use crate::conditions::movement_limits;
 use crate::content::Content;
+use crate::encounter::check;
 use crate::fast::KeyedWorld;
 use crate::map::movement::Mover;
 use crate::map::{Side, line_of_effect};
@@ -711,7 +712,7 @@ pub(crate) fn creature_actions(
     // listing cost 1% of a random game's instructions).
     let known = |k: usize| kept_abilities.and_then(|l| l.looked_up(k, content));
     let malice = world.res::<Malice>().0;
-    let cost_ok = |a: &crate::ability::Ability| resolve::can_afford(a.cost, heroic, malice);
+    let cost_ok = |a: &crate::ability::Ability| check::can_afford(a.cost, heroic, malice);
     // Charges: a straight run ending next to an enemy for a free strike,
     // or within reach of a creature an ability with the Charge keyword
     // may target (docs/rules.md#charge).
@@ -1069,7 +1070,7 @@ pub(crate) fn placements(
     unique
         .into_iter()
         .filter(|p| {
-            resolve::place_area(map, creatures, user, a.distance, p).is_ok_and(|(area, _)| {
+            check::place_area(map, creatures, user, a.distance, p).is_ok_and(|(area, _)| {
                 matches!(p, P::Wall { .. })
                     || a.glyph.is_some()
                     || area

@@ -4,14 +4,6 @@
 use super::*;
 use crate::encounter::log::emit;
 
-/// Whether a target of `kind` is allowed (docs/rules.md#distances-and-targets).
-pub(crate) fn target_allowed(kinds: &[TargetKind], user: &Snapshot, target: &Snapshot) -> bool {
-    TargetKind::any_allows(
-        kinds,
-        Relation::of(user.id, user.side, target.id, target.side),
-    )
-}
-
 /// docs/rules.md#flanking: an ally on the opposite side or corner of the
 /// target, adjacent to it and able to take triggered actions, gives an edge
 /// on melee strikes.
@@ -39,165 +31,57 @@ pub(crate) fn flanked(user: &Snapshot, target: &Snapshot, creatures: &[Occupant]
     })
 }
 
-/// The choices a command makes when using an ability.
+/// The choices a command makes when using an ability that its check
+/// left to the use.
 pub(crate) struct AbilityUse<'a> {
     pub(crate) ability: &'a str,
-    pub(crate) targets: &'a [CreatureId],
     pub(crate) surges: u32,
     /// Targets whose potency is raised by 1, for 2 surges each.
     pub(crate) potency_surges: &'a [CreatureId],
     /// Heroic resource spent on "Spend X" entries.
     pub(crate) spend: u32,
     pub(crate) tier: Option<crate::power_roll::Tier>,
-    pub(crate) placement: Option<&'a Placement>,
 }
 
-/// Whether a cost can be paid by a creature with this heroic resource (if
-/// any) when the Director has `malice`.
-pub(crate) fn can_afford(cost: Cost, heroic: Option<&Heroic>, malice: u32) -> bool {
-    match cost {
-        Cost::Heroic(n) => heroic.is_some_and(|h| h.can_pay(n)),
-        Cost::Malice(n) => malice >= n,
-        Cost::Free | Cost::Signature => true,
-    }
-}
-
-/// Whether the creature can pay the ability's cost now (its heroic
-/// resource, or the Director's Malice), as using it checks.
-pub(crate) fn affordable(world: &World, entity: Entity, ability: &Ability) -> Result<(), Refusal> {
-    let heroic = world.comp::<Heroic>(entity);
-    let malice = world.res::<Malice>().0;
-    if can_afford(ability.cost, heroic, malice) {
-        return Ok(());
-    }
-    match ability.cost {
-        Cost::Heroic(n) => Err(Refusal::NotEnoughResource {
-            resource: heroic.map_or("heroic resource".into(), |h| h.resource.clone()),
-            needed: n,
-            has: heroic.map_or(0, |h| h.amount),
-        }),
-        Cost::Malice(n) => Err(Refusal::NotEnoughResource {
-            resource: "malice".into(),
-            needed: n,
-            has: malice,
-        }),
-        Cost::Free | Cost::Signature => Ok(()),
-    }
-}
-
+/// Use an ability, as checked ([`crate::encounter::check::use_ability`]):
+/// spend the action and pay, then an area's glyphs, wall or targets, or a
+/// strike's targets, go to the roll.
 pub(crate) fn use_ability(
     world: &mut World,
     entity: Entity,
     id: CreatureId,
     u: AbilityUse,
-) -> Result<(), Refusal> {
+    plan: crate::encounter::check::UsePlan,
+) {
     let AbilityUse {
         ability: ability_id,
-        targets: target_ids,
         surges,
         spend,
         tier: chosen_tier,
-        placement,
         potency_surges,
     } = u;
+    let crate::encounter::check::UsePlan {
+        budget,
+        user,
+        extra,
+        targets,
+        area,
+    } = plan;
     let content = world.res::<Content>().clone();
-    let ability: &Ability = content
-        .ability(ability_id)
-        .ok_or_else(|| Refusal::UnknownAbility(ability_id.to_string()))?;
-    if !world
-        .comp::<Abilities>(entity)
-        .is_some_and(|a| a.0.iter().any(|x| x == ability_id))
-    {
-        return Err(Refusal::NotTheirAbility(ability_id.to_string()));
-    }
-    if ability.distance.is_area() != placement.is_some() {
-        return Err(Refusal::WrongCommand(if ability.distance.is_area() {
-            "an area ability needs a placement (UseAreaAbility)"
-        } else {
-            "a strike names its targets (UseAbility)"
-        }));
-    }
-    let user = snapshot(world, entity).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
-    // docs/rules.md#recover-and-refresh: a spent ability waits to be recovered.
-    if !crate::encounter::gather::available(world, entity, ability) {
-        return Err(Refusal::Spent(ability.name.clone()));
-    }
-    // docs/rules.md#summons: "If there are no available hexes, the summon
-    // ability cannot be used."
-    if !crate::encounter::summon::room_for(world, entity, ability) {
-        return Err(Refusal::NoRoomToSummon);
-    }
-    // The action first: "main action already used" outranks target problems.
-    let mut budget = *world
-        .comp::<TurnBudget>(entity)
-        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
-    spend_action(&mut budget, &user.conditions, ability.action)?;
-    affordable(world, entity, ability)?;
-    let heroic = world.comp::<Heroic>(entity).cloned();
-    // "Spend X" entries (docs/rules.md#heroic-resources): on top of the cost.
-    let extra = if spend > 0 {
-        let cost = match ability.cost {
-            Cost::Heroic(n) => n,
-            _ => 0,
-        };
-        let has = heroic.as_ref().map_or(0, |h| h.amount);
-        // (Saturating: no creature has anywhere near `u32::MAX` to spend.)
-        let needed = cost.saturating_add(spend);
-        if !heroic.as_ref().is_some_and(|h| h.can_pay(needed)) {
-            return Err(Refusal::NotEnoughResource {
-                resource: heroic
-                    .as_ref()
-                    .map_or("heroic resource".into(), |h| h.resource.clone()),
-                needed,
-                has,
-            });
-        }
-        crate::ability::spend_effects(&ability.spend, spend)
-            .map_err(|why| Refusal::BadSpend(spend, why))?
-    } else {
-        Vec::new()
+    let Some(ability) = content.ability(ability_id) else {
+        return;
     };
-    // docs/rules.md#surges: up to 3 for damage; 2 per target for +1 potency.
-    let has_surges = heroic.as_ref().map_or(0, |h| h.surges);
-    let wanted =
-        (potency_surges.len() as u64 * 2 + u64::from(surges)).min(u64::from(u32::MAX)) as u32;
-    if wanted > has_surges {
-        return Err(Refusal::NotEnoughSurges {
-            wanted,
-            has: has_surges,
-        });
-    }
-    if surges > 3 {
-        return Err(Refusal::BadSurges(
-            "at most 3 surges on extra damage".into(),
-        ));
-    }
-    for (i, t) in potency_surges.iter().enumerate() {
-        if potency_surges[..i].contains(t) {
-            return Err(Refusal::BadSurges(
-                "a potency can be raised by 1 only".into(),
-            ));
-        }
-        if placement.is_none() && !target_ids.contains(t) {
-            return Err(Refusal::BadSurges(format!(
-                "{t} is not a target of the ability"
-            )));
-        }
-    }
-    let map = world.res::<Battlefield>().0.clone();
     // An area: its targets are every eligible creature it reaches.
-    if let Some(placement) = placement {
-        let creatures = occupants(world);
-        let (area, source) = place_area(&map, &creatures, user.space, ability.distance, placement)?;
+    if let Some((area, source)) = area {
         // docs/rules.md#glyphs: a glyphic ability inscribes its glyphs on the area.
         if ability.glyph.is_some() {
-            *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
+            set_budget(world, entity, budget);
             pay(world, entity, id, ability, spend);
             crate::encounter::glyph::place(world, id, user.side, &ability.id, &area.covered);
-            return Ok(());
+            return;
         }
         if let Distance::Wall { .. } = ability.distance {
-            *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
+            set_budget(world, entity, budget);
             pay(world, entity, id, ability, spend);
             for &p in &area.covered {
                 world
@@ -220,8 +104,9 @@ pub(crate) fn use_ability(
                     squares: area.covered.clone(),
                 },
             );
-            return Ok(());
+            return;
         }
+        let creatures = occupants(world);
         let mut targets = Vec::new();
         for o in area.creatures(&creatures) {
             let Some(te) = entity_of(world, o.id) else {
@@ -237,7 +122,7 @@ pub(crate) fn use_ability(
         if let Some(max) = ability.target.count {
             targets.truncate(max as usize);
         }
-        *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
+        set_budget(world, entity, budget);
         pay(world, entity, id, ability, spend);
         crate::encounter::aura::start(world, entity, ability);
         let ids: Vec<CreatureId> = targets.iter().map(|t| t.id).collect();
@@ -272,60 +157,10 @@ pub(crate) fn use_ability(
                 extra,
             },
         );
-        return Ok(());
+        return;
     }
-    // Targets.
-    if target_ids.is_empty() && !ability.target.kinds.contains(&TargetKind::Myself) {
-        return Err(Refusal::NoTargets);
-    }
-    if let Some(max) = ability.target.count
-        && target_ids.len() as u32 > max
-    {
-        return Err(Refusal::TooManyTargets(max));
-    }
-    let mut targets = Vec::new();
-    for &t in target_ids {
-        let te = entity_of(world, t).ok_or_else(|| Refusal::NoSuchCreature(Who::id(t)))?;
-        if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
-            return Err(Refusal::Dead(Who::of(world, t)));
-        }
-        let ts = snapshot(world, te).ok_or_else(|| Refusal::NoSuchCreature(Who::id(t)))?;
-        if !target_allowed(&ability.target.kinds, &user, &ts) {
-            return Err(Refusal::WrongTarget(Who::of(world, t)));
-        }
-        let reach = match ability.distance {
-            Distance::Myself => 0,
-            d => d.reach(),
-        };
-        let distance = user.space.distance(ts.space);
-        // docs/rules.md#slow-actions: "you may choose targets that are initially
-        // invalid (due to being out or range, sight, etc.)": checked when it
-        // takes effect.
-        let slow = ability.action == ActionType::SlowAction;
-        if t != id && !slow && distance > reach {
-            return Err(Refusal::OutOfRange {
-                target: Who::of(world, t),
-                distance,
-                reach,
-            });
-        }
-        // docs/rules.md#distances-and-targets: at a "true" distance "you do not need to be
-        // able to see the target".
-        if t != id && !slow && !ability.true_distance && !line_of_effect(&map, user.space, ts.space)
-        {
-            return Err(Refusal::NoLineOfEffect(Who::of(world, t)));
-        }
-        if t != id
-            && ts.side != user.side
-            && distance > 1
-            && world.comp::<Stance>(te).is_some_and(|s| s.hidden)
-        {
-            return Err(Refusal::HiddenTarget(Who::of(world, t)));
-        }
-        targets.push(ts);
-    }
-    // Committed from here on: spend the action and pay.
-    *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
+    // A strike: spend the action and pay, then its targets go to the roll.
+    set_budget(world, entity, budget);
     pay(world, entity, id, ability, spend);
     start_ability(
         world,
@@ -343,7 +178,6 @@ pub(crate) fn use_ability(
             extra,
         },
     );
-    Ok(())
 }
 
 /// An ability roll waiting to be made: the user, the ability, and the
@@ -657,59 +491,6 @@ pub(crate) fn dramatic_moment(world: &mut World, at: Footprint) {
             trigger_resource(world, he, T::DramaticMoment);
         }
     }
-}
-
-/// Where an area lands, and the space its forced movement is measured from.
-pub(crate) fn place_area(
-    map: &Map,
-    creatures: &[Occupant],
-    user: Footprint,
-    distance: Distance,
-    placement: &Placement,
-) -> Result<(crate::map::area::Area, Footprint), Refusal> {
-    use crate::map::area;
-    let bad = |e: area::PlacementError| Refusal::BadPlacement(e.to_string());
-    let single = Footprint::single;
-    Ok(match (distance, placement) {
-        (Distance::Aura(r) | Distance::Burst(r), Placement::OnSelf) => {
-            (area::burst(map, user, r), user)
-        }
-        (Distance::Cube { size, within }, Placement::Cube { corner }) => (
-            area::cube(map, user, size, within, *corner).map_err(bad)?,
-            single(*corner),
-        ),
-        (
-            Distance::Line {
-                length,
-                width,
-                within,
-            },
-            Placement::Line { start, aim },
-        ) => (
-            area::line(map, user, length, width, within, *start, *aim).map_err(bad)?,
-            single(*start),
-        ),
-        (Distance::Wall { squares, within }, Placement::Wall { squares: list }) => (
-            area::wall(map, user, creatures, squares, within, list).map_err(bad)?,
-            user,
-        ),
-        (Distance::Cone { length }, Placement::Cone { aim }) => {
-            (area::cone(map, user, length, *aim).map_err(bad)?, user)
-        }
-        (Distance::Sphere { radius, within }, Placement::Sphere { centre }) => (
-            area::sphere(map, user, radius, within, *centre).map_err(bad)?,
-            single(*centre),
-        ),
-        (Distance::Cylinder { radius, within, .. }, Placement::Sphere { centre }) => (
-            area::cylinder(map, user, radius, within, *centre).map_err(bad)?,
-            single(*centre),
-        ),
-        _ => {
-            return Err(Refusal::BadPlacement(format!(
-                "that placement does not fit a {distance}"
-            )));
-        }
-    })
 }
 
 /// A bonus in words, for the log ("shield 2 until the end of the round").

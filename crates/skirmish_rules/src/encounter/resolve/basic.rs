@@ -4,36 +4,20 @@
 use super::*;
 use crate::encounter::log::emit;
 
-/// A side lets the other pick first this time. It may not hand the pick
-/// straight back to a side that has just delayed, and the other side must
-/// have someone left to act.
-pub(crate) fn delay(
-    world: &mut World,
-    entity: Entity,
-    id: CreatureId,
-    phase: Phase,
-) -> Result<(), Refusal> {
-    let to_act = side_to_pick(world, entity, id, phase)?;
-    let other = to_act.other();
-    if world.res::<Flow>().delayed == Some(other) {
-        return Err(Refusal::CannotDelay("the other side has just delayed"));
-    }
-    if !crate::encounter::flow::waiting(world, other) {
-        return Err(Refusal::CannotDelay(
-            "the other side has nobody left to act",
-        ));
-    }
+/// A side lets the other pick first this time (the power roll's delay,
+/// checked: [`crate::encounter::check::delay`]).
+pub(crate) fn delay(world: &mut World) {
     let mut flow = world.res_mut::<Flow>();
-    flow.to_act = other;
+    let to_act = flow.to_act;
+    flow.to_act = to_act.other();
     flow.delayed = Some(to_act);
     emit(world, LogEntry::Delayed { side: to_act });
-    Ok(())
 }
 
 /// Defend (main action, our ruling): until the start of the creature's next
 /// turn, ability rolls against it take the ruleset's `defend_banes`.
-pub(crate) fn defend(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
-    spend(world, entity, ActionType::MainAction)?;
+pub(crate) fn defend(world: &mut World, entity: Entity, id: CreatureId, budget: TurnBudget) {
+    set_budget(world, entity, budget);
     if let Some(mut s) = world.comp_mut::<Stance>(entity) {
         s.defending = true;
     }
@@ -45,15 +29,19 @@ pub(crate) fn defend(world: &mut World, entity: Entity, id: CreatureId) -> Resul
             name: "Defend".into(),
         },
     );
-    Ok(())
 }
 
 /// Whether every enemy either lacks line of effect to `space` or sees it
 /// only with cover: the Hide maneuver's requirement, and what keeps a
 /// creature hidden after it moves.
-pub(crate) fn unseen(world: &mut World, id: CreatureId, space: Footprint, side: Side) -> bool {
-    let map = world.res::<Battlefield>().0.clone();
-    unseen_among(&map, &occupants(world), id, space, side)
+pub(crate) fn unseen(world: &World, id: CreatureId, space: Footprint, side: Side) -> bool {
+    unseen_among(
+        &world.res::<Battlefield>().0,
+        &occupants(world),
+        id,
+        space,
+        side,
+    )
 }
 
 /// [`unseen`] among these creatures.
@@ -70,29 +58,14 @@ pub(crate) fn unseen_among(
         && !any_clear_sight(map, enemies().map(|o| o.space), space)
 }
 
-/// Hide (maneuver, our ruling): with cover from, or out of line of effect
-/// of, every enemy and none adjacent, the creature becomes hidden.
-pub(crate) fn hide(world: &mut World, entity: Entity, id: CreatureId) -> Result<(), Refusal> {
-    let (Some(space), Some(side)) = (
-        world.comp::<Space>(entity).map(|s| s.0),
-        world.comp::<Creature>(entity).map(|c| c.side),
-    ) else {
-        return Err(Refusal::NoSuchCreature(Who::id(id)));
-    };
-    if world.comp::<Stance>(entity).is_some_and(|s| s.hidden) {
-        return Err(Refusal::CannotHide("already hidden"));
-    }
-    if !unseen(world, id, space, side) {
-        return Err(Refusal::CannotHide(
-            "an enemy is adjacent or sees this square without cover",
-        ));
-    }
-    spend(world, entity, ActionType::Maneuver)?;
+/// Hide (maneuver, our ruling), checked
+/// ([`crate::encounter::check::hide`]): the creature becomes hidden.
+pub(crate) fn hide(world: &mut World, entity: Entity, id: CreatureId, budget: TurnBudget) {
+    set_budget(world, entity, budget);
     if let Some(mut s) = world.comp_mut::<Stance>(entity) {
         s.hidden = true;
     }
     emit(world, LogEntry::Hidden { creature: id });
-    Ok(())
 }
 
 /// A hidden creature is found: log it once.
@@ -106,26 +79,11 @@ pub(crate) fn reveal(world: &mut World, entity: Entity, id: CreatureId) {
 }
 
 /// Answer the open prompt: let the event pass, or take one of the offered
-/// triggered actions. The answer must be one the prompt offered.
-pub(crate) fn answer(
-    world: &mut World,
-    id: CreatureId,
-    choice: Option<&Reaction>,
-) -> Result<(), Refusal> {
-    let prompt = world
-        .res::<Resolution>()
-        .prompt
-        .clone()
-        .ok_or(Refusal::NoPrompt)?;
-    if prompt.creature != id {
-        return Err(Refusal::NotAsked(Who::of(world, id)));
-    }
-    if let Some(c) = choice
-        && !prompt.options.contains(c)
-    {
-        return Err(Refusal::NotAnOption(c.ability.clone()));
-    }
-    world.res_mut::<Resolution>().prompt = None;
+/// triggered actions (checked: [`crate::encounter::check::answer`]).
+pub(crate) fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction>) {
+    let Some(prompt) = world.res_mut::<Resolution>().prompt.take() else {
+        return;
+    };
     let Some(choice) = choice else {
         emit(
             world,
@@ -134,18 +92,20 @@ pub(crate) fn answer(
                 event: prompt.event.kind,
             },
         );
-        return Ok(());
+        return;
     };
-    let entity = entity_of(world, id).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
+    let Some(entity) = entity_of(world, id) else {
+        return;
+    };
     if choice.ability == react::OPPORTUNITY_ATTACK {
         let target = prompt.event.actor;
         opportunity_attack(world, entity, id, target);
-        return Ok(());
+        return;
     }
     let content = world.res::<Content>().clone();
-    let ability = content
-        .ability(&choice.ability)
-        .ok_or_else(|| Refusal::UnknownAbility(choice.ability.clone()))?;
+    let Some(ability) = content.ability(&choice.ability) else {
+        return;
+    };
     if ability.action == ActionType::TriggeredAction
         && let Some(mut b) = world.comp_mut::<TurnBudget>(entity)
     {
@@ -191,7 +151,6 @@ pub(crate) fn answer(
             extra: Vec::new(),
         },
     );
-    Ok(())
 }
 
 /// An opportunity attack: the enemy uses its triggered action for a melee
@@ -393,30 +352,11 @@ pub(crate) fn free_strike(
     world: &mut World,
     entity: Entity,
     id: CreatureId,
+    te: Entity,
     target: CreatureId,
-) -> Result<(), Refusal> {
-    let te = entity_of(world, target).ok_or_else(|| Refusal::NoSuchCreature(Who::id(target)))?;
-    if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
-        return Err(Refusal::Dead(Who::of(world, target)));
-    }
-    if target == id {
-        return Err(Refusal::WrongTarget(Who::of(world, target)));
-    }
-    let (Some(us), Some(ts)) = (
-        world.comp::<Space>(entity).map(|s| s.0),
-        world.comp::<Space>(te).map(|s| s.0),
-    ) else {
-        return Err(Refusal::NoSuchCreature(Who::id(target)));
-    };
-    let distance = us.distance(ts);
-    if distance > 1 {
-        return Err(Refusal::OutOfRange {
-            target: Who::of(world, target),
-            distance,
-            reach: 1,
-        });
-    }
-    spend(world, entity, ActionType::MainAction)?;
+    budget: TurnBudget,
+) {
+    set_budget(world, entity, budget);
     emit(
         world,
         LogEntry::AbilityUsed {
@@ -428,7 +368,6 @@ pub(crate) fn free_strike(
     free_strike_hits(world, entity, id, te, target);
     reveal(world, entity, id);
     bleed(world, entity);
-    Ok(())
 }
 
 /// A glyph's effect on one creature: damage and conditions, from the
@@ -481,31 +420,16 @@ pub(crate) fn summon_strike(world: &mut World, entity: Entity, id: CreatureId, t
     free_strike_hits(world, entity, id, te, target);
 }
 
-/// docs/rules.md#prone: "a prone creature can stand up using the Stand Up
-/// maneuver"; "Restrained": "can't use the Stand Up maneuver".
-pub(crate) fn stand_up(world: &mut World, entity: Entity) -> Result<(), Refusal> {
-    let conditions = world
-        .comp::<Conditions>(entity)
-        .cloned()
-        .unwrap_or_default();
-    if !conditions.has(ConditionKind::Prone) {
-        return Err(Refusal::NotProne);
+/// docs/rules.md#prone: the creature stands up (checked:
+/// [`crate::encounter::check::stand_up`]).
+pub(crate) fn stand_up(world: &mut World, entity: Entity, budget: TurnBudget) {
+    set_budget(world, entity, budget);
+    let Some(id) = world.comp::<Creature>(entity).map(|c| c.id) else {
+        return;
+    };
+    if let Some(mut c) = world.comp_mut::<Conditions>(entity) {
+        c.remove(ConditionKind::Prone);
     }
-    if conditions.has(ConditionKind::Restrained) {
-        return Err(Refusal::CannotStand("restrained"));
-    }
-    if conditions.has(ConditionKind::CantStand) {
-        return Err(Refusal::CannotStand("can't stand until the effect ends"));
-    }
-    spend(world, entity, ActionType::Maneuver)?;
-    let id = world
-        .comp::<Creature>(entity)
-        .map(|c| c.id)
-        .expect("a creature");
-    world
-        .comp_mut::<Conditions>(entity)
-        .expect("checked")
-        .remove(ConditionKind::Prone);
     emit(
         world,
         LogEntry::ConditionEnded {
@@ -513,33 +437,16 @@ pub(crate) fn stand_up(world: &mut World, entity: Entity) -> Result<(), Refusal>
             condition: ConditionKind::Prone,
         },
     );
-    Ok(())
 }
 
-/// docs/rules.md#stamina: "the Catch Breath maneuver spends a recovery to heal
-/// [the recovery value]"; a dying hero can't Catch Breath.
-pub(crate) fn catch_breath(
-    world: &mut World,
-    entity: Entity,
-    id: CreatureId,
-) -> Result<(), Refusal> {
-    let stamina = world
-        .comp::<Stamina>(entity)
-        .cloned()
-        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
-    if world.comp::<Heroic>(entity).is_none() {
-        return Err(Refusal::CannotCatchBreath("only heroes have recoveries"));
-    }
-    if stamina.health() == Health::Dying {
-        return Err(Refusal::CannotCatchBreath("dying"));
-    }
-    if stamina.recoveries == 0 {
-        return Err(Refusal::CannotCatchBreath("no recoveries left"));
-    }
-    spend(world, entity, ActionType::Maneuver)?;
-    let mut s = world.comp_mut::<Stamina>(entity).expect("checked");
+/// docs/rules.md#stamina: Catch Breath spends a recovery to heal its value
+/// (checked: [`crate::encounter::check::catch_breath`]).
+pub(crate) fn catch_breath(world: &mut World, entity: Entity, id: CreatureId, budget: TurnBudget) {
+    set_budget(world, entity, budget);
+    let Some(mut s) = world.comp_mut::<Stamina>(entity) else {
+        return;
+    };
     s.recoveries -= 1;
     let value = s.recovery_value();
     heal(world, entity, id, value);
-    Ok(())
 }

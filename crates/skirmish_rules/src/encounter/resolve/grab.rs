@@ -181,19 +181,14 @@ pub(crate) fn check_grabs(world: &mut World) {
 
 /// Escape Grab: a power roll with the better of Might and Agility; tier 2
 /// or 3 ends the grab (the grabber's free strike on tier 2 is not modelled yet).
-pub(crate) fn escape_grab(
-    world: &mut World,
-    entity: Entity,
-    id: CreatureId,
-) -> Result<(), Refusal> {
-    let conditions = world
+pub(crate) fn escape_grab(world: &mut World, entity: Entity, id: CreatureId, budget: TurnBudget) {
+    let Some(grabber) = world
         .comp::<Conditions>(entity)
-        .cloned()
-        .unwrap_or_default();
-    let Some(grabber) = conditions.source_of(ConditionKind::Grabbed) else {
-        return Err(Refusal::NotGrabbed);
+        .and_then(|c| c.source_of(ConditionKind::Grabbed))
+    else {
+        return;
     };
-    spend(world, entity, ActionType::Maneuver)?;
+    set_budget(world, entity, budget);
     let chars = world
         .comp::<Characteristics>(entity)
         .copied()
@@ -250,5 +245,4 @@ pub(crate) fn escape_grab(
         release(world, entity, id, grabber);
     }
     bleed(world, entity);
-    Ok(())
 }

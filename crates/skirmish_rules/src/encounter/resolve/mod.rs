@@ -26,15 +26,15 @@ pub(crate) use roll::*;
 pub(crate) use walk::*;
 
 use crate::ability::{
-    Ability, ActionType, Cost, Distance, ForcedKind, Keyword, Relation, TargetKind, TriggerEvent,
-    evaluate,
+    Ability, ActionType, Cost, Distance, ForcedKind, Keyword, TriggerEvent, evaluate,
 };
 use crate::conditions::{
     AbilityFacts, ActiveCondition, Applied, ConditionKind, Conditions, Duration, Party,
-    Surroundings, action_limits, movement_limits, roll_modifiers,
+    Surroundings, movement_limits, roll_modifiers,
 };
 use crate::content::Content;
 use crate::dice::Dice;
+use crate::encounter::check::{Checked, Plan, place_area, target_allowed};
 use crate::encounter::command::{Command, Placement, Refusal, Who};
 use crate::encounter::components::*;
 use crate::encounter::flow::{Flow, Malice, Phase, Step, can_act};
@@ -43,7 +43,6 @@ use crate::encounter::react::{self, Event, Reaction, Resolution, Resume};
 use crate::encounter::world::*;
 use crate::fast::KeyedWorld;
 use crate::map::forced::{Force, ForcedEvent};
-use crate::map::movement::{Mover, is_straight, path_cost};
 use crate::map::{
     Footprint, Map, Occupant, Pos, Side, Sight, any_clear_sight, line_of_effect, sight,
 };
@@ -217,191 +216,107 @@ pub(crate) fn end_fallen_turn(world: &mut World) -> Fallen {
     Fallen::Ended
 }
 
+/// Carry out a command: [`crate::encounter::check::command`] decides
+/// whether it is refused; what it found is carried out as it stands.
 pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal> {
+    let Checked { entity, plan } = crate::encounter::check::command(world, cmd, phase)?;
     let id = cmd.creature();
-    // Whose turn it is, read once: nothing before its checks below changes it.
-    let (in_turn, acting) = {
-        let flow = world.res::<Flow>();
-        if flow.outcome.is_some() {
-            return Err(Refusal::Over);
-        }
-        (flow.active.is_some(), flow.is_acting(id))
-    };
-    let rules = crate::encounter::ruleset::of(world);
-    let entity = entity_of(world, id).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
-    // A square far off the map is no square of this fight (only a file
-    // written by hand names one): refused at the door, so no rule works
-    // with coordinates near the integers' limits.
-    // (The map is read only for a command that names a square.)
-    if cmd.find_square(|_| true).is_some() {
-        let map = &world.res::<Battlefield>().0;
-        if let Some(p) = cmd.find_square(|p| map.far_off(p)) {
-            return Err(Refusal::FarOffMap(p));
-        }
-    }
-    // An open prompt must be answered before anything else happens.
-    if let Some(p) = &world.res::<Resolution>().prompt {
-        let asked = p.creature;
-        return match cmd {
-            Command::Answer { reaction, .. } => answer(world, id, reaction.as_ref()),
-            _ => Err(Refusal::AwaitingAnswer(Who::of(world, asked))),
-        };
-    }
-    match cmd {
-        Command::StartTurn { creature } => return start_turn(world, entity, *creature, phase),
-        Command::Delay { creature } => return rules.delay(world, entity, *creature, phase),
-        Command::Answer { .. } => return Err(Refusal::NoPrompt),
-        _ => {}
-    }
-    if !in_turn {
-        return Err(Refusal::NoTurnInProgress);
-    }
-    if !acting {
-        return Err(Refusal::NotTheirTurn(Who::of(world, id)));
-    }
-    if world.comp::<Stamina>(entity).is_none_or(|s| !can_act(s))
-        && !matches!(cmd, Command::EndTurn { .. })
-    {
-        return Err(Refusal::Dead(Who::of(world, id)));
-    }
-    rules.check_command(world, id, cmd)?;
-    match cmd {
-        Command::Movement { power, path, .. } => {
-            rules.movement(world, entity, id, *power, &path.to_vec())
-        }
-        Command::EndTurn { .. } => {
+    match (plan, cmd) {
+        (Plan::Answer, Command::Answer { reaction, .. }) => answer(world, id, reaction.as_ref()),
+        (Plan::StartTurn { seized }, _) => start_turn(world, entity, id, seized),
+        (Plan::Delay, _) => crate::encounter::ruleset::of(world).delay(world, entity, id, phase),
+        (Plan::EndTurn, _) => {
             let mut flow = world.res_mut::<Flow>();
             let done = flow.finish_turn();
             flow.events.ended = done;
-            Ok(())
         }
-        Command::Move { path, .. } => {
-            let how = Walk {
-                shift: false,
-                spend_move: true,
-            };
-            walk(world, entity, id, path.to_vec(), how)
+        (Plan::Movement(moving), Command::Movement { power, path, .. }) => {
+            crate::encounter::ruleset::of(world).movement(
+                world,
+                entity,
+                id,
+                *power,
+                &path.to_vec(),
+                moving,
+            );
         }
-        Command::Shift { to, .. } => {
+        (Plan::Walk { budget }, Command::Move { path, .. }) => {
+            walk(world, entity, id, path.to_vec(), false, budget)
+        }
+        (Plan::Walk { budget }, Command::Shift { to, .. }) => {
             let from = world
                 .comp::<Space>(entity)
                 .map(|s| s.0.pos)
                 .unwrap_or_default();
-            let how = Walk {
-                shift: true,
-                spend_move: true,
-            };
-            walk(world, entity, id, vec![from, *to], how)
+            walk(world, entity, id, vec![from, *to], true, budget)
         }
-        Command::UseAbility {
-            ability,
-            targets,
-            surges,
-            potency_surges,
-            spend,
-            tier,
-            ..
-        } => use_ability(
+        (
+            Plan::Ability(plan),
+            Command::UseAbility {
+                ability,
+                surges,
+                potency_surges,
+                tier,
+                ..
+            }
+            | Command::UseAreaAbility {
+                ability,
+                surges,
+                potency_surges,
+                tier,
+                ..
+            },
+        ) => use_ability(
             world,
             entity,
             id,
             AbilityUse {
                 ability,
-                targets,
                 surges: *surges,
                 potency_surges,
-                spend: *spend,
+                spend: cmd_spend(cmd),
                 tier: *tier,
-                placement: None,
             },
+            *plan,
         ),
-        Command::UseAreaAbility {
-            ability,
-            placement,
-            surges,
-            potency_surges,
-            spend,
-            tier,
-            ..
-        } => use_ability(
-            world,
-            entity,
-            id,
-            AbilityUse {
-                ability,
-                targets: &[],
-                surges: *surges,
-                potency_surges,
-                spend: *spend,
-                tier: *tier,
-                placement: Some(placement),
-            },
-        ),
-        Command::FreeStrike { target, .. } => free_strike(world, entity, id, *target),
-        Command::Charge {
-            path,
-            target,
-            ability,
-            ..
-        } => charge(
-            world,
-            entity,
-            id,
-            &path.to_vec(),
-            *target,
-            ability.as_deref(),
-        ),
-        Command::StandUp { .. } => stand_up(world, entity),
-        Command::CatchBreath { .. } => catch_breath(world, entity, id),
-        Command::EscapeGrab { .. } => escape_grab(world, entity, id),
-        Command::Defend { .. } => defend(world, entity, id),
-        Command::Hide { .. } => hide(world, entity, id),
-        Command::StartTurn { .. } | Command::Delay { .. } | Command::Answer { .. } => {
-            unreachable!("handled above")
+        (Plan::FreeStrike { target, budget }, Command::FreeStrike { target: tid, .. }) => {
+            free_strike(world, entity, id, target, *tid, budget)
         }
+        (
+            Plan::Charge,
+            Command::Charge {
+                path,
+                target,
+                ability,
+                ..
+            },
+        ) => charge(world, id, &path.to_vec(), *target, ability.as_deref()),
+        (Plan::Basic { budget }, Command::StandUp { .. }) => stand_up(world, entity, budget),
+        (Plan::Basic { budget }, Command::CatchBreath { .. }) => {
+            catch_breath(world, entity, id, budget)
+        }
+        (Plan::Basic { budget }, Command::EscapeGrab { .. }) => {
+            escape_grab(world, entity, id, budget)
+        }
+        (Plan::Basic { budget }, Command::Defend { .. }) => defend(world, entity, id, budget),
+        (Plan::Basic { budget }, Command::Hide { .. }) => hide(world, entity, id, budget),
+        _ => unreachable!("the check plans each command as its own kind"),
+    }
+    Ok(())
+}
+
+/// The heroic resource a use of an ability spends on "Spend X" entries.
+fn cmd_spend(cmd: &Command) -> u32 {
+    match cmd {
+        Command::UseAbility { spend, .. } | Command::UseAreaAbility { spend, .. } => *spend,
+        _ => 0,
     }
 }
 
-/// Whether it is `id`'s side's pick now, with no turn under way (the side
-/// to pick, if so).
-pub(crate) fn side_to_pick(
-    world: &World,
-    entity: Entity,
-    id: CreatureId,
-    phase: Phase,
-) -> Result<Side, Refusal> {
-    let flow = world.res::<Flow>();
-    if phase != Phase::AwaitingTurn || flow.active.is_some() {
-        return Err(Refusal::TurnInProgress);
-    }
-    let side = world.comp::<Creature>(entity).map(|c| c.side);
-    if side != Some(flow.to_act) {
-        return Err(Refusal::NotTheirTurn(Who::of(world, id)));
-    }
-    Ok(flow.to_act)
-}
-
-pub(crate) fn start_turn(
-    world: &mut World,
-    entity: Entity,
-    id: CreatureId,
-    phase: Phase,
-) -> Result<(), Refusal> {
-    if world.comp::<Summoned>(entity).is_some() {
-        return Err(Refusal::SummonActsAlone(Who::of(world, id)));
-    }
-    // docs/rules.md#turn-order: the ruleset's order (the phases' order, or
-    // seizing the initiative).
+/// A creature's turn starts (checked: [`crate::encounter::check::start_turn`];
+/// `seized`: ahead of its place in the ruleset's order).
+pub(crate) fn start_turn(world: &mut World, entity: Entity, id: CreatureId, seized: bool) {
     let rules = crate::encounter::ruleset::of(world);
-    let acted = world.res::<Flow>().acted.contains(&id);
-    let seized = rules.check_start(world, id, phase)?;
-    side_to_pick(world, entity, id, phase)?;
-    if acted {
-        return Err(Refusal::AlreadyActed(Who::of(world, id)));
-    }
-    if !world.comp::<Stamina>(entity).is_some_and(can_act) {
-        return Err(Refusal::Dead(Who::of(world, id)));
-    }
     rules.turn_started(world, id, seized);
     // docs/rules.md#minions: a squad "takes one turn together" (where the
     // ruleset has it so).
@@ -456,67 +371,13 @@ pub(crate) fn start_turn(
         members
     };
     world.res_mut::<NextState<Phase>>().set(Phase::Acting);
-    Ok(())
 }
 
-/// Which action an action type spends, converting the main action when the
-/// maneuver or move action is gone (docs/rules.md#actions-on-a-turn: "the main action may be spent
-/// as a second maneuver or move action").
-pub(crate) fn spend_action(
-    budget: &mut TurnBudget,
-    conditions: &Conditions,
-    action: ActionType,
-) -> Result<(), Refusal> {
-    let dazed = action_limits(conditions).one_action_only;
-    if dazed && budget.dazed_done {
-        return Err(Refusal::Dazed);
+/// Write the budget a check found after the command's action.
+pub(crate) fn set_budget(world: &mut World, entity: Entity, budget: TurnBudget) {
+    if let Some(mut b) = world.comp_mut::<TurnBudget>(entity) {
+        *b = budget;
     }
-    match action {
-        ActionType::MainAction | ActionType::SlowAction => {
-            if !budget.main {
-                return Err(Refusal::MainActionUsed);
-            }
-            budget.main = false;
-        }
-        ActionType::Maneuver => {
-            if budget.maneuver {
-                budget.maneuver = false;
-            } else if budget.main {
-                budget.main = false;
-            } else {
-                return Err(Refusal::ManeuverUsed);
-            }
-        }
-        ActionType::MoveAction => {
-            if budget.move_action {
-                budget.move_action = false;
-            } else if budget.main {
-                budget.main = false;
-            } else {
-                return Err(Refusal::MoveActionUsed);
-            }
-        }
-        ActionType::FreeManeuver | ActionType::NoAction => {
-            if dazed {
-                return Err(Refusal::Dazed);
-            }
-            return Ok(());
-        }
-        ActionType::TriggeredAction | ActionType::FreeTriggeredAction => {
-            return Err(Refusal::Unsupported(
-                "triggered actions answer prompts".into(),
-            ));
-        }
-        ActionType::Passive | ActionType::Episodic => {
-            return Err(Refusal::Unsupported(
-                "passive and episodic abilities apply when the encounter starts".into(),
-            ));
-        }
-    }
-    if dazed {
-        budget.dazed_done = true;
-    }
-    Ok(())
 }
 
 /// Creatures a check keeps in mind between its runs (who may be grabbed,
@@ -556,18 +417,4 @@ pub(crate) fn hints_unknown(world: &mut World) {
     if let Some(mut k) = world.get_res_mut::<crate::encounter::aura::KnownCarriers>() {
         k.0 = Known::default();
     }
-}
-
-/// Spend the action for a basic maneuver or main action, or refuse.
-pub(crate) fn spend(world: &mut World, entity: Entity, action: ActionType) -> Result<(), Refusal> {
-    let conditions = world
-        .comp::<Conditions>(entity)
-        .cloned()
-        .unwrap_or_default();
-    let mut budget = *world
-        .comp::<TurnBudget>(entity)
-        .ok_or(Refusal::NoTurnInProgress)?;
-    spend_action(&mut budget, &conditions, action)?;
-    *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
-    Ok(())
 }

@@ -4,118 +4,24 @@
 use super::*;
 use crate::encounter::log::emit;
 
-/// How a walk is taken: a shift or a move, and whether it spends the move
-/// action (a charge's run does not).
-#[derive(Clone, Copy)]
-pub(crate) struct Walk {
-    pub(crate) shift: bool,
-    pub(crate) spend_move: bool,
-}
-
+/// A walk, checked ([`crate::encounter::check::walk`]): the budget after
+/// it is written, and its steps are put up to be taken one by one,
+/// pausing for triggered actions (see [`walk_steps`]).
 pub(crate) fn walk(
     world: &mut World,
     entity: Entity,
     id: CreatureId,
     path: Vec<Pos>,
-    how: Walk,
-) -> Result<(), Refusal> {
-    let Walk { shift, spend_move } = how;
-    let space = world
-        .comp::<Space>(entity)
-        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?
-        .0;
-    // Read in place (a creature with none has none).
-    let none = Conditions::default();
-    let conditions = world.comp::<Conditions>(entity).unwrap_or(&none);
-    if path.first() != Some(&space.pos) {
-        return Err(Refusal::BadPath(
-            "it must start at the creature's square".into(),
-        ));
-    }
-    if path.len() < 2 {
-        return Err(Refusal::BadPath("it has no steps".into()));
-    }
-    // A listed move's path came from the reach search of this state, by
-    // the rules `path_in_reach` checks: in release builds it is not worked
-    // out again (4% of a random game's instructions); debug builds, where
-    // the tests run, check that the two agree. (The listing hands the
-    // walk over, see [`ListedWalk`]; only a move or shift is handed.)
-    let listed = crate::fast::handed::<ListedWalk>(world).is_some_and(|l| l.walker == id);
-    if !listed || cfg!(debug_assertions) {
-        let checked = path_in_reach(world, entity, id, space, conditions, &path, shift);
-        debug_assert!(
-            !listed || checked.is_ok(),
-            "a listed move was refused: {checked:?} for {path:?}"
-        );
-        checked?;
-    }
-    let mut budget = *world
-        .comp::<TurnBudget>(entity)
-        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
-    if spend_move {
-        spend_action(&mut budget, conditions, ActionType::MoveAction)?;
-    }
-    // Committed from here on: the steps are taken one by one, pausing for
-    // triggered actions (see `walk_steps`).
-    *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
+    shift: bool,
+    budget: TurnBudget,
+) {
+    set_budget(world, entity, budget);
     world.res_mut::<Resolution>().push(Resume::Walk {
         creature: id,
         path,
         shift,
         asked: false,
     });
-    Ok(())
-}
-
-/// Whether `path` is a walk the creature may take now: a shift where it
-/// may shift, within its speed (halved by a heavy creature it drags),
-/// every step allowed and ending on no other creature (docs/rules.md#shift
-/// "Movement").
-pub(crate) fn path_in_reach(
-    world: &World,
-    entity: Entity,
-    id: CreatureId,
-    space: Footprint,
-    conditions: &Conditions,
-    path: &[Pos],
-    shift: bool,
-) -> Result<(), Refusal> {
-    let movement = *world
-        .comp::<Movement>(entity)
-        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
-    let side = world
-        .comp::<Creature>(entity)
-        .map(|c| c.side)
-        .unwrap_or(Side::Heroes);
-    let limits = movement_limits(conditions, speed_with_grab(world, entity, movement.speed));
-    if shift && !limits.can_shift {
-        return Err(Refusal::CannotShift);
-    }
-    let speed = if shift { 1 } else { limits.speed };
-    if speed == 0 {
-        return Err(Refusal::CannotMove);
-    }
-    let creatures = occupants(world);
-    let mover = Mover {
-        id,
-        space,
-        side,
-        speed,
-        extra_cost: if shift {
-            0
-        } else {
-            limits.extra_cost_per_square
-        },
-        shifting: shift,
-    };
-    let map = &world.res::<Battlefield>().0;
-    let cost = path_cost(map, &creatures, &mover, path).ok_or_else(|| {
-        Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into())
-    })?;
-    if cost > speed {
-        return Err(Refusal::TooFar { cost, speed });
-    }
-    Ok(())
 }
 
 /// Take the steps of a committed move. Before a step that leaves an enemy's

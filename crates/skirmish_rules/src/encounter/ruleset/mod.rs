@@ -13,6 +13,7 @@ pub mod phased;
 use crate::conditions::Conditions;
 use crate::content::RulesetKind;
 use crate::dice::Dice;
+use crate::encounter::check::Moving;
 use crate::encounter::command::{Command, Refusal};
 use crate::encounter::components::TurnBudget;
 use crate::encounter::flow::{ActiveRuleset, Flow, Phase};
@@ -60,19 +61,32 @@ pub(crate) trait Ruleset: Sync {
     /// turn's start gains heroic resources too. (`flow`: the turn flow as
     /// the start-of-turn system holds it.)
     fn start_budget(&self, flow: &Flow, budget: &mut TurnBudget) -> bool;
-    /// The creature delays its turn.
-    fn delay(
+    /// Whether the creature may delay its turn now.
+    fn check_delay(
         &self,
-        world: &mut World,
+        world: &World,
         entity: Entity,
         id: CreatureId,
         phase: Phase,
     ) -> Result<(), Refusal>;
+    /// The creature delays its turn (as checked).
+    fn delay(&self, world: &mut World, entity: Entity, id: CreatureId, phase: Phase);
     /// What the ruleset refuses of `id`'s command now, before it is
     /// carried out (the power roll refuses movement powers; the phases
     /// refuse what is not theirs).
     fn check_command(&self, world: &World, id: CreatureId, cmd: &Command) -> Result<(), Refusal>;
-    /// A movement power ([`Command::Movement`]).
+    /// Whether the creature may use a movement power
+    /// ([`Command::Movement`]) along `path` now.
+    fn check_movement(
+        &self,
+        world: &World,
+        entity: Entity,
+        id: CreatureId,
+        power: MovementPower,
+        path: &[Pos],
+    ) -> Result<Moving, Refusal>;
+    /// A movement power, as checked.
+    #[allow(clippy::too_many_arguments)]
     fn movement(
         &self,
         world: &mut World,
@@ -80,7 +94,8 @@ pub(crate) trait Ruleset: Sync {
         id: CreatureId,
         power: MovementPower,
         path: &[Pos],
-    ) -> Result<(), Refusal>;
+        checked: Moving,
+    );
     /// With no turn under way: the next round or the next turn to pick.
     fn advance(&self, world: &mut World);
 
@@ -204,14 +219,18 @@ impl Ruleset for Standard {
         true
     }
 
-    fn delay(
+    fn check_delay(
         &self,
-        world: &mut World,
+        world: &World,
         entity: Entity,
         id: CreatureId,
         phase: Phase,
     ) -> Result<(), Refusal> {
-        crate::encounter::resolve::delay(world, entity, id, phase)
+        crate::encounter::check::delay(world, entity, id, phase)
+    }
+
+    fn delay(&self, world: &mut World, _: Entity, _: CreatureId, _: Phase) {
+        crate::encounter::resolve::delay(world);
     }
 
     fn check_command(&self, _: &World, _: CreatureId, cmd: &Command) -> Result<(), Refusal> {
@@ -223,6 +242,19 @@ impl Ruleset for Standard {
         }
     }
 
+    fn check_movement(
+        &self,
+        _: &World,
+        _: Entity,
+        _: CreatureId,
+        _: MovementPower,
+        _: &[Pos],
+    ) -> Result<Moving, Refusal> {
+        Err(Refusal::WrongCommand(
+            "movement powers belong to the phased 2d6 ruleset",
+        ))
+    }
+
     fn movement(
         &self,
         _: &mut World,
@@ -230,10 +262,9 @@ impl Ruleset for Standard {
         _: CreatureId,
         _: MovementPower,
         _: &[Pos],
-    ) -> Result<(), Refusal> {
-        Err(Refusal::WrongCommand(
-            "movement powers belong to the phased 2d6 ruleset",
-        ))
+        _: Moving,
+    ) {
+        // (Refused by its check: the power roll has no movement powers.)
     }
 
     fn advance(&self, world: &mut World) {

@@ -21,7 +21,7 @@ use crate::encounter::components::*;
 use crate::encounter::flow::{ActiveRuleset, Flow, can_act};
 use crate::encounter::log::{CombatLog, LogEntry};
 use crate::encounter::react::{Resolution, Resume};
-use crate::encounter::resolve::{self, spend_action};
+use crate::encounter::resolve;
 use crate::encounter::world::{Snapshot, entity_of, occupants};
 use crate::map::movement::{Mover, is_straight, path_cost};
 use crate::map::{Pos, Side};
@@ -255,7 +255,7 @@ pub(crate) fn budget(stage: Stage, budget: &mut TurnBudget) {
 /// docs/rules.md#defend-and-delay: "Delay your action until after the GM or another
 /// player has finished their turn": the creature moves behind the next one
 /// in the battle order.
-pub(crate) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
+pub(crate) fn check_delay(world: &World, id: CreatureId) -> Result<CreatureId, Refusal> {
     if stage(world) != Some(Stage::Battle) {
         return Err(Refusal::CannotDelay("delay is a battle action"));
     }
@@ -269,16 +269,22 @@ pub(crate) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
     let order = flow
         .phased
         .as_ref()
-        .map(|p| p.battle_order.clone())
+        .map(|p| p.battle_order.as_slice())
         .unwrap_or_default();
     let at = order.iter().position(|&c| c == id).unwrap_or(0);
-    let behind = order[at + 1..].iter().copied().find(|&c| {
-        !flow.acted.contains(&c)
-            && entity_of(world, c).is_some_and(|e| world.comp::<Stamina>(e).is_some_and(can_act))
-    });
-    let Some(behind) = behind else {
-        return Err(Refusal::CannotDelay("nobody acts after it"));
-    };
+    order[at + 1..]
+        .iter()
+        .copied()
+        .find(|&c| {
+            !flow.acted.contains(&c)
+                && entity_of(world, c)
+                    .is_some_and(|e| world.comp::<Stamina>(e).is_some_and(can_act))
+        })
+        .ok_or(Refusal::CannotDelay("nobody acts after it"))
+}
+
+/// The delay, checked by [`check_delay`] (`behind`: whom it goes behind).
+fn delay(world: &mut World, id: CreatureId, behind: CreatureId) {
     if let Some(p) = world.res_mut::<Flow>().phased.as_mut() {
         p.battle_order.retain(|&c| c != id);
         let to = p
@@ -299,7 +305,6 @@ pub(crate) fn delay(world: &mut World, id: CreatureId) -> Result<(), Refusal> {
             behind,
         },
     );
-    Ok(())
 }
 
 /// What the phases allow, before a command is carried out: only movement
@@ -357,13 +362,13 @@ pub(crate) fn check_command_in(
 /// docs/rules.md#movement-powers's movement powers: one a turn in the movement phase (and
 /// Disengage as the battle action). Slowed creatures can't move ("you lose
 /// all remaining squares of movement"); a charge runs straight to an enemy.
-pub(crate) fn movement(
-    world: &mut World,
+pub(crate) fn check_movement(
+    world: &World,
     entity: Entity,
     id: CreatureId,
     power: MovementPower,
     path: &[Pos],
-) -> Result<(), Refusal> {
+) -> Result<crate::encounter::check::Moving, Refusal> {
     let rules = rules(world).cloned().ok_or(Refusal::WrongCommand(
         "movement powers belong to the phased 2d6 ruleset",
     ))?;
@@ -444,15 +449,31 @@ pub(crate) fn movement(
             ));
         }
     }
-    let mut budget = *world
+    let budget = *world
         .comp::<TurnBudget>(entity)
         .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     let action = match stage {
         Stage::Movement => crate::ability::ActionType::MoveAction,
         Stage::Battle => crate::ability::ActionType::MainAction,
     };
-    spend_action(&mut budget, &conditions, action)?;
-    *world.comp_mut::<TurnBudget>(entity).expect("checked") = budget;
+    let budget = crate::encounter::check::action(&budget, &conditions, action)?;
+    Ok(crate::encounter::check::Moving {
+        budget,
+        shift: !m.provokes,
+    })
+}
+
+/// A movement power, checked by [`check_movement`]: the budget after it,
+/// the power kept for the round, and the walk put up.
+fn movement(
+    world: &mut World,
+    entity: Entity,
+    id: CreatureId,
+    power: MovementPower,
+    path: &[Pos],
+    checked: crate::encounter::check::Moving,
+) {
+    resolve::set_budget(world, entity, checked.budget);
     let mut flow = world.res_mut::<Flow>();
     let round = flow.round;
     if let Some(p) = flow.phased.as_mut() {
@@ -473,10 +494,9 @@ pub(crate) fn movement(
     world.res_mut::<Resolution>().push(Resume::Walk {
         creature: id,
         path: path.to_vec(),
-        shift: !m.provokes,
+        shift: checked.shift,
         asked: false,
     });
-    Ok(())
 }
 
 /// docs/rules.md#movement-phase: "If you are Slowed at any point during
@@ -865,19 +885,43 @@ impl super::Ruleset for Phased {
         }
     }
 
-    fn delay(
+    fn check_delay(
         &self,
-        world: &mut World,
+        world: &World,
         entity: Entity,
         id: CreatureId,
         phase: crate::encounter::flow::Phase,
     ) -> Result<(), Refusal> {
-        resolve::side_to_pick(world, entity, id, phase)?;
-        delay(world, id)
+        crate::encounter::check::side_to_pick(world, entity, id, phase)?;
+        check_delay(world, id).map(|_| ())
+    }
+
+    fn delay(
+        &self,
+        world: &mut World,
+        _: Entity,
+        id: CreatureId,
+        _: crate::encounter::flow::Phase,
+    ) {
+        // (Found again as checked: nothing has changed since.)
+        if let Ok(behind) = check_delay(world, id) {
+            delay(world, id, behind);
+        }
     }
 
     fn check_command(&self, world: &World, id: CreatureId, cmd: &Command) -> Result<(), Refusal> {
         check_command(world, id, cmd)
+    }
+
+    fn check_movement(
+        &self,
+        world: &World,
+        entity: Entity,
+        id: CreatureId,
+        power: MovementPower,
+        path: &[Pos],
+    ) -> Result<crate::encounter::check::Moving, Refusal> {
+        check_movement(world, entity, id, power, path)
     }
 
     fn movement(
@@ -887,8 +931,9 @@ impl super::Ruleset for Phased {
         id: CreatureId,
         power: MovementPower,
         path: &[Pos],
-    ) -> Result<(), Refusal> {
-        movement(world, entity, id, power, path)
+        checked: crate::encounter::check::Moving,
+    ) {
+        movement(world, entity, id, power, path, checked);
     }
 
     fn advance(&self, world: &mut World) {

@@ -1,0 +1,291 @@
+//! An ability's checks: whether it may be used and paid for now, and its
+//! targets or its area's placement (docs/rules.md#distances-and-targets).
+
+use super::*;
+use crate::ability::{Ability, Distance, Relation, TargetKind};
+use crate::content::Content;
+use crate::encounter::command::Placement;
+use crate::map::area::Area;
+use crate::map::{Footprint, Map, Occupant, line_of_effect};
+
+/// The choices a command makes when using an ability.
+pub(crate) struct AbilityChoices<'a> {
+    pub(crate) ability: &'a str,
+    pub(crate) targets: &'a [CreatureId],
+    pub(crate) surges: u32,
+    /// Targets whose potency is raised by 1, for 2 surges each.
+    pub(crate) potency_surges: &'a [CreatureId],
+    /// Heroic resource spent on "Spend X" entries.
+    pub(crate) spend: u32,
+    pub(crate) placement: Option<&'a Placement>,
+}
+
+/// What an ability's use needs carried out, as checked.
+pub(crate) struct UsePlan {
+    /// The budget after the ability's action.
+    pub(crate) budget: TurnBudget,
+    /// The user as it stands.
+    pub(crate) user: Snapshot,
+    /// The effects bought with "Spend X".
+    pub(crate) extra: Vec<crate::ability::Effect>,
+    /// A strike's targets, as they stand (none for an area).
+    pub(crate) targets: Vec<Snapshot>,
+    /// An area's placed area, and where its forced movement is measured
+    /// from.
+    pub(crate) area: Option<(Area, Footprint)>,
+}
+
+/// Whether a target of `kind` is allowed (docs/rules.md#distances-and-targets).
+pub(crate) fn target_allowed(kinds: &[TargetKind], user: &Snapshot, target: &Snapshot) -> bool {
+    TargetKind::any_allows(
+        kinds,
+        Relation::of(user.id, user.side, target.id, target.side),
+    )
+}
+
+/// How far an ability reaches for its targets (the user itself: 0).
+pub(crate) fn reach_of(distance: Distance) -> u32 {
+    match distance {
+        Distance::Myself => 0,
+        d => d.reach(),
+    }
+}
+
+/// Whether a creature `distance` squares away is within `reach` (the user
+/// itself always is).
+pub(crate) fn in_reach(is_user: bool, distance: u32, reach: u32) -> bool {
+    is_user || distance <= reach
+}
+
+/// Whether a target needs a line of effect from the user: any but the
+/// user itself, unless the ability works at a "true" distance ("you do not
+/// need to be able to see the target").
+pub(crate) fn needs_line_of_effect(is_user: bool, true_distance: bool) -> bool {
+    !is_user && !true_distance
+}
+
+/// docs/rules.md#hide: a hidden creature can be targeted by its enemies
+/// only from an adjacent square.
+pub(crate) fn hidden_from(same_side: bool, distance: u32, hidden: bool) -> bool {
+    !same_side && distance > 1 && hidden
+}
+
+/// Whether the creature may use the ability now as `u` chooses: its own,
+/// available, its action left, paid for, its surges and spending possible,
+/// and its targets or placement allowed.
+pub(crate) fn use_ability(
+    world: &World,
+    entity: Entity,
+    id: CreatureId,
+    u: AbilityChoices,
+) -> Result<UsePlan, Refusal> {
+    let AbilityChoices {
+        ability: ability_id,
+        targets: target_ids,
+        surges,
+        spend,
+        placement,
+        potency_surges,
+    } = u;
+    let content = world.res::<Content>();
+    let ability: &Ability = content
+        .ability(ability_id)
+        .ok_or_else(|| Refusal::UnknownAbility(ability_id.to_string()))?;
+    if !world
+        .comp::<Abilities>(entity)
+        .is_some_and(|a| a.0.iter().any(|x| x == ability_id))
+    {
+        return Err(Refusal::NotTheirAbility(ability_id.to_string()));
+    }
+    if ability.distance.is_area() != placement.is_some() {
+        return Err(Refusal::WrongCommand(if ability.distance.is_area() {
+            "an area ability needs a placement (UseAreaAbility)"
+        } else {
+            "a strike names its targets (UseAbility)"
+        }));
+    }
+    let user = snapshot(world, entity).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
+    // docs/rules.md#recover-and-refresh: a spent ability waits to be recovered.
+    if !crate::encounter::gather::available(world, entity, ability) {
+        return Err(Refusal::Spent(ability.name.clone()));
+    }
+    // docs/rules.md#summons: "If there are no available hexes, the summon
+    // ability cannot be used."
+    if !crate::encounter::summon::room_for(world, entity, ability) {
+        return Err(Refusal::NoRoomToSummon);
+    }
+    // The action first: "main action already used" outranks target problems.
+    let budget = world
+        .comp::<TurnBudget>(entity)
+        .ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
+    let budget = action(budget, &user.conditions, ability.action)?;
+    affordable(world, entity, ability)?;
+    let heroic = world.comp::<Heroic>(entity);
+    // "Spend X" entries (docs/rules.md#heroic-resources): on top of the cost.
+    let extra = if spend > 0 {
+        let cost = match ability.cost {
+            Cost::Heroic(n) => n,
+            _ => 0,
+        };
+        let has = heroic.map_or(0, |h| h.amount);
+        // (Saturating: no creature has anywhere near `u32::MAX` to spend.)
+        let needed = cost.saturating_add(spend);
+        if !heroic.is_some_and(|h| h.can_pay(needed)) {
+            return Err(Refusal::NotEnoughResource {
+                resource: heroic.map_or("heroic resource".into(), |h| h.resource.clone()),
+                needed,
+                has,
+            });
+        }
+        crate::ability::spend_effects(&ability.spend, spend)
+            .map_err(|why| Refusal::BadSpend(spend, why))?
+    } else {
+        Vec::new()
+    };
+    // docs/rules.md#surges: up to 3 for damage; 2 per target for +1 potency.
+    let has_surges = heroic.map_or(0, |h| h.surges);
+    let wanted =
+        (potency_surges.len() as u64 * 2 + u64::from(surges)).min(u64::from(u32::MAX)) as u32;
+    if wanted > has_surges {
+        return Err(Refusal::NotEnoughSurges {
+            wanted,
+            has: has_surges,
+        });
+    }
+    if surges > 3 {
+        return Err(Refusal::BadSurges(
+            "at most 3 surges on extra damage".into(),
+        ));
+    }
+    for (i, t) in potency_surges.iter().enumerate() {
+        if potency_surges[..i].contains(t) {
+            return Err(Refusal::BadSurges(
+                "a potency can be raised by 1 only".into(),
+            ));
+        }
+        if placement.is_none() && !target_ids.contains(t) {
+            return Err(Refusal::BadSurges(format!(
+                "{t} is not a target of the ability"
+            )));
+        }
+    }
+    let map = &world.res::<Battlefield>().0;
+    // An area: its targets are every eligible creature it reaches, found
+    // as it is carried out.
+    if let Some(placement) = placement {
+        let creatures = occupants(world);
+        let area = place_area(map, &creatures, user.space, ability.distance, placement)?;
+        return Ok(UsePlan {
+            budget,
+            user,
+            extra,
+            targets: Vec::new(),
+            area: Some(area),
+        });
+    }
+    // Targets.
+    if target_ids.is_empty() && !ability.target.kinds.contains(&TargetKind::Myself) {
+        return Err(Refusal::NoTargets);
+    }
+    if let Some(max) = ability.target.count
+        && target_ids.len() as u32 > max
+    {
+        return Err(Refusal::TooManyTargets(max));
+    }
+    let reach = reach_of(ability.distance);
+    // docs/rules.md#slow-actions: "you may choose targets that are
+    // initially invalid (due to being out or range, sight, etc.)": checked
+    // when it takes effect.
+    let slow = ability.action == ActionType::SlowAction;
+    let mut targets = Vec::new();
+    for &t in target_ids {
+        let te = entity_of(world, t).ok_or_else(|| Refusal::NoSuchCreature(Who::id(t)))?;
+        if world.comp::<Stamina>(te).is_none_or(|s| s.is_dead()) {
+            return Err(Refusal::Dead(Who::of(world, t)));
+        }
+        let ts = snapshot(world, te).ok_or_else(|| Refusal::NoSuchCreature(Who::id(t)))?;
+        if !target_allowed(&ability.target.kinds, &user, &ts) {
+            return Err(Refusal::WrongTarget(Who::of(world, t)));
+        }
+        let is_user = t == id;
+        let distance = user.space.distance(ts.space);
+        if !slow && !in_reach(is_user, distance, reach) {
+            return Err(Refusal::OutOfRange {
+                target: Who::of(world, t),
+                distance,
+                reach,
+            });
+        }
+        if !slow
+            && needs_line_of_effect(is_user, ability.true_distance)
+            && !line_of_effect(map, user.space, ts.space)
+        {
+            return Err(Refusal::NoLineOfEffect(Who::of(world, t)));
+        }
+        let hidden = world.comp::<Stance>(te).is_some_and(|s| s.hidden);
+        if hidden_from(ts.side == user.side, distance, hidden) {
+            return Err(Refusal::HiddenTarget(Who::of(world, t)));
+        }
+        targets.push(ts);
+    }
+    Ok(UsePlan {
+        budget,
+        user,
+        extra,
+        targets,
+        area: None,
+    })
+}
+
+/// Where an area lands, and the space its forced movement is measured from.
+pub(crate) fn place_area(
+    map: &Map,
+    creatures: &[Occupant],
+    user: Footprint,
+    distance: Distance,
+    placement: &Placement,
+) -> Result<(crate::map::area::Area, Footprint), Refusal> {
+    use crate::map::area;
+    let bad = |e: area::PlacementError| Refusal::BadPlacement(e.to_string());
+    let single = Footprint::single;
+    Ok(match (distance, placement) {
+        (Distance::Aura(r) | Distance::Burst(r), Placement::OnSelf) => {
+            (area::burst(map, user, r), user)
+        }
+        (Distance::Cube { size, within }, Placement::Cube { corner }) => (
+            area::cube(map, user, size, within, *corner).map_err(bad)?,
+            single(*corner),
+        ),
+        (
+            Distance::Line {
+                length,
+                width,
+                within,
+            },
+            Placement::Line { start, aim },
+        ) => (
+            area::line(map, user, length, width, within, *start, *aim).map_err(bad)?,
+            single(*start),
+        ),
+        (Distance::Wall { squares, within }, Placement::Wall { squares: list }) => (
+            area::wall(map, user, creatures, squares, within, list).map_err(bad)?,
+            user,
+        ),
+        (Distance::Cone { length }, Placement::Cone { aim }) => {
+            (area::cone(map, user, length, *aim).map_err(bad)?, user)
+        }
+        (Distance::Sphere { radius, within }, Placement::Sphere { centre }) => (
+            area::sphere(map, user, radius, within, *centre).map_err(bad)?,
+            single(*centre),
+        ),
+        (Distance::Cylinder { radius, within, .. }, Placement::Sphere { centre }) => (
+            area::cylinder(map, user, radius, within, *centre).map_err(bad)?,
+            single(*centre),
+        ),
+        _ => {
+            return Err(Refusal::BadPlacement(format!(
+                "that placement does not fit a {distance}"
+            )));
+        }
+    })
+}

@@ -1,0 +1,449 @@
+//! Whether a command is refused, and why: the one place that decides it.
+//! [`command`] checks a command against the encounter as it stands and
+//! hands back what it found ([`Checked`]); `resolve` carries that out and
+//! refuses nothing. A refused command changes nothing: nothing here writes
+//! to the world.
+//!
+//! The listing asks the same rules for what it lists ([`action`],
+//! [`can_afford`], [`in_reach`], [`hidden_from`], [`stand_up`],
+//! [`catch_breath`], [`escape_grab`], ...), so the two never decide twice.
+//! What the ruleset refuses of its own (a phase's commands, movement
+//! powers, a phased delay) it decides through the seam
+//! ([`crate::encounter::ruleset::Ruleset`]), called from here.
+//!
+//! One file per family, as in `resolve/`: moving and charging
+//! ([`moving`]), abilities ([`ability`]), the basic actions ([`basic`]).
+
+mod ability;
+mod basic;
+mod moving;
+
+pub(crate) use ability::*;
+pub(crate) use basic::*;
+pub(crate) use moving::*;
+
+use crate::ability::{ActionType, Cost};
+use crate::conditions::{Conditions, action_limits};
+use crate::encounter::command::{Command, Refusal, Who};
+use crate::encounter::components::*;
+use crate::encounter::flow::{Flow, Malice, Phase, can_act};
+use crate::encounter::react::Resolution;
+use crate::encounter::world::*;
+use crate::fast::KeyedWorld;
+use crate::map::Side;
+use crate::stats::{CreatureId, Stamina};
+use bevy_ecs::prelude::*;
+
+/// A command that passed its checks: its creature, and what carrying it
+/// out needs of what the checks found.
+pub(crate) struct Checked {
+    pub(crate) entity: Entity,
+    pub(crate) plan: Plan,
+}
+
+/// What each kind of command carries out, as checked.
+pub(crate) enum Plan {
+    /// Answer the open prompt (the answer is one it offered).
+    Answer,
+    /// Start the turn (`seized`: ahead of its place in the ruleset's order).
+    StartTurn {
+        seized: bool,
+    },
+    /// Delay, as the ruleset has it.
+    Delay,
+    EndTurn,
+    /// A movement power of the ruleset, with the budget after it.
+    Movement(Moving),
+    /// A move or shift, with the budget after it.
+    Walk {
+        budget: TurnBudget,
+    },
+    /// An ability's use.
+    Ability(Box<UsePlan>),
+    /// A free strike against this target, with the budget after it.
+    FreeStrike {
+        target: Entity,
+        budget: TurnBudget,
+    },
+    /// A charge: the run is checked; the main action is spent by its attack.
+    Charge,
+    /// A basic maneuver or main action, with the budget after it.
+    Basic {
+        budget: TurnBudget,
+    },
+}
+
+/// What a movement power needs carried out: the budget after it, and
+/// whether it moves without provoking.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Moving {
+    pub(crate) budget: TurnBudget,
+    pub(crate) shift: bool,
+}
+
+/// Check `cmd` against the encounter as it stands in `phase`.
+pub(crate) fn command(world: &World, cmd: &Command, phase: Phase) -> Result<Checked, Refusal> {
+    let id = cmd.creature();
+    // Whose turn it is, read once: nothing before its checks below changes it.
+    let (in_turn, acting) = {
+        let flow = world.res::<Flow>();
+        if flow.outcome.is_some() {
+            return Err(Refusal::Over);
+        }
+        (flow.active.is_some(), flow.is_acting(id))
+    };
+    let entity = entity_of(world, id).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
+    let checked = |plan| Ok(Checked { entity, plan });
+    // A square far off the map is no square of this fight (only a file
+    // written by hand names one): refused at the door, so no rule works
+    // with coordinates near the integers' limits.
+    // (The map is read only for a command that names a square.)
+    if cmd.find_square(|_| true).is_some() {
+        let map = &world.res::<Battlefield>().0;
+        if let Some(p) = cmd.find_square(|p| map.far_off(p)) {
+            return Err(Refusal::FarOffMap(p));
+        }
+    }
+    // An open prompt must be answered before anything else happens.
+    if let Some(p) = &world.res::<Resolution>().prompt {
+        let asked = p.creature;
+        return match cmd {
+            Command::Answer { reaction, .. } => {
+                answer(world, id, reaction.as_ref())?;
+                checked(Plan::Answer)
+            }
+            _ => Err(Refusal::AwaitingAnswer(Who::of(world, asked))),
+        };
+    }
+    let rules = crate::encounter::ruleset::of(world);
+    match cmd {
+        Command::StartTurn { .. } => {
+            let seized = start_turn(world, entity, id, phase)?;
+            return checked(Plan::StartTurn { seized });
+        }
+        Command::Delay { .. } => {
+            rules.check_delay(world, entity, id, phase)?;
+            return checked(Plan::Delay);
+        }
+        Command::Answer { .. } => return Err(Refusal::NoPrompt),
+        _ => {}
+    }
+    if !in_turn {
+        return Err(Refusal::NoTurnInProgress);
+    }
+    if !acting {
+        return Err(Refusal::NotTheirTurn(Who::of(world, id)));
+    }
+    if world.comp::<Stamina>(entity).is_none_or(|s| !can_act(s))
+        && !matches!(cmd, Command::EndTurn { .. })
+    {
+        return Err(Refusal::Dead(Who::of(world, id)));
+    }
+    rules.check_command(world, id, cmd)?;
+    let plan = match cmd {
+        Command::Movement { power, path, .. } => {
+            Plan::Movement(rules.check_movement(world, entity, id, *power, &path.to_vec())?)
+        }
+        Command::EndTurn { .. } => Plan::EndTurn,
+        Command::Move { path, .. } => Plan::Walk {
+            budget: walk(world, entity, id, &path.to_vec(), false, true)?,
+        },
+        Command::Shift { to, .. } => {
+            let from = world
+                .comp::<Space>(entity)
+                .map(|s| s.0.pos)
+                .unwrap_or_default();
+            Plan::Walk {
+                budget: walk(world, entity, id, &[from, *to], true, true)?,
+            }
+        }
+        Command::UseAbility {
+            ability,
+            targets,
+            surges,
+            potency_surges,
+            spend,
+            ..
+        } => Plan::Ability(Box::new(use_ability(
+            world,
+            entity,
+            id,
+            AbilityChoices {
+                ability,
+                targets,
+                surges: *surges,
+                potency_surges,
+                spend: *spend,
+                placement: None,
+            },
+        )?)),
+        Command::UseAreaAbility {
+            ability,
+            placement,
+            surges,
+            potency_surges,
+            spend,
+            ..
+        } => Plan::Ability(Box::new(use_ability(
+            world,
+            entity,
+            id,
+            AbilityChoices {
+                ability,
+                targets: &[],
+                surges: *surges,
+                potency_surges,
+                spend: *spend,
+                placement: Some(placement),
+            },
+        )?)),
+        Command::FreeStrike { target, .. } => {
+            let (target, budget) = free_strike(world, entity, id, *target)?;
+            Plan::FreeStrike { target, budget }
+        }
+        Command::Charge {
+            path,
+            target,
+            ability,
+            ..
+        } => {
+            charge(
+                world,
+                entity,
+                id,
+                &path.to_vec(),
+                *target,
+                ability.as_deref(),
+            )?;
+            Plan::Charge
+        }
+        Command::StandUp { .. } => Plan::Basic {
+            budget: stand_up(world, entity)?,
+        },
+        Command::CatchBreath { .. } => Plan::Basic {
+            budget: catch_breath(world, entity, id)?,
+        },
+        Command::EscapeGrab { .. } => Plan::Basic {
+            budget: escape_grab(world, entity)?,
+        },
+        Command::Defend { .. } => Plan::Basic {
+            budget: spend(world, entity, ActionType::MainAction)?,
+        },
+        Command::Hide { .. } => Plan::Basic {
+            budget: hide(world, entity, id)?,
+        },
+        Command::StartTurn { .. } | Command::Delay { .. } | Command::Answer { .. } => {
+            unreachable!("handled above")
+        }
+    };
+    checked(plan)
+}
+
+/// Whether it is `id`'s side's pick now, with no turn under way (the side
+/// to pick, if so).
+pub(crate) fn side_to_pick(
+    world: &World,
+    entity: Entity,
+    id: CreatureId,
+    phase: Phase,
+) -> Result<Side, Refusal> {
+    let flow = world.res::<Flow>();
+    if phase != Phase::AwaitingTurn || flow.active.is_some() {
+        return Err(Refusal::TurnInProgress);
+    }
+    let side = world.comp::<Creature>(entity).map(|c| c.side);
+    if side != Some(flow.to_act) {
+        return Err(Refusal::NotTheirTurn(Who::of(world, id)));
+    }
+    Ok(flow.to_act)
+}
+
+/// Whether `id` may start its turn now: whether it seizes the initiative,
+/// if so (docs/rules.md#turn-order).
+pub(crate) fn start_turn(
+    world: &World,
+    entity: Entity,
+    id: CreatureId,
+    phase: Phase,
+) -> Result<bool, Refusal> {
+    if world.comp::<Summoned>(entity).is_some() {
+        return Err(Refusal::SummonActsAlone(Who::of(world, id)));
+    }
+    // The ruleset's order (the phases' order, or seizing the initiative).
+    let seized = crate::encounter::ruleset::of(world).check_start(world, id, phase)?;
+    side_to_pick(world, entity, id, phase)?;
+    if world.res::<Flow>().acted.contains(&id) {
+        return Err(Refusal::AlreadyActed(Who::of(world, id)));
+    }
+    if !world.comp::<Stamina>(entity).is_some_and(can_act) {
+        return Err(Refusal::Dead(Who::of(world, id)));
+    }
+    Ok(seized)
+}
+
+/// A side lets the other pick first this time (the power roll's delay).
+/// It may not hand the pick straight back to a side that has just
+/// delayed, and the other side must have someone left to act.
+pub(crate) fn delay(
+    world: &World,
+    entity: Entity,
+    id: CreatureId,
+    phase: Phase,
+) -> Result<(), Refusal> {
+    let to_act = side_to_pick(world, entity, id, phase)?;
+    let other = to_act.other();
+    if world.res::<Flow>().delayed == Some(other) {
+        return Err(Refusal::CannotDelay("the other side has just delayed"));
+    }
+    if !crate::encounter::flow::waiting(world, other) {
+        return Err(Refusal::CannotDelay(
+            "the other side has nobody left to act",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `choice` answers the open prompt: it asked `id`, and offered it.
+pub(crate) fn answer(
+    world: &World,
+    id: CreatureId,
+    choice: Option<&crate::encounter::react::Reaction>,
+) -> Result<(), Refusal> {
+    let prompt = world
+        .res::<Resolution>()
+        .prompt
+        .as_ref()
+        .ok_or(Refusal::NoPrompt)?;
+    if prompt.creature != id {
+        return Err(Refusal::NotAsked(Who::of(world, id)));
+    }
+    if let Some(c) = choice
+        && !prompt.options.contains(c)
+    {
+        return Err(Refusal::NotAnOption(c.ability.clone()));
+    }
+    if let Some(c) = choice
+        && c.ability != crate::encounter::react::OPPORTUNITY_ATTACK
+        && world
+            .res::<crate::content::Content>()
+            .ability(&c.ability)
+            .is_none()
+    {
+        return Err(Refusal::UnknownAbility(c.ability.clone()));
+    }
+    Ok(())
+}
+
+/// The budget after spending the action `action` takes, converting the
+/// main action when the maneuver or move action is gone
+/// (docs/rules.md#actions-on-a-turn: "the main action may be spent as a
+/// second maneuver or move action"), or why it can't be spent. The
+/// listing asks it of every ability it lists.
+pub(crate) fn action(
+    budget: &TurnBudget,
+    conditions: &Conditions,
+    action: ActionType,
+) -> Result<TurnBudget, Refusal> {
+    let mut budget = *budget;
+    let dazed = action_limits(conditions).one_action_only;
+    if dazed && budget.dazed_done {
+        return Err(Refusal::Dazed);
+    }
+    match action {
+        ActionType::MainAction | ActionType::SlowAction => {
+            if !budget.main {
+                return Err(Refusal::MainActionUsed);
+            }
+            budget.main = false;
+        }
+        ActionType::Maneuver => {
+            if budget.maneuver {
+                budget.maneuver = false;
+            } else if budget.main {
+                budget.main = false;
+            } else {
+                return Err(Refusal::ManeuverUsed);
+            }
+        }
+        ActionType::MoveAction => {
+            if budget.move_action {
+                budget.move_action = false;
+            } else if budget.main {
+                budget.main = false;
+            } else {
+                return Err(Refusal::MoveActionUsed);
+            }
+        }
+        ActionType::FreeManeuver | ActionType::NoAction => {
+            if dazed {
+                return Err(Refusal::Dazed);
+            }
+            return Ok(budget);
+        }
+        ActionType::TriggeredAction | ActionType::FreeTriggeredAction => {
+            return Err(Refusal::Unsupported(
+                "triggered actions answer prompts".into(),
+            ));
+        }
+        ActionType::Passive | ActionType::Episodic => {
+            return Err(Refusal::Unsupported(
+                "passive and episodic abilities apply when the encounter starts".into(),
+            ));
+        }
+    }
+    if dazed {
+        budget.dazed_done = true;
+    }
+    Ok(budget)
+}
+
+/// [`action`] for the creature's own budget and conditions.
+pub(crate) fn spend(
+    world: &World,
+    entity: Entity,
+    spent: ActionType,
+) -> Result<TurnBudget, Refusal> {
+    let none = Conditions::default();
+    let conditions = world.comp::<Conditions>(entity).unwrap_or(&none);
+    let budget = world
+        .comp::<TurnBudget>(entity)
+        .ok_or(Refusal::NoTurnInProgress)?;
+    action(budget, conditions, spent)
+}
+
+/// Whether a cost can be paid by a creature with this heroic resource (if
+/// any) when the Director has `malice`.
+pub(crate) fn can_afford(cost: Cost, heroic: Option<&Heroic>, malice: u32) -> bool {
+    match cost {
+        Cost::Heroic(n) => heroic.is_some_and(|h| h.can_pay(n)),
+        Cost::Malice(n) => malice >= n,
+        Cost::Free | Cost::Signature => true,
+    }
+}
+
+/// Whether the creature can pay the ability's cost now (its heroic
+/// resource, or the Director's Malice), and what it lacks if not.
+pub(crate) fn affordable(
+    world: &World,
+    entity: Entity,
+    ability: &crate::ability::Ability,
+) -> Result<(), Refusal> {
+    let heroic = world.comp::<Heroic>(entity);
+    let malice = world.res::<Malice>().0;
+    if can_afford(ability.cost, heroic, malice) {
+        return Ok(());
+    }
+    match ability.cost {
+        Cost::Heroic(n) => Err(Refusal::NotEnoughResource {
+            resource: heroic.map_or("heroic resource".into(), |h| h.resource.clone()),
+            needed: n,
+            has: heroic.map_or(0, |h| h.amount),
+        }),
+        Cost::Malice(n) => Err(Refusal::NotEnoughResource {
+            resource: "malice".into(),
+            needed: n,
+            has: malice,
+        }),
+        Cost::Free | Cost::Signature => Ok(()),
+    }
+}
