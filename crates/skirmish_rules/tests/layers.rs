@@ -165,3 +165,13 @@ fn resolution_never_asks_which_ruleset_is_played() {
         1
     );
 }
+
+#[test]
+fn refusals_are_decided_in_check_and_nowhere_in_resolve() {
+    // Issue 48, point 2: `encounter/check` decides whether a command is
+    // refused; `resolve` carries out what it checked and refuses nothing.
+    let found = uses("encounter/resolve", &["Refusal::", "Err(Refusal"]);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    // The check reads real files: the refusals are in the check.
+    assert!(uses("encounter/check", &["Err(Refusal::"]).len() > 20);
+}

@@ -447,3 +447,6 @@ pub(crate) fn affordable(
         Cost::Free | Cost::Signature => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests;

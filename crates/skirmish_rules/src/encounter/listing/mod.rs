@@ -636,13 +636,18 @@ pub(crate) fn creature_actions(
     let names: Arc<[String]> = abilities.map_or_else(Default::default, |a| a.0.clone());
     let kept_abilities = abilities;
     let abilities: &[String] = abilities.map_or(&[], |a| &a.0);
-    let dazed_spent = cond.has(crate::conditions::ConditionKind::Dazed) && budget.dazed_done;
-    let can_move = (budget.move_action || budget.main) && !dazed_spent;
+    // What its budget allows, as the check has it.
+    let allows = |action: ActionType| check::action(&budget, cond, action).is_ok();
+    let (can_move, main_ok, maneuver_ok) = (
+        allows(ActionType::MoveAction),
+        allows(ActionType::MainAction),
+        allows(ActionType::Maneuver),
+    );
     let mut listed_charges = None;
     // One search of the squares in reach serves moves, shifts and charges
     // (none of which a creature with neither its move nor its main action
     // left can take: then nothing of moving is worked out).
-    let mut moving = (can_move || budget.main).then(|| {
+    let mut moving = (can_move || main_ok).then(|| {
         let limits = movement_limits(cond, speed);
         let mover = Mover {
             id: active,
@@ -716,7 +721,7 @@ pub(crate) fn creature_actions(
     // Charges: a straight run ending next to an enemy for a free strike,
     // or within reach of a creature an ability with the Charge keyword
     // may target (docs/rules.md#charge).
-    if let (true, Some((_, mover, occ, Some(_)))) = (budget.main && !dazed_spent, &mut moving) {
+    if let (true, Some((_, mover, occ, Some(_)))) = (main_ok, &mut moving) {
         let mut with: Vec<ChargeWith> = Vec::new();
         for (k, id) in abilities.iter().enumerate() {
             let Some(a) = known(k) else {
@@ -779,16 +784,7 @@ pub(crate) fn creature_actions(
         let (Some(a), named) = (known(k), k as u32) else {
             continue;
         };
-        if dazed_spent {
-            continue;
-        }
-        let action_ok = match a.action {
-            ActionType::MainAction | ActionType::SlowAction => budget.main,
-            ActionType::Maneuver => budget.maneuver || budget.main,
-            ActionType::MoveAction => budget.move_action || budget.main,
-            _ => false,
-        };
-        if !action_ok
+        if !allows(a.action)
             || !cost_ok(a)
             || !gather::available(world, e, a)
             || !summon::room_for(world, e, a)
@@ -810,17 +806,15 @@ pub(crate) fn creature_actions(
             }
             continue;
         }
-        let reach = match a.distance {
-            Distance::Myself => 0,
-            d => d.reach(),
-        };
+        let reach = check::reach_of(a.distance);
         // The relations the ability may target, found once for all the
         // creatures.
         let allowed = crate::ability::TargetKind::relations(&a.target.kinds);
         for (n, o) in creatures.iter().enumerate() {
             // Out of reach (the user itself is always in reach): the
             // cheapest test first.
-            if o.id != active && apart[n] > reach {
+            let is_user = o.id == active;
+            if !check::in_reach(is_user, apart[n], reach) {
                 continue;
             }
             let relation = crate::ability::Relation::of(active, me.side, o.id, o.side);
@@ -828,11 +822,10 @@ pub(crate) fn creature_actions(
                 continue;
             }
             // `creatures` holds only the living.
-            let hidden = o.side != me.side && apart[n] > 1 && hidden.contains(&o.id);
-            if !hidden {
+            if !check::hidden_from(o.side == me.side, apart[n], hidden.contains(&o.id)) {
                 // Line of effect to it is checked when the slot is taken
                 // or read.
-                if o.id != active && !a.true_distance {
+                if check::needs_line_of_effect(is_user, a.true_distance) {
                     checks.push(Check {
                         at: out.len() as u32,
                         of: n as u32,
@@ -847,11 +840,11 @@ pub(crate) fn creature_actions(
             }
         }
     }
-    // The basic actions every creature has.
-    let maneuver_ok = (budget.maneuver || budget.main) && !dazed_spent;
-    if budget.main && !dazed_spent {
+    // The basic actions every creature has. (Free strikes are listed
+    // against enemies only: one on an ally is legal, and never wanted.)
+    if main_ok {
         for (o, &apart) in creatures.iter().zip(apart) {
-            if o.side != me.side && apart == 1 {
+            if o.side != me.side && check::free_strike_reaches(apart) {
                 out.push(Listed::FreeStrike {
                     creature: active,
                     target: o.id,
@@ -859,7 +852,7 @@ pub(crate) fn creature_actions(
             }
         }
     }
-    if budget.main && !dazed_spent {
+    if main_ok {
         out.push(Listed::Basic {
             creature: active,
             kind: Basic::Defend,
@@ -881,25 +874,22 @@ pub(crate) fn creature_actions(
         }
     }
     if maneuver_ok {
-        use crate::conditions::ConditionKind as K;
-        if cond.has(K::Prone) && !cond.has(K::Restrained) && !cond.has(K::CantStand) {
+        if check::can_stand(cond).is_ok() {
             out.push(Listed::Basic {
                 creature: active,
                 kind: Basic::StandUp,
             });
         }
-        if cond.has(K::Grabbed) {
+        if check::can_escape(cond).is_ok() {
             out.push(Listed::Basic {
                 creature: active,
                 kind: Basic::EscapeGrab,
             });
         }
-        let hero = heroic.is_some();
+        // (Not listed at full stamina: legal, but it heals nothing.)
         if let Some(s) = stamina
-            && hero
-            && s.recoveries > 0
+            && check::can_catch_breath(s, heroic.is_some()).is_ok()
             && s.current < s.max
-            && s.health() != crate::stats::Health::Dying
         {
             out.push(Listed::Basic {
                 creature: active,
