@@ -453,6 +453,7 @@ impl CombatLog {
 }
 
 /// [`CombatLog::emit`] for code that holds the world.
+#[inline]
 pub(crate) fn emit(world: &mut World, e: LogEntry) {
     use crate::fast::KeyedWorld;
     world.res_mut::<CombatLog>().emit(e);

@@ -33,6 +33,8 @@ pub(crate) struct UsePlan {
     /// An area's placed area, and where its forced movement is measured
     /// from.
     pub(crate) area: Option<(Area, Footprint)>,
+    /// Who was where as the area was placed (for an area: whom it reaches).
+    pub(crate) occupants: Vec<Occupant>,
 }
 
 /// Whether a target of `kind` is allowed (docs/rules.md#distances-and-targets).
@@ -181,6 +183,7 @@ pub(crate) fn use_ability(
             extra,
             targets: Vec::new(),
             area: Some(area),
+            occupants: creatures,
         });
     }
     // Targets.
@@ -234,6 +237,7 @@ pub(crate) fn use_ability(
         extra,
         targets,
         area: None,
+        occupants: Vec::new(),
     })
 }
 

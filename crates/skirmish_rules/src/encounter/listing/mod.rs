@@ -636,13 +636,20 @@ pub(crate) fn creature_actions(
     let names: Arc<[String]> = abilities.map_or_else(Default::default, |a| a.0.clone());
     let kept_abilities = abilities;
     let abilities: &[String] = abilities.map_or(&[], |a| &a.0);
-    // What its budget allows, as the check has it.
-    let allows = |action: ActionType| check::action(&budget, cond, action).is_ok();
+    // What its budget allows, as the check has it (asked once for each
+    // kind of action a turn spends).
+    let ask = |action: ActionType| check::action(&budget, cond, action).is_ok();
     let (can_move, main_ok, maneuver_ok) = (
-        allows(ActionType::MoveAction),
-        allows(ActionType::MainAction),
-        allows(ActionType::Maneuver),
+        ask(ActionType::MoveAction),
+        ask(ActionType::MainAction),
+        ask(ActionType::Maneuver),
     );
+    let allows = |action: ActionType| match action {
+        ActionType::MainAction | ActionType::SlowAction => main_ok,
+        ActionType::Maneuver => maneuver_ok,
+        ActionType::MoveAction => can_move,
+        other => ask(other),
+    };
     let mut listed_charges = None;
     // One search of the squares in reach serves moves, shifts and charges
     // (none of which a creature with neither its move nor its main action

@@ -66,6 +66,7 @@ pub(crate) fn use_ability(
         extra,
         targets,
         area,
+        occupants: creatures,
     } = plan;
     let content = world.res::<Content>().clone();
     let Some(ability) = content.ability(ability_id) else {
@@ -106,7 +107,6 @@ pub(crate) fn use_ability(
             );
             return;
         }
-        let creatures = occupants(world);
         let mut targets = Vec::new();
         for o in area.creatures(&creatures) {
             let Some(te) = entity_of(world, o.id) else {

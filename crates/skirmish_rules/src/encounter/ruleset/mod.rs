@@ -165,11 +165,13 @@ pub(crate) trait Ruleset: Sync {
 }
 
 /// The encounter's ruleset.
+#[inline]
 pub(crate) fn of(world: &World) -> &'static dyn Ruleset {
     of_rules(world.res::<ActiveRuleset>())
 }
 
 /// The ruleset `active` names (for a system that holds the resource).
+#[inline]
 pub(crate) fn of_rules(active: &ActiveRuleset) -> &'static dyn Ruleset {
     let r = &active.0;
     match r.kind {
