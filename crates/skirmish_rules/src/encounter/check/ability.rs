@@ -20,6 +20,45 @@ pub(crate) struct AbilityChoices<'a> {
     pub(crate) placement: Option<&'a Placement>,
 }
 
+impl<'a> AbilityChoices<'a> {
+    /// The choices of a use of an ability (none for another command).
+    pub(crate) fn of(cmd: &'a Command) -> Option<AbilityChoices<'a>> {
+        match cmd {
+            Command::UseAbility {
+                ability,
+                targets,
+                surges,
+                potency_surges,
+                spend,
+                ..
+            } => Some(AbilityChoices {
+                ability,
+                targets,
+                surges: *surges,
+                potency_surges,
+                spend: *spend,
+                placement: None,
+            }),
+            Command::UseAreaAbility {
+                ability,
+                placement,
+                surges,
+                potency_surges,
+                spend,
+                ..
+            } => Some(AbilityChoices {
+                ability,
+                targets: &[],
+                surges: *surges,
+                potency_surges,
+                spend: *spend,
+                placement: Some(placement),
+            }),
+            _ => None,
+        }
+    }
+}
+
 /// What an ability's use needs carried out, as checked.
 pub(crate) struct UsePlan {
     /// The budget after the ability's action.

@@ -157,46 +157,10 @@ pub(crate) fn command(world: &World, cmd: &Command, phase: Phase) -> Result<Chec
                 budget: walk(world, entity, id, &[from, *to], true, true)?,
             }
         }
-        Command::UseAbility {
-            ability,
-            targets,
-            surges,
-            potency_surges,
-            spend,
-            ..
-        } => Plan::Ability(Box::new(use_ability(
-            world,
-            entity,
-            id,
-            AbilityChoices {
-                ability,
-                targets,
-                surges: *surges,
-                potency_surges,
-                spend: *spend,
-                placement: None,
-            },
-        )?)),
-        Command::UseAreaAbility {
-            ability,
-            placement,
-            surges,
-            potency_surges,
-            spend,
-            ..
-        } => Plan::Ability(Box::new(use_ability(
-            world,
-            entity,
-            id,
-            AbilityChoices {
-                ability,
-                targets: &[],
-                surges: *surges,
-                potency_surges,
-                spend: *spend,
-                placement: Some(placement),
-            },
-        )?)),
+        Command::UseAbility { .. } | Command::UseAreaAbility { .. } => {
+            let choices = AbilityChoices::of(cmd).expect("an ability's use");
+            Plan::Ability(Box::new(use_ability(world, entity, id, choices)?))
+        }
         Command::FreeStrike { target, .. } => {
             let (target, budget) = free_strike(world, entity, id, *target)?;
             Plan::FreeStrike { target, budget }

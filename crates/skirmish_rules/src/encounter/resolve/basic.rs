@@ -357,6 +357,14 @@ pub(crate) fn free_strike(
     budget: TurnBudget,
 ) {
     set_budget(world, entity, budget);
+    free_strike_used(world, id);
+    free_strike_hits(world, entity, id, te, target);
+    reveal(world, entity, id);
+    bleed(world, entity);
+}
+
+/// The log's line for a free strike `id` makes.
+fn free_strike_used(world: &mut World, id: CreatureId) {
     emit(
         world,
         LogEntry::AbilityUsed {
@@ -365,9 +373,6 @@ pub(crate) fn free_strike(
             name: "Free Strike".into(),
         },
     );
-    free_strike_hits(world, entity, id, te, target);
-    reveal(world, entity, id);
-    bleed(world, entity);
 }
 
 /// A glyph's effect on one creature: damage and conditions, from the
@@ -409,14 +414,7 @@ pub(crate) fn summon_strike(world: &mut World, entity: Entity, id: CreatureId, t
     let Some(te) = entity_of(world, target) else {
         return;
     };
-    emit(
-        world,
-        LogEntry::AbilityUsed {
-            creature: id,
-            ability: "free_strike".into(),
-            name: "Free Strike".into(),
-        },
-    );
+    free_strike_used(world, id);
     free_strike_hits(world, entity, id, te, target);
 }
 
