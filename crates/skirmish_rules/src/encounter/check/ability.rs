@@ -105,8 +105,9 @@ pub(crate) fn needs_line_of_effect(is_user: bool, true_distance: bool) -> bool {
     !is_user && !true_distance
 }
 
-/// docs/rules.md#hide: a hidden creature can be targeted by its enemies
-/// only from an adjacent square.
+/// docs/rules.md#basic-actions (Hide; our ruling, docs/rulings.md): a
+/// hidden creature can be targeted by its enemies only from an adjacent
+/// square.
 pub(crate) fn hidden_from(same_side: bool, distance: u32, hidden: bool) -> bool {
     !same_side && distance > 1 && hidden
 }
