@@ -37,9 +37,14 @@ pub struct SimArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Keep each game's replay file here (RON; `skirmish replay FILE` plays one).
+    /// Keep each game's replay file here (RON; `skirmish replay FILE` plays
+    /// one), named by the encounter and the seed.
     #[arg(long, value_name = "DIR")]
     pub replay_dir: Option<PathBuf>,
+    /// Write over replays of these games already in --replay-dir (without
+    /// it, finding one stops the run before any game is played).
+    #[arg(long, requires = "replay_dir")]
+    pub force: bool,
     /// The content folder (default: assets).
     #[arg(long, value_name = "DIR")]
     pub assets: Option<PathBuf>,
@@ -85,6 +90,7 @@ pub fn run(args: SimArgs, assets: &Path) -> ExitCode {
     );
     cfg.jobs = usize::from(args.jobs);
     cfg.replay_dir = args.replay_dir.clone();
+    cfg.overwrite = args.force;
     let show = std::io::stderr().is_terminal() && !args.json;
     let progress = |done: usize, total: usize| {
         if show {

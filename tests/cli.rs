@@ -374,3 +374,51 @@ fn the_client_without_a_display_says_so_and_does_not_panic() {
     assert!(stderr.contains("no display"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+// Issue 51, point 2: `sim --replay-dir` does not write over replays it
+// finds (exit 2, before any game, naming the file) unless `--force`.
+#[test]
+fn sim_keeps_replays_it_finds_unless_forced() {
+    let scratch = scratch("sim-keep");
+    let dir: &std::path::Path = scratch.as_ref();
+    let run = |extra: &[&str]| {
+        skirmish()
+            .args([
+                "sim",
+                "--encounter",
+                "first_blood",
+                "--games",
+                "2",
+                "--seed",
+                "3",
+                "--replay-dir",
+            ])
+            .arg(dir)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    assert!(run(&[]).status.success());
+    std::fs::write(dir.join("first_blood-4.ron"), "mine").unwrap();
+    let refused = run(&[]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("first_blood-4.ron already exists") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("first_blood-4.ron")).unwrap(),
+        "mine"
+    );
+    let forced = run(&["--force", "--jobs", "9"]);
+    assert!(
+        forced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&forced.stderr)
+    );
+    assert_ne!(
+        std::fs::read_to_string(dir.join("first_blood-4.ron")).unwrap(),
+        "mine"
+    );
+}

@@ -32,7 +32,11 @@ pub struct SimConfig {
     pub games: u32,
     pub seed: u64,
     pub jobs: usize,
+    /// A folder to keep each game's replay in (see [`replay_file_name`]).
     pub replay_dir: Option<PathBuf>,
+    /// Write over replays of this batch already in `replay_dir` (else
+    /// finding one is an error, before any game is played).
+    pub overwrite: bool,
     /// Commands after which a game is called off as a draw.
     pub max_commands: u32,
 }
@@ -47,6 +51,7 @@ impl SimConfig {
             seed,
             jobs: 1,
             replay_dir: None,
+            overwrite: false,
             max_commands: 20_000,
         }
     }
@@ -165,11 +170,91 @@ fn play_game_on(
     let result = play_on(e, heroes, monsters, cfg.max_commands);
     if let Some(dir) = &cfg.replay_dir {
         let _ = std::fs::create_dir_all(dir);
-        let path = dir.join(format!("{}-{seed}.ron", cfg.encounter));
-        std::fs::write(&path, e.replay().to_ron())
-            .map_err(|err| format!("{}: {err}", path.display()))?;
+        let path = dir.join(replay_file_name(&cfg.encounter, seed));
+        // A replay already there is kept unless asked to write over it.
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .create_new(!cfg.overwrite)
+            .open(&path);
+        let written = file.and_then(|mut f| {
+            use std::io::Write;
+            f.write_all(e.replay().to_ron().as_bytes())
+        });
+        written.map_err(|err| match err.kind() {
+            std::io::ErrorKind::AlreadyExists => format!(
+                "{} already exists: not written over (pass --force to write over it)",
+                path.display()
+            ),
+            _ => format!("{}: {err}", path.display()),
+        })?;
     }
     Ok(result)
+}
+
+/// The file a game's replay is kept in: the encounter's id, with anything
+/// but ASCII letters, digits, `_` and `-` made `_` (so no id reaches
+/// outside the folder), then the seed.
+pub fn replay_file_name(encounter: &str, seed: u64) -> String {
+    let safe: String = encounter
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{safe}-{seed}.ron")
+}
+
+/// Make the replay folder ready before any game is played, so that no
+/// result is thrown away: it is made if missing; a path that is not a
+/// folder, or one that can't be written, is an error; and so, unless
+/// `cfg.overwrite`, is a replay of this batch already there.
+fn prepare_replay_dir(cfg: &SimConfig) -> Result<(), String> {
+    let Some(dir) = &cfg.replay_dir else {
+        return Ok(());
+    };
+    let shown = dir.display();
+    std::fs::create_dir_all(dir).map_err(|e| format!("replay folder {shown}: {e}"))?;
+    if !dir.is_dir() {
+        return Err(format!("replay folder {shown} is not a folder"));
+    }
+    // Written to and removed: a folder that can't be written is found now.
+    let probe = dir.join(format!(".skirmish-probe-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| format!("replay folder {shown} can't be written: {e}"))?;
+    let _ = std::fs::remove_file(&probe);
+    if cfg.overwrite {
+        return Ok(());
+    }
+    // A replay of one of this batch's seeds already there.
+    let prefix = replay_file_name(&cfg.encounter, 0);
+    let prefix = prefix.trim_end_matches("0.ron");
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("replay folder {shown}: {e}"))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(seed) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix)?.strip_suffix(".ron"))
+            .and_then(|s| s.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        if seed.wrapping_sub(cfg.seed) < u64::from(cfg.games) {
+            return Err(format!(
+                "{} already exists: not written over (pass --force to write over it)",
+                entry.path().display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Play one game between two given brains (see [`play_game`]).
@@ -369,10 +454,13 @@ pub fn simulate(
     for b in [&cfg.heroes, &cfg.monsters] {
         ai::by_name(b, 0, &db).map_err(|e| e.to_string())?;
     }
+    prepare_replay_dir(cfg)?;
     let total = cfg.games as usize;
     let done = AtomicUsize::new(0);
-    let jobs = cfg.jobs.max(1);
-    let mut results: Vec<GameResult> = Vec::with_capacity(total);
+    // (No more threads than games.)
+    let jobs = cfg.jobs.clamp(1, total.max(1));
+    // (Grown as the games end, not reserved for all of them at once.)
+    let mut results: Vec<GameResult> = Vec::new();
     let outcomes: Vec<Vec<Result<GameResult, String>>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..jobs)
             .map(|j| {

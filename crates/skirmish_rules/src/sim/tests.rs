@@ -559,3 +559,65 @@ fn a_position_past_the_listing_is_reported_and_the_game_goes_on() {
     );
     assert!(e.replay().commands.len() > 10, "the game stopped");
 }
+
+// Issue 51, point 2: replays are never written over unless asked, never
+// outside their folder whatever the encounter's id, and a folder that
+// can't take them is an error before any game is played.
+#[test]
+fn replays_stay_in_their_folder_and_are_not_written_over() {
+    let mut content = (*db()).clone();
+    let mut def = content.encounters["first_blood"].clone();
+    def.id = "../escape".into();
+    content.encounters.insert(def.id.clone(), def);
+    let db = Arc::new(content);
+    let root = std::env::temp_dir().join(format!("skirmish-keep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let dir = root.join("replays");
+    let mut cfg = SimConfig::new("../escape", "random", "random", 2, 7);
+    cfg.replay_dir = Some(dir.clone());
+    let report = simulate(db.clone(), &cfg, &|_, _| {}).unwrap();
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["___escape-7.ron", "___escape-8.ron"]);
+    let outside: Vec<_> = std::fs::read_dir(&root).unwrap().collect();
+    assert_eq!(outside.len(), 1, "only the replay folder in its parent");
+    // Again with a seed of the batch already kept: refused before any
+    // game, and the kept replay is as it was.
+    let kept = std::fs::read_to_string(dir.join("___escape-8.ron")).unwrap();
+    std::fs::write(dir.join("___escape-8.ron"), "kept").unwrap();
+    let mut again = cfg.clone();
+    again.seed = 8;
+    let err = simulate(db.clone(), &again, &|_, _| {}).unwrap_err();
+    assert!(err.contains("___escape-8.ron already exists"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("___escape-8.ron")).unwrap(),
+        "kept"
+    );
+    assert!(!dir.join("___escape-9.ron").exists(), "no game was played");
+    // Asked to, it writes over them.
+    again.overwrite = true;
+    simulate(db.clone(), &again, &|_, _| {}).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("___escape-8.ron")).unwrap(),
+        kept
+    );
+    // A replay folder that is a file is an error before any game.
+    let file = root.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let mut bad = cfg.clone();
+    bad.replay_dir = Some(file);
+    assert!(simulate(db, &bad, &|_, _| {}).is_err());
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn replay_file_names_keep_only_safe_characters() {
+    assert_eq!(replay_file_name("first_blood", 3), "first_blood-3.ron");
+    assert_eq!(replay_file_name("/abs/path", 0), "_abs_path-0.ron");
+    assert_eq!(replay_file_name("a b.c\\d", 1), "a_b_c_d-1.ron");
+    assert_eq!(replay_file_name("ogre-2", 9), "ogre-2-9.ron");
+}
