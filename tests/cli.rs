@@ -422,3 +422,15 @@ fn sim_keeps_replays_it_finds_unless_forced() {
         "mine"
     );
 }
+
+// Issue 51, point 3: a window larger than a GPU surface can be (16385 wide
+// panicked in the graphics library) is a clear error before any window.
+#[test]
+fn a_window_size_past_what_a_gpu_draws_is_refused() {
+    for size in ["16385x720", "1280x65536", "0x720", "1280x0"] {
+        let out = skirmish().args(["--size", size]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "--size {size}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("from 1 to 8192"), "{size}: {stderr}");
+    }
+}

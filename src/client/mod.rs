@@ -130,8 +130,19 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
         .trim()
         .parse()
         .map_err(|_| format!("bad height in `{s}`"))?;
+    // A window's surface is a texture: past what every GPU can make, the
+    // graphics library panics rather than saying so.
+    if !(1..=MAX_WINDOW_SIDE).contains(&w) || !(1..=MAX_WINDOW_SIDE).contains(&h) {
+        return Err(format!(
+            "`{s}`: each side from 1 to {MAX_WINDOW_SIDE} pixels (the largest window every GPU can draw)"
+        ));
+    }
     Ok((w, h))
 }
+
+/// The widest or tallest window `--size` takes: 8192 pixels, the texture
+/// size every GPU wgpu runs on supports (8K is 7680 x 4320).
+const MAX_WINDOW_SIDE: u32 = 8192;
 
 fn parse_pos(s: &str) -> Result<Pos, String> {
     let (x, y) = s

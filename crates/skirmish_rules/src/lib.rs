@@ -14,6 +14,7 @@ pub mod content;
 pub mod dice;
 pub mod encounter;
 pub mod fast;
+pub mod files;
 pub mod map;
 pub mod phased;
 pub mod power_roll;

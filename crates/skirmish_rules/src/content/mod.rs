@@ -78,13 +78,15 @@ pub fn parse_ron<T: DeserializeOwned>(file: &Path, src: &str) -> Result<T, Conte
         })
 }
 
+pub use crate::files::{MAX_FILE_BYTES, read_text};
+
 /// Read and parse one RON file.
 pub fn read_ron<T: DeserializeOwned>(file: &Path) -> Result<(T, String), ContentError> {
-    let src = std::fs::read_to_string(file).map_err(|e| ContentError {
+    let src = read_text(file).map_err(|message| ContentError {
         file: file.to_path_buf(),
         line: 1,
         column: 1,
-        message: format!("cannot read the file: {e}"),
+        message,
     })?;
     let value = parse_ron(file, &src)?;
     Ok((value, src))
@@ -247,7 +249,7 @@ impl ContentDb {
         let tactical = root.join("ai/tactical.ron");
         loader.db.tactical = default_tactical();
         if tactical.is_file() {
-            match std::fs::read_to_string(&tactical) {
+            match read_text(&tactical) {
                 Ok(src) => match parse_ron(&tactical, &src) {
                     Ok(w) => loader.db.tactical = w,
                     Err(e) => loader.errors.push(e),
@@ -256,7 +258,7 @@ impl ContentDb {
                     file: tactical.clone(),
                     line: 1,
                     column: 1,
-                    message: format!("can't read: {e}"),
+                    message: e,
                 }),
             }
         }
@@ -278,8 +280,15 @@ pub fn ron_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The files with an extension in a folder and its subfolders, sorted.
+/// A symbolic link is followed only to a place inside `dir` (never out of
+/// the content folder), and each folder is walked once (never round a
+/// loop of links).
 pub fn files_with(dir: &Path, extension: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
+    let Ok(root) = dir.canonicalize() else {
+        return out;
+    };
+    let mut seen = std::collections::BTreeSet::from([root.clone()]);
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&d) else {
@@ -287,8 +296,19 @@ pub fn files_with(dir: &Path, extension: &str) -> Vec<PathBuf> {
         };
         for e in entries.flatten() {
             let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
+            let linked = e.file_type().is_ok_and(|t| t.is_symlink());
+            // Where it really is: a link leading out of the folder is
+            // passed over.
+            let Ok(real) = p.canonicalize() else {
+                continue;
+            };
+            if linked && !real.starts_with(&root) {
+                continue;
+            }
+            if real.is_dir() {
+                if seen.insert(real) {
+                    stack.push(p);
+                }
             } else if p.extension().is_some_and(|x| x == extension) {
                 out.push(p);
             }
@@ -320,10 +340,10 @@ impl Loader {
     }
 
     fn load_file(&mut self, kind: Kind, file: &Path) {
-        let src = match std::fs::read_to_string(file) {
+        let src = match read_text(file) {
             Ok(s) => s,
-            Err(e) => {
-                self.error_at(file, None, format!("cannot read the file: {e}"));
+            Err(message) => {
+                self.error_at(file, None, message);
                 return;
             }
         };

@@ -538,3 +538,61 @@ fn every_class_ability_is_used_in_play() {
     }
     assert!(missing.is_empty(), "never used: {missing:?}");
 }
+
+// Issue 51, point 3: content loading reads only regular files, of bounded
+// size; never follows a link out of the content folder or round a loop;
+// and refuses maps too large to make, before making them.
+#[cfg(unix)]
+#[test]
+fn loading_reads_only_regular_bounded_files_inside_the_folder() {
+    use std::os::unix::fs::symlink;
+    let map = "(\n    id: \"m\",\n    name: \"M\",\n    rows: [\"....\", \"....\"],\n)";
+    let outside = content_dir("outside", &[("maps/far.ron", "not read")]);
+    let dir = content_dir("guarded", &[("maps/m.ron", map)]);
+    let maps = dir.join("maps");
+    // Two links back to the folder itself (a loop), one to a device and
+    // one to a file outside the content folder: all passed over.
+    symlink(".", maps.join("loop_a")).unwrap();
+    symlink("..", maps.join("loop_b")).unwrap();
+    symlink("/dev/zero", maps.join("zero.ron")).unwrap();
+    symlink(outside.join("maps/far.ron"), maps.join("far.ron")).unwrap();
+    let db = ContentDb::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(db.maps.len(), 1, "only m.ron");
+    // A named pipe is no regular file: an error naming it, not a hang.
+    let fifo = maps.join("pipe.ron");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let errors = ContentDb::load(&dir).unwrap_err().0;
+        let e = error_about(&errors, 1, "not a regular file");
+        assert_eq!(e.file, fifo);
+        std::fs::remove_file(&fifo).unwrap();
+    }
+    // A file past the size limit is an error naming the limit.
+    let big = maps.join("big.ron");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(MAX_FILE_BYTES + 1).unwrap();
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let e = error_about(&errors, 1, "at most");
+    assert_eq!(e.file, big);
+}
+
+#[test]
+fn maps_too_large_to_make_are_errors() {
+    // A .tmx declaring 200,000 squares a side, in a few hundred bytes.
+    let tmx = r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" renderorder="right-down" width="200000" height="200000" tilewidth="64" tileheight="64" infinite="0" nextlayerid="2" nextobjectid="1">
+ <layer id="1" name="ground" width="200000" height="200000">
+  <data encoding="base64" compression="zlib">eJwDAAAAAAE=</data>
+ </layer>
+</map>"#;
+    let dir = content_dir("hugetmx", &[("maps/huge.tmx", tmx)]);
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let e = error_about(&errors, 1, "at most 256 on a side");
+    assert!(e.message.contains("200000 x 200000"), "{e}");
+    // A RON map one square too wide.
+    let row = format!("\"{}\"", ".".repeat(crate::map::MAX_MAP_SIDE + 1));
+    let map = format!("(\n    id: \"w\",\n    name: \"W\",\n    rows: [{row}],\n)");
+    let dir = content_dir("widemap", &[("maps/w.ron", &map)]);
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    error_about(&errors, 1, "257 x 1 squares");
+}

@@ -707,11 +707,10 @@ impl Map {
 
     /// Parse ASCII rows with a legend.
     pub fn from_ascii(rows: &[String], legend: &BTreeMap<char, Tile>) -> Result<Map, MapError> {
-        let height = rows.len() as i32;
-        let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0) as i32;
-        if width == 0 || height == 0 {
-            return Err(MapError::Empty);
-        }
+        let height = rows.len();
+        let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+        check_size(width, height)?;
+        let (width, height) = (width as i32, height as i32);
         let mut map = Map::new(width, height);
         for (y, row) in rows.iter().enumerate() {
             let len = row.chars().count() as i32;
@@ -836,11 +835,28 @@ fn symbol_for(c: Cell) -> char {
     }
 }
 
+/// The most squares a map may have on a side.
+pub const MAX_MAP_SIDE: usize = 256;
+
+/// Whether a map of `width` x `height` squares may be made: neither side
+/// 0 (no rows) nor more than [`MAX_MAP_SIDE`].
+pub fn check_size(width: usize, height: usize) -> Result<(), MapError> {
+    if width == 0 || height == 0 {
+        return Err(MapError::Empty);
+    }
+    if width > MAX_MAP_SIDE || height > MAX_MAP_SIDE {
+        return Err(MapError::TooLarge { width, height });
+    }
+    Ok(())
+}
+
 /// A problem reading a map.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MapError {
     #[error("the map has no rows")]
     Empty,
+    #[error("the map is {width} x {height} squares: at most {MAX_MAP_SIDE} on a side")]
+    TooLarge { width: usize, height: usize },
     #[error("row {row} has {len} squares but the map is {width} wide")]
     RaggedRow { row: usize, len: i32, width: i32 },
     #[error("symbol `{symbol}` at row {row}, column {col} is not in the legend")]

@@ -10,7 +10,8 @@ pub mod movement;
 pub mod tiled;
 
 pub use grid::{
-    Cell, Footprint, Map, MapDef, MapError, MapObject, Material, Occupant, Pos, Side, Terrain, Tile,
+    Cell, Footprint, MAX_MAP_SIDE, Map, MapDef, MapError, MapObject, Material, Occupant, Pos, Side,
+    Terrain, Tile, check_size,
 };
 pub use los::{Sight, any_clear_sight, clear_sight, line_of_effect, sight};
 

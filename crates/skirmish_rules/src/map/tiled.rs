@@ -13,7 +13,7 @@ use std::path::Path;
 
 use tiled::{Loader, PropertyValue, TileLayer};
 
-use super::grid::{Map, MapError, Material, Pos, Tile};
+use super::grid::{Map, MapError, Material, Pos, Tile, check_size};
 use crate::stats::DamageType;
 
 fn prop_str<'a>(tile: &'a tiled::Tile, key: &str) -> Option<&'a str> {
@@ -73,16 +73,33 @@ fn tile_meaning(tile: &tiled::Tile, id: u32) -> Result<Tile, MapError> {
     })
 }
 
+/// The size a .tmx file's `<map>` declares, read from its text before
+/// the Tiled loader makes its layers (a huge size declared in a small
+/// file would otherwise be allocated whole).
+fn declared_size(text: &str) -> Option<(usize, usize)> {
+    let start = text.find("<map")?;
+    let tag = &text[start..start + text[start..].find('>')?];
+    let attr = |name: &str| -> Option<usize> {
+        let key = format!(" {name}=\"");
+        let at = tag.find(&key)? + key.len();
+        tag[at..].split('"').next()?.trim().parse().ok()
+    };
+    Some((attr("width")?, attr("height")?))
+}
+
 /// Load a .tmx map.
 pub fn load_tmx(path: &Path) -> Result<Map, MapError> {
+    let text = crate::files::read_text(path)
+        .map_err(|e| MapError::Tiled(format!("{}: {e}", path.display())))?;
+    if let Some((width, height)) = declared_size(&text) {
+        check_size(width, height)?;
+    }
     let tmx = Loader::new()
         .load_tmx_map(path)
         .map_err(|e| MapError::Tiled(format!("{}: {e}", path.display())))?;
+    check_size(tmx.width as usize, tmx.height as usize)?;
     let width = tmx.width as i32;
     let height = tmx.height as i32;
-    if width == 0 || height == 0 {
-        return Err(MapError::Empty);
-    }
     let mut map = Map::new(width, height);
     let mut any_layer = false;
     for layer in tmx.layers() {
