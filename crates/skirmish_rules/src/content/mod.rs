@@ -250,8 +250,21 @@ impl ContentDb {
         loader.db.tactical = default_tactical();
         if tactical.is_file() {
             match read_text(&tactical) {
-                Ok(src) => match parse_ron(&tactical, &src) {
-                    Ok(w) => loader.db.tactical = w,
+                Ok(src) => match parse_ron::<crate::content::weights::Weights>(&tactical, &src) {
+                    Ok(w) => {
+                        let loc = Locator::new(&src);
+                        for name in w.not_finite() {
+                            let at = loc.find_field(0, &name);
+                            let (line, column) = at.map_or((1, 1), |o| loc.position(o));
+                            loader.errors.push(ContentError {
+                                file: tactical.clone(),
+                                line,
+                                column,
+                                message: format!("weight `{name}` is not a finite number"),
+                            });
+                        }
+                        loader.db.tactical = w;
+                    }
                     Err(e) => loader.errors.push(e),
                 },
                 Err(e) => loader.errors.push(ContentError {
@@ -440,6 +453,7 @@ impl Loader {
                         _ => None,
                     };
                     let Some((file, at)) = self.anchor(Kind::Map, &id) else {
+                        self.report_unanchored(Kind::Map, &id, e.to_string());
                         continue;
                     };
                     let src = self.sources.get(&file).cloned().unwrap_or_default();
@@ -527,10 +541,29 @@ impl Loader {
         Some((origin.file.clone(), at))
     }
 
+    /// Report a problem with item `id` whose id is not found as written in
+    /// its file (a raw string, an escape, a comment before it): at the
+    /// item's origin, the best place known, and never dropped.
+    fn report_unanchored(&mut self, kind: Kind, id: &str, message: String) {
+        let origin = self
+            .db
+            .origins
+            .get(&(kind, id.to_string()))
+            .cloned()
+            .unwrap_or_default();
+        self.errors.push(ContentError {
+            file: origin.file,
+            line: origin.line.max(1),
+            column: origin.column.max(1),
+            message: format!("{} `{id}`: {message}", kind.label()),
+        });
+    }
+
     /// Report a problem with item `id`, pointing at `needle` (a quoted string
     /// or a field name) after the item's id, or at the id itself.
     fn report(&mut self, kind: Kind, id: &str, needle: Needle, message: String) {
         let Some((file, at)) = self.anchor(kind, id) else {
+            self.report_unanchored(kind, id, message);
             return;
         };
         let src = self.sources.get(&file).cloned().unwrap_or_default();
@@ -626,6 +659,7 @@ impl Loader {
     /// (`monsters == false`) or monsters list.
     fn report_at(&mut self, id: &str, monsters: bool, nth: usize, message: String) {
         let Some((file, at)) = self.anchor(Kind::Encounter, id) else {
+            self.report_unanchored(Kind::Encounter, id, message);
             return;
         };
         let src = self.sources.get(&file).cloned().unwrap_or_default();
@@ -782,6 +816,7 @@ impl Loader {
             for (label, text, err) in ability.parse_lines() {
                 // Point at the fragment inside the quoted tier text.
                 let Some((file, at)) = self.anchor(Kind::Ability, &id) else {
+                    self.report_unanchored(Kind::Ability, &id, format!("{label}: {err}"));
                     continue;
                 };
                 let src = self.sources.get(&file).cloned().unwrap_or_default();

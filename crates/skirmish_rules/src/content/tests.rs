@@ -596,3 +596,63 @@ fn maps_too_large_to_make_are_errors() {
     let errors = ContentDb::load(&dir).unwrap_err().0;
     error_about(&errors, 1, "257 x 1 squares");
 }
+
+// Issue 51, point 1: an error is reported however an item's id is
+// written (a raw string, an escape, a comment before it), at the best
+// place known, and never dropped.
+#[test]
+fn errors_are_reported_however_an_id_is_written() {
+    let monster = GOOD_MONSTER
+        .replace("id: \"brute\"", "id: r\"brute\"")
+        .replace("stamina: 20", "stamina: -5");
+    let ability = GOOD_ABILITY
+        .replace("id: \"slam\"", "id: /* the slam */ \"sl\\u{61}m\"")
+        .replace("\"2 damage\"", "\"99999 + M damage; push 5000\"");
+    let map = "(\n    id: r\"m\",\n    name: \"M\",\n    rows: [\"....\", \"..\"],\n)";
+    let dir = content_dir(
+        "ids",
+        &[
+            ("monsters/brute.ron", &monster),
+            ("abilities/slam.ron", &ability),
+            ("maps/m.ron", map),
+        ],
+    );
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    for (needle, file) in [
+        ("monster `brute`", "monsters/brute.ron"),
+        ("ability `slam`", "abilities/slam.ron"),
+        ("map `m`", "maps/m.ron"),
+    ] {
+        let e = errors
+            .iter()
+            .find(|e| e.message.contains(needle))
+            .unwrap_or_else(|| panic!("no error about {needle}: {text:#?}"));
+        assert!(e.file.ends_with(file), "{e}");
+        assert!(e.line >= 1 && e.column >= 1, "{e}");
+    }
+}
+
+// Issue 51, point 1: NaN or infinite AI weights are errors (a tactical
+// brain scoring with NaN played games that never ended).
+#[test]
+fn weights_that_are_not_finite_numbers_are_errors() {
+    let weights = "(\n    damage: 1.0,\n    kill: NaN,\n    approach: -inf,\n)";
+    let dir = content_dir("nan", &[("ai/tactical.ron", weights)]);
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    for (name, line) in [("kill", 3), ("approach", 4)] {
+        let e = errors
+            .iter()
+            .find(|e| {
+                e.message
+                    .contains(&format!("`{name}` is not a finite number"))
+            })
+            .unwrap_or_else(|| panic!("no error about {name}: {text:#?}"));
+        assert_eq!(
+            (e.file.file_name().unwrap(), e.line),
+            ("tactical.ron".as_ref(), line),
+            "{e}"
+        );
+    }
+}

@@ -61,6 +61,21 @@ impl Default for Weights {
 }
 
 impl Weights {
+    /// The names of the weights that are not finite numbers (NaN or
+    /// infinite): a brain scoring with one compares nothing sensibly (its
+    /// games never end).
+    pub fn not_finite(&self) -> Vec<String> {
+        // (A number that is not finite becomes JSON's null.)
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(fields)) => fields
+                .into_iter()
+                .filter(|(_, v)| v.is_null())
+                .map(|(k, _)| k)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// One step ahead on expected value: damage, kills, the weakest enemy
     /// first, areas that hit several, no needless opportunity attacks,
     /// ranged creatures out of reach.
