@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use skirmish_rules::content::encounter::EncounterDef;
-use skirmish_rules::content::{ContentDb, read_ron};
+use skirmish_rules::content::ContentDb;
 use skirmish_rules::sim::{SimConfig, simulate};
 
 /// The options of `skirmish sim`.
@@ -61,15 +60,14 @@ pub fn run(args: SimArgs, assets: &Path) -> ExitCode {
         }
     };
     // A file: load it (its id may name a shipped encounter or a new one).
+    // (Validated as the content folder's encounters are.)
     let encounter = if Path::new(&args.encounter).is_file() {
-        match read_ron::<EncounterDef>(Path::new(&args.encounter)) {
-            Ok((def, _)) => {
-                let id = def.id.clone();
-                db.encounters.insert(id.clone(), def);
-                id
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
+        match db.add_encounter_file(Path::new(&args.encounter)) {
+            Ok(id) => id,
+            Err(errors) => {
+                for e in &errors.0 {
+                    eprintln!("error: {e}");
+                }
                 return ExitCode::from(2);
             }
         }

@@ -434,3 +434,25 @@ fn a_window_size_past_what_a_gpu_draws_is_refused() {
         assert!(stderr.contains("from 1 to 8192"), "{size}: {stderr}");
     }
 }
+
+// Issue 51, point 1: `sim --encounter FILE` validates the file as `check`
+// validates the content folder (exit 2, each error located).
+#[test]
+fn sim_validates_an_encounter_file_before_playing_it() {
+    let scratch = scratch("sim-file");
+    let dir: &std::path::Path = scratch.as_ref();
+    let shipped = std::fs::read_to_string("assets/encounters/first_blood.ron").unwrap();
+    let file = dir.join("overlap.ron");
+    std::fs::write(&file, shipped.replace("at: (1, 7)", "at: (2, 5)")).unwrap();
+    let out = skirmish()
+        .args(["sim", "--games", "1", "--encounter"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("overlap.ron:12:") && stderr.contains("overlaps"),
+        "{stderr}"
+    );
+}

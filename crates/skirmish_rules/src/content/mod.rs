@@ -216,6 +216,44 @@ impl ContentDb {
         self.abilities.get(id).map(|a| &**a)
     }
 
+    /// Add the encounter of `file` (one from outside the content folder,
+    /// or a changed copy of one in it), validated as the encounters of the
+    /// folder are: its errors name the file, line and column. An encounter
+    /// of the same id is replaced. Returns its id.
+    pub fn add_encounter_file(&mut self, file: &Path) -> Result<String, ContentErrors> {
+        let at_start = |message: String| {
+            ContentErrors(vec![ContentError {
+                file: file.to_path_buf(),
+                line: 1,
+                column: 1,
+                message,
+            }])
+        };
+        let src = read_text(file).map_err(at_start)?;
+        let def: EncounterDef = parse_ron(file, &src).map_err(|e| ContentErrors(vec![e]))?;
+        let id = def.id.clone();
+        let mut loader = Loader {
+            db: std::mem::take(self),
+            errors: Vec::new(),
+            sources: BTreeMap::from([(file.to_path_buf(), src.clone())]),
+            map_defs: BTreeMap::new(),
+        };
+        // The one it replaces goes first (else it would be a duplicate).
+        loader.db.encounters.remove(&id);
+        loader.db.origins.remove(&(Kind::Encounter, id.clone()));
+        let items = loader.items::<EncounterDef>(Kind::Encounter, file, &src);
+        for (item, def) in items {
+            loader.db.encounters.insert(item.clone(), def);
+            loader.validate_encounter(&item);
+        }
+        *self = loader.db;
+        if loader.errors.is_empty() {
+            Ok(id)
+        } else {
+            Err(ContentErrors(loader.errors))
+        }
+    }
+
     /// Load and validate everything under `root` (normally `assets/`).
     pub fn load(root: impl AsRef<Path>) -> Result<ContentDb, ContentErrors> {
         let root = root.as_ref();

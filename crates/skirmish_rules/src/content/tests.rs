@@ -656,3 +656,41 @@ fn weights_that_are_not_finite_numbers_are_errors() {
         );
     }
 }
+
+// Issue 51, point 1: an encounter file given to the simulator is
+// validated as the content folder's are, with its errors located.
+#[test]
+fn an_encounter_file_from_outside_is_validated_as_the_folders_are() {
+    let mut db = ContentDb::load(shipped_assets()).unwrap_or_else(|e| panic!("{e}"));
+    let shipped =
+        std::fs::read_to_string(shipped_assets().join("encounters/first_blood.ron")).unwrap();
+    // The shipped file, as a copy elsewhere: accepted, replacing its twin.
+    let dir = content_dir("outside-encounter", &[("same.ron", &shipped)]);
+    assert_eq!(
+        db.add_encounter_file(&dir.join("same.ron")).unwrap(),
+        "first_blood"
+    );
+    // Overlapping creatures, one off the map, a hero of level 0 and an
+    // unknown ruleset.
+    let broken = shipped
+        .replace("at: (1, 7)", "at: (2, 5), level: 0")
+        .replace("at: (18, 9)", "at: (-2147483648, -2147483648)")
+        .replace("\"power_roll\"", "\"no_such_rules\"");
+    let dir = content_dir("broken-encounter", &[("broken.ron", &broken)]);
+    let file = dir.join("broken.ron");
+    let errors = db.add_encounter_file(&file).unwrap_err().0;
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    for needle in [
+        "overlaps",
+        "level 0",
+        "is not on open ground",
+        "unknown ruleset id `no_such_rules`",
+    ] {
+        let e = errors
+            .iter()
+            .find(|e| e.message.contains(needle))
+            .unwrap_or_else(|| panic!("no error about {needle}: {text:#?}"));
+        assert_eq!(e.file, file, "{e}");
+        assert!(e.line > 1, "located: {e}");
+    }
+}
