@@ -5,8 +5,9 @@
 //! to the world.
 //!
 //! The listing asks the same rules for what it lists ([`action`],
-//! [`can_afford`], [`in_reach`], [`hidden_from`], [`stand_up`],
-//! [`catch_breath`], [`escape_grab`], ...), so the two never decide twice.
+//! [`can_afford`], [`in_reach`], [`hidden_from`], [`can_stand`],
+//! [`can_catch_breath`], [`can_escape`], [`place_area`], ...), so the two
+//! never decide twice (a test checks that the check accepts all it lists).
 //! What the ruleset refuses of its own (a phase's commands, movement
 //! powers, a phased delay) it decides through the seam
 //! ([`crate::encounter::ruleset::Ruleset`]), called from here.
