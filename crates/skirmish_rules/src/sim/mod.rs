@@ -197,6 +197,12 @@ fn play_game_on(
 /// but ASCII letters, digits, `_` and `-` made `_` (so no id reaches
 /// outside the folder), then the seed.
 pub fn replay_file_name(encounter: &str, seed: u64) -> String {
+    format!("{}{seed}.ron", replay_prefix(encounter))
+}
+
+/// What every replay file of `encounter` starts with (see
+/// [`replay_file_name`]).
+fn replay_prefix(encounter: &str) -> String {
     let safe: String = encounter
         .chars()
         .map(|c| {
@@ -207,7 +213,7 @@ pub fn replay_file_name(encounter: &str, seed: u64) -> String {
             }
         })
         .collect();
-    format!("{safe}-{seed}.ron")
+    format!("{safe}-")
 }
 
 /// Make the replay folder ready before any game is played, so that no
@@ -235,14 +241,13 @@ fn prepare_replay_dir(cfg: &SimConfig) -> Result<(), String> {
         return Ok(());
     }
     // A replay of one of this batch's seeds already there.
-    let prefix = replay_file_name(&cfg.encounter, 0);
-    let prefix = prefix.trim_end_matches("0.ron");
+    let prefix = replay_prefix(&cfg.encounter);
     let entries = std::fs::read_dir(dir).map_err(|e| format!("replay folder {shown}: {e}"))?;
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(seed) = name
             .to_str()
-            .and_then(|n| n.strip_prefix(prefix)?.strip_suffix(".ron"))
+            .and_then(|n| n.strip_prefix(prefix.as_str())?.strip_suffix(".ron"))
             .and_then(|s| s.parse::<u64>().ok())
         else {
             continue;

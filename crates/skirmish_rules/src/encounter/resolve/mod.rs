@@ -256,6 +256,7 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
                 ability,
                 surges,
                 potency_surges,
+                spend,
                 tier,
                 ..
             }
@@ -263,6 +264,7 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
                 ability,
                 surges,
                 potency_surges,
+                spend,
                 tier,
                 ..
             },
@@ -274,7 +276,7 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
                 ability,
                 surges: *surges,
                 potency_surges,
-                spend: cmd_spend(cmd),
+                spend: *spend,
                 tier: *tier,
             },
             *plan,
@@ -303,14 +305,6 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
         _ => unreachable!("the check plans each command as its own kind"),
     }
     Ok(())
-}
-
-/// The heroic resource a use of an ability spends on "Spend X" entries.
-fn cmd_spend(cmd: &Command) -> u32 {
-    match cmd {
-        Command::UseAbility { spend, .. } | Command::UseAreaAbility { spend, .. } => *spend,
-        _ => 0,
-    }
 }
 
 /// A creature's turn starts (checked: [`crate::encounter::check::start_turn`];
