@@ -1,11 +1,42 @@
-//! `skirmish check [PATH]`: validate all content, print counts per kind.
+//! `skirmish check [PATH]`: validate content, print counts per kind. A
+//! folder is checked whole; a file is checked as what it is: a content
+//! file with the folder it belongs to, or an encounter, replay (save) or
+//! scenario file from elsewhere, against the content folder.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use skirmish_rules::content::ContentDb;
+use skirmish_rules::content::{ContentDb, ContentError, Kind, read_text};
+use skirmish_rules::encounter::Replay;
+use skirmish_rules::scenario::Scenario;
 
-pub fn run(path: &Path) -> ExitCode {
+pub fn run(path: Option<PathBuf>, assets: Option<PathBuf>) -> ExitCode {
+    match path {
+        Some(file) if file.exists() && !file.is_dir() => match content_root(&file) {
+            Some(root) => check_member(&file, &root),
+            None => match crate::assets::find(assets) {
+                Ok(root) => check_outsider(&file, &root),
+                Err(e) => crate::usage(&e),
+            },
+        },
+        Some(dir) => check_folder(&dir),
+        None => match crate::assets::find(assets) {
+            Ok(root) => check_folder(&root),
+            Err(e) => crate::usage(&e),
+        },
+    }
+}
+
+fn report(errors: &[ContentError], place: &Path) -> ExitCode {
+    for e in errors {
+        eprintln!("error: {e}");
+    }
+    eprintln!("{} error(s) in {}", errors.len(), place.display());
+    ExitCode::from(2)
+}
+
+fn check_folder(path: &Path) -> ExitCode {
     match ContentDb::load(path) {
         Ok(db) => {
             println!("content in {} is valid:", path.display());
@@ -14,12 +45,102 @@ pub fn run(path: &Path) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(errors) => {
-            for e in &errors.0 {
-                eprintln!("error: {e}");
+        Err(errors) => report(&errors.0, path),
+    }
+}
+
+/// The content folder `file` is part of: the parent of the nearest
+/// enclosing folder named for a kind of content (`monsters/`, `maps/`...).
+fn content_root(file: &Path) -> Option<PathBuf> {
+    let file = file.canonicalize().ok()?;
+    file.ancestors().skip(1).find_map(|dir| {
+        let name = dir.file_name()?.to_str()?;
+        Kind::ALL
+            .iter()
+            .any(|k| k.folder() == name)
+            .then(|| dir.parent().map(Path::to_path_buf))
+            .flatten()
+    })
+}
+
+/// A file of a content folder: the folder is loaded (ids refer across
+/// files) and this file's errors are reported.
+fn check_member(file: &Path, root: &Path) -> ExitCode {
+    let me = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    let (mine, others): (Vec<ContentError>, Vec<ContentError>) = match ContentDb::load(root) {
+        Ok(_) => (Vec::new(), Vec::new()),
+        Err(errors) => errors
+            .0
+            .into_iter()
+            .partition(|e| e.file.canonicalize().is_ok_and(|f| f == me)),
+    };
+    if !mine.is_empty() {
+        return report(&mine, file);
+    }
+    println!("{} is valid", file.display());
+    if !others.is_empty() {
+        println!(
+            "(the rest of {} has {} error(s): run `skirmish check {}`)",
+            root.display(),
+            others.len(),
+            root.display()
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// A file from outside the content folder: an encounter, a replay or save,
+/// or a scenario, whichever it parses as; each validated against the
+/// content as it would be before playing.
+fn check_outsider(file: &Path, root: &Path) -> ExitCode {
+    let mut db = match ContentDb::load(root) {
+        Ok(db) => db,
+        Err(errors) => return report(&errors.0, root),
+    };
+    let text = match read_text(file) {
+        Ok(t) => t,
+        Err(e) => return crate::usage(&format!("{}: {e}", file.display())),
+    };
+    // Whichever it parses as; a file that parses as none is reported as
+    // the kind its fields suggest (an encounter unless it has steps or
+    // commands).
+    let scenario = Scenario::parse(file, &text);
+    let replay = Replay::load(file);
+    if let Ok(scenario) = scenario {
+        return match scenario.check(&db) {
+            Ok(()) => {
+                println!("{} is a valid scenario", file.display());
+                ExitCode::SUCCESS
             }
-            eprintln!("{} error(s) in {}", errors.0.len(), path.display());
-            ExitCode::from(2)
+            Err(e) => crate::usage(&format!("{}: {e}", file.display())),
+        };
+    }
+    if let Ok(replay) = replay {
+        return match replay.play(Arc::new(db)) {
+            Ok(e) => {
+                println!(
+                    "{} is a valid replay: {} commands, to round {}",
+                    file.display(),
+                    replay.commands.len(),
+                    e.flow().round
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => crate::usage(&format!("{}: {e}", file.display())),
+        };
+    }
+    let field = |name: &str| text.contains(&format!("{name}:"));
+    if field("steps") {
+        return crate::usage(&format!("{}", scenario.unwrap_err()));
+    }
+    if field("commands") {
+        return crate::usage(&format!("{}", replay.unwrap_err()));
+    }
+    match db.add_encounter_file(file) {
+        Ok(id) => {
+            println!("{} is a valid encounter (`{id}`)", file.display());
+            ExitCode::SUCCESS
         }
+        Err(errors) => report(&errors.0, file),
     }
 }

@@ -1,5 +1,6 @@
 //! The `skirmish` binary: the game client (the default) and its subcommands.
 
+mod assets;
 mod check;
 mod client;
 mod scenario;
@@ -39,9 +40,15 @@ enum Command {
     /// Open the game window (the default).
     Play(client::ClientOptions),
     /// Validate content and print counts per kind; exits 2 on any error.
+    /// Given a file, check that one: a content file (with the folder it
+    /// belongs to), or an encounter, replay, save or scenario file.
     Check {
-        /// The content folder (default: assets).
+        /// The content folder or a file (default: $SKIRMISH_ASSETS, else
+        /// assets/ here or beside the binary).
         path: Option<PathBuf>,
+        /// The content folder, for a file outside it.
+        #[arg(long, value_name = "DIR")]
+        assets: Option<PathBuf>,
     },
     /// Run a scripted scenario: prints pass or fail for each expectation and
     /// exits 1 if any fails (2 if the file can't be read).
@@ -51,7 +58,8 @@ enum Command {
         /// Print the final state of every creature as JSON.
         #[arg(long)]
         json: bool,
-        /// The content folder (default: assets).
+        /// The content folder (default: $SKIRMISH_ASSETS, else assets/ here or
+        /// beside the binary).
         #[arg(long, value_name = "DIR")]
         assets: Option<PathBuf>,
     },
@@ -76,17 +84,20 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Check { path }) => check::run(&path.unwrap_or_else(default_assets)),
+        Some(Command::Check { path, assets }) => check::run(path, assets),
         Some(Command::Play(options)) => client::run(options),
         Some(Command::Scenario {
             files,
             json,
             assets,
-        }) => scenario::run(&files, json, &assets.unwrap_or_else(default_assets)),
-        Some(Command::Sim(args)) => {
-            let assets = args.assets.clone().unwrap_or_else(default_assets);
-            sim::run(args, &assets)
-        }
+        }) => match assets::find(assets) {
+            Ok(assets) => scenario::run(&files, json, &assets),
+            Err(e) => usage(&e),
+        },
+        Some(Command::Sim(args)) => match assets::find(args.assets.clone()) {
+            Ok(assets) => sim::run(args, &assets),
+            Err(e) => usage(&e),
+        },
         Some(Command::Replay {
             file,
             window,
@@ -96,13 +107,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// The shipped `assets/` folder: beside the working directory, or the one
-/// the binary was built from.
-pub fn default_assets() -> PathBuf {
-    let here = PathBuf::from("assets");
-    if here.is_dir() {
-        here
-    } else {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets")
-    }
+/// Say what is wrong with the command line; exit 2.
+fn usage(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
 }

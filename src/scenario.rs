@@ -19,7 +19,14 @@ pub fn run(paths: &[PathBuf], json: bool, assets: &Path) -> ExitCode {
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
-            files.extend(ron_files(p));
+            let (found, unreadable) = ron_files(p);
+            for e in &unreadable {
+                eprintln!("error: {e}");
+            }
+            if !unreadable.is_empty() {
+                return ExitCode::from(2);
+            }
+            files.extend(found);
         } else {
             files.push(p.clone());
         }

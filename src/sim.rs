@@ -44,7 +44,8 @@ pub struct SimArgs {
     /// it, finding one stops the run before any game is played).
     #[arg(long, requires = "replay_dir")]
     pub force: bool,
-    /// The content folder (default: assets).
+    /// The content folder (default: $SKIRMISH_ASSETS, else assets/ here or
+    /// beside the binary).
     #[arg(long, value_name = "DIR")]
     pub assets: Option<PathBuf>,
 }

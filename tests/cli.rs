@@ -456,3 +456,92 @@ fn sim_validates_an_encounter_file_before_playing_it() {
         "{stderr}"
     );
 }
+
+// Issue 51, point 4: "The binary finds its assets beside itself or through
+// SKIRMISH_ASSETS or --assets; when none is found, it says those three ways."
+#[test]
+fn assets_are_found_beside_the_binary_or_as_named_and_else_the_ways_are_said() {
+    let dir = scratch("moved-binary");
+    let bin = dir.join("skirmish");
+    std::fs::copy(env!("CARGO_BIN_EXE_skirmish"), &bin).unwrap();
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let run = |env: Option<&std::path::Path>, args: &[&str]| {
+        let mut c = Command::new(&bin);
+        c.current_dir(&*dir)
+            .env_remove("SKIRMISH_ASSETS")
+            .args(args);
+        if let Some(e) = env {
+            c.env("SKIRMISH_ASSETS", e);
+        }
+        c.output().unwrap()
+    };
+    // Nothing beside it and nothing named: the three ways are said.
+    let out = run(None, &["check"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    for way in ["--assets", "SKIRMISH_ASSETS", "beside the binary"] {
+        assert!(err.contains(way), "{err}");
+    }
+    // Named by the variable, or by the flag.
+    assert!(run(Some(&shipped), &["check"]).status.success());
+    let flag = [
+        "scenario",
+        "--assets",
+        shipped.to_str().unwrap(),
+        "/no/such.ron",
+    ];
+    let out = run(None, &flag);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("/no/such.ron"),
+        "{out:?}"
+    );
+    // Beside it.
+    let beside = dir.join("assets");
+    std::os::unix::fs::symlink(&shipped, &beside).unwrap();
+    assert!(run(None, &["check"]).status.success());
+}
+
+// Issue 51, point 4: "`check FILE` checks that file."
+#[test]
+fn check_of_a_file_checks_that_file() {
+    // A file of the content folder: this one's errors only.
+    let out = skirmish()
+        .args(["check", "assets/monsters/bandits.ron"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bandits.ron is valid"));
+    // An encounter from elsewhere, with its mistakes located.
+    let dir = scratch("check-file");
+    let enc = dir.join("e.ron");
+    std::fs::write(
+        &enc,
+        "(id: \"e\", name: \"E\", map: \"ruined_hall\",\n heroes: [(class: \"fury\", name: \"F\", at: (2, 2))],\n monsters: [(monster: \"zz_ogre\", at: (4, 4))])",
+    )
+    .unwrap();
+    let out = skirmish().arg("check").arg(&enc).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("e.ron:3:24: encounter `e`: unknown monster id `zz_ogre`"),
+        "{err}"
+    );
+    // A scenario: set up, not run.
+    let out = skirmish()
+        .args(["check", "assets/scenarios/area_cube.ron"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("valid scenario"));
+    // A replay: played through, its refused command named.
+    let replay = dir.join("r.ron");
+    std::fs::write(
+        &replay,
+        "(encounter: \"keep_breach\", seed: 1, commands: [StartTurn(creature: (99))])",
+    )
+    .unwrap();
+    let out = skirmish().arg("check").arg(&replay).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(err.contains("was refused on replay"), "{err}");
+}

@@ -96,12 +96,17 @@ pub struct WindowOptions {
     /// Window width and height in pixels.
     #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
     pub size: (u32, u32),
-    /// The content folder.
+    /// The content folder (default: $SKIRMISH_ASSETS, else assets/ here or
+    /// beside the binary).
     #[arg(long, value_name = "DIR")]
     pub assets: Option<PathBuf>,
-    /// Save a screenshot of the window to PATH and exit.
+    /// Save a screenshot of the window to PATH (a .png) and exit, once the
+    /// fight has been drawn; exits 2 if no picture could be saved.
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
+    /// Let --screenshot and --layout-json replace a file that exists.
+    #[arg(long)]
+    pub force: bool,
     /// Write where the board, every panel and every text are on screen,
     /// and any text that overflows, is clipped or overlaps, to PATH (JSON)
     /// and exit (with --screenshot, after saving it).
@@ -110,7 +115,8 @@ pub struct WindowOptions {
     /// Print percentiles of frame time when the window closes.
     #[arg(long)]
     pub frame_stats: bool,
-    /// With --screenshot or --layout-json: how many frames to draw first.
+    /// With --screenshot or --layout-json: how many frames to draw after
+    /// the fight first shows.
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub after_frames: u32,
     /// Where the cursor is taken to be when there is no pointer (X,Y).
@@ -157,31 +163,41 @@ fn parse_pos(s: &str) -> Result<Pos, String> {
 /// Play a replay file back in the window (`skirmish replay FILE`), with
 /// `advance` of its commands played before the window shows.
 pub fn replay(file: &std::path::Path, window: WindowOptions, advance: Option<u32>) -> ExitCode {
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
+    let r = match Replay::load(file) {
+        Ok(r) => r,
         Err(e) => {
-            eprintln!("error: can't read {}: {e}", file.display());
+            eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    match Replay::from_ron(&text) {
-        Ok(r) => run(ClientOptions {
-            encounter: r.encounter.clone(),
-            mode: Mode::Replay,
-            seed: r.seed,
-            ai: ai::DEFAULT_BRAIN.into(),
-            menu: false,
-            kiosk: false,
-            window,
-            advance,
-            aim: None,
-            replay: Some(r),
-        }),
+    // Played through headless first, as `sim` and the tests replay it: a
+    // replay that no longer fits the content is refused before the window
+    // opens, naming the command.
+    let assets = match crate::assets::find(window.assets.clone()) {
+        Ok(a) => a,
         Err(e) => {
-            eprintln!("error: {}: {e}", file.display());
-            ExitCode::from(2)
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
         }
+    };
+    if let Ok(content) = ContentDb::load(&assets)
+        && let Err(e) = r.play(Arc::new(content))
+    {
+        eprintln!("error: {}: {e}", file.display());
+        return ExitCode::from(2);
     }
+    run(ClientOptions {
+        encounter: r.encounter.clone(),
+        mode: Mode::Replay,
+        seed: r.seed,
+        ai: ai::DEFAULT_BRAIN.into(),
+        menu: false,
+        kiosk: false,
+        window,
+        advance,
+        aim: None,
+        replay: Some(r),
+    })
 }
 
 /// The anchor square of `aim`'s placement that reaches the most targets.
@@ -210,11 +226,13 @@ fn best_anchor(g: &game::Game, aim: &str) -> Option<Pos> {
 
 /// Run the client until the window closes.
 pub fn run(options: ClientOptions) -> ExitCode {
-    let assets = options
-        .window
-        .assets
-        .clone()
-        .unwrap_or_else(crate::default_assets);
+    let assets = match crate::assets::find(options.window.assets.clone()) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let content = match ContentDb::load(&assets) {
         Ok(db) => Arc::new(db),
         Err(errors) => {
@@ -302,7 +320,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
         );
     }
     if let Some(path) = &options.window.layout_json
-        && let Err(e) = writable(path)
+        && let Err(e) = writable(path, options.window.force)
     {
         eprintln!("error: --layout-json {}: {e}", path.display());
         return ExitCode::from(2);
@@ -312,7 +330,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
             .extension()
             .is_some_and(|x| x.eq_ignore_ascii_case("png"));
         let why = if png {
-            writable(path).err()
+            writable(path, options.window.force).err()
         } else {
             Some("a screenshot is saved as PNG: name a .png file".to_string())
         };
@@ -475,9 +493,15 @@ fn no_display() -> Option<String> {
 
 /// Whether a report can be written to `path` without losing anything: its
 /// folder exists and nothing is there yet.
-fn writable(path: &std::path::Path) -> Result<(), String> {
-    if path.exists() {
-        return Err("already exists (nothing is overwritten; remove it or name another)".into());
+fn writable(path: &std::path::Path, force: bool) -> Result<(), String> {
+    if path.is_dir() {
+        return Err("is a folder: name a file".into());
+    }
+    if path.exists() && !force {
+        return Err(
+            "already exists (nothing is overwritten without --force; remove it or name another)"
+                .into(),
+        );
     }
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {

@@ -22,7 +22,27 @@ use super::layout::{BoardView, Layout, TOKEN_SHARE};
 use super::view::{BoardGeometry, SQUARE};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Last, write_report);
+    app.init_resource::<FightFrames>()
+        .add_systems(First, count_fight_frames)
+        .add_systems(Last, write_report);
+}
+
+/// Frames since the fight (its board and tokens) was first there to draw:
+/// a report or picture waits for it, never taking a frame of the window
+/// before the fight is on it.
+#[derive(Resource, Debug, Default)]
+pub struct FightFrames(pub Option<u32>);
+
+fn count_fight_frames(
+    mut frames: ResMut<FightFrames>,
+    board: Query<(), With<bevy_ecs_tilemap::prelude::TileStorage>>,
+    tokens: Query<(), With<super::tokens::Token>>,
+) {
+    match &mut frames.0 {
+        Some(n) => *n += 1,
+        None if !board.is_empty() && !tokens.is_empty() => frames.0 = Some(0),
+        None => {}
+    }
 }
 
 /// Where to write the report, from `--layout-json`.
@@ -105,17 +125,22 @@ fn overlap(a: Rect, b: Rect) -> bool {
     i.width() > 1.0 && i.height() > 1.0
 }
 
-/// Whether frame `count` is the one to record (report or picture): the
-/// frame asked for, or up to 300 frames later while the window is still
-/// waiting for the keyboard (a busy machine maps it late); then as it is.
-pub fn ready(count: u32, after_frames: u32, focused: bool) -> bool {
+/// Whether this is the frame to record (report or picture): `after_frames`
+/// frames after the fight first showed, or up to 300 frames later while
+/// the window is still waiting for the keyboard (a busy machine maps it
+/// late); then as it is. Never before the fight showed.
+pub fn ready(fight_frames: &FightFrames, after_frames: u32, focused: bool) -> bool {
+    let Some(count) = fight_frames.0 else {
+        return false;
+    };
     let due = after_frames.max(1);
     count >= due && (focused || count - due >= 300)
 }
 
 fn write_report(
     report_to: Option<Res<ReportTo>>,
-    mut frames: Local<(u32, bool)>,
+    fight_frames: Res<FightFrames>,
+    mut written: Local<bool>,
     window: Single<&Window, With<PrimaryWindow>>,
     layout: Res<Layout>,
     geometry: Res<BoardGeometry>,
@@ -143,9 +168,7 @@ fn write_report(
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(to) = report_to else { return };
-    let (count, written) = &mut *frames;
-    *count += 1;
-    if *written || !ready(*count, to.after_frames, window.focused) {
+    if *written || !ready(&fight_frames, to.after_frames, window.focused) {
         return;
     }
     *written = true;

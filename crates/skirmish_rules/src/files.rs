@@ -30,5 +30,9 @@ pub fn read_text(file: &Path) -> Result<String, String> {
             "the file grew past {MAX_FILE_BYTES} bytes as it was read"
         ));
     }
+    // A byte-order mark some editors put first is not content.
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
     Ok(text)
 }

@@ -137,6 +137,23 @@ pub struct Scenario {
     #[serde(default)]
     pub abilities: Vec<crate::ability::Ability>,
     pub steps: Vec<ScenarioStep>,
+    /// The file and its text, when read from one: setup errors point into it.
+    #[serde(skip)]
+    pub source: Option<(std::path::PathBuf, String)>,
+}
+
+/// What a setup error points at in the scenario's text.
+enum Spot<'a> {
+    /// A quoted string, the first after the start of `after` (a field).
+    String(&'a str),
+    /// A field of the top level.
+    Field(&'static str),
+    /// Row `y`, column `x` of the map.
+    Square(usize, usize),
+    /// A quoted string inside a legend letter's entry.
+    InLetter(char, &'a str),
+    /// The tier text of an inline ability, and an offset into it.
+    Tier(&'a str, &'a str, usize),
 }
 
 fn default_ruleset() -> String {
@@ -178,16 +195,67 @@ pub enum ScenarioError {
     Parse(crate::content::ContentError),
     #[error("{0}")]
     Setup(String),
+    /// A setup problem pointed at in the file.
+    #[error("{0}")]
+    At(crate::content::ContentError),
 }
 
 impl Scenario {
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let (s, _) = crate::content::read_ron::<Scenario>(path).map_err(ScenarioError::Parse)?;
+        let (mut s, text) =
+            crate::content::read_ron::<Scenario>(path).map_err(ScenarioError::Parse)?;
+        s.source = Some((path.to_path_buf(), text));
         Ok(s)
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<Scenario, ScenarioError> {
-        parse_ron(path, text).map_err(ScenarioError::Parse)
+        let mut s: Scenario = parse_ron(path, text).map_err(ScenarioError::Parse)?;
+        s.source = Some((path.to_path_buf(), text.to_string()));
+        Ok(s)
+    }
+
+    /// A setup error, pointed at `spot` in the file when there is one (at
+    /// its start when the spot is not found as written).
+    fn error(&self, spot: Spot, message: String) -> ScenarioError {
+        let Some((file, src)) = &self.source else {
+            return ScenarioError::Setup(message);
+        };
+        let loc = crate::content::Locator::new(src);
+        let map_rows = || {
+            let mut from = loc.find_field(0, "map")?;
+            let mut starts = Vec::new();
+            for row in &self.map {
+                let at = loc.find_string(from, row)?;
+                starts.push(at);
+                from = at + row.len();
+            }
+            Some(starts)
+        };
+        let offset = match spot {
+            Spot::String(text) => loc.find_string(0, text),
+            Spot::Field(f) => loc.find_field(0, f),
+            Spot::Square(y, x) => map_rows().and_then(|starts| {
+                let row = self.map.get(y)?;
+                let byte = row.char_indices().nth(x).map_or(0, |(b, _)| b);
+                Some(starts.get(y)? + byte)
+            }),
+            Spot::InLetter(c, text) => {
+                let legend = loc.find_field(0, "legend").unwrap_or(0);
+                let entry = loc.find_from(legend, &format!("'{c}'"));
+                entry.and_then(|e| loc.find_string(e, text)).or(entry)
+            }
+            Spot::Tier(id, text, at) => {
+                let start = loc.find_id(id, 0).unwrap_or(0);
+                loc.find_string(start, text).map(|o| o + at)
+            }
+        };
+        let (line, column) = offset.map_or((1, 1), |o| loc.position(o));
+        ScenarioError::At(crate::content::ContentError {
+            file: file.clone(),
+            line,
+            column,
+            message,
+        })
     }
 
     /// Build the encounter this scenario describes on top of `content`.
@@ -205,37 +273,54 @@ impl Scenario {
         for a in &self.abilities {
             let mut a = a.clone();
             if let Some((label, text, err)) = a.parse_lines().into_iter().next() {
-                return Err(ScenarioError::Setup(format!(
-                    "ability `{}`, {label}: {err} (in `{text}`)",
-                    a.id
-                )));
+                let message = format!("ability `{}`, {label}: {err} (in `{text}`)", a.id);
+                return Err(self.error(Spot::Tier(&a.id, &text, err.offset), message));
             }
             if let Some((field, msg)) = crate::content::types::ability_problems(&a, &resources)
                 .into_iter()
                 .next()
             {
-                return Err(ScenarioError::Setup(format!(
-                    "ability `{}`, field `{field}`: {msg}",
-                    a.id
-                )));
+                let message = format!("ability `{}`, field `{field}`: {msg}", a.id);
+                return Err(self.error(Spot::String(&a.id), message));
             }
             if let Some(bad) = crate::content::unknown_monsters(&a, &db) {
-                return Err(ScenarioError::Setup(format!(
-                    "ability `{}`: unknown monster id `{bad}`",
-                    a.id
-                )));
+                let message = format!("ability `{}`: unknown monster id `{bad}`", a.id);
+                return Err(self.error(Spot::String(&bad), message));
             }
             db.abilities.insert(a.id.clone(), a.into());
+        }
+        if !db.rulesets.contains_key(&self.ruleset) {
+            let known: Vec<&str> = db.rulesets.keys().map(String::as_str).collect();
+            let message = format!(
+                "unknown ruleset id `{}` (known: {})",
+                self.ruleset,
+                known.join(", ")
+            );
+            return Err(self.error(Spot::Field("ruleset"), message));
         }
         let mut rows = Vec::new();
         let mut heroes = Vec::new();
         let mut monsters = Vec::new();
+        // Each creature's legend letter and where it was placed.
+        let mut placed: BTreeMap<char, (usize, usize)> = BTreeMap::new();
+        let mut monster_letters = Vec::new();
         let mut terrain: BTreeMap<char, Tile> = BTreeMap::new();
         let mut glyphs = Vec::new();
         for (y, row) in self.map.iter().enumerate() {
             let mut out = String::new();
             for (x, c) in row.chars().enumerate() {
                 let at = (x as i32, y as i32);
+                let creature = matches!(
+                    self.legend.get(&c),
+                    Some(Place::Hero { .. } | Place::Monster { .. } | Place::Inline(_))
+                );
+                if creature && let Some((y0, x0)) = placed.insert(c, (y, x)) {
+                    let message = format!(
+                        "map: letter `{c}` is placed twice, at ({x0}, {y0}) and ({x}, {y}): \
+                         a creature's letter is placed once"
+                    );
+                    return Err(self.error(Spot::Square(y, x), message));
+                }
                 match self.legend.get(&c) {
                     Some(Place::Tile(t)) => {
                         terrain.insert(c, *t);
@@ -248,6 +333,14 @@ impl Scenario {
                         victories,
                         abilities,
                     }) => {
+                        if !db.classes.contains_key(class) {
+                            let message = format!("hero `{name}`: unknown class id `{class}`");
+                            return Err(self.error(Spot::InLetter(c, class), message));
+                        }
+                        if let Some(a) = abilities.iter().find(|a| !db.abilities.contains_key(*a)) {
+                            let message = format!("hero `{name}`: unknown ability id `{a}`");
+                            return Err(self.error(Spot::InLetter(c, a), message));
+                        }
                         heroes.push(HeroDef {
                             victories: *victories,
                             characteristics: *characteristics,
@@ -257,6 +350,11 @@ impl Scenario {
                         out.push('.');
                     }
                     Some(Place::Monster { id, name, squad }) => {
+                        if !db.monsters.contains_key(id) {
+                            let message = format!("unknown monster id `{id}`");
+                            return Err(self.error(Spot::InLetter(c, id), message));
+                        }
+                        monster_letters.push(c);
                         monsters.push(MonsterDef {
                             name: name.clone(),
                             squad: *squad,
@@ -269,6 +367,18 @@ impl Scenario {
                         out.push('.');
                     }
                     Some(Place::Inline(m)) => {
+                        if let Some((field, problem)) = m.problems().into_iter().next() {
+                            let message =
+                                format!("inline monster `{}`, field `{field}`: {problem}", m.id);
+                            return Err(self.error(Spot::InLetter(c, &m.id), message));
+                        }
+                        if let Some(a) = m.abilities.iter().find(|a| !db.abilities.contains_key(*a))
+                        {
+                            let message =
+                                format!("inline monster `{}`: unknown ability id `{a}`", m.id);
+                            return Err(self.error(Spot::InLetter(c, a), message));
+                        }
+                        monster_letters.push(c);
                         monsters.push(MonsterDef {
                             monster: None,
                             inline: Some(m.clone()),
@@ -283,13 +393,18 @@ impl Scenario {
             }
             rows.push(out);
         }
-        let mut map = crate::map::Map::from_ascii(&rows, &terrain)
-            .map_err(|e| ScenarioError::Setup(format!("map: {e}")))?;
+        let mut map = crate::map::Map::from_ascii(&rows, &terrain).map_err(|e| {
+            let spot = match &e {
+                crate::map::MapError::RaggedRow { row, .. } => Spot::Square(*row, 0),
+                crate::map::MapError::UnknownSymbol { row, col, .. } => Spot::Square(*row, *col),
+                _ => Spot::Field("map"),
+            };
+            self.error(spot, format!("map: {e}"))
+        })?;
         for (p, from) in &glyphs {
             if db.abilities.get(from).is_none_or(|a| a.glyph.is_none()) {
-                return Err(ScenarioError::Setup(format!(
-                    "glyph at {p}: `{from}` is not a glyphic ability"
-                )));
+                let message = format!("glyph at {p}: `{from}` is not a glyphic ability");
+                return Err(self.error(Spot::String(from), message));
             }
         }
         map.glyphs = glyphs;
@@ -306,10 +421,13 @@ impl Scenario {
         let mut names = BTreeMap::new();
         let mut next = 1;
         for h in &heroes {
-            names.insert(h.name.clone(), CreatureId(next));
+            if names.insert(h.name.clone(), CreatureId(next)).is_some() {
+                let message = format!("two heroes are called `{}`", h.name);
+                return Err(self.error(Spot::String(&h.name), message));
+            }
             next += 1;
         }
-        for m in &monsters {
+        for (m, letter) in monsters.iter().zip(&monster_letters) {
             let name = m
                 .name
                 .clone()
@@ -320,22 +438,14 @@ impl Scenario {
                         .and_then(|id| db.monsters.get(id))
                         .map(|b| b.name.clone())
                 })
-                .ok_or_else(|| ScenarioError::Setup(format!("unknown monster {:?}", m.monster)))?;
+                .unwrap_or_default();
             if names.insert(name.clone(), CreatureId(next)).is_some() {
-                return Err(ScenarioError::Setup(format!(
-                    "two creatures are called `{name}`: give one a `name`"
-                )));
+                let message = format!(
+                    "two creatures are called `{name}`: give the one of letter `{letter}` a `name`"
+                );
+                return Err(self.error(Spot::InLetter(*letter, &name), message));
             }
             next += 1;
-        }
-        for m in &monsters {
-            if let Some(i) = &m.inline {
-                for a in &i.abilities {
-                    if !db.abilities.contains_key(a) {
-                        return Err(ScenarioError::Setup(format!("unknown ability id `{a}`")));
-                    }
-                }
-            }
         }
         db.encounters.insert(
             "scenario".into(),
@@ -351,6 +461,15 @@ impl Scenario {
             },
         );
         Ok((db, names))
+    }
+
+    /// Whether the scenario can be set up against `content` (what `run`
+    /// checks before its first step), without running it.
+    pub fn check(&self, content: &ContentDb) -> Result<(), ScenarioError> {
+        let (db, _) = self.encounter(content)?;
+        Encounter::new(Arc::new(db), "scenario", self.seed)
+            .map(|_| ())
+            .map_err(|err| ScenarioError::Setup(err.to_string()))
     }
 
     /// Run the scenario against `content`.
@@ -659,7 +778,7 @@ mod tests {
     #[test]
     fn every_shipped_scenario_passes() {
         let content = ContentDb::load(assets()).unwrap_or_else(|e| panic!("{e}"));
-        let files = crate::content::ron_files(&assets().join("scenarios"));
+        let (files, _) = crate::content::ron_files(&assets().join("scenarios"));
         assert!(!files.is_empty());
         let mut failures = Vec::new();
         for f in &files {
@@ -715,5 +834,65 @@ mod tests {
         assert!(failed[0].detail.contains("stamina 15"));
         assert!(failed[1].detail.contains("no creature called `Nobody`"));
         assert_eq!(r.creatures.len(), 2);
+    }
+
+    // Issue 51, point 1, and issue 52, point 6: every setup error of a
+    // scenario names the file, line and column of its cause.
+    #[test]
+    fn setup_errors_point_at_their_cause() {
+        let content = ContentDb::load(assets()).unwrap();
+        let base = r######"(
+    name: "located",
+    rule: "none",
+    legend: {
+        'F': Hero(class: "fury", name: "K"),
+        'b': Monster(id: "bandit"),
+    },
+    map: [
+        "#####",
+        "#Fb.#",
+        "#####",
+    ],
+    steps: [Start("K")],
+)"######;
+        let cases: [(&str, &str, &str, (usize, usize)); 7] = [
+            ("unknown monster", "\"bandit\"", "\"zz_ogre\"", (6, 27)),
+            ("unknown class", "\"fury\"", "\"zz_class\"", (5, 27)),
+            ("ragged map row", "\"#Fb.#\"", "\"#Fb.##\"", (10, 10)),
+            ("unknown symbol", "\"#Fb.#\"", "\"#FbQ#\"", (10, 13)),
+            ("letter placed twice", "\"#Fb.#\"", "\"#FbF#\"", (10, 13)),
+            (
+                "unknown ruleset",
+                "rule: \"none\",",
+                "rule: \"none\", ruleset: \"zz\",",
+                (3, 19),
+            ),
+            (
+                "inline tier line",
+                "steps:",
+                r#"abilities: [(id: "odd", name: "Odd", keywords: [Melee], action: MainAction,
+        distance: Melee(1), target: (count: 1, kinds: [Creature]),
+        power_roll: (characteristics: [Might], tiers: ("2 damage", "4 flarp", "6 damage")))],
+    steps:"#,
+                (15, 71),
+            ),
+        ];
+        for (what, from, to, (line, column)) in cases {
+            let text = base.replacen(from, to, 1);
+            let s = Scenario::parse(Path::new("s.ron"), &text).unwrap();
+            match s.check(&content) {
+                Err(ScenarioError::At(e)) => {
+                    assert_eq!((e.line, e.column), (line, column), "{what}: {e}");
+                    assert_eq!(e.file, Path::new("s.ron"), "{what}");
+                }
+                other => panic!("{what}: {other:?}"),
+            }
+        }
+        assert!(
+            Scenario::parse(Path::new("s.ron"), base)
+                .unwrap()
+                .check(&content)
+                .is_ok()
+        );
     }
 }

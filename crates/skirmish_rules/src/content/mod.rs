@@ -237,6 +237,7 @@ impl ContentDb {
             errors: Vec::new(),
             sources: BTreeMap::from([(file.to_path_buf(), src.clone())]),
             map_defs: BTreeMap::new(),
+            failed: Vec::new(),
         };
         // The one it replaces goes first (else it would be a duplicate).
         loader.db.encounters.remove(&id);
@@ -265,6 +266,7 @@ impl ContentDb {
             errors: Vec::new(),
             sources: BTreeMap::new(),
             map_defs: BTreeMap::new(),
+            failed: Vec::new(),
         };
         if !root.is_dir() {
             return Err(ContentErrors(vec![ContentError {
@@ -274,15 +276,40 @@ impl ContentDb {
                 message: "no such content folder".into(),
             }]));
         }
+        let mut found = 0;
         for kind in Kind::ALL {
-            for file in ron_files(&root.join(kind.folder())) {
+            let folder = root.join(kind.folder());
+            let (files, unreadable) = ron_files(&folder);
+            for e in unreadable {
+                loader.failed.push((kind, e.file.clone()));
+                loader.errors.push(e);
+            }
+            found += files.len();
+            for file in files {
                 loader.load_file(kind, &file);
             }
             if kind == Kind::Map {
-                for file in files_with(&root.join(kind.folder()), "tmx") {
+                let (files, _) = files_with(&folder, "tmx");
+                found += files.len();
+                for file in files {
                     loader.load_tmx(&file);
                 }
             }
+        }
+        if found == 0 && loader.errors.is_empty() {
+            let folders: Vec<String> = Kind::ALL
+                .iter()
+                .map(|k| format!("{}/", k.folder()))
+                .collect();
+            return Err(ContentErrors(vec![ContentError {
+                file: root.to_path_buf(),
+                line: 1,
+                column: 1,
+                message: format!(
+                    "no content found: a content folder holds RON files under {}",
+                    folders.join(", ")
+                ),
+            }]));
         }
         let tactical = root.join("ai/tactical.ron");
         loader.db.tactical = default_tactical();
@@ -313,37 +340,54 @@ impl ContentDb {
                 }),
             }
         }
+        // What was found reading and parsing comes first: a file that
+        // failed to load is the cause of the unknown ids that follow.
+        let roots = loader.errors.len();
         loader.validate();
         if loader.errors.is_empty() {
             Ok(loader.db)
         } else {
-            loader
-                .errors
-                .sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+            let by_place = |a: &ContentError, b: &ContentError| {
+                (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column))
+            };
+            loader.errors[..roots].sort_by(by_place);
+            loader.errors[roots..].sort_by(by_place);
             Err(ContentErrors(loader.errors))
         }
     }
 }
 
-/// The `.ron` files in a folder and its subfolders, sorted.
-pub fn ron_files(dir: &Path) -> Vec<PathBuf> {
+/// The `.ron` files in a folder and its subfolders, sorted, and the
+/// subfolders that could not be read (an error each).
+pub fn ron_files(dir: &Path) -> (Vec<PathBuf>, Vec<ContentError>) {
     files_with(dir, "ron")
 }
 
 /// The files with an extension in a folder and its subfolders, sorted.
 /// A symbolic link is followed only to a place inside `dir` (never out of
 /// the content folder), and each folder is walked once (never round a
-/// loop of links).
-pub fn files_with(dir: &Path, extension: &str) -> Vec<PathBuf> {
+/// loop of links). A folder that cannot be read is named in an error, so
+/// the unknown ids that follow have a cause; a missing `dir` is no error.
+pub fn files_with(dir: &Path, extension: &str) -> (Vec<PathBuf>, Vec<ContentError>) {
     let mut out = Vec::new();
+    let mut unreadable = Vec::new();
     let Ok(root) = dir.canonicalize() else {
-        return out;
+        return (out, unreadable);
     };
     let mut seen = std::collections::BTreeSet::from([root.clone()]);
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
+        let entries = match std::fs::read_dir(&d) {
+            Ok(entries) => entries,
+            Err(e) => {
+                unreadable.push(ContentError {
+                    file: d.clone(),
+                    line: 1,
+                    column: 1,
+                    message: format!("cannot read the folder ({e}): its content is missing"),
+                });
+                continue;
+            }
         };
         for e in entries.flatten() {
             let p = e.path();
@@ -366,7 +410,7 @@ pub fn files_with(dir: &Path, extension: &str) -> Vec<PathBuf> {
         }
     }
     out.sort();
-    out
+    (out, unreadable)
 }
 
 struct Loader {
@@ -374,9 +418,38 @@ struct Loader {
     errors: Vec<ContentError>,
     sources: BTreeMap<PathBuf, String>,
     map_defs: BTreeMap<String, MapDef>,
+    /// Files of each kind that could not be read or parsed: their items
+    /// are missing, and the ids they define show up as unknown.
+    failed: Vec<(Kind, PathBuf)>,
 }
 
 impl Loader {
+    /// "unknown `kind` id": naming, when files of that kind failed to load,
+    /// the one that would have defined it (or all of them), as the cause.
+    fn unknown(&self, kind: Kind, id: &str) -> String {
+        let mut message = format!("unknown {} id `{id}`", kind.label());
+        let failed: Vec<&PathBuf> = self
+            .failed
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, f)| f)
+            .collect();
+        let likely: Vec<&PathBuf> = failed
+            .iter()
+            .copied()
+            .filter(|f| self.sources.get(*f).is_some_and(|src| src.contains(id)))
+            .collect();
+        let named = if likely.is_empty() { failed } else { likely };
+        if !named.is_empty() {
+            let files: Vec<String> = named.iter().map(|f| f.display().to_string()).collect();
+            message.push_str(&format!(
+                " (perhaps defined in {}, which failed to load: see the error above)",
+                files.join(", ")
+            ));
+        }
+        message
+    }
+
     fn error_at(&mut self, file: &Path, offset: Option<usize>, message: String) {
         let (line, column) = match (offset, self.sources.get(file)) {
             (Some(o), Some(src)) => Locator::new(src).position(o),
@@ -395,6 +468,7 @@ impl Loader {
             Ok(s) => s,
             Err(message) => {
                 self.error_at(file, None, message);
+                self.failed.push((kind, file.to_path_buf()));
                 return;
             }
         };
@@ -464,7 +538,10 @@ impl Loader {
                     },
                 );
             }
-            Err(e) => self.error_at(file, None, format!("cannot import the Tiled map: {e}")),
+            Err(e) => {
+                self.error_at(file, None, format!("cannot import the Tiled map: {e}"));
+                self.failed.push((Kind::Map, file.to_path_buf()));
+            }
         }
     }
 
@@ -485,9 +562,11 @@ impl Loader {
                     );
                 }
                 Err(e) => {
+                    // The row (of `rows` or of `heights`) and square.
                     let row = match &e {
-                        MapError::RaggedRow { row, .. } => Some((*row, 0)),
-                        MapError::UnknownSymbol { row, col, .. } => Some((*row, *col)),
+                        MapError::RaggedRow { row, heights, .. } => Some((*heights, *row, 0)),
+                        MapError::UnknownSymbol { row, col, .. } => Some((false, *row, *col)),
+                        MapError::BadHeight { row, col, .. } => Some((true, *row, *col)),
                         _ => None,
                     };
                     let Some((file, at)) = self.anchor(Kind::Map, &id) else {
@@ -496,10 +575,18 @@ impl Loader {
                     };
                     let src = self.sources.get(&file).cloned().unwrap_or_default();
                     let loc = Locator::new(&src);
-                    let offset = row.and_then(|(r, c)| {
-                        let rows_at = loc.find_field(at, "rows")?;
-                        let text = def.rows.get(r)?;
-                        let start = loc.find_string(rows_at, text)?;
+                    let offset = row.and_then(|(heights, r, c)| {
+                        let field = if heights { "heights" } else { "rows" };
+                        let rows_at = loc.find_field(at, field)?;
+                        let rows = if heights { &def.heights } else { &def.rows };
+                        // Each row found after the one before it, so equal
+                        // rows are told apart.
+                        let mut from = rows_at;
+                        for earlier in rows.get(..r)? {
+                            from = loc.find_string(from, earlier)? + earlier.len();
+                        }
+                        let text = rows.get(r)?;
+                        let start = loc.find_string(from, text)?;
                         let byte = text.char_indices().nth(c).map_or(0, |(b, _)| b);
                         Some(start + byte)
                     });
@@ -530,6 +617,7 @@ impl Loader {
                         .find(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with("#!"))
                         .is_some_and(|l| l.starts_with('['));
                     self.errors.push(if starts_list { list } else { single });
+                    self.failed.push((kind, file.to_path_buf()));
                     return Vec::new();
                 }
             },
@@ -625,7 +713,7 @@ impl Loader {
                 let problem = match self.db.abilities.get(from) {
                     Some(a) if a.glyph.is_some() => None,
                     Some(_) => Some(format!("ability `{from}` places no glyph")),
-                    None => Some(format!("unknown ability id `{from}`")),
+                    None => Some(self.unknown(Kind::Ability, from)),
                 };
                 if let Some(m) = problem {
                     self.report(
@@ -653,7 +741,7 @@ impl Loader {
                         Kind::Class,
                         &id,
                         Needle::String(a),
-                        format!("unknown ability id `{a}`"),
+                        self.unknown(Kind::Ability, a),
                     );
                 }
             }
@@ -670,7 +758,7 @@ impl Loader {
                         Kind::Monster,
                         &id,
                         Needle::String(a),
-                        format!("unknown ability id `{a}`"),
+                        self.unknown(Kind::Ability, a),
                     );
                 }
             }
@@ -686,7 +774,7 @@ impl Loader {
             }
             for a in self.db.rulesets[&id].basic_abilities.clone() {
                 if !self.db.abilities.contains_key(&a) {
-                    let m = format!("unknown ability id `{a}`");
+                    let m = self.unknown(Kind::Ability, &a);
                     self.report(Kind::Ruleset, &id, Needle::String(&a), m);
                 }
             }
@@ -717,12 +805,12 @@ impl Loader {
     fn validate_encounter(&mut self, id: &str) {
         let e = self.db.encounters[id].clone();
         if !self.db.rulesets.contains_key(&e.ruleset) {
-            let m = format!("unknown ruleset id `{}`", e.ruleset);
+            let m = self.unknown(Kind::Ruleset, &e.ruleset);
             self.report(Kind::Encounter, id, Needle::String(&e.ruleset), m);
         }
         let map = self.db.maps.get(&e.map).map(|m| m.map.clone());
         if map.is_none() {
-            let m = format!("unknown map id `{}`", e.map);
+            let m = self.unknown(Kind::Map, &e.map);
             self.report(Kind::Encounter, id, Needle::String(&e.map), m);
         }
         if e.heroes.is_empty() || e.monsters.is_empty() {
@@ -755,12 +843,12 @@ impl Loader {
             };
         for (i, h) in e.heroes.iter().enumerate() {
             if !self.db.classes.contains_key(&h.class) {
-                let m = format!("unknown class id `{}`", h.class);
+                let m = self.unknown(Kind::Class, &h.class);
                 self.report(Kind::Encounter, id, Needle::String(&h.class), m);
             }
             for a in &h.abilities {
                 if !self.db.abilities.contains_key(a) {
-                    let m = format!("unknown ability id `{a}`");
+                    let m = self.unknown(Kind::Ability, a);
                     self.report(Kind::Encounter, id, Needle::String(a), m);
                 }
             }
@@ -780,7 +868,7 @@ impl Loader {
                 (Some(mid), None) => match self.db.monsters.get(mid) {
                     Some(b) => Some(b.clone()),
                     None => {
-                        let msg = format!("unknown monster id `{mid}`");
+                        let msg = self.unknown(Kind::Monster, mid);
                         self.report(Kind::Encounter, id, Needle::String(mid), msg);
                         None
                     }
@@ -796,7 +884,7 @@ impl Loader {
                     }
                     for a in &inline.abilities {
                         if !self.db.abilities.contains_key(a) {
-                            let msg = format!("unknown ability id `{a}`");
+                            let msg = self.unknown(Kind::Ability, a);
                             self.report(Kind::Encounter, id, Needle::String(a), msg);
                         }
                     }
@@ -868,11 +956,11 @@ impl Loader {
                 self.report(Kind::Ability, &id, Needle::Field(field), message);
             }
             if let Some(bad) = unknown_prepared(&ability, &self.db) {
-                let message = format!("prepares unknown ability id `{bad}`");
+                let message = format!("prepares {}", self.unknown(Kind::Ability, &bad));
                 self.report(Kind::Ability, &id, Needle::String(&bad), message);
             }
             if let Some(bad) = unknown_monsters(&ability, &self.db) {
-                let message = format!("summons unknown monster id `{bad}`");
+                let message = format!("summons {}", self.unknown(Kind::Monster, &bad));
                 self.report(Kind::Ability, &id, Needle::String(&bad), message);
             }
             self.db.abilities.insert(id, Arc::new(ability));

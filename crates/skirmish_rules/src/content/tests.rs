@@ -638,7 +638,13 @@ fn errors_are_reported_however_an_id_is_written() {
 #[test]
 fn weights_that_are_not_finite_numbers_are_errors() {
     let weights = "(\n    damage: 1.0,\n    kill: NaN,\n    approach: -inf,\n)";
-    let dir = content_dir("nan", &[("ai/tactical.ron", weights)]);
+    let dir = content_dir(
+        "nan",
+        &[
+            ("ai/tactical.ron", weights),
+            ("abilities/a.ron", GOOD_ABILITY),
+        ],
+    );
     let errors = ContentDb::load(&dir).unwrap_err().0;
     let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     for (name, line) in [("kill", 3), ("approach", 4)] {
@@ -693,4 +699,115 @@ fn an_encounter_file_from_outside_is_validated_as_the_folders_are() {
         assert_eq!(e.file, file, "{e}");
         assert!(e.line > 1, "located: {e}");
     }
+}
+
+#[test]
+fn a_failed_file_is_reported_before_the_ids_it_would_have_defined() {
+    let dir = content_dir(
+        "root-first",
+        &[
+            ("abilities/a.ron", GOOD_ABILITY),
+            ("monsters/m.ron", GOOD_MONSTER),
+            // Truncated: the map `small` is lost.
+            (
+                "maps/small.ron",
+                "(id: \"small\", name: \"Small\", rows: [\"..\"",
+            ),
+            (
+                "encounters/e.ron",
+                r#"(id: "e", name: "E", map: "small",
+                    heroes: [(class: "fury", name: "F", at: (0, 0))],
+                    monsters: [(monster: "brute", at: (1, 0))])"#,
+            ),
+        ],
+    );
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    // The parse error, in a file sorting after the encounter, comes first.
+    assert!(errors[0].file.ends_with("maps/small.ron"), "{errors:#?}");
+    let unknown = errors
+        .iter()
+        .find(|e| {
+            e.message
+                .starts_with("encounter `e`: unknown map id `small`")
+        })
+        .unwrap_or_else(|| panic!("{errors:#?}"));
+    assert!(
+        unknown
+            .message
+            .contains("maps/small.ron, which failed to load"),
+        "{}",
+        unknown.message
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_not_content() {
+    let dir = content_dir(
+        "bom",
+        &[
+            ("abilities/a.ron", &format!("\u{feff}{GOOD_ABILITY}")),
+            ("monsters/m.ron", &format!("\u{feff}{GOOD_MONSTER}")),
+        ],
+    );
+    let db = ContentDb::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(db.monsters["brute"].abilities, ["slam"]);
+}
+
+#[test]
+fn an_empty_folder_is_no_content() {
+    let dir = content_dir("empty", &[("README.txt", "nothing here")]);
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let e = error_about(&errors, 1, "no content found");
+    assert!(e.message.contains("monsters/"), "{e}");
+}
+
+#[test]
+fn a_folder_that_cannot_be_read_is_named_as_the_cause() {
+    // `monsters` is a file where a folder was expected: it can't be listed
+    // (as root, a folder without permissions still can).
+    let dir = content_dir(
+        "unreadable",
+        &[
+            ("abilities/a.ron", GOOD_ABILITY),
+            ("monsters", "not a folder"),
+            (
+                "maps/small.ron",
+                "(id: \"small\", name: \"Small\", rows: [\"..\", \"..\"])",
+            ),
+            (
+                "encounters/e.ron",
+                r#"(id: "e", name: "E", map: "small",
+                    heroes: [(class: "fury", name: "F", at: (0, 0))],
+                    monsters: [(monster: "brute", at: (1, 0))])"#,
+            ),
+        ],
+    );
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    assert!(errors[0].file.ends_with("monsters"), "{errors:#?}");
+    assert!(
+        errors[0].message.contains("cannot read the folder"),
+        "{errors:#?}"
+    );
+    let unknown = errors
+        .iter()
+        .find(|e| e.message.contains("unknown monster id `brute`"))
+        .unwrap_or_else(|| panic!("{errors:#?}"));
+    assert!(
+        unknown.message.contains("monsters, which failed"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn a_ragged_row_is_pointed_at_in_its_own_line() {
+    let dir = content_dir(
+        "ragged",
+        &[(
+            "maps/m.ron",
+            "(\n  id: \"m\",\n  name: \"M\",\n  rows: [\n    \"...\",\n    \"...\",\n    \"....\",\n    \"...\",\n  ],\n)",
+        )],
+    );
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let e = error_about(&errors, 1, "map row 3 has 4 squares");
+    assert_eq!((e.line, e.column), (7, 6), "{e}");
 }

@@ -31,6 +31,10 @@ pub enum ReplayError {
     },
     #[error("the replay file is not valid: {0}")]
     Parse(String),
+    /// A replay file that could not be read or parsed: where, and what was
+    /// expected.
+    #[error("{0}")]
+    File(crate::content::ContentError),
 }
 
 impl Replay {
@@ -41,6 +45,14 @@ impl Replay {
 
     pub fn from_ron(text: &str) -> Result<Replay, ReplayError> {
         ron::from_str(text).map_err(|e| ReplayError::Parse(e.to_string()))
+    }
+
+    /// Read a replay (or saved game) file: only a regular file of bounded
+    /// size; a broken one is an error naming the file, line and column.
+    pub fn load(file: &std::path::Path) -> Result<Replay, ReplayError> {
+        crate::content::read_ron::<Replay>(file)
+            .map(|(replay, _)| replay)
+            .map_err(ReplayError::File)
     }
 
     /// Set the encounter up again and apply every command.

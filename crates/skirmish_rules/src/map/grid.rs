@@ -708,14 +708,22 @@ impl Map {
     /// Parse ASCII rows with a legend.
     pub fn from_ascii(rows: &[String], legend: &BTreeMap<char, Tile>) -> Result<Map, MapError> {
         let height = rows.len();
-        let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
-        check_size(width, height)?;
+        let lengths: Vec<usize> = rows.iter().map(|r| r.chars().count()).collect();
+        check_size(lengths.iter().copied().max().unwrap_or(0), height)?;
+        // The width most rows agree on, so a ragged row is blamed itself,
+        // not the rows around it.
+        let width = most_common(&lengths);
         let (width, height) = (width as i32, height as i32);
         let mut map = Map::new(width, height);
         for (y, row) in rows.iter().enumerate() {
             let len = row.chars().count() as i32;
             if len != width {
-                return Err(MapError::RaggedRow { row: y, len, width });
+                return Err(MapError::RaggedRow {
+                    row: y,
+                    len,
+                    width,
+                    heights: false,
+                });
             }
             for (x, c) in row.chars().enumerate() {
                 let tile = match legend.get(&c) {
@@ -850,6 +858,18 @@ pub fn check_size(width: usize, height: usize) -> Result<(), MapError> {
     Ok(())
 }
 
+/// The value that occurs most often (the earliest of equals); 0 if none.
+fn most_common(values: &[usize]) -> usize {
+    let mut best = (0, 0);
+    for &v in values {
+        let n = values.iter().filter(|&&w| w == v).count();
+        if n > best.1 {
+            best = (v, n);
+        }
+    }
+    best.0
+}
+
 /// A problem reading a map.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MapError {
@@ -857,15 +877,27 @@ pub enum MapError {
     Empty,
     #[error("the map is {width} x {height} squares: at most {MAX_MAP_SIDE} on a side")]
     TooLarge { width: usize, height: usize },
-    #[error("row {row} has {len} squares but the map is {width} wide")]
-    RaggedRow { row: usize, len: i32, width: i32 },
-    #[error("symbol `{symbol}` at row {row}, column {col} is not in the legend")]
+    /// Rows and columns are counted from 0 here and from 1 in the message
+    /// (as an editor counts lines).
+    #[error(
+        "{} row {} has {len} squares but the map is {width} wide",
+        if *.heights { "height" } else { "map" },
+        .row + 1
+    )]
+    RaggedRow {
+        row: usize,
+        len: i32,
+        width: i32,
+        /// In the `heights` rows rather than the map's `rows`.
+        heights: bool,
+    },
+    #[error("symbol `{symbol}` at row {}, column {} is not in the legend", .row + 1, .col + 1)]
     UnknownSymbol {
         symbol: char,
         row: usize,
         col: usize,
     },
-    #[error("height `{symbol}` at row {row}, column {col} is not a digit 0-9 or `.`")]
+    #[error("height `{symbol}` at row {}, column {} is not a digit 0-9 or `.`", .row + 1, .col + 1)]
     BadHeight {
         symbol: char,
         row: usize,
@@ -936,9 +968,10 @@ impl Map {
             let len = row.chars().count() as i32;
             if len != self.width {
                 return Err(MapError::RaggedRow {
-                    row: y + 1,
+                    row: y,
                     len,
                     width: self.width,
+                    heights: true,
                 });
             }
             for (x, ch) in row.chars().enumerate() {
@@ -948,8 +981,8 @@ impl Map {
                     symbol => {
                         return Err(MapError::BadHeight {
                             symbol,
-                            row: y + 1,
-                            col: x + 1,
+                            row: y,
+                            col: x,
                         });
                     }
                 };
@@ -1093,6 +1126,22 @@ mod tests {
             Map::from_ascii(&rows, &legend),
             Err(MapError::RaggedRow { row: 1, .. })
         ));
+        // The odd row out is blamed, not the rows that agree.
+        let rows: Vec<String> = ["###", "###", "####", "###"].map(String::from).into();
+        let e = Map::from_ascii(&rows, &legend).unwrap_err();
+        assert!(matches!(
+            e,
+            MapError::RaggedRow {
+                row: 2,
+                len: 4,
+                width: 3,
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "map row 3 has 4 squares but the map is 3 wide"
+        );
         let rows = vec!["#Q#".to_string()];
         assert_eq!(
             Map::from_ascii(&rows, &legend),
