@@ -3,7 +3,7 @@
 //! said. Tested here without a window.
 
 use skirmish_rules::conditions::ConditionKind;
-use skirmish_rules::encounter::{Encounter, LogEntry};
+use skirmish_rules::encounter::Encounter;
 use skirmish_rules::map::Side;
 use skirmish_rules::map::{Cell, Material, Terrain};
 use skirmish_rules::stats::{CreatureId, Health};
@@ -74,24 +74,11 @@ pub fn condition_words(c: &skirmish_rules::conditions::Conditions) -> Option<Str
 
 /// The end-of-fight summary: rounds, who fell, damage dealt per side.
 pub fn summary(e: &Encounter) -> Vec<String> {
-    let mut dealt = [0i64; 2];
-    let mut user: Option<CreatureId> = None;
+    // As the simulator's report counts it: each damage to whoever the
+    // log says dealt it.
     let side_of = |id: CreatureId| e.creature(id).map(|c| c.side);
-    for entry in e.log() {
-        match entry {
-            LogEntry::AbilityUsed { creature, .. } => user = Some(*creature),
-            LogEntry::TurnStarted { creature, .. } => user = Some(*creature),
-            LogEntry::Damage { target, amount, .. } => {
-                if let (Some(u), Some(ts)) = (user, side_of(*target))
-                    && side_of(u) != Some(ts)
-                {
-                    let i = usize::from(ts == Side::Heroes);
-                    dealt[i] += i64::from(*amount);
-                }
-            }
-            _ => {}
-        }
-    }
+    let damage = skirmish_rules::sim::damage::DamageTally::of(e.log());
+    let dealt = [Side::Heroes, Side::Director].map(|s| damage.dealt_by(s, side_of));
     let fallen = |side: Side| {
         e.creatures()
             .into_iter()
@@ -218,6 +205,7 @@ pub fn terrain_words(cell: Cell) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skirmish_rules::ai;
 
     // Temporary stamina was invisible in the roster: a fury at 21/21 with 6
     // temporary took 3 damage and still read 21/21 (the engine's
@@ -270,6 +258,71 @@ mod tests {
         let line = if loser == Side::Heroes { &s[1] } else { &s[2] };
         // docs/rules.md#collisions "Victory": a side wins when every enemy is down.
         assert!(line.contains(&format!("{all} of {all} fell")), "{line}");
+    }
+
+    // Issue 51, point 5: "The window's summary, the simulator's report and
+    // the log give the same damage for the same game", over a replay of a
+    // game of every shipped encounter.
+    #[test]
+    fn the_summary_the_report_and_the_log_agree_on_damage() {
+        use skirmish_rules::encounter::Replay;
+        let db = crate::client::shipped_content();
+        for id in db.encounters.keys() {
+            let (result, played) = skirmish_rules::sim::play_with(
+                &db,
+                id,
+                5,
+                ai::by_name("greedy", 1, &db).unwrap(),
+                ai::by_name("greedy", 2, &db).unwrap(),
+                600,
+            )
+            .unwrap();
+            let replay = Replay::from_ron(&played.replay().to_ron()).unwrap();
+            let mut e = replay.play(db.clone()).unwrap();
+            // The simulator's report, per side.
+            let report = |per: &std::collections::BTreeMap<String, i64>, side: Side| -> i64 {
+                per.iter()
+                    .filter(|(name, _)| result.sides.get(*name) == Some(&side))
+                    .map(|(_, n)| n)
+                    .sum()
+            };
+            // The window's summary, per side.
+            let s = summary(&e);
+            let shown = |line: &str| -> i64 {
+                let n = line.rsplit("dealt ").next().unwrap();
+                n.trim_end_matches(" damage").parse().unwrap()
+            };
+            assert_eq!(
+                shown(&s[1]),
+                report(&result.dealt, Side::Heroes),
+                "{id}: {s:?}"
+            );
+            assert_eq!(
+                shown(&s[2]),
+                report(&result.dealt, Side::Director),
+                "{id}: {s:?}"
+            );
+            // The log as printed: "X takes N ... damage", per side taking it.
+            let sides: std::collections::BTreeMap<String, Side> = e
+                .creatures()
+                .into_iter()
+                .map(|c| (c.name, c.side))
+                .collect();
+            let mut logged = [0i64; 2];
+            for line in skirmish_rules::scenario::log_lines(&mut e) {
+                let Some((who, rest)) = line.split_once(" takes ") else {
+                    continue;
+                };
+                if !rest.contains("damage") {
+                    continue;
+                }
+                let n: i64 = rest.split(' ').next().unwrap().parse().unwrap();
+                logged[usize::from(sides[who] == Side::Director)] += n;
+            }
+            assert_eq!(logged[0], report(&result.taken, Side::Heroes), "{id}");
+            assert_eq!(logged[1], report(&result.taken, Side::Director), "{id}");
+            assert!(logged[0] + logged[1] > 0, "{id}: no damage at all");
+        }
     }
 
     #[test]

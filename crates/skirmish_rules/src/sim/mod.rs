@@ -1,6 +1,8 @@
 //! Headless batch simulation: many seeded games between two brains, and the
 //! numbers a designer balances with (issue #6).
 
+pub mod damage;
+
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -421,23 +423,21 @@ pub(crate) fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult
         r.sides.insert(c.name.clone(), c.side);
     }
     let names: BTreeMap<_, _> = creatures.into_iter().map(|c| (c.id, c.name)).collect();
+    // Each damage is credited to whoever the log says dealt it (not
+    // whoever acted last: an aura's damage at the start of an enemy's turn
+    // is its user's, and a strain's nobody's).
+    let damage = damage::DamageTally::of(e.log());
+    for (per, into) in [(&damage.dealt, &mut r.dealt), (&damage.taken, &mut r.taken)] {
+        for (id, n) in per {
+            if let Some(name) = names.get(id) {
+                *into.entry(name.clone()).or_default() += n;
+            }
+        }
+    }
     for entry in e.log() {
         match entry {
             LogEntry::AbilityUsed { name, .. } => {
                 *r.abilities.entry(name.clone()).or_default() += 1;
-            }
-            // Each damage is credited to whoever the log says dealt it
-            // (not whoever acted last: an aura's damage at the start of an
-            // enemy's turn is its user's, and a strain's nobody's).
-            LogEntry::Damage {
-                target, amount, by, ..
-            } => {
-                if let Some(a) = by.and_then(|a| names.get(&a)) {
-                    *r.dealt.entry(a.clone()).or_default() += *amount as i64;
-                }
-                if let Some(t) = names.get(target) {
-                    *r.taken.entry(t.clone()).or_default() += *amount as i64;
-                }
             }
             LogEntry::ResourceSpent { amount, .. } => r.resource_spent += amount,
             _ => {}

@@ -131,7 +131,28 @@ pub fn run(
         each(&what);
         match catch_unwind(AssertUnwindSafe(|| ContentDb::load(&work))) {
             Err(_) => out.problems.push(format!("{what}: loading panicked")),
-            Ok(Err(_)) => out.refused += 1,
+            Ok(Err(errors)) => {
+                out.refused += 1;
+                // Issue 51, point 1: "a missing location is itself a bug".
+                // Every error names a real file and a line in it, and the
+                // file changed is among those named (the cause is pointed
+                // at, not only its knock-on effects).
+                for e in &errors.0 {
+                    let lines = std::fs::read_to_string(&e.file)
+                        .map(|t| t.lines().count().max(1))
+                        .unwrap_or(0);
+                    if lines == 0 || e.line == 0 || e.line > lines || e.column == 0 {
+                        out.problems
+                            .push(format!("{what}: an error without a location: {e}"));
+                    }
+                }
+                if !errors.0.iter().any(|e| &e.file == file) {
+                    out.problems.push(format!(
+                        "{what}: no error names the changed file: {}",
+                        errors.0[0]
+                    ));
+                }
+            }
             Ok(Ok(db)) => {
                 let db = Arc::new(db);
                 let mut ids: Vec<String> = db.encounters.keys().cloned().collect();
