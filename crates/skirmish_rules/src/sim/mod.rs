@@ -464,14 +464,15 @@ pub fn simulate(
     let done = AtomicUsize::new(0);
     // (No more threads than games.)
     let jobs = cfg.jobs.clamp(1, total.max(1));
-    // (Grown as the games end, not reserved for all of them at once.)
-    let mut results: Vec<GameResult> = Vec::new();
-    let outcomes: Vec<Vec<Result<GameResult, String>>> = std::thread::scope(|s| {
+    // Each thread folds its games into a tally as they end (nothing is
+    // kept per game), and the tallies are added up: whole numbers, so the
+    // report is the same whatever the number of jobs.
+    let tallies: Vec<Tally> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..jobs)
             .map(|j| {
                 let (db, done) = (db.clone(), &done);
                 s.spawn(move || {
-                    let mut out = Vec::new();
+                    let mut tally = Tally::default();
                     // One encounter per thread, restarted for each game
                     // (the same game as a new one, in 18 µs rather than
                     // the 160 µs of setting up anew), and built afresh
@@ -496,10 +497,10 @@ pub fn simulate(
                             reused = None;
                             Err(format!("the engine panicked at seed {seed}"))
                         });
-                        out.push(r);
+                        tally.add(seed, r);
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
                     }
-                    out
+                    tally
                 })
             })
             .collect();
@@ -508,72 +509,152 @@ pub fn simulate(
             .map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    let mut errors = Vec::new();
-    for r in outcomes.into_iter().flatten() {
-        match r {
-            Ok(g) => results.push(g),
-            Err(e) => errors.push(e),
-        }
+    let mut all = Tally::default();
+    for t in tallies {
+        all.merge(t);
     }
-    results.sort_by_key(|g| g.seed);
-    Ok(report(cfg, &results, errors))
+    Ok(all.report(cfg))
 }
 
-fn report(cfg: &SimConfig, games: &[GameResult], mut errors: Vec<String>) -> Report {
-    let n = games.len() as u32;
-    let heroes_won = games
-        .iter()
-        .filter(|g| g.winner == Some(Side::Heroes))
-        .count() as u32;
-    let director_won = games
-        .iter()
-        .filter(|g| g.winner == Some(Side::Director))
-        .count() as u32;
-    let mut creatures: BTreeMap<String, CreatureTotals> = BTreeMap::new();
-    let mut abilities = BTreeMap::new();
-    for g in games {
+/// The most errors a report lists (the lowest seeds'); the rest are counted.
+pub const MAX_LISTED_ERRORS: usize = 100;
+
+/// A batch's games folded together as they end: sums and counts only.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    games: u32,
+    heroes_won: u32,
+    director_won: u32,
+    rounds: u64,
+    rounds_min: Option<u32>,
+    rounds_max: u32,
+    resource_spent: u64,
+    /// Per creature: damage dealt, taken, its side, the games it was in.
+    creatures: BTreeMap<String, (i64, i64, Option<Side>, u32)>,
+    abilities: BTreeMap<String, u32>,
+    /// (seed, message), the lowest seeds' kept.
+    errors: Vec<(u64, String)>,
+    errors_total: usize,
+}
+
+impl Tally {
+    fn add(&mut self, seed: u64, game: Result<GameResult, String>) {
+        let g = match game {
+            Ok(g) => g,
+            Err(e) => return self.error(seed, e),
+        };
+        self.games += 1;
+        match g.winner {
+            Some(Side::Heroes) => self.heroes_won += 1,
+            Some(Side::Director) => self.director_won += 1,
+            None => {}
+        }
+        self.rounds += u64::from(g.rounds);
+        self.rounds_min = Some(self.rounds_min.map_or(g.rounds, |m| m.min(g.rounds)));
+        self.rounds_max = self.rounds_max.max(g.rounds);
+        self.resource_spent += u64::from(g.resource_spent);
         for (c, d) in &g.dealt {
-            creatures.entry(c.clone()).or_default().dealt_per_game += *d as f64;
+            self.creatures.entry(c.clone()).or_default().0 += d;
         }
         for (c, d) in &g.taken {
-            creatures.entry(c.clone()).or_default().taken_per_game += *d as f64;
+            self.creatures.entry(c.clone()).or_default().1 += d;
         }
         for (c, side) in &g.sides {
-            let row = creatures.entry(c.clone()).or_default();
-            row.side = Some(*side);
-            row.games += 1;
+            let row = self.creatures.entry(c.clone()).or_default();
+            row.2 = Some(*side);
+            row.3 += 1;
         }
         for (a, k) in &g.abilities {
-            *abilities.entry(a.clone()).or_insert(0) += k;
+            *self.abilities.entry(a.clone()).or_insert(0) += k;
         }
-        errors.extend(g.errors.iter().cloned());
+        for e in g.errors {
+            self.error(seed, e);
+        }
     }
-    let per = |x: f64| if n == 0 { 0.0 } else { x / n as f64 };
-    // Averaged over the games each was in: a summon called up in a few
-    // games is not diluted by the rest.
-    for c in creatures.values_mut() {
-        let per = c.games.max(1) as f64;
-        c.dealt_per_game /= per;
-        c.taken_per_game /= per;
+
+    fn error(&mut self, seed: u64, message: String) {
+        self.errors_total += 1;
+        self.errors.push((seed, message));
+        if self.errors.len() > 2 * MAX_LISTED_ERRORS {
+            self.errors.sort();
+            self.errors.truncate(MAX_LISTED_ERRORS);
+        }
     }
-    Report {
-        encounter: cfg.encounter.clone(),
-        heroes: cfg.heroes.clone(),
-        monsters: cfg.monsters.clone(),
-        games: n,
-        seed: cfg.seed,
-        heroes_won,
-        director_won,
-        draws: n - heroes_won - director_won,
-        heroes_rate: Rate::wilson(heroes_won, n),
-        director_rate: Rate::wilson(director_won, n),
-        rounds_mean: per(games.iter().map(|g| g.rounds as f64).sum()),
-        rounds_min: games.iter().map(|g| g.rounds).min().unwrap_or(0),
-        rounds_max: games.iter().map(|g| g.rounds).max().unwrap_or(0),
-        creatures,
-        abilities,
-        resource_spent_per_game: per(games.iter().map(|g| g.resource_spent as f64).sum()),
-        errors,
+
+    fn merge(&mut self, other: Tally) {
+        self.games += other.games;
+        self.heroes_won += other.heroes_won;
+        self.director_won += other.director_won;
+        self.rounds += other.rounds;
+        self.rounds_min = match (self.rounds_min, other.rounds_min) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.rounds_max = self.rounds_max.max(other.rounds_max);
+        self.resource_spent += other.resource_spent;
+        for (c, (d, t, side, n)) in other.creatures {
+            let row = self.creatures.entry(c).or_default();
+            row.0 += d;
+            row.1 += t;
+            row.2 = row.2.or(side);
+            row.3 += n;
+        }
+        for (a, k) in other.abilities {
+            *self.abilities.entry(a).or_insert(0) += k;
+        }
+        self.errors_total += other.errors_total;
+        for (seed, e) in other.errors {
+            self.errors.push((seed, e));
+        }
+    }
+
+    fn report(mut self, cfg: &SimConfig) -> Report {
+        let n = self.games;
+        let per = |x: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+        // Averaged over the games each was in: a summon called up in a few
+        // games is not diluted by the rest.
+        let creatures = self
+            .creatures
+            .into_iter()
+            .map(|(name, (dealt, taken, side, games))| {
+                let per = games.max(1) as f64;
+                let totals = CreatureTotals {
+                    dealt_per_game: dealt as f64 / per,
+                    taken_per_game: taken as f64 / per,
+                    side,
+                    games,
+                };
+                (name, totals)
+            })
+            .collect();
+        self.errors.sort();
+        self.errors.truncate(MAX_LISTED_ERRORS);
+        let mut errors: Vec<String> = self.errors.into_iter().map(|(_, e)| e).collect();
+        if self.errors_total > errors.len() {
+            errors.push(format!(
+                "... and {} more errors",
+                self.errors_total - errors.len()
+            ));
+        }
+        Report {
+            encounter: cfg.encounter.clone(),
+            heroes: cfg.heroes.clone(),
+            monsters: cfg.monsters.clone(),
+            games: n,
+            seed: cfg.seed,
+            heroes_won: self.heroes_won,
+            director_won: self.director_won,
+            draws: n - self.heroes_won - self.director_won,
+            heroes_rate: Rate::wilson(self.heroes_won, n),
+            director_rate: Rate::wilson(self.director_won, n),
+            rounds_mean: per(self.rounds),
+            rounds_min: self.rounds_min.unwrap_or(0),
+            rounds_max: self.rounds_max,
+            creatures,
+            abilities: self.abilities,
+            resource_spent_per_game: per(self.resource_spent),
+            errors,
+        }
     }
 }
 

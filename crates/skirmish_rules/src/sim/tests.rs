@@ -191,7 +191,14 @@ fn a_creature_in_some_games_is_averaged_over_those() {
             ("Bone Thrall", Side::Director, 12, 6),
         ],
     );
-    let r = report(&cfg, &games, Vec::new());
+    // Folded in two tallies, as two threads would, and added up.
+    let (mut a, mut b) = (Tally::default(), Tally::default());
+    for (i, g) in games.into_iter().enumerate() {
+        let into = if i % 2 == 0 { &mut a } else { &mut b };
+        into.add(i as u64, Ok(g));
+    }
+    a.merge(b);
+    let r = a.report(&cfg);
     let thrall = &r.creatures["Bone Thrall"];
     assert_eq!(thrall.games, 1);
     assert_eq!((thrall.dealt_per_game, thrall.taken_per_game), (12.0, 6.0));
@@ -620,4 +627,23 @@ fn replay_file_names_keep_only_safe_characters() {
     assert_eq!(replay_file_name("/abs/path", 0), "_abs_path-0.ron");
     assert_eq!(replay_file_name("a b.c\\d", 1), "a_b_c_d-1.ron");
     assert_eq!(replay_file_name("ogre-2", 9), "ogre-2-9.ron");
+}
+
+// Issue 51, point 3: "results streamed, not reserved". A tally keeps sums,
+// not games; the errors it lists are the lowest seeds', the rest counted.
+#[test]
+fn a_tally_keeps_sums_and_a_bounded_list_of_errors() {
+    let cfg = SimConfig::new("bone_caller", "greedy", "greedy", 4, 1);
+    let mut t = Tally::default();
+    for seed in (0..1000u64).rev() {
+        t.add(seed, Err(format!("bad game {seed}")));
+    }
+    t.add(5000, Ok(game_with(5000, &[("Korva", Side::Heroes, 8, 4)])));
+    assert!(t.errors.len() <= 2 * MAX_LISTED_ERRORS);
+    let r = t.report(&cfg);
+    assert_eq!(r.games, 1);
+    assert_eq!(r.errors.len(), MAX_LISTED_ERRORS + 1);
+    assert_eq!(r.errors[0], "bad game 0");
+    assert_eq!(r.errors[MAX_LISTED_ERRORS - 1], "bad game 99");
+    assert_eq!(r.errors[MAX_LISTED_ERRORS], "... and 900 more errors");
 }
