@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use skirmish_rules::content::{ContentDb, ContentError, Kind, read_text};
-use skirmish_rules::encounter::Replay;
+use skirmish_rules::encounter::{Replay, ReplayError};
 use skirmish_rules::scenario::Scenario;
 
 pub fn run(path: Option<PathBuf>, assets: Option<PathBuf>) -> ExitCode {
@@ -116,7 +116,7 @@ fn check_outsider(file: &Path, root: &Path) -> ExitCode {
         };
     }
     if let Ok(replay) = replay {
-        return match replay.play(Arc::new(db)) {
+        return match replay.play_file(Arc::new(db), file) {
             Ok(e) => {
                 println!(
                     "{} is a valid replay: {} commands, to round {}",
@@ -126,6 +126,7 @@ fn check_outsider(file: &Path, root: &Path) -> ExitCode {
                 );
                 ExitCode::SUCCESS
             }
+            Err(ReplayError::File(e)) => crate::usage(&e.to_string()),
             Err(e) => crate::usage(&format!("{}: {e}", file.display())),
         };
     }

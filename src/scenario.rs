@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use skirmish_rules::content::{ContentDb, ron_files};
-use skirmish_rules::scenario::Scenario;
+use skirmish_rules::scenario::{Scenario, ScenarioError};
 
 pub fn run(paths: &[PathBuf], json: bool, assets: &Path) -> ExitCode {
     let content = match ContentDb::load(assets) {
@@ -47,8 +47,13 @@ pub fn run(paths: &[PathBuf], json: bool, assets: &Path) -> ExitCode {
             }
         };
         match scenario.run(&content) {
-            Err(e) => {
+            // (Located errors name the file themselves.)
+            Err(e @ ScenarioError::Setup(_)) => {
                 eprintln!("error: {}: {e}", f.display());
+                broken += 1;
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
                 broken += 1;
             }
             Ok(report) => {
@@ -80,7 +85,11 @@ pub fn run(paths: &[PathBuf], json: bool, assets: &Path) -> ExitCode {
             serde_json::to_string_pretty(&reports).unwrap_or_default()
         );
     } else {
-        println!("scenarios: {passed} passed, {failed} failed");
+        if broken > 0 {
+            println!("scenarios: {passed} passed, {failed} failed, {broken} could not run");
+        } else {
+            println!("scenarios: {passed} passed, {failed} failed");
+        }
     }
     if broken > 0 {
         ExitCode::from(2)

@@ -35,7 +35,7 @@ use bevy_ecs_tilemap::TilemapPlugin;
 use skirmish_rules::RulesPlugin;
 use skirmish_rules::ai;
 use skirmish_rules::content::{Content, ContentDb};
-use skirmish_rules::encounter::Replay;
+use skirmish_rules::encounter::{Replay, ReplayError};
 use skirmish_rules::map::Pos;
 
 pub use game::Mode;
@@ -181,9 +181,12 @@ pub fn replay(file: &std::path::Path, window: WindowOptions, advance: Option<u32
         }
     };
     if let Ok(content) = ContentDb::load(&assets)
-        && let Err(e) = r.play(Arc::new(content))
+        && let Err(e) = r.play_file(Arc::new(content), file)
     {
-        eprintln!("error: {}: {e}", file.display());
+        match e {
+            ReplayError::File(e) => eprintln!("error: {e}"),
+            e => eprintln!("error: {}: {e}", file.display()),
+        }
         return ExitCode::from(2);
     }
     run(ClientOptions {

@@ -118,6 +118,7 @@ pub enum Expectation {
 
 /// A scenario file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub name: String,
     /// The rule it checks, quoted with its source.

@@ -363,6 +363,7 @@ impl TargetKind {
 
 /// docs/rules.md#distances-and-targets: how many and which kinds. `count: None` is "each" in the area.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Target {
     #[serde(default)]
     pub count: Option<u32>,
@@ -423,6 +424,7 @@ impl TierLine {
 
 /// docs/rules.md#power-roll: the characteristics that may be added and the three tiers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PowerRoll {
     pub characteristics: Vec<Characteristic>,
     pub tiers: (TierLine, TierLine, TierLine),
@@ -444,6 +446,7 @@ impl PowerRoll {
 
 /// docs/rules.md#heroic-resources: a "Spend X" or "Spend X+" entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Spend {
     pub amount: u32,
     /// "Spend X+": may be spent in multiples of X.
@@ -457,6 +460,7 @@ pub struct Spend {
 
 /// One ability, as content files write it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Ability {
     pub id: String,
     pub name: String,

@@ -7,6 +7,7 @@ use crate::stats::Characteristics;
 
 /// A hero in an encounter file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HeroDef {
     pub class: String,
     pub name: String,
@@ -61,6 +62,7 @@ impl MonsterDef {
 
 /// A monster in an encounter file: a stat block by id, or written inline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MonsterDef {
     /// The stat block's id under `assets/monsters/`.
     #[serde(default)]
@@ -93,6 +95,7 @@ pub enum FirstSide {
 
 /// An encounter file under `assets/encounters/`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EncounterDef {
     pub id: String,
     pub name: String,

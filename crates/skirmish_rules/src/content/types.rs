@@ -18,6 +18,7 @@ pub enum RulesetKind {
 
 /// A ruleset file: the rule family and the numbers a designer may change.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Ruleset {
     pub id: String,
     pub name: String,
@@ -144,6 +145,7 @@ pub enum ResourceTrigger {
 
 /// A hero class.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Class {
     pub id: String,
     pub name: String,
@@ -226,6 +228,15 @@ impl Class {
                 "stamina_per_level can't be negative".into(),
             ));
         }
+        if self.recoveries > MAX_RECOVERIES {
+            p.push((
+                "recoveries",
+                format!(
+                    "recoveries {} is more than {MAX_RECOVERIES}",
+                    self.recoveries
+                ),
+            ));
+        }
         if self.resource.trim().is_empty() {
             p.push(("resource", "the heroic resource needs a name".into()));
         }
@@ -277,6 +288,7 @@ pub enum Organization {
 
 /// A monster's stat block.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Monster {
     pub id: String,
     pub name: String,
@@ -385,6 +397,12 @@ pub const MAX_FREE_STRIKE: i32 = 1_000;
 
 /// The most squares any distance or area size of an ability may be.
 pub const MAX_DISTANCE: u32 = 100;
+
+/// The most recoveries a hero has (the classes have 8 to 12).
+pub const MAX_RECOVERIES: u32 = 100;
+
+/// The most targets an ability names (an area's "each" is not counted).
+pub const MAX_TARGETS: u32 = 100;
 
 /// Problems with an ability's numbers and shape (not its tier text, which
 /// the parser checks). `resources` are the known resource names.
@@ -514,6 +532,14 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
     if a.target.count == Some(0) {
         p.push(("target", "a target count of 0".into()));
     }
+    if let Some(n) = a.target.count
+        && n > MAX_TARGETS
+    {
+        p.push((
+            "target",
+            format!("a target count of {n}: at most {MAX_TARGETS}"),
+        ));
+    }
     if let Some(pr) = &a.power_roll
         && pr.characteristics.is_empty()
     {
@@ -522,6 +548,27 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
     for s in &a.spend {
         if s.amount == 0 {
             p.push(("spend", "a spend entry of 0".into()));
+        }
+        if s.amount > crate::ability::notation::MAX_NUMBER {
+            p.push((
+                "spend",
+                format!(
+                    "a spend of {}: at most {}",
+                    s.amount,
+                    crate::ability::notation::MAX_NUMBER
+                ),
+            ));
+        }
+    }
+    if let Some(pr) = &a.power_roll {
+        let tiers = [&pr.tiers.0, &pr.tiers.1, &pr.tiers.2];
+        for (i, t) in tiers.into_iter().enumerate() {
+            if t.text.trim().is_empty() {
+                p.push((
+                    "power_roll",
+                    format!("tier {} is empty: say what it does", i + 1),
+                ));
+            }
         }
     }
     let mut lines: Vec<&Effect> = Vec::new();

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 /// How much each consideration counts. The tactical brain reads these from
 /// `assets/ai/tactical.ron`; the greedy brain uses [`Weights::greedy`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[serde(default)]
 pub struct Weights {
     /// Per point of expected damage to an enemy.

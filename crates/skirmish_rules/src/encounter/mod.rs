@@ -18,6 +18,7 @@ pub mod concentration;
 pub mod flow;
 pub mod gather;
 pub mod glyph;
+pub mod invariants;
 
 pub mod listing;
 pub mod log;
@@ -53,7 +54,7 @@ pub use listing::{Listing, Picked};
 pub use log::{CombatLog, LogEntry, trigger_text};
 pub use preview::{Forecaster, Preview};
 pub use react::{Prompt, Reaction};
-pub use replay::Replay;
+pub use replay::{Replay, ReplayError};
 pub use setup::SetupError;
 pub use snapshot::Snapshot;
 pub use view::CreatureView;
@@ -233,6 +234,12 @@ impl Encounter {
                 break world.res::<Flow>().outcome.is_some();
             }
         };
+        // What the boundary did (a glyph's flare, an aura's pulse at a
+        // turn's start) can fell a grabber or the grabbed: the grab check
+        // runs after it as after the command (docs/rules.md#grabbed).
+        if passes > 0 {
+            resolve::check_grabs(world);
+        }
         if !decided {
             flow::check_outcome(world);
         }

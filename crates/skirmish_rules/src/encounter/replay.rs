@@ -55,6 +55,35 @@ impl Replay {
             .map_err(ReplayError::File)
     }
 
+    /// [`play`](Self::play) a replay read from `file`, a refused command
+    /// pointed at by the line and column where the file gives it.
+    pub fn play_file(
+        &self,
+        content: Arc<ContentDb>,
+        file: &std::path::Path,
+    ) -> Result<Encounter, ReplayError> {
+        self.play(content).map_err(|e| {
+            let at = crate::files::read_text(file).ok().and_then(|src| {
+                let l = crate::content::Locator::new(&src);
+                let offset = match &e {
+                    ReplayError::Diverged { index, .. } => l.find_item("commands", *index),
+                    ReplayError::Setup(_) => l.find_field(0, "encounter"),
+                    _ => None,
+                };
+                offset.map(|o| l.position(o))
+            });
+            match at {
+                Some((line, column)) => ReplayError::File(crate::content::ContentError {
+                    file: file.to_path_buf(),
+                    line,
+                    column,
+                    message: e.to_string(),
+                }),
+                None => e,
+            }
+        })
+    }
+
     /// Set the encounter up again and apply every command.
     pub fn play(&self, content: Arc<ContentDb>) -> Result<Encounter, ReplayError> {
         let mut e = Encounter::new(content, &self.encounter, self.seed)?;

@@ -684,58 +684,12 @@ fn play_random_game(db: &Arc<ContentDb>, seed: u64) -> Result<u32, String> {
         }
         e.apply(cmd.clone())
             .map_err(|r| format!("legal {cmd:?} refused: {r}"))?;
-        // A move paused by a prompt may stand in a square it is passing
-        // through (docs/rules.md#moving: creatures can't *end* a move there).
-        let paused = e.prompt().is_some();
-        let all = e.creatures();
-        for a in &all {
-            if a.stamina.current > a.stamina.max || a.stamina.temporary < 0 {
-                return Err(format!("{} has stamina {:?}", a.name, a.stamina));
+        if let Err(why) = invariants::check(&e) {
+            if std::env::var("DEBUG_SEED").is_ok() {
+                let lines = crate::scenario::log_lines(&mut e);
+                eprintln!("{:#?}\n{cmd:?}", &lines[lines.len().saturating_sub(25)..]);
             }
-            // docs/rules.md#grabbed: "if either the grabbed creature or the
-            // creature grabbing them is force moved so that both creatures
-            // are not adjacent to each other, that creature is no longer
-            // grabbed"; nor when either falls (the grab check after every
-            // command, `resolve::check_grabs`).
-            if let Some(g) = a.conditions.source_of(ConditionKind::Grabbed) {
-                let held = !a.stamina.is_dead()
-                    && all.iter().any(|b| {
-                        b.id == g && !b.stamina.is_dead() && b.space.distance(a.space) <= 1
-                    });
-                if !held {
-                    return Err(format!("{} is still grabbed, apart or fallen", a.name));
-                }
-            }
-            if a.stamina.is_dead() {
-                continue;
-            }
-            for b in &all {
-                if !paused && a.id < b.id && !b.stamina.is_dead() && a.space.overlaps(b.space) {
-                    if std::env::var("DEBUG_SEED").is_ok() {
-                        let lines = crate::scenario::log_lines(&mut e);
-                        eprintln!("{:#?}\n{cmd:?}", &lines[lines.len().saturating_sub(25)..]);
-                    }
-                    return Err(format!("{} and {} share a square", a.name, b.name));
-                }
-            }
-        }
-        if let Some(active) = e.active_creature()
-            && e.creature(active).is_none_or(|c| c.stamina.is_dead())
-        {
-            return Err("the dead act".into());
-        }
-        // A side with no creature able to fight loses, and only then.
-        let stands = |side| all.iter().any(|c| c.side == side && !c.stamina.is_dead());
-        let decided = match (stands(Side::Heroes), stands(Side::Director)) {
-            (true, true) => None,
-            (true, false) => Some(Side::Heroes),
-            (false, _) => Some(Side::Director),
-        };
-        if e.outcome() != decided {
-            return Err(format!(
-                "outcome {:?}, where who stands says {decided:?}",
-                e.outcome()
-            ));
+            return Err(why);
         }
     }
     Err("the game did not end in 5000 commands".into())

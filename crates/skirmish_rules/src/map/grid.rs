@@ -911,6 +911,7 @@ pub enum MapError {
 
 /// A map file: ASCII rows plus a legend.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MapDef {
     pub id: String,
     pub name: String,
@@ -933,6 +934,7 @@ pub struct MapDef {
 
 /// A glyph a map starts with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MapGlyph {
     pub at: (i32, i32),
     /// The glyphic ability whose glyph it is.

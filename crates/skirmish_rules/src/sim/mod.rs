@@ -227,10 +227,12 @@ fn prepare_replay_dir(cfg: &SimConfig) -> Result<(), String> {
         return Ok(());
     };
     let shown = dir.display();
-    std::fs::create_dir_all(dir).map_err(|e| format!("replay folder {shown}: {e}"))?;
-    if !dir.is_dir() {
-        return Err(format!("replay folder {shown} is not a folder"));
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "replay folder {shown} is a file, not a folder: name a folder"
+        ));
     }
+    std::fs::create_dir_all(dir).map_err(|e| format!("replay folder {shown}: {e}"))?;
     // Written to and removed: a folder that can't be written is found now.
     let probe = dir.join(format!(".skirmish-probe-{}", std::process::id()));
     std::fs::OpenOptions::new()
