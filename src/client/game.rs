@@ -49,6 +49,9 @@ pub struct Setup {
     pub brain: String,
     /// A replay to play back instead (mode Replay).
     pub replay: Option<Replay>,
+    /// A saved fight to play on from (`--load`): its commands are played
+    /// at once and the fight goes on from there.
+    pub load: Option<Replay>,
 }
 
 /// The running game. Not `Send` (the engine owns a Bevy app and the brains
@@ -180,7 +183,10 @@ impl Game {
             ),
             None => (setup.encounter.clone(), setup.seed, VecDeque::new()),
         };
-        let encounter = Encounter::new(content.clone(), &id, seed).map_err(|e| e.to_string())?;
+        let encounter = match &setup.load {
+            Some(save) => save.play(content.clone()).map_err(|e| e.to_string())?,
+            None => Encounter::new(content.clone(), &id, seed).map_err(|e| e.to_string())?,
+        };
         let brain =
             |n: u64| ai::by_name(&setup.brain, seed ^ n, &content).map_err(|e| e.to_string());
         let brains = match setup.mode {
@@ -386,6 +392,8 @@ fn restart(
     if !same && setup.replay.is_none() {
         setup.seed = next_seed(setup.seed);
     }
+    // Again from the start: a loaded save's fight from its first round.
+    setup.load = None;
     let generation = game.generation + 1;
     match Game::new(content.0.clone(), &setup, generation) {
         Ok(g) => {
@@ -507,7 +515,43 @@ mod tests {
             seed: replay.seed,
             brain: ai::DEFAULT_BRAIN.into(),
             replay: Some(replay),
+            load: None,
         }
+    }
+
+    // `--load PATH`: a saved fight goes on from where it was: the same log,
+    // the same commands to choose from, the player's to play; a restart
+    // goes back to the fight's first round.
+    #[test]
+    fn a_loaded_save_goes_on_where_it_was() {
+        let content = content();
+        let mut e = Encounter::new(content.clone(), "keep_breach", 3).unwrap();
+        let mut rng = 0usize;
+        for _ in 0..40 {
+            let legal = e.legal_actions();
+            rng = (rng * 31 + 7) % 1009;
+            e.apply(legal[rng % legal.len()].clone()).unwrap();
+        }
+        let save = Replay::from_ron(&e.replay().to_ron()).unwrap();
+        let setup = Setup {
+            encounter: save.encounter.clone(),
+            mode: Mode::Hotseat,
+            seed: save.seed,
+            brain: ai::DEFAULT_BRAIN.into(),
+            replay: None,
+            load: Some(save),
+        };
+        let game = Game::new(content.clone(), &setup, 1).unwrap();
+        assert_eq!(game.encounter.log(), e.log());
+        assert_eq!(game.legal, e.legal_actions());
+        assert!(game.players_turn(), "hot-seat: a person plays on");
+        let fresh = Setup {
+            load: None,
+            ..setup
+        };
+        let again = Game::new(content, &fresh, 2).unwrap();
+        assert_eq!(again.encounter.flow().round, 1);
+        assert!(again.encounter.log().len() < e.log().len());
     }
 
     // A saved game must load without loss or panic (DEVELOPERS.md "Bad
@@ -588,6 +632,7 @@ mod tests {
             seed: 3,
             brain: ai::DEFAULT_BRAIN.into(),
             replay: None,
+            load: None,
         };
         let mut game = Game::new(content, &setup, 1).unwrap();
         let refused = game.carry_out(Command::EndTurn {

@@ -349,6 +349,7 @@ mod tests {
             seed: 3,
             brain: "greedy".into(),
             replay: None,
+            load: None,
         };
         Game::new(db, &setup, 1).unwrap()
     }

@@ -78,6 +78,10 @@ pub struct ClientOptions {
     /// A replay file to play back (see `skirmish replay`).
     #[arg(skip)]
     pub replay: Option<Replay>,
+    /// Play on from a saved fight (a replay file: its encounter, seed and
+    /// commands), in the mode given.
+    #[arg(long, value_name = "PATH")]
+    pub load: Option<PathBuf>,
 }
 
 /// Options of the window itself, which `skirmish replay` takes too (its
@@ -200,6 +204,7 @@ pub fn replay(file: &std::path::Path, window: WindowOptions, advance: Option<u32
         advance,
         aim: None,
         replay: Some(r),
+        load: None,
     })
 }
 
@@ -257,17 +262,39 @@ pub fn run(options: ClientOptions) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
+    // A save is validated as a replay is: read, then played through; a
+    // command that no longer fits is named with its line and column.
+    let load = match &options.load {
+        Some(path) => match Replay::load(path).and_then(|r| {
+            r.play_file(content.clone(), path)?;
+            Ok(r)
+        }) {
+            Ok(r) => Some(r),
+            Err(ReplayError::File(e)) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
     let setup = game::Setup {
-        encounter: options.encounter.clone(),
+        encounter: load
+            .as_ref()
+            .map_or_else(|| options.encounter.clone(), |r| r.encounter.clone()),
         // A kiosk plays itself.
         mode: if options.kiosk {
             Mode::Demo
         } else {
             options.mode
         },
-        seed: options.seed,
+        seed: load.as_ref().map_or(options.seed, |r| r.seed),
         brain: options.ai.clone(),
         replay: options.replay.clone(),
+        load,
     };
     let mut the_game = match game::Game::new(content.clone(), &setup, 1) {
         Ok(g) => g,

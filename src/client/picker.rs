@@ -265,6 +265,7 @@ fn press(
             Pick::Mode(m) => setup.mode = *m,
             Pick::Start => {
                 setup.replay = None;
+                setup.load = None;
                 setup.seed = super::game::next_seed(setup.seed);
                 restart.write(Restart { same: true });
                 open.0 = false;
