@@ -21,11 +21,19 @@ fn fixture() -> &'static (PathBuf, Vec<(PathBuf, String)>) {
         let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../assets");
         let root = std::env::temp_dir().join(format!("skirmish-fuzz-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        for kind in ["abilities", "ai", "classes", "encounters", "maps", "monsters", "rulesets"] {
-            copy(&shipped.join(kind), &root.join(kind));
-        }
+        // (In this order: the order of `fuzz/seed.sh`'s seeds.)
+        let kinds = [
+            "abilities",
+            "ai",
+            "classes",
+            "encounters",
+            "maps",
+            "monsters",
+            "rulesets",
+        ];
         let mut files = Vec::new();
-        for kind in ["abilities", "ai", "classes", "encounters", "maps", "monsters", "rulesets"] {
+        for kind in kinds {
+            copy(&shipped.join(kind), &root.join(kind));
             let (found, _) = ron_files(&root.join(kind));
             for f in found {
                 let text = std::fs::read_to_string(&f).unwrap();
