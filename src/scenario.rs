@@ -62,6 +62,12 @@ pub fn run(paths: &[PathBuf], json: bool, assets: &Path) -> ExitCode {
                     for c in &report.checks {
                         let mark = if c.passed { "pass" } else { "FAIL" };
                         println!("  {mark}  step {:>2}: {}  [{}]", c.step, c.what, c.detail);
+                        // A failure names where its step is written.
+                        if !c.passed
+                            && let Some((line, column)) = step_place(&scenario, c.step)
+                        {
+                            println!("        at {}:{line}:{column}", f.display());
+                        }
                     }
                 }
                 if report.passed() {
@@ -98,4 +104,13 @@ pub fn run(paths: &[PathBuf], json: bool, assets: &Path) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Where step `n` (counted from 1) of a scenario read from a file is
+/// written: its line and column.
+fn step_place(scenario: &Scenario, n: usize) -> Option<(usize, usize)> {
+    let (_, src) = scenario.source.as_ref()?;
+    let loc = skirmish_rules::content::Locator::new(src);
+    loc.find_item("steps", n.checked_sub(1)?)
+        .map(|o| loc.position(o))
 }

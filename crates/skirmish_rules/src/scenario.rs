@@ -67,6 +67,11 @@ pub enum ScenarioStep {
     UseAtTier(String, String, Vec<String>, u8),
     /// Use an area ability with a placement.
     UseArea(String, String, Placement),
+    /// Use an ability on named targets, spending surges and resource
+    /// (docs/rules.md#surges, docs/rules.md#heroic-resources).
+    UseWith(String, String, Vec<String>, Spending),
+    /// Use an area ability with a placement, spending likewise.
+    UseAreaWith(String, String, Placement, Spending),
     FreeStrike(String, String),
     /// Charge along a path at a target, ending in a free strike.
     Charge(String, Vec<(i32, i32)>, String),
@@ -88,6 +93,22 @@ pub enum ScenarioStep {
     /// The next step must be refused, with a reason containing this text.
     Refused(String, Box<ScenarioStep>),
     Expect(Expectation),
+}
+
+/// What a `UseWith` or `UseAreaWith` step spends.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spending {
+    /// Surges on damage: each adds the user's highest characteristic to
+    /// the first target's damage (up to three).
+    #[serde(default)]
+    pub surges: u32,
+    /// Targets (by name) whose potency two surges each raise by 1.
+    #[serde(default)]
+    pub potency: Vec<String>,
+    /// Heroic resource spent on the ability's "Spend X" entries.
+    #[serde(default)]
+    pub spend: u32,
 }
 
 /// Something that must be true at that point.
@@ -114,6 +135,8 @@ pub enum Expectation {
     NoPrompt,
     /// The creature is hidden (or, with false, not).
     Hidden(String, bool),
+    /// Minion squad `n`'s shared stamina pool (docs/rules.md#minions).
+    Pool(u32, i32),
 }
 
 /// A scenario file.
@@ -622,6 +645,24 @@ fn command(
             spend: 0,
             tier: None,
         },
+        ScenarioStep::UseWith(n, ability, targets, spending) => Command::UseAbility {
+            creature: who(n)?,
+            ability: ability.clone(),
+            targets: many(targets)?,
+            surges: spending.surges,
+            potency_surges: many(&spending.potency)?,
+            spend: spending.spend,
+            tier: None,
+        },
+        ScenarioStep::UseAreaWith(n, ability, placement, spending) => Command::UseAreaAbility {
+            creature: who(n)?,
+            ability: ability.clone(),
+            placement: placement.clone(),
+            surges: spending.surges,
+            potency_surges: many(&spending.potency)?,
+            spend: spending.spend,
+            tier: None,
+        },
         ScenarioStep::FreeStrike(n, t) => Command::FreeStrike {
             creature: who(n)?,
             target: who(t)?,
@@ -714,6 +755,10 @@ fn expect(
             None => (false, format!("`{n}` has no surges")),
         },
         Expectation::Malice(want) => (e.malice() == *want, format!("malice {}", e.malice())),
+        Expectation::Pool(squad, want) => match e.squad(*squad) {
+            Some(p) => (p.pool == *want, format!("pool {} of {}", p.pool, p.max)),
+            None => (false, format!("no squad {squad}")),
+        },
         Expectation::Round(want) => (e.flow().round == *want, format!("round {}", e.flow().round)),
         Expectation::Log(text) => {
             let lines = log_lines(e);
