@@ -545,3 +545,27 @@ fn check_of_a_file_checks_that_file() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(err.contains("was refused on replay"), "{err}");
 }
+
+// Issue 52, point 4: `scenario --json` shows a minion squad's pool as every
+// member's stamina (docs/rules.md#minions: one shared pool).
+#[test]
+fn scenario_json_shows_a_squad_s_pool_for_each_member() {
+    let out = skirmish()
+        .args(["scenario", "--json", "assets/scenarios/minion_squad.ron"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let creatures = v[0]["creatures"].as_array().unwrap();
+    let lackeys: Vec<&serde_json::Value> = creatures.iter().filter(|c| c["squad"] == 1).collect();
+    assert_eq!(lackeys.len(), 3);
+    // Two fell to 8 damage; the pool holds 4 of 12, and each shows it.
+    for l in &lackeys {
+        assert_eq!(
+            (l["stamina"].clone(), l["max_stamina"].clone()),
+            (4.into(), 12.into()),
+            "{l}"
+        );
+    }
+    assert_eq!(lackeys.iter().filter(|l| l["dead"] == true).count(), 2);
+}

@@ -474,7 +474,9 @@ fn sync(
             };
         }
         let k = c.space.size.max(1) as f32;
-        let share = (c.stamina.current.max(0) as f32 / c.stamina.max.max(1) as f32).clamp(0.0, 1.0);
+        // A minion's bar is its squad's pool, the same on every member.
+        let (now, most) = c.shown_stamina();
+        let share = (now.max(0) as f32 / most.max(1) as f32).clamp(0.0, 1.0);
         let colour = match health {
             Health::Healthy => Palette::STAMINA_HIGH,
             Health::Winded => Palette::STAMINA_MID,

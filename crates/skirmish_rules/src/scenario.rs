@@ -562,12 +562,16 @@ impl Scenario {
             .creatures()
             .into_iter()
             .map(|c| {
+                // A minion's stamina is its squad's pool.
+                let (stamina, max_stamina) = c.shown_stamina();
                 serde_json::json!({
                     "name": c.name,
                     "side": format!("{:?}", c.side),
                     "square": [c.space.pos.x, c.space.pos.y],
-                    "stamina": c.stamina.current,
-                    "max_stamina": c.stamina.max,
+                    "stamina": stamina,
+                    "max_stamina": max_stamina,
+                    "squad": c.squad,
+                    "dead": c.stamina.is_dead(),
                     "conditions": c.conditions.kinds().iter().map(|k| k.word()).collect::<Vec<_>>(),
                     "heroic_resource": c.heroic.as_ref().map(|h| h.amount),
                     "surges": c.heroic.as_ref().map(|h| h.surges),

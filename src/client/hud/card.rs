@@ -334,12 +334,16 @@ pub fn creature_card(e: &Encounter, id: CreatureId) -> Vec<String> {
     let Some(c) = e.creature(id) else {
         return Vec::new();
     };
+    // A minion's number is its squad's pool (docs/rules.md#minions).
+    let (now, most) = c.shown_stamina();
+    let whose = match c.squad {
+        Some(n) if c.pool.is_some() => format!(" (squad {n}'s pool)"),
+        _ => String::new(),
+    };
     let mut out = vec![format!(
-        "{} · level {} · stamina {}/{}{}",
+        "{} · level {} · stamina {now}/{most}{whose}{}",
         c.name,
         c.level,
-        c.stamina.current,
-        c.stamina.max,
         if c.stamina.temporary > 0 {
             format!(" (+{} temporary)", c.stamina.temporary)
         } else {
@@ -419,6 +423,22 @@ pub fn creature_card(e: &Encounter, id: CreatureId) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::client::shipped_content as db;
+
+    // Issue 52, point 4: a minion's card shows its squad's pool
+    // (docs/rules.md#minions: one shared stamina pool).
+    #[test]
+    fn a_minion_s_card_shows_its_squad_s_pool() {
+        let (_, e) = crate::client::greedy_keep_breach(4);
+        let m = e
+            .creatures()
+            .into_iter()
+            .find(|c| c.squad == Some(1))
+            .expect("keep_breach has a squad");
+        let pool = e.squad(1).unwrap();
+        let card = creature_card(&e, m.id);
+        let want = format!("stamina {}/{} (squad 1's pool)", pool.pool.max(0), pool.max);
+        assert!(card[0].contains(&want), "{card:?}");
+    }
 
     #[test]
     fn an_ability_card_shows_the_whole_ability() {

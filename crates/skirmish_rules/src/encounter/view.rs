@@ -77,6 +77,9 @@ impl Encounter {
             budget: *w.comp::<TurnBudget>(e)?,
             stance: w.comp::<Stance>(e).copied().unwrap_or_default(),
             squad: w.comp::<SquadMember>(e).map(|m| m.0),
+            pool: w
+                .comp::<SquadMember>(e)
+                .and_then(|m| w.res::<Squads>().0.get(&m.0).copied()),
             auras: w.comp::<Auras>(e).cloned().unwrap_or_default().0,
             bonuses: w.comp::<Bonuses>(e).cloned().unwrap_or_default(),
             movement: *w.comp::<Movement>(e)?,
@@ -156,6 +159,9 @@ pub struct CreatureView {
     pub stance: Stance,
     /// The minion squad it belongs to (see [`Encounter::squad`]).
     pub squad: Option<u32>,
+    /// That squad's shared stamina: the number every view of a minion
+    /// shows ([`CreatureView::shown_stamina`]).
+    pub pool: Option<SquadPool>,
     /// The lasting auras it carries.
     pub auras: Vec<ActiveAura>,
     /// Its active bonuses (docs/rules.md#forced-movement: shields, retaliation).
@@ -175,4 +181,16 @@ pub struct CreatureView {
     pub casting: Option<String>,
     /// The squares that slow action's area will reach.
     pub casting_area: Vec<crate::map::Pos>,
+}
+
+impl CreatureView {
+    /// The stamina to show for it, current and most: a minion's squad's
+    /// pool (docs/rules.md#minions: the squad "shares one stamina pool"),
+    /// anyone else's own.
+    pub fn shown_stamina(&self) -> (i32, i32) {
+        match self.pool {
+            Some(p) => (p.pool.max(0), p.max),
+            None => (self.stamina.current, self.stamina.max),
+        }
+    }
 }

@@ -418,13 +418,26 @@ pub(crate) fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult
         resource_spent: 0,
         errors,
     };
+    // A minion squad is one row, as its pool is one number
+    // (docs/rules.md#minions): named for its first member.
     let creatures = e.creatures();
+    let mut squads: BTreeMap<u32, String> = BTreeMap::new();
+    let row = |c: &crate::encounter::CreatureView, squads: &mut BTreeMap<u32, String>| match c.squad
+    {
+        Some(n) => squads
+            .entry(n)
+            .or_insert_with(|| format!("{} (squad {n})", c.name))
+            .clone(),
+        None => c.name.clone(),
+    };
+    let mut names = BTreeMap::new();
     for c in &creatures {
-        r.dealt.insert(c.name.clone(), 0);
-        r.taken.insert(c.name.clone(), 0);
-        r.sides.insert(c.name.clone(), c.side);
+        let name = row(c, &mut squads);
+        r.dealt.insert(name.clone(), 0);
+        r.taken.insert(name.clone(), 0);
+        r.sides.insert(name.clone(), c.side);
+        names.insert(c.id, name);
     }
-    let names: BTreeMap<_, _> = creatures.into_iter().map(|c| (c.id, c.name)).collect();
     // Each damage is credited to whoever the log says dealt it (not
     // whoever acted last: an aura's damage at the start of an enemy's turn
     // is its user's, and a strain's nobody's).

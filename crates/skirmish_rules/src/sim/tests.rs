@@ -647,3 +647,61 @@ fn a_tally_keeps_sums_and_a_bounded_list_of_errors() {
     assert_eq!(r.errors[MAX_LISTED_ERRORS - 1], "bad game 99");
     assert_eq!(r.errors[MAX_LISTED_ERRORS], "... and 900 more errors");
 }
+
+// Issue 52, point 4: "A minion squad's pool is one number wherever it
+// shows" (docs/rules.md#minions: the squad "shares one stamina pool"):
+// every member's view shows the pool, and the report has one row for the
+// squad, whose damage taken is what the members took.
+#[test]
+fn a_squad_is_one_pool_in_the_view_and_one_row_in_the_report() {
+    let db = db();
+    let (result, e) = play_with(
+        &db,
+        "keep_breach",
+        4,
+        by_name("greedy", 1, &db).unwrap(),
+        by_name("greedy", 2, &db).unwrap(),
+        20_000,
+    )
+    .unwrap();
+    let members: Vec<_> = e
+        .creatures()
+        .into_iter()
+        .filter(|c| c.squad == Some(1))
+        .collect();
+    assert!(members.len() > 1);
+    let pool = e.squad(1).unwrap();
+    for m in &members {
+        assert_eq!(
+            m.shown_stamina(),
+            (pool.pool.max(0), pool.max),
+            "{}",
+            m.name
+        );
+    }
+    let rows: Vec<&String> = result
+        .taken
+        .keys()
+        .filter(|n| n.contains("(squad 1)"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{:?}", result.taken.keys());
+    for m in &members {
+        assert!(
+            !result.taken.contains_key(&m.name),
+            "{} has a row of its own",
+            m.name
+        );
+    }
+    let taken: i64 = e
+        .log()
+        .iter()
+        .filter_map(|l| match l {
+            LogEntry::Damage { target, amount, .. } if members.iter().any(|m| m.id == *target) => {
+                Some(i64::from(*amount))
+            }
+            _ => None,
+        })
+        .sum();
+    assert_eq!(result.taken[rows[0]], taken);
+    assert!(taken > 0, "the squad was hit");
+}
