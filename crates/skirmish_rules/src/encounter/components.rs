@@ -210,6 +210,10 @@ pub struct TurnBudget {
     pub triggered: bool,
     /// Dazed creatures get one thing only; set once they have done it.
     pub dazed_done: bool,
+    /// A critical hit's extra main action, not yet taken: taken even when
+    /// dazed (docs/rules.md#critical-hit).
+    #[serde(default)]
+    pub critical_main: bool,
 }
 
 impl Default for TurnBudget {
@@ -220,6 +224,7 @@ impl Default for TurnBudget {
             move_action: true,
             triggered: true,
             dazed_done: false,
+            critical_main: false,
         }
     }
 }

@@ -310,6 +310,16 @@ pub(crate) fn action(
     action: ActionType,
 ) -> Result<TurnBudget, Refusal> {
     let mut budget = *budget;
+    // docs/rules.md#critical-hit: the extra main action is taken "even if
+    // you are dazed", and is not the dazed creature's one thing.
+    if budget.critical_main
+        && budget.main
+        && matches!(action, ActionType::MainAction | ActionType::SlowAction)
+    {
+        budget.critical_main = false;
+        budget.main = false;
+        return Ok(budget);
+    }
     let dazed = action_limits(conditions).one_action_only;
     if dazed && budget.dazed_done {
         return Err(Refusal::Dazed);
@@ -358,6 +368,11 @@ pub(crate) fn action(
     }
     if dazed {
         budget.dazed_done = true;
+    }
+    // The extra main action spent another way (as a maneuver or move) is
+    // gone.
+    if !budget.main {
+        budget.critical_main = false;
     }
     Ok(budget)
 }

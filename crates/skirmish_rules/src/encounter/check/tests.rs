@@ -81,6 +81,44 @@ fn a_dazed_creature_takes_one_action() {
     }
 }
 
+// docs/rules.md#critical-hit: the extra main action comes "even if you are
+// dazed", and does not count as the dazed creature's one thing; spent as
+// a maneuver instead, it is gone.
+#[test]
+fn a_critical_hit_s_main_action_is_taken_even_dazed() {
+    let dazed = with(&[ConditionKind::Dazed]);
+    let used = action(&full(), &dazed, ActionType::MainAction).unwrap();
+    assert_eq!(
+        action(&used, &dazed, ActionType::MainAction),
+        Err(Refusal::Dazed)
+    );
+    let crit = TurnBudget {
+        main: true,
+        critical_main: true,
+        ..used
+    };
+    let after = action(&crit, &dazed, ActionType::MainAction).unwrap();
+    assert!(!after.main && !after.critical_main);
+    assert_eq!(
+        action(&after, &dazed, ActionType::MainAction),
+        Err(Refusal::Dazed)
+    );
+    // Not dazed: the extra main action spent as a second maneuver is gone.
+    let none = Conditions::default();
+    let crit = TurnBudget {
+        main: true,
+        maneuver: false,
+        critical_main: true,
+        ..full()
+    };
+    let converted = action(&crit, &none, ActionType::Maneuver).unwrap();
+    assert!(!converted.main && !converted.critical_main);
+    assert_eq!(
+        action(&converted, &none, ActionType::MainAction),
+        Err(Refusal::MainActionUsed)
+    );
+}
+
 // docs/rules.md#basic-actions: stand up (not when restrained), catch
 // breath (heroes with recoveries, not dying), escape a grab.
 #[test]

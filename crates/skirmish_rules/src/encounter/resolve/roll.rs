@@ -187,7 +187,9 @@ pub(crate) fn resolve_roll(
         if result.critical && !critical_logged {
             critical_logged = true;
             dramatic_moment(world, user.space);
-            world.comp_mut::<TurnBudget>(entity).expect("checked").main = true;
+            let mut budget = world.comp_mut::<TurnBudget>(entity).expect("checked");
+            budget.main = true;
+            budget.critical_main = true;
             emit(world, LogEntry::CriticalHit { creature: id });
         }
         // docs/rules.md#surges: 2 surges raise the potency by 1 for one target.
