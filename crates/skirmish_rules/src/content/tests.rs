@@ -701,6 +701,11 @@ fn an_encounter_file_from_outside_is_validated_as_the_folders_are() {
     }
 }
 
+/// A fury against the brute on the map `small`.
+const SMALL_ENCOUNTER: &str = r#"(id: "e", name: "E", map: "small",
+    heroes: [(class: "fury", name: "F", at: (0, 0))],
+    monsters: [(monster: "brute", at: (1, 0))])"#;
+
 #[test]
 fn a_failed_file_is_reported_before_the_ids_it_would_have_defined() {
     let dir = content_dir(
@@ -713,12 +718,7 @@ fn a_failed_file_is_reported_before_the_ids_it_would_have_defined() {
                 "maps/small.ron",
                 "(id: \"small\", name: \"Small\", rows: [\"..\"",
             ),
-            (
-                "encounters/e.ron",
-                r#"(id: "e", name: "E", map: "small",
-                    heroes: [(class: "fury", name: "F", at: (0, 0))],
-                    monsters: [(monster: "brute", at: (1, 0))])"#,
-            ),
+            ("encounters/e.ron", SMALL_ENCOUNTER),
         ],
     );
     let errors = ContentDb::load(&dir).unwrap_err().0;
@@ -774,12 +774,7 @@ fn a_folder_that_cannot_be_read_is_named_as_the_cause() {
                 "maps/small.ron",
                 "(id: \"small\", name: \"Small\", rows: [\"..\", \"..\"])",
             ),
-            (
-                "encounters/e.ron",
-                r#"(id: "e", name: "E", map: "small",
-                    heroes: [(class: "fury", name: "F", at: (0, 0))],
-                    monsters: [(monster: "brute", at: (1, 0))])"#,
-            ),
+            ("encounters/e.ron", SMALL_ENCOUNTER),
         ],
     );
     let errors = ContentDb::load(&dir).unwrap_err().0;
