@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use skirmish_rules::stats::CreatureId;
 
 use super::UiAction;
-use super::words::{stamina_text, waiting_hint};
+use super::words::{shown_stamina_text, waiting_hint};
 use crate::client::game::{Game, Mode, ReplayEnd, Selection};
 use crate::client::input::BlocksBoard;
 use crate::client::intent::{self, Aim, SlotAction};
@@ -165,7 +165,7 @@ fn actor_panel(
             BODY + 2.0,
             Palette::side(view.side),
         ));
-        let mut items = vec![format!("stamina {}", stamina_text(&view.stamina))];
+        let mut items = vec![shown_stamina_text(&view)];
         if let Some(h) = &view.heroic {
             items.push(format!("{} {}", h.resource, h.amount));
             items.push(format!("surges {}", h.surges));

@@ -335,20 +335,11 @@ pub fn creature_card(e: &Encounter, id: CreatureId) -> Vec<String> {
         return Vec::new();
     };
     // A minion's number is its squad's pool (docs/rules.md#minions).
-    let (now, most) = c.shown_stamina();
-    let whose = match c.squad {
-        Some(n) if c.pool.is_some() => format!(" (squad {n}'s pool)"),
-        _ => String::new(),
-    };
     let mut out = vec![format!(
-        "{} · level {} · stamina {now}/{most}{whose}{}",
+        "{} · level {} · {}",
         c.name,
         c.level,
-        if c.stamina.temporary > 0 {
-            format!(" (+{} temporary)", c.stamina.temporary)
-        } else {
-            String::new()
-        }
+        super::words::shown_stamina_text(&c)
     )];
     out.push(format!(
         "Speed {} · stability {} · size {}",
@@ -436,7 +427,7 @@ mod tests {
             .expect("keep_breach has a squad");
         let pool = e.squad(1).unwrap();
         let card = creature_card(&e, m.id);
-        let want = format!("stamina {}/{} (squad 1's pool)", pool.pool.max(0), pool.max);
+        let want = format!("squad pool {}/{}", pool.pool.max(0), pool.max);
         assert!(card[0].contains(&want), "{card:?}");
     }
 

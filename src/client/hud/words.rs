@@ -65,6 +65,18 @@ pub fn stamina_text(s: &skirmish_rules::stats::Stamina) -> String {
     }
 }
 
+/// The stamina shown for a creature, with its label: a minion's squad's
+/// pool (docs/rules.md#minions), anyone else's own with its temporary
+/// stamina.
+pub fn shown_stamina_text(c: &skirmish_rules::encounter::CreatureView) -> String {
+    if c.pool.is_some() {
+        let (now, most) = c.shown_stamina();
+        format!("squad pool {now}/{most}")
+    } else {
+        format!("stamina {}", stamina_text(&c.stamina))
+    }
+}
+
 /// A creature's conditions as words, each once however many effects imposed
 /// it ("prone, grabbed"); `None` with none.
 pub fn condition_words(c: &skirmish_rules::conditions::Conditions) -> Option<String> {
