@@ -165,7 +165,7 @@ fn actor_panel(
             BODY + 2.0,
             Palette::side(view.side),
         ));
-        let mut items = vec![shown_stamina_text(&view)];
+        let mut items = vec![shown_stamina_text(view)];
         if let Some(h) = &view.heroic {
             items.push(format!("{} {}", h.resource, h.amount));
             items.push(format!("surges {}", h.surges));
