@@ -65,9 +65,9 @@ fn open_or_close(
     let watching = matches!(game.mode, Mode::Demo | Mode::Replay);
     if shown.generation != game.generation {
         // A new fight: its briefing first (not for one joined part way,
-        // as `--advance` does).
+        // as `--advance` and a loaded save do).
         *shown = Shown {
-            open: game.version == 0,
+            open: game.version == 0 && game.encounter.replay().commands.is_empty(),
             generation: game.generation,
             left: DEMO_SECONDS,
         };
