@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use skirmish_rules::content::{ContentDb, ContentError, Kind, read_text};
+use skirmish_rules::content::{ContentDb, ContentError, Kind, parse_ron, read_text};
 use skirmish_rules::encounter::{Replay, ReplayError};
-use skirmish_rules::scenario::Scenario;
+use skirmish_rules::scenario::{Scenario, ScenarioError};
 
 pub fn run(path: Option<PathBuf>, assets: Option<PathBuf>) -> ExitCode {
     match path {
@@ -104,15 +104,18 @@ fn check_outsider(file: &Path, root: &Path) -> ExitCode {
     // Whichever it parses as; a file that parses as none is reported as
     // the kind its fields suggest (an encounter unless it has steps or
     // commands).
+    // (Parsed from the text already read, not read again.)
     let scenario = Scenario::parse(file, &text);
-    let replay = Replay::load(file);
+    let replay = parse_ron::<Replay>(file, &text).map_err(ReplayError::File);
     if let Ok(scenario) = scenario {
         return match scenario.check(&db) {
             Ok(()) => {
                 println!("{} is a valid scenario", file.display());
                 ExitCode::SUCCESS
             }
-            Err(e) => crate::usage(&format!("{}: {e}", file.display())),
+            // (Located errors name the file themselves.)
+            Err(e @ ScenarioError::Setup(_)) => crate::usage(&format!("{}: {e}", file.display())),
+            Err(e) => crate::usage(&e.to_string()),
         };
     }
     if let Ok(replay) = replay {
