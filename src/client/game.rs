@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use skirmish_rules::ai::{self, Brain};
 use skirmish_rules::content::{Content, ContentDb};
 use skirmish_rules::encounter::Replay;
-use skirmish_rules::encounter::{Command, Encounter, LogEntry, Refusal};
+use skirmish_rules::encounter::{Command, Encounter, LogEntry, Refusal, Snapshot};
 use skirmish_rules::map::Side;
 
 use super::intent::Aim;
@@ -76,6 +76,32 @@ pub struct Game {
     pub notice: Option<String>,
     /// Bumped on every notice, so that the same words said again show again.
     pub notice_serial: u64,
+    /// What the player can take back this turn (Ctrl+Z).
+    undo: Undo,
+}
+
+/// The player's take-backs: a snapshot before each command of this turn
+/// that revealed no dice, newest last. A roll, the other side's choice or
+/// a new turn empties it, and says why undo can't go further.
+#[derive(Default)]
+struct Undo {
+    /// The state before, what the command was, and the side that chose it.
+    steps: Vec<(Snapshot, &'static str, Side)>,
+    why_not: &'static str,
+}
+
+/// Why nothing can be taken back now, when nothing has happened this turn.
+const NOTHING_YET: &str = "nothing to take back this turn";
+
+/// What undoing `command` takes back, in the notice's words.
+fn undo_label(command: &Command) -> &'static str {
+    match command {
+        Command::Move { .. } | Command::Movement { .. } => "the move",
+        Command::Shift { .. } => "the shift",
+        Command::Answer { .. } => "the answer",
+        Command::Delay { .. } => "the delay",
+        _ => "the last choice",
+    }
 }
 
 /// How a replay ended before its fight did ([`Game::replay_end`]).
@@ -151,6 +177,87 @@ pub struct Selection {
     pub pending: Option<Pending>,
     /// The creature whose details the player looks at (defaults to the actor).
     pub inspect: Option<skirmish_rules::stats::CreatureId>,
+    /// A command that asks "are you sure?" first.
+    pub confirm: Option<Confirm>,
+}
+
+/// A command waiting for a yes: ending a turn with actions left, or a move
+/// that will use the main action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Confirm {
+    pub command: Command,
+    /// The question ("End Vex's turn with Main and Maneuver unused?").
+    pub question: String,
+    /// The yes button's words, with its key.
+    pub yes: String,
+    /// The key that, pressed again, says yes (Enter always does).
+    pub key: Option<KeyCode>,
+}
+
+/// The player's settings, kept in the data folder between runs.
+#[derive(Resource, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Ask before ending a turn that still has actions to use.
+    pub ask_before_ending_turn: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            ask_before_ending_turn: true,
+        }
+    }
+}
+
+/// Whether `command` asks first, and how: End Turn with actions left (if
+/// the setting says so), or a move when only the main action can pay.
+pub fn confirm_for(game: &Game, command: &Command, settings: &Settings) -> Option<Confirm> {
+    let who = game.encounter.creature(command.creature())?;
+    let b = who.budget;
+    match command {
+        Command::EndTurn { .. } if settings.ask_before_ending_turn => {
+            let left: Vec<&str> = [
+                ("Main", b.main),
+                ("Maneuver", b.maneuver),
+                ("Move", b.move_action),
+            ]
+            .into_iter()
+            .filter(|(_, l)| *l)
+            .map(|(n, _)| n)
+            .collect();
+            // Only when something is left that the engine would take.
+            let more = game
+                .legal
+                .iter()
+                .any(|c| !matches!(c, Command::EndTurn { .. } | Command::Delay { .. }));
+            (!left.is_empty() && more).then(|| Confirm {
+                command: command.clone(),
+                question: format!("End {}'s turn with {} unused?", who.name, and_list(&left)),
+                yes: "End turn [E]".into(),
+                key: Some(KeyCode::KeyE),
+            })
+        }
+        Command::Move { .. } | Command::Shift { .. } if !b.move_action && b.main => Some(Confirm {
+            command: command.clone(),
+            question: format!(
+                "{} has used the move action: this move uses the main action.",
+                who.name
+            ),
+            yes: "Move [Enter]".into(),
+            key: None,
+        }),
+        _ => None,
+    }
+}
+
+/// "A", "A and B", "A, B and C".
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// A command waiting for the player's spend choices.
@@ -206,6 +313,10 @@ impl Game {
             script,
             notice: None,
             notice_serial: 0,
+            undo: Undo {
+                steps: Vec::new(),
+                why_not: NOTHING_YET,
+            },
         };
         g.legal = g.encounter.legal_actions();
         Ok(g)
@@ -262,11 +373,21 @@ impl Game {
     /// or from other content), and what comes after it would play a fight
     /// that never happened.
     fn carry_out(&mut self, command: Command) -> Result<Applied, Refusal> {
-        match self.encounter.apply(command) {
+        let person = self.mode != Mode::Replay && self.players_turn();
+        let before = person
+            .then(|| self.deciding_side())
+            .flatten()
+            .map(|side| (self.encounter.snapshot(), side));
+        let (rolled, actor) = (
+            self.encounter.dice_rolled(),
+            self.encounter.active_creature(),
+        );
+        match self.encounter.apply(command.clone()) {
             Ok(entries) => {
                 self.version += 1;
                 self.legal = self.encounter.legal_actions();
                 self.notice = None;
+                self.remember(before, &command, rolled, actor);
                 Ok(Applied { entries })
             }
             Err(r) => {
@@ -286,6 +407,86 @@ impl Game {
                 Err(r)
             }
         }
+    }
+
+    /// Keep `before` (the state before `command`, if a person chose it) to
+    /// take back, unless the command showed dice or ended or began a turn.
+    fn remember(
+        &mut self,
+        before: Option<(Snapshot, Side)>,
+        command: &Command,
+        rolled: u64,
+        actor: Option<skirmish_rules::stats::CreatureId>,
+    ) {
+        let why_not = if self.encounter.dice_rolled() != rolled {
+            Some("the dice have been rolled, and a roll can't be taken back")
+        } else if before.is_none() {
+            Some("the other side has acted since")
+        } else if matches!(command, Command::StartTurn { .. }) {
+            Some(NOTHING_YET)
+        } else if self.encounter.active_creature() != actor {
+            Some("that turn is over")
+        } else {
+            None
+        };
+        match (why_not, before) {
+            (Some(why), _) => {
+                self.undo.steps.clear();
+                self.undo.why_not = why;
+            }
+            (None, Some((snapshot, side))) => {
+                // The other side's take-backs end where this side chooses.
+                if self.undo.steps.last().is_some_and(|s| s.2 != side) {
+                    self.undo.steps.clear();
+                }
+                self.undo.steps.push((snapshot, undo_label(command), side));
+            }
+            (None, None) => {}
+        }
+    }
+
+    /// Whether Ctrl+Z would take something back now.
+    pub fn can_undo(&self) -> bool {
+        self.players_turn()
+            && self
+                .undo
+                .steps
+                .last()
+                .is_some_and(|s| Some(s.2) == self.deciding_side())
+    }
+
+    /// Take back the player's last command of this turn (Ctrl+Z): the
+    /// encounter, its log and its replay go back to just before it. When
+    /// nothing can be, the notice says why.
+    pub fn undo(&mut self) -> bool {
+        if self.mode == Mode::Replay || self.mode == Mode::Demo {
+            self.say("Undo: nothing to take back, the AI plays both sides".into());
+            return false;
+        }
+        if !self.players_turn() {
+            self.say("Undo: wait for your turn".into());
+            return false;
+        }
+        if !self.can_undo() {
+            let why = if self.undo.steps.is_empty() {
+                self.undo.why_not
+            } else {
+                "the other side has chosen since"
+            };
+            self.say(format!("Can't undo: {why}"));
+            return false;
+        }
+        let Some((snapshot, what, _)) = self.undo.steps.pop() else {
+            return false;
+        };
+        self.encounter.restore(&snapshot);
+        self.version += 1;
+        self.legal = self.encounter.legal_actions();
+        if self.undo.steps.is_empty() {
+            self.undo.why_not = NOTHING_YET;
+        }
+        self.say(format!("Took back {what}"));
+        true
     }
 
     /// The next AI or replay command, if it is theirs to choose.
@@ -367,6 +568,8 @@ pub struct GameSet;
 #[derive(Message, Clone, Debug, Default)]
 pub struct Restart {
     pub same: bool,
+    /// A saved fight to play on from (the picker's saves).
+    pub load: Option<Replay>,
 }
 
 /// The seed "play again" moves on to, below a million so the header can
@@ -386,14 +589,27 @@ fn restart(
     mut selection: ResMut<Selection>,
     mut pace: ResMut<Pace>,
 ) {
-    let Some(same) = asked.read().map(|r| r.same).reduce(|a, b| a && b) else {
+    let Some(last) = asked.read().cloned().reduce(|a, b| Restart {
+        same: a.same && b.same,
+        load: b.load.or(a.load),
+    }) else {
         return;
     };
+    let same = last.same;
     if !same && setup.replay.is_none() {
         setup.seed = next_seed(setup.seed);
     }
-    // Again from the start: a loaded save's fight from its first round.
-    setup.load = None;
+    // A save goes on from where it was; otherwise again from the start (a
+    // loaded save's fight from its first round).
+    setup.load = last.load;
+    if let Some((encounter, seed)) = setup.load.as_ref().map(|s| (s.encounter.clone(), s.seed)) {
+        setup.encounter = encounter;
+        setup.seed = seed;
+        setup.replay = None;
+        if !matches!(setup.mode, Mode::Solo | Mode::Hotseat) {
+            setup.mode = Mode::Solo;
+        }
+    }
     let generation = game.generation + 1;
     match Game::new(content.0.clone(), &setup, generation) {
         Ok(g) => {
@@ -620,6 +836,181 @@ mod tests {
         solo.replay = None;
         let game = Game::new(game.encounter.content().clone(), &solo, 2).unwrap();
         assert_eq!(game.replay_end(), None);
+    }
+
+    fn hotseat(id: &str, seed: u64) -> Game {
+        let setup = Setup {
+            encounter: id.into(),
+            mode: Mode::Hotseat,
+            seed,
+            brain: ai::DEFAULT_BRAIN.into(),
+            replay: None,
+            load: None,
+        };
+        Game::new(content(), &setup, 1).unwrap()
+    }
+
+    /// A move or shift the player could make now that rolls no dice and
+    /// asks no one anything (tried on a snapshot, then put back).
+    fn quiet_move(game: &mut Game, skip: usize) -> Option<Command> {
+        let moves: Vec<Command> = game
+            .legal
+            .iter()
+            .filter(|c| {
+                matches!(
+                    c,
+                    Command::Move { .. } | Command::Shift { .. } | Command::Movement { .. }
+                )
+            })
+            .cloned()
+            .collect();
+        let before = game.encounter.snapshot();
+        let rolled = game.encounter.dice_rolled();
+        moves.into_iter().rev().skip(skip).find(|c| {
+            let quiet = game.encounter.apply(c.clone()).is_ok()
+                && game.encounter.dice_rolled() == rolled
+                && game.encounter.prompt().is_none();
+            game.encounter.restore(&before);
+            quiet
+        })
+    }
+
+    // Issue 50 point 4: for every shipped encounter, a turn of moves is
+    // taken back to the turn's start: the same creatures, log, flow,
+    // replay and legal commands, exactly.
+    #[test]
+    fn undo_takes_a_turn_of_moves_back_exactly_in_every_encounter() {
+        let content = content();
+        for id in content.encounters.keys() {
+            let mut game = hotseat(id, 5);
+            let start = game
+                .legal
+                .iter()
+                .find(|c| matches!(c, Command::StartTurn { .. }))
+                .cloned()
+                .unwrap_or_else(|| panic!("{id}: a turn to start"));
+            game.carry_out(start).unwrap();
+            let at_start = (
+                game.encounter.creatures(),
+                game.encounter.log().to_vec(),
+                game.encounter.flow().clone(),
+                game.encounter.replay().clone(),
+                game.encounter.malice(),
+            );
+            let legal = game.legal.clone();
+            let mut moved = 0;
+            for skip in 0..3 {
+                let Some(m) = quiet_move(&mut game, skip) else {
+                    break;
+                };
+                game.carry_out(m).unwrap();
+                moved += 1;
+            }
+            assert!(moved > 0, "{id}: the first creature could move");
+            assert!(game.can_undo(), "{id}");
+            for _ in 0..moved {
+                assert!(game.undo(), "{id}: {:?}", game.notice);
+            }
+            assert_eq!(game.encounter.creatures(), at_start.0, "{id}");
+            assert_eq!(game.encounter.log(), &at_start.1[..], "{id}");
+            assert_eq!(game.encounter.flow(), &at_start.2, "{id}");
+            assert_eq!(game.encounter.replay(), &at_start.3, "{id}");
+            assert_eq!(game.encounter.malice(), at_start.4, "{id}");
+            assert_eq!(game.legal, legal, "{id}: the same commands to choose from");
+            assert_eq!(game.encounter.legal_actions(), legal, "{id}");
+            // The turn's start is as far as it goes, and it says so.
+            assert!(!game.undo(), "{id}");
+            assert_eq!(
+                game.notice.as_deref(),
+                Some("Can't undo: nothing to take back this turn"),
+                "{id}"
+            );
+        }
+    }
+
+    // After a roll, undo says why it can't; the AI's commands are never
+    // taken back in solo.
+    #[test]
+    fn undo_stops_at_a_roll_and_says_why() {
+        let content = content();
+        let mut game = hotseat("keep_breach", 3);
+        let mut stand_in = ai::by_name("greedy", 1, &content).unwrap();
+        let mut rolled = false;
+        for _ in 0..400 {
+            let before = game.encounter.dice_rolled();
+            let legal_before = game.legal.clone();
+            let c = stand_in.choose(&game.encounter, &game.legal);
+            let is_roll_candidate = matches!(
+                c,
+                Command::UseAbility { .. } | Command::UseAreaAbility { .. }
+            );
+            game.carry_out(c).unwrap();
+            if is_roll_candidate && game.encounter.dice_rolled() != before && game.players_turn() {
+                assert!(!legal_before.is_empty());
+                rolled = true;
+                break;
+            }
+        }
+        assert!(rolled, "a hero or monster rolled within 400 commands");
+        assert!(!game.can_undo());
+        assert!(!game.undo());
+        let notice = game.notice.clone().unwrap_or_default();
+        assert!(
+            notice.starts_with("Can't undo: the dice have been rolled"),
+            "{notice}"
+        );
+        // Solo: the monsters' turns are the AI's, and nothing of theirs
+        // can be taken back.
+        let setup = Setup {
+            encounter: "keep_breach".into(),
+            mode: Mode::Solo,
+            seed: 3,
+            brain: ai::DEFAULT_BRAIN.into(),
+            replay: None,
+            load: None,
+        };
+        let mut solo = Game::new(content.clone(), &setup, 1).unwrap();
+        while let Some(c) = solo.next_automatic() {
+            solo.carry_out(c).unwrap();
+        }
+        assert!(solo.players_turn());
+        assert!(!solo.can_undo());
+    }
+
+    // Issue 50 point 1: ending a turn with actions left asks first (unless
+    // the setting says not to); a move paid with the main action says so.
+    #[test]
+    fn ending_a_turn_early_and_a_second_move_ask_first() {
+        let mut game = hotseat("keep_breach", 5);
+        let start = game.legal[0].clone();
+        game.carry_out(start).unwrap();
+        let actor = game.encounter.active_creature().unwrap();
+        let end = Command::EndTurn { creature: actor };
+        let asked = confirm_for(&game, &end, &Settings::default()).expect("asks");
+        assert!(
+            asked.question.contains("Main, Maneuver and Move unused"),
+            "{}",
+            asked.question
+        );
+        let quiet = Settings {
+            ask_before_ending_turn: false,
+        };
+        assert_eq!(confirm_for(&game, &end, &quiet), None);
+        // A first move is the move action's: no question.
+        let first = quiet_move(&mut game, 0).expect("a move");
+        assert_eq!(confirm_for(&game, &first, &Settings::default()), None);
+        game.carry_out(first).unwrap();
+        // A second one takes the main action, and says so first.
+        let second = quiet_move(&mut game, 0).expect("a second move");
+        let q = confirm_for(&game, &second, &quiet).expect("asks even when quiet");
+        assert!(
+            q.question.contains("uses the main action"),
+            "{}",
+            q.question
+        );
+        game.carry_out(second).unwrap();
+        let view = game.encounter.creature(actor).unwrap();
+        assert!(!view.budget.main, "the engine took the main action for it");
     }
 
     // Outside a replay, a refusal is only a notice: the game goes on.

@@ -9,7 +9,7 @@ use skirmish_rules::ability::Cost;
 use skirmish_rules::encounter::Command;
 use skirmish_rules::encounter::Placement;
 
-use super::game::{Applied, Game, Pace, Pending, Restart, Selection};
+use super::game::{Applied, Game, Pace, Pending, Restart, Selection, Settings};
 use super::intent::{self, Aim, SlotAction};
 use super::view::BoardGeometry;
 
@@ -122,13 +122,19 @@ pub fn with_choices(p: &Pending) -> Command {
     cmd
 }
 
-/// Carry out what the player chose: straight away, or after the spend prompt.
+/// Carry out what the player chose: straight away, after a yes, or after
+/// the spend prompt.
 pub fn choose(
     game: &mut Game,
     selection: &mut Selection,
     cmd: Command,
+    settings: &Settings,
     out: &mut MessageWriter<Applied>,
 ) {
+    if let Some(c) = super::game::confirm_for(game, &cmd, settings) {
+        selection.confirm = Some(c);
+        return;
+    }
     if let Some(p) = spend_choice(game, &cmd) {
         selection.pending = Some(p);
         return;
@@ -146,6 +152,7 @@ fn click(
     over: Res<PointerOverUi>,
     mut out: MessageWriter<Applied>,
     mut dragged: Local<f32>,
+    settings: Res<Settings>,
 ) {
     if mouse.pressed(MouseButton::Right) {
         *dragged += motion.delta.length();
@@ -155,10 +162,15 @@ fn click(
         if *dragged < 6.0 {
             selection.aim = Aim::Move;
             selection.pending = None;
+            selection.confirm = None;
         }
         *dragged = 0.0;
     }
-    if over.0 || !mouse.just_pressed(MouseButton::Left) || selection.pending.is_some() {
+    if over.0
+        || !mouse.just_pressed(MouseButton::Left)
+        || selection.pending.is_some()
+        || selection.confirm.is_some()
+    {
         return;
     }
     let Some(square) = selection.hover else {
@@ -200,7 +212,7 @@ fn click(
     ) {
         Some(cmd) => {
             let mut sel = std::mem::take(&mut *selection);
-            choose(&mut game, &mut sel, cmd, &mut out);
+            choose(&mut game, &mut sel, cmd, &settings, &mut out);
             *selection = sel;
         }
         None => selection.inspect = occupant,
@@ -217,6 +229,8 @@ fn keys(
     mut window: Single<&mut Window, With<PrimaryWindow>>,
     mut ui_scale: ResMut<super::camera::UserScale>,
     mut picker: ResMut<super::picker::PickerOpen>,
+    settings: Res<Settings>,
+    help: Res<super::hud::help::HelpOpen>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     if ctrl && keys.any_just_pressed([KeyCode::Equal, KeyCode::NumpadAdd]) {
@@ -233,8 +247,14 @@ fn keys(
             _ => WindowMode::Windowed,
         };
     }
+    // The help panel takes F1 and Esc itself, and nothing else plays under it.
+    if help.0 {
+        return;
+    }
     if keys.just_pressed(KeyCode::Escape) {
-        if selection.pending.is_some() || selection.aim != Aim::Move {
+        if selection.confirm.is_some() {
+            selection.confirm = None;
+        } else if selection.pending.is_some() || selection.aim != Aim::Move {
             selection.pending = None;
             selection.aim = Aim::Move;
         } else {
@@ -264,20 +284,49 @@ fn keys(
     {
         let same = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight])
             || game.mode == super::game::Mode::Replay;
-        restart.write(Restart { same });
+        restart.write(Restart { same, load: None });
     }
-    if !game.players_turn() {
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) {
+        if selection.pending.is_none() && game.undo() {
+            selection.aim = Aim::Move;
+            selection.confirm = None;
+        }
+        return;
+    }
+    if !game.players_turn() || ctrl {
+        return;
+    }
+    // A question waits: Enter (or the key asked again) says yes.
+    if let Some(c) = selection.confirm.clone() {
+        let again =
+            keys.just_pressed(KeyCode::Enter) || c.key.is_some_and(|k| keys.just_pressed(k));
+        if again {
+            selection.confirm = None;
+            if game.apply(c.command, &mut out).is_ok() {
+                selection.aim = Aim::Move;
+            }
+        }
         return;
     }
     let Some(actor) = game.encounter.active_creature() else {
         return;
     };
-    if keys.any_just_pressed([KeyCode::KeyE, KeyCode::Enter]) && selection.pending.is_none() {
-        let _ = game.apply(Command::EndTurn { creature: actor }, &mut out);
-        selection.aim = Aim::Move;
+    if selection.pending.is_some() {
         return;
     }
-    const DIGITS: [KeyCode; 9] = [
+    let Some(key) = pressed_slot_key(&keys) else {
+        return;
+    };
+    let slots = intent::slots(&game.encounter, &game.legal, actor);
+    if let Some(slot) = intent::slot_for_key(&slots, key).cloned() {
+        activate(&mut game, &mut selection, slot.action, &settings, &mut out);
+    }
+}
+
+/// The ability-bar key pressed this frame: a digit (0 is the tenth), a
+/// basic action's letter, or Enter for End Turn.
+fn pressed_slot_key(keys: &ButtonInput<KeyCode>) -> Option<intent::SlotKey> {
+    const DIGITS: [KeyCode; 10] = [
         KeyCode::Digit1,
         KeyCode::Digit2,
         KeyCode::Digit3,
@@ -287,14 +336,35 @@ fn keys(
         KeyCode::Digit7,
         KeyCode::Digit8,
         KeyCode::Digit9,
+        KeyCode::Digit0,
     ];
-    let Some(digit) = DIGITS.iter().position(|k| keys.just_pressed(*k)) else {
-        return;
-    };
-    let slots = intent::slots(&game.encounter, &game.legal, actor);
-    if let Some(slot) = intent::slot_for_key(&slots, digit + 1).cloned() {
-        activate(&mut game, &mut selection, slot.action, &mut out);
+    if let Some(i) = DIGITS.iter().position(|k| keys.just_pressed(*k)) {
+        return Some(intent::SlotKey::Digit(i + 1));
     }
+    if keys.just_pressed(KeyCode::Enter) {
+        return Some(intent::SlotKey::Letter('E'));
+    }
+    intent::BASIC_KEYS
+        .iter()
+        .map(|(_, c)| *c)
+        .find(|c| letter_key(*c).is_some_and(|k| keys.just_pressed(k)))
+        .map(intent::SlotKey::Letter)
+}
+
+/// The key code of a letter key.
+pub fn letter_key(c: char) -> Option<KeyCode> {
+    Some(match c.to_ascii_uppercase() {
+        'E' => KeyCode::KeyE,
+        'G' => KeyCode::KeyG,
+        'H' => KeyCode::KeyH,
+        'P' => KeyCode::KeyP,
+        'Q' => KeyCode::KeyQ,
+        'T' => KeyCode::KeyT,
+        'U' => KeyCode::KeyU,
+        'X' => KeyCode::KeyX,
+        'Y' => KeyCode::KeyY,
+        _ => return None,
+    })
 }
 
 /// Choose a slot of the ability bar (by key or by click).
@@ -302,6 +372,7 @@ pub fn activate(
     game: &mut Game,
     selection: &mut Selection,
     action: SlotAction,
+    settings: &Settings,
     out: &mut MessageWriter<Applied>,
 ) {
     match action {
@@ -315,7 +386,7 @@ pub fn activate(
                         if Aim::Ability(ability.clone()) == aim)
                 });
                 match around_me.cloned() {
-                    Some(cmd) => choose(game, selection, cmd, out),
+                    Some(cmd) => choose(game, selection, cmd, settings, out),
                     None => selection.aim = Aim::Move,
                 }
             } else {
@@ -324,7 +395,7 @@ pub fn activate(
         }
         SlotAction::Now(cmd) => {
             selection.aim = Aim::Move;
-            choose(game, selection, cmd, out);
+            choose(game, selection, cmd, settings, out);
         }
     }
 }
@@ -427,14 +498,15 @@ mod tests {
         let mut state: bevy::ecs::system::SystemState<MessageWriter<Applied>> =
             bevy::ecs::system::SystemState::new(app.world_mut());
         let mut out = state.get_mut(app.world_mut()).unwrap();
-        activate(&mut g, &mut sel, aim.clone(), &mut out);
+        let settings = Settings::default();
+        activate(&mut g, &mut sel, aim.clone(), &settings, &mut out);
         assert_eq!(
             sel.aim,
             Aim::Ability("tact_advance".into()),
             "first press aims"
         );
         assert_eq!(g.version, 0);
-        activate(&mut g, &mut sel, aim, &mut out);
+        activate(&mut g, &mut sel, aim, &settings, &mut out);
         assert_eq!(g.version, 1, "second press uses it");
         assert_eq!(sel.aim, Aim::Move);
         let used = g.encounter.log().iter().any(|l| {

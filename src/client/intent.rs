@@ -38,6 +38,56 @@ pub struct Slot {
     pub price: Option<u32>,
     /// Whether there is any legal way to use it now.
     pub usable: bool,
+    /// Its key, the same all turn: a digit for the creature's own
+    /// abilities (by their place in its list), a letter for a basic action.
+    pub key: SlotKey,
+    /// One of the creature's own abilities (not a basic action).
+    pub own: bool,
+}
+
+/// The key that chooses a slot of the ability bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotKey {
+    /// 1 to 9, and 10 for the 0 key.
+    Digit(usize),
+    /// A basic action's letter.
+    Letter(char),
+    /// An eleventh ability or later: click it.
+    None,
+}
+
+impl SlotKey {
+    /// How the button shows it: "3", "0", "T".
+    pub fn label(self) -> Option<String> {
+        match self {
+            SlotKey::Digit(10) => Some("0".into()),
+            SlotKey::Digit(n) => Some(n.to_string()),
+            SlotKey::Letter(c) => Some(c.to_string()),
+            SlotKey::None => None,
+        }
+    }
+}
+
+/// The basic actions' letters (fixed; the other letters move the camera,
+/// show panels or pace a demo): Free Strike, Charge, Defend, Stand Up,
+/// Catch Breath, Escape Grab, Hide, Delay, End Turn.
+pub const BASIC_KEYS: [(&str, char); 9] = [
+    ("Free Strike", 'T'),
+    ("Charge", 'G'),
+    ("Defend", 'Q'),
+    ("Stand Up", 'U'),
+    ("Catch Breath", 'P'),
+    ("Escape Grab", 'X'),
+    ("Hide", 'H'),
+    ("Delay", 'Y'),
+    ("End Turn", 'E'),
+];
+
+fn basic_key(label: &str) -> SlotKey {
+    BASIC_KEYS
+        .iter()
+        .find(|(l, _)| *l == label)
+        .map_or(SlotKey::None, |(_, c)| SlotKey::Letter(*c))
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +105,7 @@ pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> 
     };
     let content = encounter.content();
     let mut out = Vec::new();
+    let mut number = 0;
     for id in &view.abilities {
         let Some(ab) = content.ability(id) else {
             continue;
@@ -63,6 +114,13 @@ pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> 
             // Triggered abilities are offered by prompts, not the bar.
             continue;
         }
+        // Every own ability is listed, usable or not, so its number holds.
+        number += 1;
+        let key = if number <= 10 {
+            SlotKey::Digit(number)
+        } else {
+            SlotKey::None
+        };
         let usable = legal.iter().any(|c| uses_ability(c, id));
         let mut cost = action_name(ab.action).to_string();
         match ab.cost {
@@ -92,6 +150,8 @@ pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> 
             cost,
             price,
             usable,
+            key,
+            own: true,
         });
     }
     let has = |f: &dyn Fn(&Command) -> bool| legal.iter().any(f);
@@ -114,6 +174,8 @@ pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> 
                 cost: "Main".into(),
                 price: None,
                 usable,
+                key: basic_key(label),
+                own: false,
             });
         }
     }
@@ -143,6 +205,8 @@ pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> 
                 cost: cost.into(),
                 price: None,
                 usable,
+                key: basic_key(label),
+                own: false,
             });
         }
     }
@@ -437,8 +501,11 @@ pub fn path_preview(
 }
 
 /// The ability-bar slot for keys 1 to 9.
-pub fn slot_for_key(slots: &[Slot], digit: usize) -> Option<&Slot> {
-    digit.checked_sub(1).and_then(|i| slots.get(i))
+pub fn slot_for_key(slots: &[Slot], key: SlotKey) -> Option<&Slot> {
+    if key == SlotKey::None {
+        return None;
+    }
+    slots.iter().find(|s| s.key == key)
 }
 
 #[cfg(test)]
@@ -563,13 +630,59 @@ mod tests {
             end.action,
             SlotAction::Now(Command::EndTurn { creature: who })
         );
-        // Keys count from 1.
-        assert_eq!(slot_for_key(&bar, 1), bar.first());
-        assert_eq!(slot_for_key(&bar, 0), None);
+        // Keys count from 1; End Turn is E.
+        assert_eq!(slot_for_key(&bar, SlotKey::Digit(1)), bar.first());
+        assert_eq!(slot_for_key(&bar, SlotKey::None), None);
+        assert_eq!(slot_for_key(&bar, SlotKey::Letter('E')), Some(end));
         // "Usable" means the engine lists a command for it.
         for s in &bar {
             if let SlotAction::Aim(Aim::Ability(id)) = &s.action {
                 assert_eq!(s.usable, legal.iter().any(|c| uses_ability(c, id)));
+            }
+        }
+    }
+
+    // Issue 50 point 1: every ability keeps its number for the whole
+    // turn, usable or not, and the basic actions keep their letters.
+    #[test]
+    fn keys_hold_for_the_whole_turn() {
+        let (mut e, who) = started();
+        let keys = |e: &mut Encounter| {
+            let legal = e.legal_actions();
+            slots(e, &legal, who)
+                .into_iter()
+                .map(|s| (s.label, s.key, s.own))
+                .collect::<Vec<_>>()
+        };
+        let first = keys(&mut e);
+        let own: Vec<_> = first.iter().filter(|s| s.2).cloned().collect();
+        for (i, (_, key, _)) in own.iter().enumerate() {
+            assert_eq!(*key, SlotKey::Digit(i + 1));
+        }
+        // Spend the move, then the main action, checking after each.
+        for step in 0..2 {
+            let legal = e.legal_actions();
+            let next = legal
+                .iter()
+                .find(|c| match step {
+                    0 => matches!(c, Command::Move { .. }),
+                    _ => matches!(c, Command::UseAbility { .. } | Command::Defend { .. }),
+                })
+                .cloned()
+                .unwrap();
+            e.apply(next).unwrap();
+            let now = keys(&mut e);
+            let now_own: Vec<_> = now.iter().filter(|s| s.2).cloned().collect();
+            assert_eq!(
+                now_own.iter().map(|s| (&s.0, s.1)).collect::<Vec<_>>(),
+                own.iter().map(|s| (&s.0, s.1)).collect::<Vec<_>>(),
+                "after step {step}"
+            );
+            for (label, key, own) in &now {
+                if !own {
+                    assert_eq!(*key, basic_key(label), "{label}");
+                    assert!(matches!(key, SlotKey::Letter(_)), "{label}");
+                }
             }
         }
     }

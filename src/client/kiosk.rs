@@ -48,7 +48,10 @@ fn kiosk(
     if let Some(next) = next_encounter(content.0.encounters.keys(), &setup.encounter) {
         setup.encounter = next;
         setup.mode = Mode::Demo;
-        restart.write(Restart { same: false });
+        restart.write(Restart {
+            same: false,
+            load: None,
+        });
     }
 }
 

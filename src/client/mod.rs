@@ -20,6 +20,7 @@ mod layout;
 mod overlay;
 mod picker;
 mod report;
+mod saves;
 mod screenshot;
 mod theme;
 mod tokens;
@@ -75,6 +76,10 @@ pub struct ClientOptions {
     /// can be used, then aim it.
     #[arg(long, value_name = "ABILITY")]
     pub aim: Option<String>,
+    /// Open a panel over the fight: `help` (F1), or `end-turn` (the
+    /// question End Turn asks with actions left), for screenshots and docs.
+    #[arg(long, value_name = "PANEL")]
+    pub open: Option<OpenPanel>,
     /// A replay file to play back (see `skirmish replay`).
     #[arg(skip)]
     pub replay: Option<Replay>,
@@ -82,6 +87,13 @@ pub struct ClientOptions {
     /// commands), in the mode given.
     #[arg(long, value_name = "PATH")]
     pub load: Option<PathBuf>,
+}
+
+/// A panel `--open` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OpenPanel {
+    Help,
+    EndTurn,
 }
 
 /// Options of the window itself, which `skirmish replay` takes too (its
@@ -203,6 +215,7 @@ pub fn replay(file: &std::path::Path, window: WindowOptions, advance: Option<u32
         window,
         advance,
         aim: None,
+        open: None,
         replay: Some(r),
         load: None,
     })
@@ -442,6 +455,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
             report::plugin,
             focus::plugin,
             kiosk::plugin,
+            saves::plugin,
         ));
     if options.window.frame_stats {
         app.add_plugins(frame_stats::plugin);
@@ -456,6 +470,19 @@ pub fn run(options: ClientOptions) -> ExitCode {
     if let Some(aim) = &options.aim {
         app.world_mut().resource_mut::<game::Selection>().aim = intent::Aim::Ability(aim.clone());
     }
+    match options.open {
+        Some(OpenPanel::Help) => app.insert_resource(hud::help::HelpOpen(true)),
+        Some(OpenPanel::EndTurn) => {
+            let g = app.world().non_send::<game::Game>();
+            let ask = g.encounter.active_creature().and_then(|actor| {
+                let end = skirmish_rules::encounter::Command::EndTurn { creature: actor };
+                game::confirm_for(g, &end, &game::Settings::default())
+            });
+            app.world_mut().resource_mut::<game::Selection>().confirm = ask;
+            &mut app
+        }
+        None => &mut app,
+    };
     // With an aim and no square given, point at its best placement (the one
     // the forecast says reaches the most targets), for screenshots.
     let hover = options.window.hover.or_else(|| {

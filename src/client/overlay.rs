@@ -188,13 +188,17 @@ fn draw(
                     _ => None,
                 }
             });
-            // Phased 2d6: hustles amber, runs red, the rest blue.
+            // Phased 2d6: hustles amber, runs red, the rest blue. Once the
+            // move action is spent, a move takes the main action: gold, and
+            // it asks first (docs/rules.md#actions-on-a-turn).
             let powers = intent::powers(legal, actor);
+            let second = !view.budget.move_action && view.budget.main;
             for (&p, route) in &dests {
                 use skirmish_rules::phased::MovementPower as P;
                 let shade = match powers.get(&p) {
                     Some(P::Hustle) => Color::srgba(1.0, 0.7, 0.2, 0.25),
                     Some(P::Run) => Color::srgba(1.0, 0.35, 0.3, 0.25),
+                    _ if second => Palette::MAIN_MOVE.with_alpha(0.24),
                     _ => Palette::MOVE.with_alpha(0.22),
                 };
                 square(&mut commands, &g, p, shade, 5.0, 2.0);

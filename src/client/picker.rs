@@ -1,27 +1,31 @@
 //! The encounter picker: every encounter under `assets/encounters/` with
-//! its briefing, and who plays (solo, hot-seat, demo). `Esc` opens it.
+//! its briefing, who plays (solo, hot-seat, demo), and the saved fights
+//! ("Continue" for the autosave). `Esc` opens it.
 
 use bevy::prelude::*;
 use skirmish_rules::content::Content;
 
 use super::game::{Mode, Restart, Setup};
 use super::input::BlocksBoard;
+use super::saves::{self, SaveInfo};
 use super::theme::{BODY, HEADING, Palette, SMALL, text};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<PickerOpen>().add_systems(
-        Update,
-        (
-            draw,
-            press,
-            scroll,
-            // When the list is drawn anew (opened, or a change of mode or
-            // choice), it scrolls so the chosen encounter is in view.
-            super::layout::keep_in_view::<ChosenRow, PickerList>,
-        )
-            .chain()
-            .after(super::input::InputSet),
-    );
+    app.init_resource::<PickerOpen>()
+        .init_resource::<Saves>()
+        .add_systems(
+            Update,
+            (
+                draw,
+                press,
+                scroll,
+                // When the list is drawn anew (opened, or a change of mode or
+                // choice), it scrolls so the chosen encounter is in view.
+                super::layout::keep_in_view::<ChosenRow, PickerList>,
+            )
+                .chain()
+                .after(super::input::InputSet),
+        );
 }
 
 /// Whether the picker is showing.
@@ -31,8 +35,17 @@ pub struct PickerOpen(pub bool);
 #[derive(Component)]
 struct Picker;
 
+/// The saved fights as the picker last listed them (read again each time
+/// it opens), and why the last one chosen could not be loaded.
+#[derive(Resource, Default)]
+struct Saves {
+    list: Vec<SaveInfo>,
+    problem: Option<String>,
+}
+
 #[derive(Component, Clone)]
 enum Pick {
+    Save(std::path::PathBuf),
     Encounter(String),
     Mode(Mode),
     Start,
@@ -45,11 +58,22 @@ fn draw(
     setup: Res<Setup>,
     content: Res<Content>,
     existing: Query<Entity, With<Picker>>,
-    mut drawn: Local<Option<(bool, String, Mode)>>,
+    mut saves: ResMut<Saves>,
+    mut drawn: Local<Option<(bool, String, Mode, Option<String>)>>,
 ) {
-    let key = (open.0, setup.encounter.clone(), setup.mode);
+    let key = (
+        open.0,
+        setup.encounter.clone(),
+        setup.mode,
+        saves.problem.clone(),
+    );
     if drawn.as_ref() == Some(&key) {
         return;
+    }
+    if open.0 && drawn.as_ref().is_none_or(|d| !d.0) {
+        saves.list = saves::saves_dir()
+            .map(|d| saves::list(&d, &content.0))
+            .unwrap_or_default();
     }
     *drawn = Some(key);
     for e in &existing {
@@ -145,7 +169,16 @@ fn draw(
                         .get(&setup.encounter)
                         .map_or(setup.encounter.clone(), |d| d.name.clone());
                     let start = format!("Start: {chosen} · {}", setup.mode.label());
-                    for (p, label) in [(Pick::Start, start.as_str()), (Pick::Close, "Back [Esc]")] {
+                    let auto = saves
+                        .list
+                        .iter()
+                        .find(|s| s.autosave && s.problem.is_none())
+                        .map(|s| (Pick::Save(s.path.clone()), "Continue".to_string()));
+                    let picks = auto.into_iter().chain([
+                        (Pick::Start, start),
+                        (Pick::Close, "Back [Esc]".to_string()),
+                    ]);
+                    for (p, label) in picks {
                         row.spawn((
                             Button,
                             p,
@@ -161,6 +194,9 @@ fn draw(
                         .with_child(text(label, HEADING, Palette::TEXT));
                     }
                 });
+                if let Some(why) = &saves.problem {
+                    c.spawn(text(format!("Can't load: {why}"), SMALL, Palette::DAMAGE));
+                }
                 let list = c
                     .spawn((
                         PickerList,
@@ -175,6 +211,48 @@ fn draw(
                         ScrollPosition::default(),
                     ))
                     .with_children(|c| {
+                        if !saves.list.is_empty() {
+                            c.spawn(text("SAVED FIGHTS (F5 saves)", BODY, Palette::GOLD));
+                        }
+                        for save in &saves.list {
+                            let ok = save.problem.is_none();
+                            let mut row = c.spawn((
+                                Node {
+                                    flex_direction: FlexDirection::Column,
+                                    padding: UiRect::axes(px(12), px(6)),
+                                    border: UiRect::all(px(2)),
+                                    border_radius: BorderRadius::all(px(6)),
+                                    ..default()
+                                },
+                                BackgroundColor(Color::srgb(0.12, 0.13, 0.18)),
+                                BorderColor::all(if save.autosave {
+                                    Palette::GOOD
+                                } else {
+                                    Palette::PANEL_EDGE
+                                }),
+                            ));
+                            if ok {
+                                row.insert((Button, Pick::Save(save.path.clone())));
+                            }
+                            row.with_children(|b| {
+                                let title = if save.autosave {
+                                    format!("Continue: {}", save.title)
+                                } else {
+                                    save.title.clone()
+                                };
+                                b.spawn(text(
+                                    title,
+                                    BODY,
+                                    if ok { Palette::TEXT } else { Palette::DIM },
+                                ));
+                                if let Some(why) = &save.problem {
+                                    b.spawn(text(why.clone(), SMALL, Palette::DAMAGE));
+                                }
+                            });
+                        }
+                        if !saves.list.is_empty() {
+                            c.spawn(text("ENCOUNTERS", BODY, Palette::GOLD));
+                        }
                         for (id, def) in &content.encounters {
                             let chosen = *id == setup.encounter;
                             let mut row = c.spawn((
@@ -255,22 +333,42 @@ fn press(
     mut setup: ResMut<Setup>,
     mut open: ResMut<PickerOpen>,
     mut restart: MessageWriter<Restart>,
+    mut saves: ResMut<Saves>,
+    content: Res<Content>,
 ) {
     for (i, p) in &pressed {
         if *i != Interaction::Pressed {
             continue;
         }
         match p {
+            // Read again when chosen: it may have changed since the list.
+            Pick::Save(path) => match saves::read_save(path, &content.0) {
+                Ok((replay, _, _)) => {
+                    saves.problem = None;
+                    restart.write(Restart {
+                        same: true,
+                        load: Some(replay),
+                    });
+                    open.0 = false;
+                }
+                Err(why) => saves.problem = Some(why),
+            },
             Pick::Encounter(id) => setup.encounter = id.clone(),
             Pick::Mode(m) => setup.mode = *m,
             Pick::Start => {
                 setup.replay = None;
                 setup.load = None;
                 setup.seed = super::game::next_seed(setup.seed);
-                restart.write(Restart { same: true });
+                restart.write(Restart {
+                    same: true,
+                    load: None,
+                });
                 open.0 = false;
             }
-            Pick::Close => open.0 = false,
+            Pick::Close => {
+                saves.problem = None;
+                open.0 = false;
+            }
         }
     }
 }

@@ -53,6 +53,9 @@ impl Palette {
     /// Squares the move action reaches, targets, and danger (the enemies
     /// whose opportunity attacks a path provokes).
     pub const MOVE: Color = Color::srgb(0.25, 0.55, 1.0);
+    /// A move that would spend the main action (the second colour of a
+    /// move range).
+    pub const MAIN_MOVE: Color = Color::srgb(0.6, 1.0, 0.9);
     pub const TARGET: Color = Color::srgb(1.0, 0.55, 0.2);
     pub const DANGER: Color = Color::srgb(1.0, 0.95, 0.25);
     /// Behind floating text, so it reads on any floor.
@@ -186,7 +189,12 @@ mod tests {
             ),
             (
                 "highlights",
-                &[Palette::MOVE, Palette::TARGET, Palette::DANGER],
+                &[
+                    Palette::MOVE,
+                    Palette::MAIN_MOVE,
+                    Palette::TARGET,
+                    Palette::DANGER,
+                ],
             ),
         ];
         for (name, colors) in groups {

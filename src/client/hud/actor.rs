@@ -93,7 +93,7 @@ pub(super) fn spawn_actor_panel(mut commands: Commands, column: Single<Entity, W
         ))
         .id();
     let cue = commands
-        .spawn(super::more_cue(body, "scroll, or keys 1-9"))
+        .spawn(super::more_cue(body, "scroll, or press the keys shown"))
         .id();
     commands.entity(*column).with_child((
         Name::new("Actor panel"),
@@ -220,7 +220,7 @@ fn actor_panel(
             p.spawn(text(who, TINY, Palette::DIM));
         }
     });
-    let Some((id, view)) = view else { return };
+    let Some((id, _)) = view else { return };
     // In one column, an AI's abilities give their room to the log: the
     // float and the roll card say what it did.
     if layout.compact && !mine {
@@ -230,9 +230,7 @@ fn actor_panel(
         // The ability bar: the creature's own abilities a line each, then
         // the basic actions as chips that wrap, two or three to a line.
         let slots = intent::slots(e, &game.legal, id);
-        let own = |s: &intent::Slot| {
-            matches!(&s.action, SlotAction::Aim(Aim::Ability(a)) if view.abilities.contains(a))
-        };
+        let own = |s: &intent::Slot| s.own;
         let button = |p: &mut ChildSpawnerCommands, i: usize, s: &intent::Slot, wide: bool| {
             let aimed = matches!(&s.action, SlotAction::Aim(a) if *a == selection.aim);
             let bg = if aimed {
@@ -242,11 +240,7 @@ fn actor_panel(
             } else {
                 Palette::BUTTON_OFF
             };
-            let key = if i < 9 {
-                format!("{} ", i + 1)
-            } else {
-                String::new()
-            };
+            let key = s.key.label().map_or(String::new(), |k| format!("[{k}] "));
             let mut slot = p.spawn((
                 Button,
                 SlotIndex(i),
@@ -294,11 +288,40 @@ fn actor_panel(
             for (i, s) in slots.iter().enumerate().filter(|(_, s)| !own(s)) {
                 button(chips, i, s, false);
             }
+            // Take back this turn's moves (Ctrl+Z): greyed out, and saying
+            // why when pressed, once a roll or the other side has come.
+            if mine {
+                let can = game.can_undo();
+                chips
+                    .spawn((
+                        Button,
+                        UiAction::Undo,
+                        Node {
+                            padding: UiRect::axes(px(6), px(2)),
+                            border: UiRect::all(px(2)),
+                            border_radius: BorderRadius::all(px(6)),
+                            flex_shrink: 0.0,
+                            ..default()
+                        },
+                        BackgroundColor(if can {
+                            Palette::BUTTON
+                        } else {
+                            Palette::BUTTON_OFF
+                        }),
+                        BorderColor::all(Palette::PANEL_EDGE),
+                        BlocksBoard,
+                    ))
+                    .with_child(text(
+                        "[Ctrl+Z] Undo",
+                        TINY,
+                        if can { Palette::TEXT } else { Palette::DIM },
+                    ));
+            }
         });
         if mine {
             let hint = match &selection.aim {
                 Aim::Move => {
-                    "Click a blue square to move (Shift: shift) · 1-9 abilities · [E] end turn"
+                    "Click a blue square to move (Shift: shift; pale green: uses the main action) · [1]-[0] abilities · [F1] help"
                 }
                 _ => "Click a highlighted target or square · right click or [Esc] cancels",
             };

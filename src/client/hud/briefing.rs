@@ -136,9 +136,12 @@ fn draw(
 }
 
 /// Every key the window answers, for the briefing.
-const KEYS: [&str; 15] = [
-    "1-9 abilities",
+const KEYS: [&str; 16] = [
+    "F1 how to play",
+    "1-9, 0 abilities; letters on the buttons for basic actions",
     "E end turn",
+    "Ctrl+Z undo",
+    "F5 save",
     "right click or Esc cancel",
     "Esc menu",
     "B briefing",
@@ -149,8 +152,6 @@ const KEYS: [&str; 15] = [
     "C centre on who acts",
     "V action camera",
     "Space pause, N step, +/- pace",
-    "R new fight, Shift+R the same",
-    "Ctrl +/- text size",
     "F11 full screen",
 ];
 

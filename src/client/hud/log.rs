@@ -96,6 +96,11 @@ fn collect_log(mut lines: ResMut<LogLines>, game: NonSend<Game>) {
         };
     }
     let log = game.encounter.log();
+    // Undo rewinds the log: its lines (one per entry) go with it.
+    if log.len() < lines.seen {
+        lines.lines.truncate(log.len());
+        lines.seen = log.len();
+    }
     if lines.seen >= log.len() {
         return;
     }

@@ -7,6 +7,7 @@ mod actor;
 mod briefing;
 mod card;
 mod header;
+pub mod help;
 mod log;
 mod modal;
 mod roll;
@@ -31,6 +32,7 @@ pub(super) fn plugin(app: &mut App) {
         modal::plugin,
         roll::plugin,
         briefing::plugin,
+        help::plugin,
     ))
     .add_systems(Update, (buttons, more_cues).after(super::input::InputSet))
     .add_systems(
@@ -150,6 +152,14 @@ pub enum UiAction {
     Spend(u32),
     Confirm,
     Cancel,
+    /// Yes to the question asked ([`Selection::confirm`]).
+    Yes,
+    /// No to it.
+    No,
+    /// Never ask before ending a turn again (the setting).
+    StopAsking,
+    /// Take back the last command (Ctrl+Z).
+    Undo,
     /// A new game: the same fight (seed), or a new seed.
     Restart {
         same: bool,
@@ -188,6 +198,7 @@ fn buttons(
     mut out: MessageWriter<Applied>,
     mut restart: MessageWriter<Restart>,
     mut picker: ResMut<crate::client::picker::PickerOpen>,
+    mut settings: ResMut<super::game::Settings>,
 ) {
     for (i, action) in &pressed {
         if *i != Interaction::Pressed {
@@ -197,7 +208,7 @@ fn buttons(
             UiAction::Slot(s) => {
                 if game.players_turn() {
                     let mut sel = std::mem::take(&mut *selection);
-                    input::activate(&mut game, &mut sel, s, &mut out);
+                    input::activate(&mut game, &mut sel, s, &settings, &mut out);
                     *selection = sel;
                 }
             }
@@ -223,8 +234,31 @@ fn buttons(
                 }
             }
             UiAction::Cancel => selection.pending = None,
+            UiAction::Yes => {
+                if let Some(c) = selection.confirm.take()
+                    && game.apply(c.command, &mut out).is_ok()
+                {
+                    selection.aim = Aim::Move;
+                }
+            }
+            UiAction::No => selection.confirm = None,
+            UiAction::StopAsking => {
+                settings.ask_before_ending_turn = false;
+                super::saves::keep_settings(&settings);
+                if let Some(c) = selection.confirm.take()
+                    && game.apply(c.command, &mut out).is_ok()
+                {
+                    selection.aim = Aim::Move;
+                }
+            }
+            UiAction::Undo => {
+                if game.undo() {
+                    selection.aim = Aim::Move;
+                    selection.pending = None;
+                }
+            }
             UiAction::Restart { same } => {
-                restart.write(Restart { same });
+                restart.write(Restart { same, load: None });
             }
             UiAction::Menu => picker.0 = true,
         }

@@ -66,9 +66,21 @@ fn modal(
     game: NonSend<Game>,
     selection: Res<Selection>,
     root: Single<Entity, With<Modal>>,
-    mut drawn: Local<Option<(u64, u64, Option<crate::client::game::Pending>)>>,
+    mut drawn: Local<
+        Option<(
+            u64,
+            u64,
+            Option<crate::client::game::Pending>,
+            Option<crate::client::game::Confirm>,
+        )>,
+    >,
 ) {
-    let key = (game.generation, game.version, selection.pending.clone());
+    let key = (
+        game.generation,
+        game.version,
+        selection.pending.clone(),
+        selection.confirm.clone(),
+    );
     if drawn.as_ref() == Some(&key) {
         return;
     }
@@ -130,6 +142,27 @@ fn modal(
                         UiAction::Restart { same: true },
                     );
                     button(row, "Choose encounter [Esc]", UiAction::Menu);
+                });
+            });
+            return;
+        }
+        if let Some(q) = &selection.confirm {
+            let q = q.clone();
+            let ending = matches!(q.command, Command::EndTurn { .. });
+            card(root, &|c| {
+                c.spawn(text(q.question.clone(), HEADING, Palette::GOLD));
+                c.spawn(Node {
+                    flex_wrap: FlexWrap::Wrap,
+                    column_gap: px(12),
+                    row_gap: px(8),
+                    ..default()
+                })
+                .with_children(|row| {
+                    button(row, &q.yes, UiAction::Yes);
+                    button(row, "Keep playing [Esc]", UiAction::No);
+                    if ending {
+                        button(row, "End turn, and don't ask again", UiAction::StopAsking);
+                    }
                 });
             });
             return;

@@ -354,6 +354,12 @@ impl Encounter {
         self.app.world_mut().get_mut::<Heroic>(e)
     }
 
+    /// How many dice have been rolled in this fight so far: a command that
+    /// changes it has revealed dice, so the client's undo stops there.
+    pub fn dice_rolled(&self) -> u64 {
+        self.app.world().res::<Dice>().rolls()
+    }
+
     /// Mutable access to the dice, to script forced values.
     pub fn dice_mut(&mut self) -> Mut<'_, Dice> {
         self.app.world_mut().res_mut::<Dice>()
