@@ -18,6 +18,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 draw,
                 press,
+                enter_continues,
                 scroll,
                 // When the list is drawn anew (opened, or a change of mode or
                 // choice), it scrolls so the chosen encounter is in view.
@@ -173,7 +174,7 @@ fn draw(
                         .list
                         .iter()
                         .find(|s| s.autosave && s.problem.is_none())
-                        .map(|s| (Pick::Save(s.path.clone()), "Continue".to_string()));
+                        .map(|s| (Pick::Save(s.path.clone()), "Continue [Enter]".to_string()));
                     let picks = auto.into_iter().chain([
                         (Pick::Start, start),
                         (Pick::Close, "Back [Esc]".to_string()),
@@ -197,6 +198,30 @@ fn draw(
                 if let Some(why) = &saves.problem {
                     c.spawn(text(format!("Can't load: {why}"), SMALL, Palette::DAMAGE));
                 }
+                if !saves.list.is_empty() {
+                    c.spawn(text("SAVED FIGHTS ([F5] saves one)", BODY, Palette::GOLD));
+                    let shelf = c
+                        .spawn((
+                            SavesList,
+                            Node {
+                                flex_direction: FlexDirection::Column,
+                                row_gap: px(6),
+                                overflow: Overflow::scroll_y(),
+                                max_height: percent(30),
+                                flex_shrink: 0.0,
+                                ..default()
+                            },
+                            ScrollPosition::default(),
+                        ))
+                        .with_children(|c| {
+                            for save in &saves.list {
+                                save_row(c, save);
+                            }
+                        })
+                        .id();
+                    c.spawn(super::hud::more_cue(shelf, "scroll for more saves"));
+                    c.spawn(text("ENCOUNTERS", BODY, Palette::GOLD));
+                }
                 let list = c
                     .spawn((
                         PickerList,
@@ -211,48 +236,6 @@ fn draw(
                         ScrollPosition::default(),
                     ))
                     .with_children(|c| {
-                        if !saves.list.is_empty() {
-                            c.spawn(text("SAVED FIGHTS (F5 saves)", BODY, Palette::GOLD));
-                        }
-                        for save in &saves.list {
-                            let ok = save.problem.is_none();
-                            let mut row = c.spawn((
-                                Node {
-                                    flex_direction: FlexDirection::Column,
-                                    padding: UiRect::axes(px(12), px(6)),
-                                    border: UiRect::all(px(2)),
-                                    border_radius: BorderRadius::all(px(6)),
-                                    ..default()
-                                },
-                                BackgroundColor(Color::srgb(0.12, 0.13, 0.18)),
-                                BorderColor::all(if save.autosave {
-                                    Palette::GOOD
-                                } else {
-                                    Palette::PANEL_EDGE
-                                }),
-                            ));
-                            if ok {
-                                row.insert((Button, Pick::Save(save.path.clone())));
-                            }
-                            row.with_children(|b| {
-                                let title = if save.autosave {
-                                    format!("Continue: {}", save.title)
-                                } else {
-                                    save.title.clone()
-                                };
-                                b.spawn(text(
-                                    title,
-                                    BODY,
-                                    if ok { Palette::TEXT } else { Palette::DIM },
-                                ));
-                                if let Some(why) = &save.problem {
-                                    b.spawn(text(why.clone(), SMALL, Palette::DAMAGE));
-                                }
-                            });
-                        }
-                        if !saves.list.is_empty() {
-                            c.spawn(text("ENCOUNTERS", BODY, Palette::GOLD));
-                        }
                         for (id, def) in &content.encounters {
                             let chosen = *id == setup.encounter;
                             let mut row = c.spawn((
@@ -303,6 +286,49 @@ fn draw(
         });
 }
 
+/// One saved fight: a button unless it can't be loaded, when it shows why.
+fn save_row(c: &mut ChildSpawnerCommands, save: &SaveInfo) {
+    let ok = save.problem.is_none();
+    let mut row = c.spawn((
+        Node {
+            flex_direction: FlexDirection::Column,
+            padding: UiRect::axes(px(12), px(4)),
+            border: UiRect::all(px(2)),
+            border_radius: BorderRadius::all(px(6)),
+            flex_shrink: 0.0,
+            ..default()
+        },
+        BackgroundColor(Color::srgb(0.12, 0.13, 0.18)),
+        BorderColor::all(if save.autosave {
+            Palette::GOOD
+        } else {
+            Palette::PANEL_EDGE
+        }),
+    ));
+    if ok {
+        row.insert((Button, Pick::Save(save.path.clone())));
+    }
+    row.with_children(|b| {
+        let title = if save.autosave {
+            format!("Continue: {}", save.title)
+        } else {
+            save.title.clone()
+        };
+        b.spawn(text(
+            title,
+            BODY,
+            if ok { Palette::TEXT } else { Palette::DIM },
+        ));
+        if let Some(why) = &save.problem {
+            b.spawn(text(why.clone(), SMALL, Palette::DAMAGE));
+        }
+    });
+}
+
+/// The scrolling list of saved fights.
+#[derive(Component)]
+struct SavesList;
+
 /// The scrolling list of encounters.
 #[derive(Component)]
 struct PickerList;
@@ -314,7 +340,12 @@ struct ChosenRow;
 fn scroll(
     open: Res<PickerOpen>,
     wheel: Res<bevy::input::mouse::AccumulatedMouseScroll>,
-    mut list: Query<&mut ScrollPosition, With<PickerList>>,
+    window: Single<&Window, With<bevy::window::PrimaryWindow>>,
+    shelf: Query<(&ComputedNode, &UiGlobalTransform), With<SavesList>>,
+    mut lists: ParamSet<(
+        Query<&mut ScrollPosition, With<PickerList>>,
+        Query<&mut ScrollPosition, With<SavesList>>,
+    )>,
 ) {
     if !open.0 || wheel.delta.y == 0.0 {
         return;
@@ -323,8 +354,64 @@ fn scroll(
         bevy::input::mouse::MouseScrollUnit::Line => wheel.delta.y * 40.0,
         bevy::input::mouse::MouseScrollUnit::Pixel => wheel.delta.y,
     };
-    for mut p in &mut list {
-        p.0.y = (p.0.y - dy).max(0.0);
+    // The saves scroll under the pointer; the encounters everywhere else.
+    let over_saves = window.physical_cursor_position().is_some_and(|c| {
+        shelf
+            .iter()
+            .any(|(n, at)| Rect::from_center_size(at.translation, n.size()).contains(c))
+    });
+    if over_saves {
+        for mut p in &mut lists.p1() {
+            p.0.y = (p.0.y - dy).max(0.0);
+        }
+    } else {
+        for mut p in &mut lists.p0() {
+            p.0.y = (p.0.y - dy).max(0.0);
+        }
+    }
+}
+
+/// Enter in the picker continues the autosaved fight, when there is one.
+fn enter_continues(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut open: ResMut<PickerOpen>,
+    mut saves: ResMut<Saves>,
+    content: Res<Content>,
+    mut restart: MessageWriter<Restart>,
+) {
+    if !open.0 || !keys.just_pressed(KeyCode::Enter) {
+        return;
+    }
+    let Some(auto) = saves
+        .list
+        .iter()
+        .find(|s| s.autosave && s.problem.is_none())
+        .map(|s| s.path.clone())
+    else {
+        return;
+    };
+    load(&auto, &mut saves, &content, &mut restart, &mut open);
+}
+
+/// Load the save at `path` (read again: it may have changed since it was
+/// listed), or keep the picker open saying why not.
+fn load(
+    path: &std::path::Path,
+    saves: &mut Saves,
+    content: &Content,
+    restart: &mut MessageWriter<Restart>,
+    open: &mut PickerOpen,
+) {
+    match saves::read_save(path, &content.0) {
+        Ok((replay, _, _)) => {
+            saves.problem = None;
+            restart.write(Restart {
+                same: true,
+                load: Some(replay),
+            });
+            open.0 = false;
+        }
+        Err(why) => saves.problem = Some(why),
     }
 }
 
@@ -341,18 +428,7 @@ fn press(
             continue;
         }
         match p {
-            // Read again when chosen: it may have changed since the list.
-            Pick::Save(path) => match saves::read_save(path, &content.0) {
-                Ok((replay, _, _)) => {
-                    saves.problem = None;
-                    restart.write(Restart {
-                        same: true,
-                        load: Some(replay),
-                    });
-                    open.0 = false;
-                }
-                Err(why) => saves.problem = Some(why),
-            },
+            Pick::Save(path) => load(path, &mut saves, &content, &mut restart, &mut open),
             Pick::Encounter(id) => setup.encounter = id.clone(),
             Pick::Mode(m) => setup.mode = *m,
             Pick::Start => {
