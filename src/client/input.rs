@@ -35,7 +35,9 @@ pub(super) fn plugin(app: &mut App) {
         .configure_sets(Update, InputSet.after(super::game::GameSet))
         .add_systems(
             Update,
-            (over_ui, hover, click, keys).chain().in_set(InputSet),
+            (over_ui, hover, click, keys, super::reasons::find_reasons)
+                .chain()
+                .in_set(InputSet),
         );
 }
 
@@ -45,7 +47,7 @@ fn over_ui(panels: Query<&Interaction, With<BlocksBoard>>, mut over: ResMut<Poin
 
 fn hover(
     window: Single<&Window, With<PrimaryWindow>>,
-    camera: Single<(&Camera, &GlobalTransform)>,
+    camera: Single<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
     geometry: Res<BoardGeometry>,
     over: Res<PointerOverUi>,
     keys: Res<ButtonInput<KeyCode>>,

@@ -19,6 +19,7 @@ mod kiosk;
 mod layout;
 mod overlay;
 mod picker;
+mod reasons;
 mod report;
 mod saves;
 mod screenshot;
@@ -456,7 +457,8 @@ pub fn run(options: ClientOptions) -> ExitCode {
             focus::plugin,
             kiosk::plugin,
             saves::plugin,
-        ));
+        ))
+        .add_plugins(reasons::plugin);
     if options.window.frame_stats {
         app.add_plugins(frame_stats::plugin);
     }

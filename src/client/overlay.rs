@@ -121,6 +121,7 @@ fn draw(
     selection: Res<Selection>,
     geometry: Res<BoardGeometry>,
     old: Query<Entity, With<Overlay>>,
+    reasons: Res<super::reasons::Reasons>,
     mut drawn: Local<Drawn>,
 ) {
     let key = (
@@ -167,6 +168,17 @@ fn draw(
     let Some(view) = game.encounter.creature(actor) else {
         return;
     };
+    // Why a click here would do nothing, over the square, at token size.
+    if let Some((at, why)) = &reasons.hover {
+        label(
+            &mut commands,
+            &g,
+            (*at, Vec2::new(0.0, SQUARE * 0.85)),
+            format!("✕ {why}"),
+            22.0,
+            Palette::DANGER,
+        );
+    }
     let legal = &game.legal;
     let who_at = |p: Pos| {
         game.encounter

@@ -75,6 +75,7 @@ fn draw_card(
     selection: Res<Selection>,
     card: Single<(Entity, &mut Node), With<CardPanel>>,
     slots_hovered: Query<(&Interaction, &SlotIndex)>,
+    reasons: Res<crate::client::reasons::Reasons>,
     mut drawn: Local<
         Option<(
             u64,
@@ -104,7 +105,11 @@ fn draw_card(
     *drawn = Some(key);
     let (entity, mut node) = card.into_inner();
     commands.entity(entity).despawn_children();
-    let lines = card_lines(&game, &selection, hovered_slot);
+    let mut lines = card_lines(&game, &selection, hovered_slot);
+    // A greyed-out slot says why first, in the engine's words.
+    if let Some(why) = hovered_slot.and_then(|i| reasons.slots.get(i).cloned().flatten()) {
+        lines.insert(0, (format!("Can't use now: {why}"), Palette::DAMAGE));
+    }
     node.display = if lines.is_empty() {
         Display::None
     } else {

@@ -267,6 +267,17 @@ impl Encounter {
         Ok(self.log()[before..].to_vec())
     }
 
+    /// What the engine would answer `command` now, without doing it: the
+    /// refusal, in the words [`apply`](Encounter::apply) would give, or
+    /// `None` if it would be accepted. For a player interface to say why
+    /// an action is greyed out or a target can't be chosen.
+    pub fn refusal(&mut self, command: &Command) -> Option<Refusal> {
+        let before = self.snapshot();
+        let answer = self.perform(command.clone()).err();
+        self.restore(&before);
+        answer
+    }
+
     /// [`Encounter::apply`] without a copy of the log entries it made (for
     /// simulations and searches, which read the encounter instead).
     pub fn perform(&mut self, command: Command) -> Result<(), Refusal> {
