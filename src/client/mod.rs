@@ -10,6 +10,7 @@ mod board;
 mod camera;
 mod floating;
 mod focus;
+mod forecast;
 mod frame_stats;
 mod game;
 mod hud;
@@ -77,8 +78,9 @@ pub struct ClientOptions {
     /// can be used, then aim it.
     #[arg(long, value_name = "ABILITY")]
     pub aim: Option<String>,
-    /// Open a panel over the fight: `help` (F1), or `end-turn` (the
-    /// question End Turn asks with actions left), for screenshots and docs.
+    /// Open a panel over the fight: `help` (F1), `end-turn` (the question
+    /// End Turn asks with actions left), or `spend` (the choices before
+    /// the roll of `--aim`), for screenshots and docs.
     #[arg(long, value_name = "PANEL")]
     pub open: Option<OpenPanel>,
     /// A replay file to play back (see `skirmish replay`).
@@ -95,6 +97,8 @@ pub struct ClientOptions {
 pub enum OpenPanel {
     Help,
     EndTurn,
+    /// The surge and resource prompt of `--aim` at the hovered square.
+    Spend,
 }
 
 /// Options of the window itself, which `skirmish replay` takes too (its
@@ -458,7 +462,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
             kiosk::plugin,
             saves::plugin,
         ))
-        .add_plugins(reasons::plugin);
+        .add_plugins((reasons::plugin, forecast::plugin));
     if options.window.frame_stats {
         app.add_plugins(frame_stats::plugin);
     }
@@ -472,6 +476,14 @@ pub fn run(options: ClientOptions) -> ExitCode {
     if let Some(aim) = &options.aim {
         app.world_mut().resource_mut::<game::Selection>().aim = intent::Aim::Ability(aim.clone());
     }
+
+    // With an aim and no square given, point at its best placement (the one
+    // the forecast says reaches the most targets), for screenshots.
+    let hover = options.window.hover.or_else(|| {
+        let aim = options.aim.as_deref()?;
+        let g = app.world().non_send::<game::Game>();
+        best_anchor(g, aim)
+    });
     match options.open {
         Some(OpenPanel::Help) => app.insert_resource(hud::help::HelpOpen(true)),
         Some(OpenPanel::EndTurn) => {
@@ -483,15 +495,29 @@ pub fn run(options: ClientOptions) -> ExitCode {
             app.world_mut().resource_mut::<game::Selection>().confirm = ask;
             &mut app
         }
+        Some(OpenPanel::Spend) => {
+            let g = app.world().non_send::<game::Game>();
+            let pending = (|| {
+                let actor = g.encounter.active_creature()?;
+                let aim = intent::Aim::Ability(options.aim.clone()?);
+                let at = hover?;
+                let on = g
+                    .encounter
+                    .occupants()
+                    .into_iter()
+                    .find(|o| o.space.squares().any(|q| q == at))
+                    .map(|o| o.id);
+                let cmd = intent::command_at(&g.legal, actor, &aim, at, on, false)?;
+                input::spend_choice(g, &cmd)
+            })();
+            if pending.is_none() {
+                eprintln!("warning: --open spend: nothing to choose for --aim at that square");
+            }
+            app.world_mut().resource_mut::<game::Selection>().pending = pending;
+            &mut app
+        }
         None => &mut app,
     };
-    // With an aim and no square given, point at its best placement (the one
-    // the forecast says reaches the most targets), for screenshots.
-    let hover = options.window.hover.or_else(|| {
-        let aim = options.aim.as_deref()?;
-        let g = app.world().non_send::<game::Game>();
-        best_anchor(g, aim)
-    });
     app.insert_resource(input::ForcedHover(hover));
     app.insert_resource(picker::PickerOpen(options.menu));
     if let Some(applied) = last {

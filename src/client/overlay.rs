@@ -168,14 +168,14 @@ fn draw(
     let Some(view) = game.encounter.creature(actor) else {
         return;
     };
-    // Why a click here would do nothing, over the square, at token size.
-    if let Some((at, why)) = &reasons.hover {
+    // A click here would do nothing: crossed out (the card says why).
+    if let Some((at, _)) = &reasons.hover {
         label(
             &mut commands,
             &g,
-            (*at, Vec2::new(0.0, SQUARE * 0.85)),
-            format!("✕ {why}"),
-            22.0,
+            (*at, Vec2::ZERO),
+            "✕".into(),
+            34.0,
             Palette::DANGER,
         );
     }

@@ -129,7 +129,11 @@ pub fn ability_reason(e: &mut Encounter, actor: CreatureId, id: &str) -> Option<
             }
             v
         }
-        _ => others.iter().map(|(_, t, _)| with_target(*t)).take(6).collect(),
+        _ => others
+            .iter()
+            .map(|(_, t, _)| with_target(*t))
+            .take(6)
+            .collect(),
     };
     let answers: Vec<Refusal> = probes.iter().filter_map(|c| e.refusal(c)).collect();
     if answers.len() < probes.len() {

@@ -84,6 +84,7 @@ fn draw_card(
             Option<skirmish_rules::map::Pos>,
             Option<usize>,
             Option<CreatureId>,
+            bool,
         )>,
     >,
 ) {
@@ -98,6 +99,7 @@ fn draw_card(
         selection.hover,
         hovered_slot,
         selection.inspect,
+        selection.pending.is_some(),
     );
     if drawn.as_ref() == Some(&key) {
         return;
@@ -105,10 +107,18 @@ fn draw_card(
     *drawn = Some(key);
     let (entity, mut node) = card.into_inner();
     commands.entity(entity).despawn_children();
-    let mut lines = card_lines(&game, &selection, hovered_slot);
+    // The spend prompt has the forecast: the card gives it the room.
+    let mut lines = if selection.pending.is_some() {
+        Vec::new()
+    } else {
+        card_lines(&game, &selection, hovered_slot)
+    };
     // A greyed-out slot says why first, in the engine's words.
-    if let Some(why) = hovered_slot.and_then(|i| reasons.slots.get(i).cloned().flatten()) {
+    if selection.pending.is_some() {
+    } else if let Some(why) = hovered_slot.and_then(|i| reasons.slots.get(i).cloned().flatten()) {
         lines.insert(0, (format!("Can't use now: {why}"), Palette::DAMAGE));
+    } else if let Some((_, why)) = reasons.hover.as_ref().filter(|_| hovered_slot.is_none()) {
+        lines.insert(0, (format!("Can't: {why}"), Palette::DAMAGE));
     }
     node.display = if lines.is_empty() {
         Display::None

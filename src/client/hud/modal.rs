@@ -46,11 +46,17 @@ fn spawn_modal(mut commands: Commands) {
     ));
 }
 
-/// Prompts sit over the board, between the columns.
+/// Prompts sit over the board, between the columns: at the top, or at
+/// the bottom when the spend prompt's target is in the board's top half
+/// on screen, so that it never covers what it aims at.
 fn place_modal(
     layout: Res<Layout>,
     ui: Res<UiScale>,
     window: Single<&Window, With<bevy::window::PrimaryWindow>>,
+    selection: Res<Selection>,
+    game: NonSend<Game>,
+    camera: Single<(&Camera, &GlobalTransform), With<crate::client::camera::BoardCamera>>,
+    geometry: Res<crate::client::view::BoardGeometry>,
     mut node: Single<&mut Node, With<Modal>>,
 ) {
     let board = layout::board_logical(&layout, ui.0 * window.scale_factor());
@@ -58,6 +64,30 @@ fn place_modal(
     if node.left != left || node.width != width {
         node.left = left;
         node.width = width;
+    }
+    let aimed = selection.pending.as_ref().and_then(|p| {
+        let square = match &p.command {
+            Command::UseAbility { targets, .. } => game
+                .encounter
+                .creature(*targets.first()?)
+                .map(|c| c.space.pos),
+            Command::UseAreaAbility { placement, .. } => crate::client::intent::anchor(placement),
+            _ => None,
+        }?;
+        let (cam, at) = *camera;
+        let on_screen = cam
+            .world_to_viewport(at, geometry.centre(square, 1).extend(0.0))
+            .ok()?;
+        // Viewport pixels from the board's top (logical, before UI scale).
+        Some(on_screen.y < layout.board.height() / window.scale_factor() / 2.0)
+    });
+    let (top, bottom) = match aimed {
+        Some(true) => (Val::Auto, percent(4)),
+        _ => (percent(14), Val::Auto),
+    };
+    if node.top != top || node.bottom != bottom {
+        node.top = top;
+        node.bottom = bottom;
     }
 }
 
@@ -169,8 +199,32 @@ fn modal(
         }
         if let Some(p) = &selection.pending {
             let p = p.clone();
+            // What each choice would do, in the engine's forecast.
+            let outlook = |surges: u32, spend: u32| {
+                let mut q = p.clone();
+                q.surges = surges;
+                q.spend = spend;
+                let cmd = crate::client::input::with_choices(&q);
+                e.preview(&cmd).map_or(String::new(), |pv| {
+                    let dmg = pv.expected_damage();
+                    let down = pv
+                        .targets
+                        .iter()
+                        .map(|t| t.kill_chance)
+                        .fold(0.0f64, f64::max);
+                    if down > 0.0 {
+                        format!("≈{dmg:.0} dmg, {:.0}% down", down * 100.0)
+                    } else {
+                        format!("≈{dmg:.0} dmg")
+                    }
+                })
+            };
             card(root, &|c| {
-                c.spawn(text("Before the roll", HEADING, Palette::GOLD));
+                c.spawn(text(
+                    format!("Before the roll · now {}", outlook(p.surges, p.spend)),
+                    HEADING,
+                    Palette::GOLD,
+                ));
                 if p.max_surges > 0 {
                     c.spawn(text(
                         "Surges to spend (each adds damage to the first target):",
@@ -186,13 +240,17 @@ fn modal(
                     .with_children(|row| {
                         for n in 0..=p.max_surges {
                             let mark = if n == p.surges { "▶ " } else { "" };
-                            button(row, &format!("{mark}{n}"), UiAction::Surges(n));
+                            button(
+                                row,
+                                &format!("{mark}{n}: {}", outlook(n, p.spend)),
+                                UiAction::Surges(n),
+                            );
                         }
                     });
                 }
                 if p.max_spend > 0 {
                     c.spawn(text(
-                        format!("{} to spend:", p.resource),
+                        format!("{} to spend (you have {}):", p.resource, p.max_spend),
                         BODY,
                         Palette::TEXT,
                     ));
@@ -205,7 +263,11 @@ fn modal(
                     .with_children(|row| {
                         for n in 0..=p.max_spend.min(6) {
                             let mark = if n == p.spend { "▶ " } else { "" };
-                            button(row, &format!("{mark}{n}"), UiAction::Spend(n));
+                            button(
+                                row,
+                                &format!("{mark}{n} {}: {}", p.resource, outlook(p.surges, n)),
+                                UiAction::Spend(n),
+                            );
                         }
                     });
                 }

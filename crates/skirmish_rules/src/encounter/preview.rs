@@ -231,6 +231,28 @@ impl Forecaster<'_> {
             _ => return None,
         };
         let ability = self.content.ability(ability_id)?;
+        // The choices made before the roll: surges on damage and potency,
+        // and "Spend X" (docs/rules.md#surges, docs/rules.md#heroic-resources).
+        let (surges, potency_surges, spend) = match cmd {
+            Command::UseAbility {
+                surges,
+                potency_surges,
+                spend,
+                ..
+            }
+            | Command::UseAreaAbility {
+                surges,
+                potency_surges,
+                spend,
+                ..
+            } => (*surges, potency_surges.as_slice(), *spend),
+            _ => (0, &[][..], 0),
+        };
+        let extra = if spend > 0 {
+            crate::ability::spend_effects(&ability.spend, spend).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         let (mut user, _) = self.creature(user_id)?;
         if let Some(p) = at.or(from) {
             user.space.pos = p;
@@ -313,7 +335,21 @@ impl Forecaster<'_> {
             // (Odds of its own mean a roll that can miss: its lowest
             // result against an enemy does nothing.)
             let missed = own.is_some() && ts.side != user.side;
-            let tiers = self.tiers_on(ability, &user, ts, missed);
+            // Surges add to the first target's damage, as the roll adds them.
+            let chosen = Chosen {
+                extra: &extra,
+                potency_bonus: i32::from(potency_surges.contains(&ts.id)),
+                surge: if out.is_empty() {
+                    surges.min(3) as i32 * user.chars.highest()
+                } else {
+                    0
+                },
+            };
+            let tiers = if chosen.is_none() {
+                self.tiers_on(ability, &user, ts, missed)
+            } else {
+                tier_outcomes(world, ability, &user, ts, missed, &chosen)
+            };
             out.push(target_preview(ts.id, *left, edges, banes, chances, tiers));
         }
         Some(Preview {
@@ -337,9 +373,26 @@ impl Forecaster<'_> {
         if let Some((_, t)) = list.iter().find(|(id, _)| *id == ability.id) {
             return t.clone();
         }
-        let tiers = tier_outcomes(self.world, ability, user, ts, missed);
+        let tiers = tier_outcomes(self.world, ability, user, ts, missed, &Chosen::default());
         list.push((ability.id.clone(), tiers.clone()));
         tiers
+    }
+}
+
+/// The choices before a roll that change what it does to one target.
+#[derive(Default)]
+struct Chosen<'a> {
+    /// The effects of "Spend X".
+    extra: &'a [crate::ability::Effect],
+    /// 1 when two surges raise this target's potency.
+    potency_bonus: i32,
+    /// Surge damage added to this target's first damage.
+    surge: i32,
+}
+
+impl Chosen<'_> {
+    fn is_none(&self) -> bool {
+        self.extra.is_empty() && self.potency_bonus == 0 && self.surge == 0
     }
 }
 
@@ -352,6 +405,7 @@ fn tier_outcomes(
     user: &world::Snapshot,
     ts: &world::Snapshot,
     missed: bool,
+    chosen: &Chosen,
 ) -> [TierOutcome; 3] {
     // An aura acts later, on whoever is in it: what it does then.
     let always: Vec<crate::ability::Effect> = ability
@@ -379,13 +433,17 @@ fn tier_outcomes(
             None => Vec::new(),
         };
         effects.extend(always.iter().cloned());
-        let o = evaluate(&effects, &user.chars, &ts.chars, 0);
+        effects.extend(chosen.extra.iter().cloned());
+        let o = evaluate(&effects, &user.chars, &ts.chars, chosen.potency_bonus);
         let mut merged: Vec<(i32, DamageType)> = Vec::new();
         for (a, t) in o.damage {
             match merged.iter_mut().find(|(_, mt)| *mt == t) {
                 Some(m) => m.0 += a,
                 None => merged.push((a, t)),
             }
+        }
+        if let Some(first) = merged.first_mut() {
+            first.0 += chosen.surge;
         }
         TierOutcome {
             damage: merged.iter().map(|(a, t)| traits.apply(*a, *t)).sum(),

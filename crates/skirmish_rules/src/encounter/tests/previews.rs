@@ -55,3 +55,43 @@ fn a_preview_gives_exact_tier_chances_and_damage_and_changes_nothing() {
     )));
     assert_eq!(e.creature(bandit).unwrap().stamina.current, 20 - 5);
 }
+
+// The forecast counts the choices made before the roll: each surge adds the
+// highest characteristic to the first target's damage (docs/rules.md#surges)
+// and "Spend X" adds its effects (docs/rules.md#heroic-resources); the roll
+// then deals what the forecast's tier said.
+#[test]
+fn a_preview_counts_surges_and_spend_and_the_roll_agrees() {
+    let mut e = duel();
+    let bandit = CreatureId(2);
+    e.dice_mut().force([1]);
+    start(&mut e, FURY);
+    {
+        let mut h = e.heroic_mut(FURY).unwrap();
+        h.amount = 9;
+        h.surges = 2;
+    }
+    let plain = Command::use_ability(FURY, "fury_wrecking_blow", vec![bandit]);
+    let base = e.preview(&plain).unwrap().targets[0]
+        .tiers
+        .clone()
+        .map(|t| t.damage);
+    let highest = e.creature(FURY).unwrap().characteristics.highest();
+    let mut chosen = plain.clone();
+    if let Command::UseAbility { surges, spend, .. } = &mut chosen {
+        *surges = 2;
+        *spend = 3;
+    }
+    let p = e.preview(&chosen).unwrap();
+    let with = p.targets[0].tiers.clone().map(|t| t.damage);
+    for i in 0..3 {
+        assert_eq!(with[i], base[i] + 2 * highest + 3 * 2, "tier {}", i + 1);
+    }
+    assert!(p.targets[0].expected_damage > e.preview(&plain).unwrap().targets[0].expected_damage);
+    // 1 + 1 + Might is tier 1 whatever else: the bandit takes the forecast.
+    let before = e.creature(bandit).unwrap().stamina.current;
+    e.dice_mut().force([1, 1]);
+    e.apply(chosen).unwrap();
+    let after = e.creature(bandit).unwrap().stamina.current;
+    assert_eq!(before - after, with[0]);
+}
