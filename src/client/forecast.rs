@@ -75,7 +75,7 @@ pub fn aimed_commands(
 }
 
 /// The words over a target's token: expected damage and chance to drop.
-pub fn over_token(t: &skirmish_rules::encounter::preview::TargetPreview) -> Option<String> {
+pub fn over_token(t: &skirmish_rules::encounter::TargetPreview) -> Option<String> {
     if t.expected_damage < 0.05 {
         return None;
     }

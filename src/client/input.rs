@@ -26,6 +26,12 @@ pub struct BlocksBoard;
 #[derive(Resource, Default)]
 pub struct ForcedHover(pub Option<skirmish_rules::map::Pos>);
 
+/// A picture is being taken (`--screenshot`, `--layout-json`): the
+/// pointer, wherever the display left it, is not the player's, and only
+/// [`ForcedHover`] points at a square.
+#[derive(Resource, Default)]
+pub struct IgnorePointer;
+
 /// Whether the pointer is over a panel.
 #[derive(Resource, Default)]
 pub struct PointerOverUi(pub bool);
@@ -52,12 +58,14 @@ fn hover(
     over: Res<PointerOverUi>,
     keys: Res<ButtonInput<KeyCode>>,
     forced: Option<Res<ForcedHover>>,
+    ignore: Option<Res<IgnorePointer>>,
     mut selection: ResMut<Selection>,
 ) {
     let (camera, at) = *camera;
     // A square given on the command line (for screenshots) wins over the pointer.
     let square = match forced.and_then(|f| f.0) {
         Some(p) => Some(p),
+        None if ignore.is_some() => None,
         None => window
             .cursor_position()
             .filter(|_| !over.0)

@@ -519,6 +519,9 @@ pub fn run(options: ClientOptions) -> ExitCode {
         None => &mut app,
     };
     app.insert_resource(input::ForcedHover(hover));
+    if options.window.screenshot.is_some() || options.window.layout_json.is_some() {
+        app.insert_resource(input::IgnorePointer);
+    }
     app.insert_resource(picker::PickerOpen(options.menu));
     if let Some(applied) = last {
         app.world_mut().write_message(applied);

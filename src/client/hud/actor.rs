@@ -93,7 +93,7 @@ pub(super) fn spawn_actor_panel(mut commands: Commands, column: Single<Entity, W
         ))
         .id();
     let cue = commands
-        .spawn(super::more_cue(body, "scroll, or press the keys shown"))
+        .spawn(super::more_cue(body, "scroll, or keys"))
         .id();
     commands.entity(*column).with_child((
         Name::new("Actor panel"),

@@ -52,7 +52,7 @@ pub use gather::uses_left;
 pub use glyph::{Glyph, Glyphs};
 pub use listing::{Listing, Picked};
 pub use log::{CombatLog, LogEntry, trigger_text};
-pub use preview::{Forecaster, Preview};
+pub use preview::{Forecaster, Preview, TargetPreview};
 pub use react::{Prompt, Reaction};
 pub use replay::{Replay, ReplayError};
 pub use setup::SetupError;
