@@ -192,6 +192,9 @@ pub struct Confirm {
     pub yes: String,
     /// The key that, pressed again, says yes (Enter always does).
     pub key: Option<KeyCode>,
+    /// After the command, a second move to this square (with the main
+    /// action), if the engine then offers one.
+    pub then: Option<skirmish_rules::map::Pos>,
 }
 
 /// The player's settings, kept in the data folder between runs.
@@ -236,6 +239,7 @@ pub fn confirm_for(game: &Game, command: &Command, settings: &Settings) -> Optio
                 question: format!("End {}'s turn with {} unused?", who.name, and_list(&left)),
                 yes: "End turn [E]".into(),
                 key: Some(KeyCode::KeyE),
+                then: None,
             })
         }
         Command::Move { .. } | Command::Shift { .. } if !b.move_action && b.main => Some(Confirm {
@@ -246,8 +250,52 @@ pub fn confirm_for(game: &Game, command: &Command, settings: &Settings) -> Optio
             ),
             yes: "Move [Enter]".into(),
             key: None,
+            then: None,
         }),
         _ => None,
+    }
+}
+
+/// Two moves to `to`: `first` with the move action, then one more with
+/// the main action; it asks first.
+pub fn confirm_two_moves(
+    game: &Game,
+    first: Command,
+    to: skirmish_rules::map::Pos,
+) -> Option<Confirm> {
+    let who = game.encounter.creature(first.creature())?;
+    Some(Confirm {
+        command: first,
+        question: format!(
+            "Two moves to get there: the second uses {}'s main action.",
+            who.name
+        ),
+        yes: "Move twice [Enter]".into(),
+        key: None,
+        then: Some(to),
+    })
+}
+
+impl Game {
+    /// Say yes to `c`: its command, then its second move if it has one
+    /// and the engine offers it (an opportunity attack's prompt, or a
+    /// fall, may leave none). Whether the first was carried out.
+    pub fn confirmed(&mut self, c: Confirm, out: &mut MessageWriter<Applied>) -> bool {
+        let actor = c.command.creature();
+        if self.apply(c.command, out).is_err() {
+            return false;
+        }
+        if let Some(to) = c.then {
+            let second = self
+                .legal
+                .iter()
+                .find(|m| matches!(m, Command::Move { creature, path } if *creature == actor && path.end() == Some(to)))
+                .cloned();
+            if let Some(m) = second {
+                let _ = self.apply(m, out);
+            }
+        }
+        true
     }
 }
 
@@ -1011,6 +1059,65 @@ mod tests {
         game.carry_out(second).unwrap();
         let view = game.encounter.creature(actor).unwrap();
         assert!(!view.budget.main, "the engine took the main action for it");
+    }
+
+    // Issue 50 point 1: squares only a second move reaches are offered
+    // apart; choosing one asks, then makes both moves, the second with
+    // the main action, to where the way said.
+    #[test]
+    fn a_square_two_moves_away_takes_both_moves_after_asking() {
+        let content = content();
+        let mut tried = 0;
+        for id in content.encounters.keys() {
+            let mut game = hotseat(id, 5);
+            let start = game.legal[0].clone();
+            game.carry_out(start).unwrap();
+            let actor = game.encounter.active_creature().unwrap();
+            let far = super::super::intent::second_moves(&game.encounter, &game.legal, actor);
+            if game.encounter.phased_rules().is_some() {
+                assert!(far.is_empty(), "{id}: no second move in phased 2d6");
+                continue;
+            }
+            let near = super::super::intent::destinations(&game.legal, actor);
+            assert!(far.keys().all(|q| !near.contains_key(q)), "{id}");
+            // The farthest square whose way provokes nothing.
+            let Some((&to, (_, whole))) = far
+                .iter()
+                .filter(|(_, (_, w))| {
+                    super::super::intent::path_preview(&game.encounter, actor, w)
+                        .1
+                        .is_empty()
+                })
+                .max_by_key(|(_, (c, _))| *c)
+            else {
+                continue;
+            };
+            let first = game
+                .legal
+                .iter()
+                .filter(|c| matches!(c, Command::Move { creature, path } if *creature == actor && whole.starts_with(&path.to_vec())))
+                .max_by_key(|c| match c {
+                    Command::Move { path, .. } => path.to_vec().len(),
+                    _ => 0,
+                })
+                .cloned()
+                .unwrap();
+            let ask = confirm_two_moves(&game, first, to).unwrap();
+            assert!(ask.question.contains("main action"), "{}", ask.question);
+            let mut app = App::new();
+            app.add_message::<Applied>();
+            let mut state: bevy::ecs::system::SystemState<MessageWriter<Applied>> =
+                bevy::ecs::system::SystemState::new(app.world_mut());
+            let mut out = state.get_mut(app.world_mut()).unwrap();
+            assert!(game.confirmed(ask, &mut out));
+            let view = game.encounter.creature(actor).unwrap();
+            if game.encounter.prompt().is_none() {
+                assert_eq!(view.space.pos, to, "{id}");
+                assert!(!view.budget.move_action && !view.budget.main, "{id}");
+                tried += 1;
+            }
+        }
+        assert!(tried > 3, "two moves made in {tried} encounters");
     }
 
     // Outside a replay, a refusal is only a notice: the game goes on.

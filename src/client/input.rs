@@ -225,6 +225,26 @@ fn click(
             choose(&mut game, &mut sel, cmd, &settings, &mut out);
             *selection = sel;
         }
+        // Beyond this move's reach, within a second one's: two moves.
+        None if selection.aim == Aim::Move && occupant.is_none() => {
+            let far = intent::second_moves(&game.encounter, &game.legal, actor);
+            let first = far.get(&square).and_then(|(_, whole)| {
+                // The first move is the legal one that the way starts with.
+                game.legal
+                    .iter()
+                    .filter(|c| {
+                        matches!(c, Command::Move { creature, path }
+                            if *creature == actor && whole.starts_with(&path.to_vec()))
+                    })
+                    .max_by_key(|c| match c {
+                        Command::Move { path, .. } => path.to_vec().len(),
+                        _ => 0,
+                    })
+                    .cloned()
+            });
+            selection.confirm =
+                first.and_then(|f| super::game::confirm_two_moves(&game, f, square));
+        }
         None => selection.inspect = occupant,
     }
 }
@@ -312,7 +332,7 @@ fn keys(
             keys.just_pressed(KeyCode::Enter) || c.key.is_some_and(|k| keys.just_pressed(k));
         if again {
             selection.confirm = None;
-            if game.apply(c.command, &mut out).is_ok() {
+            if game.confirmed(c, &mut out) {
                 selection.aim = Aim::Move;
             }
         }

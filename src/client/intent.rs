@@ -382,6 +382,79 @@ pub fn powers(legal: &[Command], actor: CreatureId) -> BTreeMap<Pos, MovementPow
 /// The squares to shade for the current aim: for moving, each reachable
 /// square with its path; for an ability, each square of a valid target or
 /// an anchor of a valid placement.
+/// Squares a second move would reach, paid with the main action, while
+/// both the move and the main action are left (the second colour of a
+/// move range): each with the first move's path, to a square of this
+/// move's reach, from where the second move gets there most cheaply: the
+/// two moves' cost and the whole way (the first path, then the second's
+/// squares). Empty in a phased 2d6 fight, and for a dazed
+/// creature (one action).
+pub fn second_moves(
+    e: &Encounter,
+    legal: &[Command],
+    actor: CreatureId,
+) -> BTreeMap<Pos, (u32, Vec<Pos>)> {
+    let mut out: BTreeMap<Pos, (u32, Vec<Pos>)> = BTreeMap::new();
+    let Some(view) = e.creature(actor) else {
+        return BTreeMap::new();
+    };
+    let b = view.budget;
+    let dazed = view
+        .conditions
+        .has(skirmish_rules::conditions::ConditionKind::Dazed);
+    if !(b.move_action && b.main) || dazed || e.phased_rules().is_some() {
+        return BTreeMap::new();
+    }
+    let first: Vec<(Pos, Vec<Pos>)> = legal
+        .iter()
+        .filter_map(|c| match c {
+            Command::Move { creature, path } if *creature == actor => {
+                Some((path.end()?, path.to_vec()))
+            }
+            _ => None,
+        })
+        .collect();
+    let occupants = e.occupants();
+    let prone = u32::from(
+        view.conditions
+            .has(skirmish_rules::conditions::ConditionKind::Prone),
+    );
+    for (via, path) in &first {
+        let mover = Mover {
+            id: actor,
+            space: Footprint::new(*via, view.space.size),
+            side: view.side,
+            speed: view.movement.speed,
+            extra_cost: prone,
+            shifting: false,
+        };
+        let before = path_cost(
+            e.map(),
+            &occupants,
+            &Mover {
+                space: view.space,
+                ..mover
+            },
+            path,
+        )
+        .unwrap_or(u32::MAX / 2);
+        let reach = skirmish_rules::map::movement::reachable(e.map(), &occupants, &mover);
+        for (q, cost) in reach.destinations() {
+            if first.iter().any(|(p, _)| *p == q) || q == view.space.pos {
+                continue;
+            }
+            let total = before.saturating_add(cost);
+            if out.get(&q).is_none_or(|(t, _)| total < *t) {
+                // The whole way: the first move, then the second's squares.
+                let mut whole = path.clone();
+                whole.extend(reach.path_to(q).unwrap_or_default().into_iter().skip(1));
+                out.insert(q, (total, whole));
+            }
+        }
+    }
+    out
+}
+
 pub fn destinations(legal: &[Command], actor: CreatureId) -> BTreeMap<Pos, Vec<Pos>> {
     let mut out = BTreeMap::new();
     let mut ranks: BTreeMap<Pos, u8> = BTreeMap::new();

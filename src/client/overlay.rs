@@ -226,8 +226,30 @@ fn draw(
                     Color::srgba(0.8, 0.9, 1.0, 0.85),
                 );
             }
+            // Beyond: a second move, paid with the main action.
+            let far = intent::second_moves(&game.encounter, legal, actor);
+            for (&p, (cost, _)) in &far {
+                square(
+                    &mut commands,
+                    &g,
+                    p,
+                    Palette::MAIN_MOVE.with_alpha(0.2),
+                    5.0,
+                    2.0,
+                );
+                label(
+                    &mut commands,
+                    &g,
+                    (p, Vec2::ZERO),
+                    cost.to_string(),
+                    26.0,
+                    Color::srgba(0.85, 1.0, 0.92, 0.85),
+                );
+            }
             if let Some(path) = path {
                 route(&mut commands, &g, &game, actor, &path);
+            } else if let Some((_, first)) = selection.hover.and_then(|h| far.get(&h)) {
+                route(&mut commands, &g, &game, actor, first);
             }
         }
         aim => {

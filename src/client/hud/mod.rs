@@ -236,7 +236,7 @@ fn buttons(
             UiAction::Cancel => selection.pending = None,
             UiAction::Yes => {
                 if let Some(c) = selection.confirm.take()
-                    && game.apply(c.command, &mut out).is_ok()
+                    && game.confirmed(c, &mut out)
                 {
                     selection.aim = Aim::Move;
                 }
@@ -246,7 +246,7 @@ fn buttons(
                 settings.ask_before_ending_turn = false;
                 super::saves::keep_settings(&settings);
                 if let Some(c) = selection.confirm.take()
-                    && game.apply(c.command, &mut out).is_ok()
+                    && game.confirmed(c, &mut out)
                 {
                     selection.aim = Aim::Move;
                 }
