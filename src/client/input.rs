@@ -261,8 +261,16 @@ fn keys(
     mut picker: ResMut<super::picker::PickerOpen>,
     settings: Res<Settings>,
     help: Res<super::hud::help::HelpOpen>,
+    mut exit: MessageWriter<AppExit>,
 ) {
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    // (Pressed now, or pressed and let go within this frame.)
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight])
+        || keys.any_just_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    // Ctrl+Q quits (a fight under way is kept for Continue).
+    if ctrl && keys.just_pressed(KeyCode::KeyQ) {
+        exit.write(AppExit::Success);
+        return;
+    }
     if ctrl && keys.any_just_pressed([KeyCode::Equal, KeyCode::NumpadAdd]) {
         ui_scale.0 = (ui_scale.0 + 0.1).min(2.5);
         return;

@@ -210,18 +210,12 @@ fn worth_keeping(game: &Game) -> bool {
 }
 
 /// F5: save the fight, and say where (or why not).
-fn save_key(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut game: NonSendMut<Game>,
-    options: Option<Res<super::ClientOptions>>,
-) {
+fn save_key(keys: Res<ButtonInput<KeyCode>>, mut game: NonSendMut<Game>) {
     if !keys.just_pressed(KeyCode::F5) {
         return;
     }
     let words = if matches!(game.mode, Mode::Replay) {
         "Nothing to save: this is a replay (its file is the save)".to_string()
-    } else if options.is_some_and(|o| o.window.screenshot.is_some()) {
-        "Not saved: a screenshot run writes nothing".to_string()
     } else {
         match saves_dir() {
             None => "Can't save: no data folder (set SKIRMISH_DATA or HOME)".to_string(),

@@ -130,9 +130,9 @@ fn header(
     // The one column has room for the keys to find the rest with (the
     // briefing lists them all).
     keys += if layout.compact {
-        "B keys · Tab roster · Esc menu"
+        "F1 help · Tab roster · Esc menu"
     } else {
-        "Esc menu · B briefing · Tab roster · L log · F fit"
+        "F1 help · F5 save · Esc menu · B briefing · Tab roster · L log"
     };
     let notice = game.notice.clone().unwrap_or_default();
     if texts.p0().0 != left {

@@ -49,7 +49,7 @@ pub fn controls() -> Vec<String> {
         "[1]-[9], [0]: the acting creature's abilities, numbered the same all turn. Then click a highlighted target or square; right click or [Esc] cancels.".into(),
         format!("Basic actions: {basics} (Enter also ends the turn)."),
         "[Ctrl+Z] undo: takes back moves and choices of this turn until dice are rolled.".into(),
-        "[F5] save the fight · [Esc] menu, saved fights and Continue · [F1] this help".into(),
+        "[F5] save the fight · [Esc] menu, saved fights and Continue · [F1] this help · [Ctrl+Q] quit (a fight under way is kept for Continue)".into(),
         "[B] briefing · [Tab] roster · [L] log · arrows or WASD pan, wheel zooms · [F] fit the board · [C] centre on who acts · [V] action camera".into(),
         "Demo: Space pause, N step, +/- pace · [R] new fight, Shift+R the same · Ctrl +/- text size · F11 full screen".into(),
     ]
