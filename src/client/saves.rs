@@ -20,7 +20,8 @@ use super::game::{Game, Mode, Settings};
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(read_settings())
         .add_systems(Update, save_key.after(super::input::InputSet))
-        .add_systems(Last, autosave_on_quit);
+        // After the window plugin turns a closed window into an exit.
+        .add_systems(Last, autosave_on_quit.after(bevy::window::ExitSystems));
 }
 
 /// The autosave's file name, in the saves folder.
