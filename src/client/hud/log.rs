@@ -114,7 +114,9 @@ fn collect_log(mut lines: ResMut<LogLines>, game: NonSend<Game>) {
             }
             LogEntry::ConditionGained { .. } => Palette::CONDITION,
             LogEntry::TurnStarted { .. } => Palette::HEROES.lighter(0.2),
-            LogEntry::Healed { .. } | LogEntry::ResourceGained { .. } => Palette::GOOD,
+            LogEntry::Healed { .. }
+            | LogEntry::ResourceGained { .. }
+            | LogEntry::ResourceKept { .. } => Palette::GOOD,
             _ => Palette::TEXT,
         };
         lines.lines.push((e.line(&name), color));

@@ -798,6 +798,45 @@ impl Ability {
 /// 'Spend X+', you can spend as much ... as you like in multiples of X").
 /// Entries are taken in order; a plain entry once if affordable, a "+" entry
 /// as many times as what is left allows. The whole amount must be used.
+/// Whether `effects` act on a target only through potencies: at least one
+/// effect, and every one a condition or forced movement gated by a potency.
+/// A target that resists them is then unaffected, and what was spent on
+/// them is not spent (docs/rules.md#potency, "Spending Resources on
+/// Potencies").
+pub fn only_by_potency<'a>(effects: impl IntoIterator<Item = &'a Effect>) -> bool {
+    let mut any = false;
+    for e in effects {
+        match e {
+            Effect::Condition {
+                potency: Some(_), ..
+            }
+            | Effect::ForcedMove {
+                potency: Some(_), ..
+            } => any = true,
+            _ => return false,
+        }
+    }
+    any
+}
+
+impl Ability {
+    /// Whether every outcome of this ability acts on its targets only
+    /// through potencies ([`only_by_potency`]): each tier with the effect
+    /// entry, or the effect entry alone. An aura acts later, so never.
+    pub fn only_by_potency(&self) -> bool {
+        if self.aura.is_some() {
+            return false;
+        }
+        let always: Vec<&Effect> = self.effect.iter().flat_map(|e| e.effects.iter()).collect();
+        match &self.power_roll {
+            Some(p) => [Tier::One, Tier::Two, Tier::Three]
+                .into_iter()
+                .all(|t| only_by_potency(p.tier(t).effects.iter().chain(always.iter().copied()))),
+            None => only_by_potency(always),
+        }
+    }
+}
+
 pub fn spend_effects(entries: &[Spend], amount: u32) -> Result<Vec<Effect>, String> {
     if entries.is_empty() {
         return Err("the ability has no Spend entries".into());

@@ -114,6 +114,14 @@ pub enum LogEntry {
         amount: u32,
         total: u32,
     },
+    /// What was spent on effects every target resisted comes back
+    /// (docs/rules.md#potency, "Spending Resources on Potencies").
+    ResourceKept {
+        creature: CreatureId,
+        resource: String,
+        amount: u32,
+        total: u32,
+    },
     SurgesGained {
         creature: CreatureId,
         amount: u32,
@@ -775,6 +783,15 @@ impl LogEntry {
                     if *amount == 1 { "" } else { "s" }
                 )
             }
+            LogEntry::ResourceKept {
+                creature,
+                resource,
+                amount,
+                total,
+            } => format!(
+                "{} keeps {amount} {resource}: every target resisted ({total}).",
+                name(*creature)
+            ),
             LogEntry::MaliceGained { amount, total } => {
                 format!("The Director gains {amount} Malice ({total}).")
             }

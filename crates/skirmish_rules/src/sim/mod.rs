@@ -455,6 +455,12 @@ pub(crate) fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult
                 *r.abilities.entry(name.clone()).or_default() += 1;
             }
             LogEntry::ResourceSpent { amount, .. } => r.resource_spent += amount,
+            // Spent, then kept: every target resisted.
+            LogEntry::ResourceKept {
+                amount, resource, ..
+            } if resource != "Malice" => {
+                r.resource_spent = r.resource_spent.saturating_sub(*amount)
+            }
             _ => {}
         }
     }

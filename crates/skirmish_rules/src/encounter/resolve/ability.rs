@@ -155,6 +155,7 @@ pub(crate) fn use_ability(
                 potency_surges: potency_surges.to_vec(),
                 tier: chosen_tier,
                 extra,
+                spend,
             },
         );
         return;
@@ -176,6 +177,7 @@ pub(crate) fn use_ability(
             potency_surges: potency_surges.to_vec(),
             tier: chosen_tier,
             extra,
+            spend,
         },
     );
 }
@@ -198,6 +200,8 @@ pub struct PendingRoll {
     pub potency_surges: Vec<CreatureId>,
     pub tier: Option<crate::power_roll::Tier>,
     pub extra: Vec<crate::ability::Effect>,
+    /// Heroic resource spent on `extra` ("Spend X").
+    pub spend: u32,
 }
 
 /// Passive and episodic abilities take effect on their users as the

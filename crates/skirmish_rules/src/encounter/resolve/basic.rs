@@ -149,6 +149,7 @@ pub(crate) fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction
             potency_surges: Vec::new(),
             tier: None,
             extra: Vec::new(),
+            spend: 0,
         },
     );
 }

@@ -77,6 +77,7 @@ pub(crate) fn run_roll(world: &mut World, r: PendingRoll) {
             surges: r.surges,
             potency_surges: &r.potency_surges,
             tier: r.tier,
+            spend: r.spend,
         },
         source,
         &r.extra,
@@ -100,7 +101,10 @@ pub(crate) fn resolve_roll(
         surges,
         potency_surges,
         tier: chosen_tier,
+        spend,
     } = choices;
+    // What landed through potencies, for "Spending Resources on Potencies".
+    let mut landed = Landed::default();
     let id = user.id;
     let map = world.res::<Battlefield>().0.clone();
     let always: Vec<crate::ability::Effect> = ability
@@ -114,6 +118,7 @@ pub(crate) fn resolve_roll(
         effects.extend_from_slice(extra);
         let mut best_gain: Option<Gains> = None;
         for target in targets {
+            landed.see(&effects, extra, user, target, 0);
             let gain = apply_outcome(
                 world, entity, user, ability, target, &effects, 0, source, &mut 0,
             );
@@ -125,6 +130,7 @@ pub(crate) fn resolve_roll(
         if let Some(g) = best_gain {
             gain_for_user(world, entity, id, &g);
         }
+        keep_what_was_resisted(world, entity, user, ability, spend, extra, &landed);
         return;
     };
     // One roll for all targets (docs/rules.md#multiple-targets;
@@ -210,6 +216,7 @@ pub(crate) fn resolve_roll(
             critical: result.critical,
             fumble: naturals == [1, 1],
         });
+        landed.see(&effects, extra, user, target, potency_bonus);
         let gain = apply_outcome(
             world,
             entity,
@@ -231,6 +238,7 @@ pub(crate) fn resolve_roll(
     if let Some(g) = best_gain {
         gain_for_user(world, entity, id, &g);
     }
+    keep_what_was_resisted(world, entity, user, ability, spend, extra, &landed);
     // Using an ability on an enemy gives a hidden creature away.
     if targets.iter().any(|t| t.side != user.side) {
         reveal(world, entity, id);
@@ -349,4 +357,102 @@ pub(crate) struct Choices<'a> {
     pub(crate) surges: u32,
     pub(crate) potency_surges: &'a [CreatureId],
     pub(crate) tier: Option<crate::power_roll::Tier>,
+    /// Heroic resource spent on the ability's "Spend X" (its `extra`).
+    pub(crate) spend: u32,
+}
+
+/// What reached the targets of one use through potencies.
+#[derive(Default)]
+struct Landed {
+    /// Targets the outcome was checked on.
+    targets: u32,
+    /// Some potency-gated effect took hold on some target.
+    any: bool,
+    /// Some effect of the "Spend X" entries took hold.
+    spend: bool,
+}
+
+impl Landed {
+    /// Note what `effects` (of which `extra` is the "Spend X" part) do to
+    /// `target`, with the potency raised by `bonus`.
+    fn see(
+        &mut self,
+        effects: &[crate::ability::Effect],
+        extra: &[crate::ability::Effect],
+        user: &Snapshot,
+        target: &Snapshot,
+        bonus: i32,
+    ) {
+        let took = |effects: &[crate::ability::Effect]| {
+            let o = crate::ability::evaluate(effects, &user.chars, &target.chars, bonus);
+            o.conditions.iter().any(|c| c.applies) || o.forced.iter().any(|f| f.applies)
+        };
+        self.targets += 1;
+        self.any |= took(effects);
+        if !extra.is_empty() {
+            self.spend |= took(extra);
+        }
+    }
+}
+
+/// docs/rules.md#potency ("Spending Resources on Potencies"): a heroic
+/// resource or Malice spent on what acts only through potencies is not
+/// spent when every target resists. The ability's own cost comes back if
+/// the whole ability is such; the "Spend X" amount if its entries are.
+fn keep_what_was_resisted(
+    world: &mut World,
+    entity: Entity,
+    user: &Snapshot,
+    ability: &Ability,
+    spend: u32,
+    extra: &[crate::ability::Effect],
+    landed: &Landed,
+) {
+    if landed.targets == 0 {
+        return;
+    }
+    let whole = ability.only_by_potency() && !landed.any;
+    let (cost_heroic, cost_malice) = match ability.cost {
+        Cost::Heroic(n) if whole => (n, 0),
+        Cost::Malice(n) if whole => (0, n),
+        _ => (0, 0),
+    };
+    let spent_back =
+        if spend > 0 && (whole || (crate::ability::only_by_potency(extra) && !landed.spend)) {
+            spend
+        } else {
+            0
+        };
+    let heroic = cost_heroic + spent_back;
+    if heroic > 0
+        && let Some(mut h) = world.comp_mut::<Heroic>(entity)
+    {
+        h.gain(heroic);
+        let (resource, total) = (h.resource.clone(), h.amount);
+        emit(
+            world,
+            LogEntry::ResourceKept {
+                creature: user.id,
+                resource,
+                amount: heroic,
+                total,
+            },
+        );
+    }
+    if cost_malice > 0 {
+        let total = {
+            let mut m = world.res_mut::<Malice>();
+            m.0 += cost_malice;
+            m.0
+        };
+        emit(
+            world,
+            LogEntry::ResourceKept {
+                creature: user.id,
+                resource: "Malice".into(),
+                amount: cost_malice,
+                total,
+            },
+        );
+    }
 }
