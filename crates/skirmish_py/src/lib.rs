@@ -1,0 +1,336 @@
+//! `skirmish`, from Python: the rules engine's encounter with its legal
+//! actions, commands, forecasts, snapshots, log and replays (issue 53,
+//! the low-level API). Commands, log entries and forecasts cross as the
+//! same JSON the engine's replays and `--json` reports use, turned into
+//! Python dicts and lists.
+//!
+//! The Python side (`python/skirmish/__init__.py`) re-exports this module.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use skirmish_rules::content::ContentDb;
+use skirmish_rules::encounter::{
+    Command, Encounter as Engine, LogEntry, Snapshot as EngineSnapshot,
+};
+use skirmish_rules::map::Side;
+
+create_exception!(
+    _skirmish,
+    Refused,
+    PyException,
+    "The engine refused a command; the message is its reason."
+);
+create_exception!(
+    _skirmish,
+    ContentError,
+    PyException,
+    "Content (or an encounter file) could not be loaded; each line names file:line:column."
+);
+
+/// The content folder: the one given, else `$SKIRMISH_ASSETS`, else the
+/// repository's `assets/` this package was built from.
+fn assets_dir(given: Option<PathBuf>) -> PyResult<PathBuf> {
+    if let Some(p) = given {
+        return Ok(p);
+    }
+    if let Some(p) = std::env::var_os("SKIRMISH_ASSETS").filter(|v| !v.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+    if built.is_dir() {
+        return Ok(built);
+    }
+    Err(ContentError::new_err(
+        "no content folder: pass assets=PATH or set SKIRMISH_ASSETS",
+    ))
+}
+
+/// JSON text into Python objects (dicts, lists, numbers, strings).
+fn to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
+    let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+}
+
+/// A Python object (a dict as `legal_actions` gives) into a command.
+fn command_of(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Command> {
+    let text: String = py
+        .import("json")?
+        .call_method1("dumps", (action,))?
+        .extract()?;
+    serde_json::from_str(&text)
+        .map_err(|e| PyValueError::new_err(format!("not a command the engine knows: {e}")))
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Heroes => "heroes",
+        Side::Director => "director",
+    }
+}
+
+fn side_of(name: &str) -> PyResult<Side> {
+    match name {
+        "heroes" => Ok(Side::Heroes),
+        "director" | "monsters" => Ok(Side::Director),
+        other => Err(PyValueError::new_err(format!(
+            "side `{other}`: \"heroes\" or \"director\""
+        ))),
+    }
+}
+
+/// A state of an encounter to go back to ([`Encounter::restore`]).
+#[pyclass(module = "skirmish", unsendable)]
+pub struct Snapshot {
+    inner: EngineSnapshot,
+    /// Which encounter it was taken of: restoring it into another is refused.
+    owner: usize,
+}
+
+/// One encounter: its map, creatures, dice (one seeded generator) and log.
+#[pyclass(module = "skirmish", unsendable)]
+pub struct Encounter {
+    engine: Engine,
+    content: Arc<ContentDb>,
+}
+
+impl Encounter {
+    fn id(&self) -> usize {
+        std::ptr::from_ref(self) as usize
+    }
+
+    fn entry_json(&self, e: &LogEntry) -> serde_json::Value {
+        let name = |id| self.engine.name(id);
+        serde_json::json!({ "entry": e, "text": e.line(&name) })
+    }
+}
+
+#[pymethods]
+impl Encounter {
+    /// `Encounter("first_blood", seed=0, assets=None)`: a shipped
+    /// encounter by id, or an encounter file (`.ron`) by path.
+    #[new]
+    #[pyo3(signature = (encounter, seed = 0, assets = None))]
+    fn new(encounter: &str, seed: u64, assets: Option<PathBuf>) -> PyResult<Self> {
+        let dir = assets_dir(assets)?;
+        let mut db = ContentDb::load(&dir).map_err(|errors| {
+            ContentError::new_err(
+                errors
+                    .0
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )
+        })?;
+        let id = if Path::new(encounter).is_file() {
+            db.add_encounter_file(Path::new(encounter))
+                .map_err(|errors| {
+                    ContentError::new_err(
+                        errors
+                            .0
+                            .iter()
+                            .map(|e| e.to_string())
+                            .collect::<Vec<_>>()
+                            .join("\n"),
+                    )
+                })?
+        } else {
+            encounter.to_string()
+        };
+        let content = Arc::new(db);
+        let engine = Engine::new(content.clone(), &id, seed)
+            .map_err(|e| ContentError::new_err(e.to_string()))?;
+        Ok(Encounter { engine, content })
+    }
+
+    /// Every command the engine accepts now, as dicts: give one back to
+    /// `apply`. Empty once the fight is over.
+    fn legal_actions(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let legal = self.engine.legal_actions();
+        to_py(py, &serde_json::json!(legal))
+    }
+
+    /// Carry out `action` (a dict from `legal_actions`, or one written the
+    /// same way): the log entries it made, each `{"entry": ..., "text": ...}`.
+    /// Raises `Refused` with the engine's reason, changing nothing.
+    fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let command = command_of(py, action)?;
+        match self.engine.apply(command) {
+            Ok(entries) => {
+                let out: Vec<serde_json::Value> =
+                    entries.iter().map(|e| self.entry_json(e)).collect();
+                to_py(py, &serde_json::json!(out))
+            }
+            Err(r) => Err(Refused::new_err(r.to_string())),
+        }
+    }
+
+    /// The forecast of an ability command, without rolling: per target the
+    /// chance of each tier, each tier's outcome, the expected damage and
+    /// the chance to drop it. `None` for a command with no forecast.
+    fn preview(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let command = command_of(py, action)?;
+        match self.engine.preview(&command) {
+            Some(p) => to_py(py, &serde_json::json!(p)),
+            None => Ok(py.None()),
+        }
+    }
+
+    /// The engine's reason for refusing `action` now, or `None` if it would
+    /// be accepted (nothing is done).
+    fn refusal(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let command = command_of(py, action)?;
+        Ok(self.engine.refusal(&command).map(|r| r.to_string()))
+    }
+
+    /// The state now, to `restore` later (the log, the replay and the
+    /// dice go back with it).
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            inner: self.engine.snapshot(),
+            owner: self.id(),
+        }
+    }
+
+    /// Go back to `snapshot`, taken of this encounter.
+    fn restore(&mut self, snapshot: &Snapshot) -> PyResult<()> {
+        if snapshot.owner != self.id() {
+            return Err(PyValueError::new_err(
+                "that snapshot was taken of another encounter",
+            ));
+        }
+        self.engine.restore(&snapshot.inner);
+        Ok(())
+    }
+
+    /// The whole log so far, each entry `{"entry": ..., "text": ...}`.
+    fn log(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let out: Vec<serde_json::Value> = self
+            .engine
+            .log()
+            .iter()
+            .map(|e| self.entry_json(e))
+            .collect();
+        to_py(py, &serde_json::json!(out))
+    }
+
+    /// `"heroes"` or `"director"` once a side has won, else `None`.
+    fn winner(&self) -> Option<&'static str> {
+        self.engine.outcome().map(side_name)
+    }
+
+    /// The round (from 1).
+    #[getter]
+    fn round(&self) -> u32 {
+        self.engine.flow().round
+    }
+
+    /// The seed the dice started from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.engine.replay().seed
+    }
+
+    /// The side whose choice it is now (`None` once the fight is over).
+    fn deciding_side(&mut self) -> Option<&'static str> {
+        let first = self.engine.legal_actions().into_iter().next()?;
+        self.engine
+            .creature(first.creature())
+            .map(|c| side_name(c.side))
+    }
+
+    /// Write the fight so far as a replay file (its seed and commands):
+    /// `skirmish replay PATH` plays it, `skirmish --load PATH` goes on.
+    fn save_replay(&self, path: PathBuf) -> PyResult<()> {
+        std::fs::write(&path, self.engine.replay().to_ron())
+            .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))
+    }
+
+    /// What `side` may know now, as a dict: the round, whose turn, the
+    /// Malice, the map's size, every creature it can see (an enemy that is
+    /// hidden is left out) and the glyphs it knows of (its own, and the
+    /// other side's once revealed).
+    fn observe(&self, py: Python<'_>, side: &str) -> PyResult<Py<PyAny>> {
+        let side = side_of(side)?;
+        to_py(py, &observation(&self.engine, side))
+    }
+
+    /// The number of the content's abilities, classes, monsters and
+    /// encounters (a quick check that the content loaded).
+    fn content_counts(&self) -> (usize, usize, usize, usize) {
+        (
+            self.content.abilities.len(),
+            self.content.classes.len(),
+            self.content.monsters.len(),
+            self.content.encounters.len(),
+        )
+    }
+}
+
+/// [`Encounter::observe`]'s dict.
+pub fn observation(e: &Engine, side: Side) -> serde_json::Value {
+    let flow = e.flow();
+    let creatures: Vec<serde_json::Value> = e
+        .creatures()
+        .into_iter()
+        .filter(|c| c.side == side || !c.stance.hidden)
+        .map(|c| {
+            let (stamina, max_stamina) = c.shown_stamina();
+            serde_json::json!({
+                "id": c.id.0,
+                "name": c.name,
+                "side": side_name(c.side),
+                "square": [c.space.pos.x, c.space.pos.y],
+                "size": c.space.size,
+                "stamina": stamina,
+                "max_stamina": max_stamina,
+                "squad": c.squad,
+                "dead": c.stamina.is_dead(),
+                "conditions": c.conditions.kinds().iter().map(|k| k.word()).collect::<Vec<_>>(),
+                "heroic_resource": c.heroic.as_ref().map(|h| h.amount),
+                "surges": c.heroic.as_ref().map(|h| h.surges),
+                "speed": c.movement.speed,
+                "acted": flow.acted.contains(&c.id),
+                "acting": flow.is_acting(c.id),
+                "hidden": c.stance.hidden,
+            })
+        })
+        .collect();
+    let glyphs: Vec<serde_json::Value> = e
+        .glyphs()
+        .list
+        .iter()
+        .filter(|g| !g.dismissed && (g.side == side || g.revealed))
+        .map(|g| {
+            serde_json::json!({
+                "name": g.name,
+                "side": side_name(g.side),
+                "square": [g.at.x, g.at.y],
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "side": side_name(side),
+        "round": flow.round,
+        "acting": flow.active.map(|a| a.0),
+        "malice": e.malice(),
+        "width": e.map().width,
+        "height": e.map().height,
+        "creatures": creatures,
+        "glyphs": glyphs,
+        "winner": e.outcome().map(side_name),
+    })
+}
+
+#[pymodule]
+fn _skirmish(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Encounter>()?;
+    m.add_class::<Snapshot>()?;
+    m.add("Refused", m.py().get_type::<Refused>())?;
+    m.add("ContentError", m.py().get_type::<ContentError>())?;
+    Ok(())
+}
