@@ -226,15 +226,6 @@ pub(super) fn queue_turns(world: &mut World, owner: CreatureId) -> Vec<CreatureI
     ready
 }
 
-/// The nearest living enemy of `me`, by distance then id.
-fn nearest_enemy(creatures: &[Occupant], me: &Occupant) -> Option<Occupant> {
-    creatures
-        .iter()
-        .filter(|o| o.side != me.side)
-        .min_by_key(|o| (o.space.distance(me.space), o.id))
-        .copied()
-}
-
 /// What a summon's "Attack+0" can reach from where it stands: an adjacent
 /// enemy, or with a range value above 1, an enemy within that range in its
 /// line of effect and not hidden from it.
@@ -274,8 +265,65 @@ fn strikes<'a>(world: &World, map: &'a Map, e: Entity, side: Side) -> Strikes<'a
     }
 }
 
-/// "Move+0": walk toward the nearest enemy, stopping as soon as "Attack+0"
-/// reaches an enemy (for a melee summon: adjacent to one).
+/// A summon's focus (docs/rulings.md, "Summons": the seed's automated
+/// "Move+0, Attack+0" read with Gloomhaven's focus rules): the enemy it
+/// can get to strike with the least movement, then the nearest, then the
+/// earliest in the turn order (the lowest id: the order creatures were
+/// set up and summoned). With the squares of movement that takes.
+fn focus(
+    map: &Map,
+    creatures: &[Occupant],
+    me: &Occupant,
+    strikes: &Strikes,
+    extra_cost: u32,
+) -> Option<(Occupant, Option<Pos>)> {
+    let enemies: Vec<Occupant> = creatures
+        .iter()
+        .filter(|o| o.side != me.side)
+        .copied()
+        .collect();
+    // Where it could stand, however far (a bound of the board's size).
+    let mover = Mover {
+        id: me.id,
+        space: me.space,
+        side: me.side,
+        speed: (map.width + map.height).max(1) as u32 * 2,
+        extra_cost,
+        shifting: false,
+    };
+    let reach = reachable(map, creatures, &mover);
+    let mut spots: Vec<(Pos, u32)> = reach.destinations();
+    spots.push((me.space.pos, 0));
+    let size = me.space.size;
+    enemies
+        .iter()
+        .map(|t| {
+            // The cheapest square to strike it from (`None`: it can't be
+            // reached at all, and comes after every one that can).
+            let best = spots
+                .iter()
+                .filter(|(p, _)| strikes.reaches(Footprint::new(*p, size), t))
+                .min_by_key(|(p, cost)| {
+                    // Of equal cost, the straighter line to it.
+                    let straight = (t.space.pos.x - p.x).abs() + (t.space.pos.y - p.y).abs();
+                    (*cost, straight, p.y, p.x)
+                })
+                .copied();
+            (t, best)
+        })
+        .min_by_key(|(t, best)| {
+            (
+                best.map_or(u32::MAX, |(_, c)| c),
+                t.space.distance(me.space),
+                t.id,
+            )
+        })
+        .map(|(t, best)| (*t, best.map(|(p, _)| p)))
+}
+
+/// "Move+0": move toward its focus ([`focus`]), along the cheapest way to
+/// a square it can strike the focus from, as far as its speed goes,
+/// stopping as soon as it can strike the focus.
 pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     let Some(e) = entity_of(world, id) else {
         return;
@@ -292,61 +340,79 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     world
         .res_mut::<Resolution>()
         .push(Resume::SummonStrike { creature: id });
-    let Some(target) = nearest_enemy(&creatures, &me) else {
-        return;
-    };
     let map = world.res::<Battlefield>().0.clone();
     let strikes = strikes(world, &map, e, me.side);
-    if creatures.iter().any(|o| strikes.reaches(me.space, o)) {
-        return;
-    }
     let conditions = world
         .comp::<crate::conditions::Conditions>(e)
         .cloned()
         .unwrap_or_default();
     let speed = world.comp::<Movement>(e).map_or(0, |m| m.speed);
     let limits = crate::conditions::movement_limits(&conditions, speed);
-    if limits.speed == 0 {
+    let Some((target, spot)) = focus(
+        &map,
+        &creatures,
+        &me,
+        &strikes,
+        limits.extra_cost_per_square,
+    ) else {
+        return;
+    };
+    if strikes.reaches(me.space, &target) || limits.speed == 0 {
         return;
     }
-    let mover = Mover {
+    let size = me.space.size;
+    // The way to the square to strike from (or, if none can be reached,
+    // toward the focus as near as it gets).
+    let far = Mover {
         id,
         space: me.space,
         side: me.side,
-        speed: limits.speed,
+        speed: (map.width + map.height).max(1) as u32 * 2,
         extra_cost: limits.extra_cost_per_square,
         shifting: false,
     };
+    let whole = reachable(&map, &creatures, &far);
+    let goal = spot.or_else(|| {
+        whole
+            .destinations()
+            .into_iter()
+            .min_by_key(|(p, cost)| (target.space.distance(Footprint::new(*p, size)), *cost))
+            .map(|(p, _)| p)
+    });
+    let Some(way) = goal.and_then(|g| whole.path_to(g)) else {
+        return;
+    };
+    // As far along it as this move's speed reaches, onto a free square,
+    // stopping where it can strike the focus.
+    let mover = Mover {
+        speed: limits.speed,
+        ..far
+    };
     let reach = reachable(&map, &creatures, &mover);
-    let size = me.space.size;
-    let closer = |p: Pos| target.space.distance(Footprint::new(p, size));
-    let Some((dest, _)) = reach
-        .destinations()
-        .into_iter()
-        .filter(|(p, _)| closer(*p) < closer(me.space.pos))
-        .min_by_key(|(p, cost)| {
-            let straight = (target.space.pos.x - p.x).abs() + (target.space.pos.y - p.y).abs();
-            (closer(*p), *cost, straight, p.y, p.x)
-        })
-    else {
-        return;
+    let free = |p: Pos| {
+        !creatures
+            .iter()
+            .any(|o| o.id != id && o.space.overlaps(Footprint::new(p, size)))
     };
-    let Some(path) = reach.path_to(dest) else {
-        return;
-    };
-    // Stop on the first free square from which it can strike (a melee
-    // summon never leaves an enemy's reach, so it never provokes).
-    let mut cut = path.len();
-    for (i, p) in path.iter().enumerate().skip(1) {
-        let fp = Footprint::new(*p, size);
-        if creatures.iter().any(|o| strikes.reaches(fp, o))
-            && !creatures.iter().any(|o| o.id != id && o.space.overlaps(fp))
-        {
-            cut = i + 1;
+    let mut stop = None;
+    for (i, p) in way.iter().enumerate().skip(1) {
+        if reach.cost_to(*p).is_none() {
             break;
         }
+        if free(*p) {
+            stop = Some(i);
+            if strikes.reaches(Footprint::new(*p, size), &target) {
+                break;
+            }
+        }
     }
-    resolve::walk_steps(world, id, path[..cut].to_vec(), false, false);
+    let Some(stop) = stop else {
+        return;
+    };
+    let Some(path) = reach.path_to(way[stop]) else {
+        return;
+    };
+    resolve::walk_steps(world, id, path, false, false);
 }
 
 /// "Attack+0": a free strike on the nearest enemy it reaches (then the
@@ -364,11 +430,22 @@ pub(super) fn strike(world: &mut World, id: CreatureId) {
     };
     let map = world.res::<Battlefield>().0.clone();
     let strikes = strikes(world, &map, e, me.side);
-    let target = creatures
-        .iter()
-        .filter(|o| strikes.reaches(me.space, o))
-        .min_by_key(|o| (o.space.distance(me.space), o.id))
-        .copied();
+    // Its focus if it reaches it, else the nearest enemy it reaches.
+    let extra = world
+        .comp::<crate::conditions::Conditions>(e)
+        .map_or(0, |c| {
+            crate::conditions::movement_limits(c, 0).extra_cost_per_square
+        });
+    let focused = focus(&map, &creatures, &me, &strikes, extra)
+        .map(|(t, _)| t)
+        .filter(|t| strikes.reaches(me.space, t));
+    let target = focused.or_else(|| {
+        creatures
+            .iter()
+            .filter(|o| strikes.reaches(me.space, o))
+            .min_by_key(|o| (o.space.distance(me.space), o.id))
+            .copied()
+    });
     if let Some(t) = target {
         resolve::summon_strike(world, e, id, t.id);
     }
