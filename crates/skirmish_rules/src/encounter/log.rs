@@ -289,6 +289,14 @@ pub enum LogEntry {
     Died {
         creature: CreatureId,
         name: String,
+        /// Whose damage felled it, if anyone's.
+        #[serde(default)]
+        by: Option<CreatureId>,
+        /// Who is credited with the kill: `by`, or for a summon its owner
+        /// (source 004: "Summon kills are credited to the owner of the
+        /// summon").
+        #[serde(default)]
+        kill_for: Option<CreatureId>,
     },
     Dying {
         creature: CreatureId,
@@ -946,6 +954,16 @@ impl LogEntry {
             } => format!(
                 "{} bleeds for {amount} ({stamina_left} stamina left).",
                 name(*creature)
+            ),
+            LogEntry::Died {
+                name: who,
+                by: Some(by),
+                kill_for: Some(owner),
+                ..
+            } if by != owner => format!(
+                "{who} dies: felled by {}, a kill for {}.",
+                name(*by),
+                name(*owner)
             ),
             LogEntry::Died { name, .. } => format!("{name} dies."),
             LogEntry::Dying { name, .. } => format!("{name} is dying."),

@@ -68,6 +68,9 @@ pub struct GameResult {
     /// Per creature (by name): damage dealt and taken, and its side.
     pub dealt: BTreeMap<String, i64>,
     pub taken: BTreeMap<String, i64>,
+    /// Kills credited (a summon's to its owner).
+    #[serde(default)]
+    pub kills: BTreeMap<String, i64>,
     pub sides: BTreeMap<String, Side>,
     /// Ability uses by ability name.
     pub abilities: BTreeMap<String, u32>,
@@ -115,6 +118,9 @@ pub struct CreatureTotals {
     pub dealt_per_game: f64,
     /// Damage taken, likewise.
     pub taken_per_game: f64,
+    /// Kills credited to it, likewise (a summon's go to its owner).
+    #[serde(default)]
+    pub kills_per_game: f64,
     /// The side it fought on.
     #[serde(default)]
     pub side: Option<Side>,
@@ -413,6 +419,7 @@ pub(crate) fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult
         rounds: e.flow().round,
         dealt: BTreeMap::new(),
         taken: BTreeMap::new(),
+        kills: BTreeMap::new(),
         sides: BTreeMap::new(),
         abilities: BTreeMap::new(),
         resource_spent: 0,
@@ -442,7 +449,11 @@ pub(crate) fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult
     // whoever acted last: an aura's damage at the start of an enemy's turn
     // is its user's, and a strain's nobody's).
     let damage = damage::DamageTally::of(e.log());
-    for (per, into) in [(&damage.dealt, &mut r.dealt), (&damage.taken, &mut r.taken)] {
+    for (per, into) in [
+        (&damage.dealt, &mut r.dealt),
+        (&damage.taken, &mut r.taken),
+        (&damage.kills, &mut r.kills),
+    ] {
         for (id, n) in per {
             if let Some(name) = names.get(id) {
                 *into.entry(name.clone()).or_default() += n;
@@ -550,8 +561,9 @@ struct Tally {
     rounds_min: Option<u32>,
     rounds_max: u32,
     resource_spent: u64,
-    /// Per creature: damage dealt, taken, its side, the games it was in.
-    creatures: BTreeMap<String, (i64, i64, Option<Side>, u32)>,
+    /// Per creature: damage dealt, taken, its side, the games it was in,
+    /// kills credited.
+    creatures: BTreeMap<String, (i64, i64, Option<Side>, u32, i64)>,
     abilities: BTreeMap<String, u32>,
     /// (seed, message), the lowest seeds' kept.
     errors: Vec<(u64, String)>,
@@ -579,6 +591,9 @@ impl Tally {
         }
         for (c, d) in &g.taken {
             self.creatures.entry(c.clone()).or_default().1 += d;
+        }
+        for (c, k) in &g.kills {
+            self.creatures.entry(c.clone()).or_default().4 += k;
         }
         for (c, side) in &g.sides {
             let row = self.creatures.entry(c.clone()).or_default();
@@ -613,12 +628,13 @@ impl Tally {
         };
         self.rounds_max = self.rounds_max.max(other.rounds_max);
         self.resource_spent += other.resource_spent;
-        for (c, (d, t, side, n)) in other.creatures {
+        for (c, (d, t, side, n, k)) in other.creatures {
             let row = self.creatures.entry(c).or_default();
             row.0 += d;
             row.1 += t;
             row.2 = row.2.or(side);
             row.3 += n;
+            row.4 += k;
         }
         for (a, k) in other.abilities {
             *self.abilities.entry(a).or_insert(0) += k;
@@ -637,11 +653,12 @@ impl Tally {
         let creatures = self
             .creatures
             .into_iter()
-            .map(|(name, (dealt, taken, side, games))| {
+            .map(|(name, (dealt, taken, side, games, kills))| {
                 let per = games.max(1) as f64;
                 let totals = CreatureTotals {
                     dealt_per_game: dealt as f64 / per,
                     taken_per_game: taken as f64 / per,
+                    kills_per_game: kills as f64 / per,
                     side,
                     games,
                 };
@@ -716,8 +733,8 @@ impl std::fmt::Display for Report {
         writeln!(f, "  per creature, on average over the games it was in:")?;
         writeln!(
             f,
-            "    {:<width$} {:>7} {:>7} {:>9}",
-            "", "dealt", "taken", "in games"
+            "    {:<width$} {:>7} {:>7} {:>6} {:>9}",
+            "", "dealt", "taken", "kills", "in games"
         )?;
         for (side, title) in [
             (Some(Side::Heroes), "heroes:"),
@@ -737,8 +754,8 @@ impl std::fmt::Display for Report {
                 let share = 100.0 * c.games as f64 / self.games.max(1) as f64;
                 writeln!(
                     f,
-                    "    {name:<width$} {:7.1} {:7.1} {share:8.0}%",
-                    c.dealt_per_game, c.taken_per_game
+                    "    {name:<width$} {:7.1} {:7.1} {:6.2} {share:8.0}%",
+                    c.dealt_per_game, c.taken_per_game, c.kills_per_game
                 )?;
             }
         }

@@ -168,6 +168,7 @@ fn game_with(seed: u64, rows: &[(&str, Side, i64, i64)]) -> GameResult {
         rounds: 5,
         dealt: rows.iter().map(|r| (r.0.to_string(), r.2)).collect(),
         taken: rows.iter().map(|r| (r.0.to_string(), r.3)).collect(),
+        kills: BTreeMap::new(),
         sides: rows.iter().map(|r| (r.0.to_string(), r.1)).collect(),
         abilities: BTreeMap::new(),
         resource_spent: 0,

@@ -71,6 +71,7 @@ pub(crate) fn deal_damage_credited(
         .comp::<Creature>(entity)
         .map(|c| c.name.clone())
         .unwrap_or_default();
+    let kill_for = kill_credit(world, credit);
     let mut log = world.res_mut::<CombatLog>();
     log.emit(LogEntry::Damage {
         target: id,
@@ -82,7 +83,12 @@ pub(crate) fn deal_damage_credited(
     });
     if after != before {
         match after {
-            Health::Dead => log.emit(LogEntry::Died { creature: id, name }),
+            Health::Dead => log.emit(LogEntry::Died {
+                creature: id,
+                name,
+                by: credit,
+                kill_for,
+            }),
             Health::Dying => log.emit(LogEntry::Dying { creature: id, name }),
             _ => {}
         }
@@ -94,6 +100,16 @@ pub(crate) fn deal_damage_credited(
     if taken > 0 {
         crate::encounter::concentration::damaged(world, id);
     }
+}
+
+/// Who is credited with a kill by `by`: `by` itself, or a summon's owner
+/// (source 004: "Summon kills are credited to the owner of the summon").
+fn kill_credit(world: &World, by: Option<CreatureId>) -> Option<CreatureId> {
+    let by = by?;
+    let owner = entity_of(world, by)
+        .and_then(|e| world.comp::<Summoned>(e))
+        .map(|s| s.owner);
+    Some(owner.unwrap_or(by))
 }
 
 /// Untyped damage from no attack (for tests of what shields don't stop).
@@ -180,10 +196,13 @@ pub(crate) fn squad_deaths(world: &mut World, hit: Entity, by: Option<CreatureId
             let all = s.current + s.temporary;
             s.take_damage(all.max(1));
         }
+        let kill_for = kill_credit(world, by);
         let mut log = world.res_mut::<CombatLog>();
         log.emit(LogEntry::Died {
             creature: *id,
             name: name.clone(),
+            by,
+            kill_for,
         });
         log.emit(LogEntry::SquadLoss {
             squad: n,
@@ -239,7 +258,12 @@ pub(crate) fn bleed(world: &mut World, entity: Entity) {
         stamina_left: left,
     });
     if after == Health::Dead && before != Health::Dead {
-        log.emit(LogEntry::Died { creature: id, name });
+        log.emit(LogEntry::Died {
+            creature: id,
+            name,
+            by: None,
+            kill_for: None,
+        });
     }
 }
 
