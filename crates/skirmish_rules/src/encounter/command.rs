@@ -288,6 +288,8 @@ pub enum Refusal {
     CannotHide(&'static str),
     #[error("{0}")]
     Phased(String),
+    #[error("frightened of {0}: it can't move closer to it")]
+    Afraid(Who),
     #[error("can't delay: {0}")]
     CannotDelay(&'static str),
     #[error("the square {0} is far off the map")]

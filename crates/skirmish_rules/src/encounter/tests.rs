@@ -10,6 +10,7 @@ use crate::map::Pos;
 mod auras;
 mod bonuses;
 mod charges;
+mod fear;
 mod greedy;
 mod phased;
 mod previews;

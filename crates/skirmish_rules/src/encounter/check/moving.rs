@@ -6,7 +6,7 @@ use crate::ability::{Distance, Keyword};
 use crate::conditions::movement_limits;
 use crate::content::Content;
 use crate::encounter::resolve::speed_with_grab;
-use crate::map::movement::{Mover, is_straight, path_cost};
+use crate::map::movement::{Mover, is_straight, nears, path_cost};
 use crate::map::{Footprint, Pos};
 
 /// Whether the creature may walk `path` now (a shift, if `shift`): the
@@ -107,7 +107,24 @@ pub(crate) fn path_in_reach(
     if cost > speed {
         return Err(Refusal::TooFar { cost, speed });
     }
+    if let Some((source, at)) = afraid_of(world, conditions)
+        && nears(path, space.size, at)
+    {
+        return Err(Refusal::Afraid(Who::of(world, source)));
+    }
     Ok(())
+}
+
+/// The source of a creature's fear and where it stands, if it is frightened
+/// of one still on the board (docs/rules.md#frightened: "it can't willingly
+/// move closer to the source").
+pub(crate) fn afraid_of(world: &World, conditions: &Conditions) -> Option<(CreatureId, Footprint)> {
+    let source = movement_limits(conditions, 0).cannot_approach?;
+    let e = entity_of(world, source)?;
+    if world.comp::<Stamina>(e).is_none_or(|s| s.is_dead()) {
+        return None;
+    }
+    Some((source, world.comp::<Space>(e)?.0))
 }
 
 /// docs/rules.md#charge (main action): "move up to your speed in a
@@ -164,6 +181,11 @@ pub(crate) fn charge(
             });
         }
         _ => {}
+    }
+    if let Some((source, at)) = afraid_of(world, conditions)
+        && nears(path, user.space.size, at)
+    {
+        return Err(Refusal::Afraid(Who::of(world, source)));
     }
     let end = Footprint::new(*path.last().unwrap_or(&user.space.pos), user.space.size);
     let te = entity_of(world, target).ok_or_else(|| Refusal::NoSuchCreature(Who::id(target)))?;

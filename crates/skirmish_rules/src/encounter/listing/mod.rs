@@ -340,6 +340,8 @@ pub(crate) struct ListedCharges {
     at: usize,
     mover: Mover,
     slots: Vec<ChargeSlot>,
+    /// As [`ListedMoves::afraid`]: a run that nears it is no charge.
+    afraid: Option<(crate::map::Footprint, u32)>,
     /// Who stands where, and the boxes the runs are searched toward.
     occ: crate::map::movement::Occupancy,
     areas: Vec<(crate::map::Pos, crate::map::Pos)>,
@@ -354,6 +356,19 @@ pub(crate) struct ListedMoves {
     creature: CreatureId,
     reach: crate::map::movement::Reach,
     count: usize,
+    /// A frightened creature's source of fear, where it stands: a path
+    /// that nears it is no legal move (docs/rules.md#frightened).
+    afraid: Option<(crate::map::Footprint, u32)>,
+}
+
+impl ListedMoves {
+    /// Whether `path` may be walked by the fear rule.
+    fn allowed(&self, path: &crate::map::movement::Path) -> bool {
+        match self.afraid {
+            None => true,
+            Some((at, size)) => !crate::map::movement::nears(&path.to_vec(), size, at),
+        }
+    }
 }
 
 /// Where a slot of a listing is.
@@ -457,8 +472,10 @@ impl Listing {
     /// waits on one.
     pub fn is_legal(&mut self, i: usize) -> bool {
         match self.locate(i) {
-            Slot::Move(_) => true,
-            Slot::Charge(k) => self.charge_end(k).is_some(),
+            Slot::Move(i) => self.moves.as_ref().is_some_and(|m| {
+                m.afraid.is_none() || m.reach.nth_path(i).is_some_and(|(_, p)| m.allowed(&p))
+            }),
+            Slot::Charge(k) => self.charge(k).is_some(),
             Slot::Rest(r) => self.rest_holds(r),
             Slot::Beyond => false,
         }
@@ -488,7 +505,15 @@ impl Listing {
     fn charge(&mut self, k: usize) -> Option<Command> {
         let end = self.charge_end(k)?;
         let c = self.charges.as_ref()?;
-        c.slots[k].command(c.creature, &c.found.as_ref()?.0, end)
+        let cmd = c.slots[k].command(c.creature, &c.found.as_ref()?.0, end)?;
+        match (&cmd, c.afraid) {
+            (Command::Charge { path, .. }, Some((at, size)))
+                if crate::map::movement::nears(&path.to_vec(), size, at) =>
+            {
+                None
+            }
+            _ => Some(cmd),
+        }
     }
 
     /// The command of slot `i`, building no other; none if the slot holds
@@ -498,10 +523,13 @@ impl Listing {
     pub fn take(&mut self, i: usize) -> Option<Command> {
         match self.locate(i) {
             Slot::Move(i) => self.moves.as_ref().and_then(|m| {
-                m.reach.nth_path(i).map(|(_, path)| Command::Move {
-                    creature: m.creature,
-                    path,
-                })
+                m.reach
+                    .nth_path(i)
+                    .filter(|(_, path)| m.allowed(path))
+                    .map(|(_, path)| Command::Move {
+                        creature: m.creature,
+                        path,
+                    })
             }),
             Slot::Charge(k) => self.charge(k),
             Slot::Rest(r) => self.rest_holds(r).then(|| {
@@ -557,10 +585,15 @@ impl Listing {
         }
         let mut out = Vec::with_capacity(self.slots());
         if let Some(m) = self.moves.take() {
-            out.extend(m.reach.paths().map(|(_, path)| Command::Move {
-                creature: m.creature,
-                path,
-            }));
+            out.extend(
+                m.reach
+                    .paths()
+                    .filter(|(_, path)| m.allowed(path))
+                    .map(|(_, path)| Command::Move {
+                        creature: m.creature,
+                        path,
+                    }),
+            );
         }
         // The charges that a run gets to, built, to stand before
         // `rest[at..]`.
@@ -651,6 +684,8 @@ pub(crate) fn creature_actions(
         other => ask(other),
     };
     let mut listed_charges = None;
+    // docs/rules.md#frightened: no willing step nearer the source of fear.
+    let afraid = check::afraid_of(world, cond).map(|(_, at)| (at, space.size));
     // One search of the squares in reach serves moves, shifts and charges
     // (none of which a creature with neither its move nor its main action
     // left can take: then nothing of moving is worked out).
@@ -707,6 +742,10 @@ pub(crate) fn creature_actions(
                     crate::map::movement::path_cost_with(map, occ, &shifter, &[space.pos, to])
                         .is_some_and(|c| c <= 1)
                 };
+                let shifts = shifts
+                    && afraid.is_none_or(|(at, size)| {
+                        !crate::map::movement::nears(&[space.pos, to], size, at)
+                    });
                 if shifts {
                     out.push(Listed::Shift {
                         creature: active,
@@ -763,6 +802,7 @@ pub(crate) fn creature_actions(
                     at: out.len(),
                     mover: *mover,
                     slots,
+                    afraid,
                     occ,
                     areas,
                     found: None,
@@ -911,6 +951,7 @@ pub(crate) fn creature_actions(
             creature: active,
             count: reach.path_count(),
             reach,
+            afraid,
         }),
         _ => None,
     };

@@ -6,6 +6,15 @@ use super::*;
 /// single direction without ever bending back in a direction opposite to
 /// where they've already moved." (A path of one square, or none, is
 /// straight.)
+/// Whether walking `path` (top-left squares of a space of `size`) brings
+/// the walker closer to `source` at any step: what a frightened creature
+/// may not do willingly (docs/rules.md#frightened).
+pub fn nears(path: &[Pos], size: u32, source: Footprint) -> bool {
+    path.windows(2).any(|w| {
+        Footprint::new(w[1], size).distance(source) < Footprint::new(w[0], size).distance(source)
+    })
+}
+
 pub fn is_straight(path: impl IntoIterator<Item = Pos>) -> bool {
     let mut squares = path.into_iter();
     let Some(mut at) = squares.next() else {
