@@ -21,6 +21,29 @@ pub struct InputSet;
 #[derive(Component, Default)]
 pub struct BlocksBoard;
 
+/// A panel over the whole window (the picker, the help): the window
+/// dimmed, the board's clicks and wheel stopped, its child centred, above
+/// the panels of `z` less.
+pub fn covering(z: i32) -> impl Bundle {
+    (
+        Node {
+            position_type: PositionType::Absolute,
+            top: px(0),
+            bottom: px(0),
+            left: px(0),
+            right: px(0),
+            justify_content: JustifyContent::Center,
+            align_items: AlignItems::Center,
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.7)),
+        Interaction::default(),
+        bevy::ui::FocusPolicy::Block,
+        BlocksBoard,
+        GlobalZIndex(z),
+    )
+}
+
 /// The square taken to be under the cursor (`--hover`, or the best
 /// placement of `--aim`, for screenshots).
 #[derive(Resource, Default)]

@@ -6,7 +6,6 @@ use bevy::prelude::*;
 use skirmish_rules::content::Content;
 
 use super::game::{Mode, Restart, Setup};
-use super::input::BlocksBoard;
 use super::saves::{self, SaveInfo};
 use super::theme::{BODY, HEADING, Palette, SMALL, text};
 
@@ -87,21 +86,7 @@ fn draw(
         .spawn((
             Name::new("Encounter picker"),
             Picker,
-            Node {
-                position_type: PositionType::Absolute,
-                top: px(0),
-                bottom: px(0),
-                left: px(0),
-                right: px(0),
-                justify_content: JustifyContent::Center,
-                align_items: AlignItems::Center,
-                ..default()
-            },
-            BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.7)),
-            Interaction::default(),
-            bevy::ui::FocusPolicy::Block,
-            BlocksBoard,
-            GlobalZIndex(10),
+            super::input::covering(10),
         ))
         .with_children(|root| {
             root.spawn((

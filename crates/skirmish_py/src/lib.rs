@@ -49,6 +49,18 @@ fn assets_dir(given: Option<PathBuf>) -> PyResult<PathBuf> {
     ))
 }
 
+/// Content errors as one `ContentError`, a `file:line:column` line each.
+fn content_error(errors: skirmish_rules::content::ContentErrors) -> PyErr {
+    ContentError::new_err(
+        errors
+            .0
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
 /// JSON text into Python objects (dicts, lists, numbers, strings).
 fn to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
     let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -116,16 +128,7 @@ impl Encounter {
     #[pyo3(signature = (encounter, seed = 0, assets = None))]
     fn new(encounter: &str, seed: u64, assets: Option<PathBuf>) -> PyResult<Self> {
         let dir = assets_dir(assets)?;
-        let mut db = ContentDb::load(&dir).map_err(|errors| {
-            ContentError::new_err(
-                errors
-                    .0
-                    .iter()
-                    .map(|e| e.to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            )
-        })?;
+        let mut db = ContentDb::load(&dir).map_err(content_error)?;
         let id = if Path::new(encounter).is_file() {
             db.add_encounter_file(Path::new(encounter))
                 .map_err(|errors| {

@@ -5,7 +5,6 @@ use bevy::prelude::*;
 use skirmish_rules::map::Side;
 
 use crate::client::game::{Game, Mode};
-use crate::client::input::BlocksBoard;
 use crate::client::intent::BASIC_KEYS;
 use crate::client::theme::{BODY, HEADING, Palette, SMALL, text};
 
@@ -151,21 +150,7 @@ fn draw(
         .spawn((
             Name::new("How to play"),
             Help,
-            Node {
-                position_type: PositionType::Absolute,
-                top: px(0),
-                bottom: px(0),
-                left: px(0),
-                right: px(0),
-                justify_content: JustifyContent::Center,
-                align_items: AlignItems::Center,
-                ..default()
-            },
-            BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.7)),
-            Interaction::default(),
-            bevy::ui::FocusPolicy::Block,
-            BlocksBoard,
-            GlobalZIndex(12),
+            crate::client::input::covering(12),
         ))
         .with_children(|root| {
             root.spawn((
