@@ -104,7 +104,10 @@ pub(crate) fn resolve_roll(
         spend,
     } = choices;
     // What landed through potencies, for "Spending Resources on Potencies".
-    let mut landed = Landed::default();
+    let mut landed = Landed {
+        watch: ability.only_by_potency() || (spend > 0 && crate::ability::only_by_potency(extra)),
+        ..Landed::default()
+    };
     let id = user.id;
     let map = world.res::<Battlefield>().0.clone();
     let always: Vec<crate::ability::Effect> = ability
@@ -364,6 +367,10 @@ pub(crate) struct Choices<'a> {
 /// What reached the targets of one use through potencies.
 #[derive(Default)]
 struct Landed {
+    /// Whether anything can come back (the ability or its Spend acts only
+    /// through potencies): if not, what landed is not worked out, as most
+    /// rolls need not evaluate their effects twice.
+    watch: bool,
     /// Targets the outcome was checked on.
     targets: u32,
     /// Some potency-gated effect took hold on some target.
@@ -388,6 +395,9 @@ impl Landed {
             o.conditions.iter().any(|c| c.applies) || o.forced.iter().any(|f| f.applies)
         };
         self.targets += 1;
+        if !self.watch {
+            return;
+        }
         self.any |= took(effects);
         if !extra.is_empty() {
             self.spend |= took(extra);
