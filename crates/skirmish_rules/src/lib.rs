@@ -15,6 +15,7 @@ pub mod dice;
 pub mod encounter;
 pub mod fast;
 pub mod files;
+pub mod learn;
 pub mod map;
 pub mod phased;
 pub mod power_roll;

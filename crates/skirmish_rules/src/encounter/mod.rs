@@ -50,7 +50,7 @@ pub use components::{CreatureKind, Heroic};
 pub use flow::{Flow, Malice, Phase};
 pub use gather::uses_left;
 pub use glyph::{Glyph, Glyphs};
-pub use listing::{Listing, Picked};
+pub use listing::{Listing, Picked, SlotView};
 pub use log::{CombatLog, LogEntry, trigger_text};
 pub use preview::{Forecaster, Preview, TargetPreview};
 pub use react::{Prompt, Reaction};

@@ -371,6 +371,36 @@ impl ListedMoves {
     }
 }
 
+/// A slot of a [`Listing`] as [`Listing::each_legal`] reads it.
+#[derive(Clone, Copy, Debug)]
+pub enum SlotView<'a> {
+    /// `Command::Move` of `creature` by its cheapest path to `to`.
+    Move {
+        creature: CreatureId,
+        to: crate::map::Pos,
+    },
+    /// `Command::Shift`.
+    Shift {
+        creature: CreatureId,
+        to: crate::map::Pos,
+    },
+    /// `Command::UseAbility` of the ability of this index in the
+    /// creature's own list (its `Abilities`) on `target` alone, with no
+    /// surges, spending or tier.
+    Use {
+        creature: CreatureId,
+        ability: usize,
+        target: CreatureId,
+    },
+    /// `Command::FreeStrike`.
+    FreeStrike {
+        creature: CreatureId,
+        target: CreatureId,
+    },
+    /// Any other command, as it is.
+    Command(&'a Command),
+}
+
 /// Where a slot of a listing is.
 pub(crate) enum Slot {
     Move(usize),
@@ -570,6 +600,83 @@ impl Listing {
             }
         }
         Picked::Whole
+    }
+
+    /// Each slot holding a legal command, in order, as `f(slot, view)`:
+    /// the commands kept short are read as they are kept, not built
+    /// (a learning environment's action mask reads every slot of every
+    /// step: `crate::learn`). Every check is made, as for
+    /// [`Listing::len`]; [`Listing::take`] then gives the slot's command.
+    pub fn each_legal(&mut self, mut f: impl FnMut(usize, SlotView<'_>)) {
+        let mut i = 0;
+        if let Some(m) = &self.moves {
+            if m.afraid.is_none() {
+                for (k, to) in m.reach.ends().enumerate() {
+                    f(
+                        k,
+                        SlotView::Move {
+                            creature: m.creature,
+                            to,
+                        },
+                    );
+                }
+            } else {
+                for (k, (to, path)) in m.reach.paths().enumerate() {
+                    if m.allowed(&path) {
+                        f(
+                            k,
+                            SlotView::Move {
+                                creature: m.creature,
+                                to,
+                            },
+                        );
+                    }
+                }
+            }
+            i = m.count;
+        }
+        let (n, at) = self
+            .charges
+            .as_ref()
+            .map_or((0, usize::MAX), |c| (c.slots.len(), c.at));
+        for r in 0..=self.rest.len() {
+            if r == at {
+                for k in 0..n {
+                    if let Some(c) = self.charge(k) {
+                        f(i + k, SlotView::Command(&c));
+                    }
+                }
+                i += n;
+            }
+            if r == self.rest.len() {
+                break;
+            }
+            if self.rest_holds(r) {
+                match self.rest[r] {
+                    Listed::Other(j) => f(i, SlotView::Command(&self.others[j as usize])),
+                    Listed::Use {
+                        creature,
+                        ability,
+                        target,
+                    } => f(
+                        i,
+                        SlotView::Use {
+                            creature,
+                            ability: ability as usize,
+                            target,
+                        },
+                    ),
+                    Listed::Shift { creature, to } => f(i, SlotView::Shift { creature, to }),
+                    Listed::FreeStrike { creature, target } => {
+                        f(i, SlotView::FreeStrike { creature, target });
+                    }
+                    basic @ Listed::Basic { .. } => {
+                        f(i, SlotView::Command(&basic.build(&[], &mut [])));
+                    }
+                }
+            }
+            i += 1;
+        }
     }
 
     /// Every command, in order.

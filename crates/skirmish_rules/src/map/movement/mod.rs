@@ -303,7 +303,7 @@ impl Reach {
 
     /// The squares the creature can end its move on, less the start, in
     /// map order.
-    fn ends(&self) -> std::vec::IntoIter<Pos> {
+    pub(crate) fn ends(&self) -> std::vec::IntoIter<Pos> {
         let mut out = Vec::new();
         match &self.levels {
             Some(l) => {
