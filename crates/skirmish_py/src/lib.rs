@@ -6,6 +6,14 @@
 //!
 //! The Python side (`python/skirmish/__init__.py`) re-exports this module.
 
+mod env;
+
+/// The allocator the `skirmish` binary and the engine's benchmarks use
+/// (mimalloc): a step allocates and drops a few small lists, which the
+/// system allocator makes about a third slower.
+#[global_allocator]
+static ALLOCATOR: skirmish_rules::fast::alloc::MiMalloc = skirmish_rules::fast::alloc::MiMalloc;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -49,6 +57,31 @@ fn assets_dir(given: Option<PathBuf>) -> PyResult<PathBuf> {
     ))
 }
 
+/// The content, and the id of `encounter`: a shipped encounter's id, or
+/// an encounter file (`.ron`) by path, added to the content.
+pub(crate) fn load_content(
+    encounter: &str,
+    assets: Option<PathBuf>,
+) -> PyResult<(Arc<ContentDb>, String)> {
+    let dir = assets_dir(assets)?;
+    let mut db = ContentDb::load(&dir).map_err(content_error)?;
+    let id = if Path::new(encounter).is_file() {
+        db.add_encounter_file(Path::new(encounter))
+            .map_err(content_error)?
+    } else {
+        if !db.encounters.contains_key(encounter) {
+            let mut known: Vec<_> = db.encounters.keys().cloned().collect();
+            known.sort();
+            return Err(ContentError::new_err(format!(
+                "no encounter `{encounter}` (no such file either); known: {}",
+                known.join(", ")
+            )));
+        }
+        encounter.to_string()
+    };
+    Ok((Arc::new(db), id))
+}
+
 /// Content errors as one `ContentError`, a `file:line:column` line each.
 fn content_error(errors: skirmish_rules::content::ContentErrors) -> PyErr {
     ContentError::new_err(
@@ -62,7 +95,7 @@ fn content_error(errors: skirmish_rules::content::ContentErrors) -> PyErr {
 }
 
 /// JSON text into Python objects (dicts, lists, numbers, strings).
-fn to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
+pub(crate) fn to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
     let text = serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
 }
@@ -77,14 +110,14 @@ fn command_of(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Command> {
         .map_err(|e| PyValueError::new_err(format!("not a command the engine knows: {e}")))
 }
 
-fn side_name(side: Side) -> &'static str {
+pub(crate) fn side_name(side: Side) -> &'static str {
     match side {
         Side::Heroes => "heroes",
         Side::Director => "director",
     }
 }
 
-fn side_of(name: &str) -> PyResult<Side> {
+pub(crate) fn side_of(name: &str) -> PyResult<Side> {
     match name {
         "heroes" => Ok(Side::Heroes),
         "director" | "monsters" => Ok(Side::Director),
@@ -127,24 +160,7 @@ impl Encounter {
     #[new]
     #[pyo3(signature = (encounter, seed = 0, assets = None))]
     fn new(encounter: &str, seed: u64, assets: Option<PathBuf>) -> PyResult<Self> {
-        let dir = assets_dir(assets)?;
-        let mut db = ContentDb::load(&dir).map_err(content_error)?;
-        let id = if Path::new(encounter).is_file() {
-            db.add_encounter_file(Path::new(encounter))
-                .map_err(|errors| {
-                    ContentError::new_err(
-                        errors
-                            .0
-                            .iter()
-                            .map(|e| e.to_string())
-                            .collect::<Vec<_>>()
-                            .join("\n"),
-                    )
-                })?
-        } else {
-            encounter.to_string()
-        };
-        let content = Arc::new(db);
+        let (content, id) = load_content(encounter, assets)?;
         let engine = Engine::new(content.clone(), &id, seed)
             .map_err(|e| ContentError::new_err(e.to_string()))?;
         Ok(Encounter { engine, content })
@@ -333,6 +349,15 @@ pub fn observation(e: &Engine, side: Side) -> serde_json::Value {
 fn _skirmish(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Encounter>()?;
     m.add_class::<Snapshot>()?;
+    m.add_class::<env::Env>()?;
+    m.add_class::<env::VecEnv>()?;
+    m.add_class::<env::EnvSnapshot>()?;
+    m.add("BOARD_PLANES", skirmish_rules::learn::PLANES.to_vec())?;
+    m.add(
+        "CREATURE_FEATURES",
+        skirmish_rules::learn::FEATURES.to_vec(),
+    )?;
+    m.add("TURN_ENTRIES", skirmish_rules::learn::TURN.to_vec())?;
     m.add("Refused", m.py().get_type::<Refused>())?;
     m.add("ContentError", m.py().get_type::<ContentError>())?;
     Ok(())

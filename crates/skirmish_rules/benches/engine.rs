@@ -157,9 +157,46 @@ fn decisions(c: &mut Criterion) {
     });
 }
 
+/// The learning environment (docs/python.md): one masked uniform random
+/// step with the deciding side's observation, as the Python environments
+/// take it (restarting a fight that ends).
+fn learning(c: &mut Criterion) {
+    use skirmish_rules::learn::{Env, ObsBuffers, Options};
+    let db = content();
+    let mut env = Env::new(db.clone(), "bench", 0, Options::default()).unwrap();
+    let ([p, h, w], [t, f], u) = env.shapes();
+    let (mut board, mut creatures, mut turn) =
+        (vec![0.0; p * h * w], vec![0.0; t * f], vec![0.0; u]);
+    let mut dice = skirmish_rules::dice::Dice::seeded(1);
+    let mut games = 0;
+    c.bench_function(
+        "learning env: a random masked step and its observation",
+        |b| {
+            b.iter(|| {
+                if env.is_over() {
+                    games += 1;
+                    env.reset(games);
+                }
+                let side = env.deciding().unwrap();
+                env.observe(
+                    side,
+                    ObsBuffers {
+                        board: &mut board,
+                        creatures: &mut creatures,
+                        turn: &mut turn,
+                    },
+                );
+                let legal = env.legal();
+                let a = legal[dice.roll(legal.len() as u32) as usize - 1] as usize;
+                black_box(env.step(a).unwrap());
+            })
+        },
+    );
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = games, decisions
+    targets = games, decisions, learning
 }
 criterion_main!(benches);

@@ -92,6 +92,15 @@ pub fn side_index(side: Side) -> usize {
     }
 }
 
+/// A state of an [`Env`] to go back to.
+#[derive(Clone)]
+pub struct EnvSnapshot {
+    encounter: crate::encounter::Snapshot,
+    steps: u32,
+    truncated: bool,
+    strength: [f32; 2],
+}
+
 /// One encounter as a learning environment.
 pub struct Env {
     encounter: Encounter,
@@ -219,6 +228,31 @@ impl Env {
 
     fn user(&self, id: CreatureId) -> Option<User> {
         user_of(&self.encounter, id)
+    }
+
+    /// The state now, to [`Env::restore`] (the dice go back with it).
+    pub fn snapshot(&self) -> EnvSnapshot {
+        EnvSnapshot {
+            encounter: self.encounter.snapshot(),
+            steps: self.steps,
+            truncated: self.truncated,
+            strength: self.strength,
+        }
+    }
+
+    /// Go back to `s` (taken of this environment).
+    pub fn restore(&mut self, s: &EnvSnapshot) {
+        self.encounter.restore(&s.encounter);
+        self.steps = s.steps;
+        self.truncated = s.truncated;
+        self.strength = s.strength;
+        self.refresh();
+    }
+
+    /// Give the dice to come a new seed: the same state with other
+    /// dice (a search's private copy, so it never sees the real ones).
+    pub fn reseed_dice(&mut self, seed: u64) {
+        self.encounter.reseed_dice(seed);
     }
 
     /// Take action `i`.

@@ -136,10 +136,25 @@ pub fn observe(e: &Encounter, layout: &Layout, side: Side, facts: TurnFacts, out
         (p.x >= 0 && p.y >= 0 && (p.x as usize) < w && (p.y as usize) < h)
             .then(|| p.y as usize * w + p.x as usize)
     };
-    // The terrain.
-    for p in map.squares() {
-        let Some(i) = at(p) else { continue };
-        let c = map.cell(p);
+    // The terrain (read straight off the cells: most are plain floor).
+    let mw = map.width.max(1) as usize;
+    for (j, c) in map
+        .cells()
+        .chunks(mw)
+        .take(h)
+        .flat_map(|row| row.iter().take(w))
+        .enumerate()
+    {
+        if c.terrain == Terrain::Floor
+            && c.object.is_none()
+            && !c.raised_wall
+            && c.elevation == 0
+            && c.treasure == 0
+        {
+            continue;
+        }
+        // (`w` is the map's width: the layout is read from it.)
+        let i = j;
         let mut set = |k: usize, v: f32| out.board[k * plane + i] = v;
         if c.is_wall() || c.raised_wall {
             set(0, 1.0);
@@ -156,7 +171,9 @@ pub fn observe(e: &Encounter, layout: &Layout, side: Side, facts: TurnFacts, out
         if c.object.is_some() {
             set(5, 1.0);
         }
-        set(6, f32::from(c.elevation));
+        if c.elevation > 0 {
+            set(6, f32::from(c.elevation));
+        }
         if c.treasure > 0 {
             set(7, 1.0);
         }

@@ -456,6 +456,11 @@ impl Map {
         (p.y * self.width + p.x) as usize
     }
 
+    /// Every cell, a row at a time (`y * width + x`).
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
     /// The cell at `p`; outside the map reads as wall.
     pub fn cell(&self, p: Pos) -> Cell {
         if self.in_bounds(p) {
