@@ -16,7 +16,8 @@ pub struct SimArgs {
     /// An encounter file (RON), or the id of one under assets/encounters.
     #[arg(long, value_name = "FILE")]
     pub encounter: String,
-    /// The heroes' brain: random, greedy, tactical or search.
+    /// The heroes' brain: random, greedy, tactical, search, or exec:COMMAND
+    /// (a program speaking JSON lines: docs/python.md#external-brains).
     #[arg(long, default_value = "greedy", value_name = "BRAIN")]
     pub heroes: String,
     /// The monsters' brain.

@@ -569,3 +569,47 @@ fn scenario_json_shows_a_squad_s_pool_for_each_member() {
     }
     assert_eq!(lackeys.iter().filter(|l| l["dead"] == true).count(), 2);
 }
+
+// Issue 53 point 7: `sim --heroes exec:COMMAND` plays a side with another
+// program over JSON lines (docs/python.md#external-brains); one that
+// answers garbage is reported with the game's seed, the games go on, and
+// the run exits 1.
+#[test]
+fn sim_plays_an_external_brain_and_reports_its_failures() {
+    let run = |brain: &str| {
+        skirmish()
+            .args([
+                "sim",
+                "--encounter",
+                "first_blood",
+                "--games",
+                "3",
+                "--seed",
+                "40",
+            ])
+            .args(["--heroes", brain, "--jobs", "2", "--json"])
+            .output()
+            .unwrap()
+    };
+    let good = run(r#"exec:while read line; do echo '{"index": 0}'; done"#);
+    let stdout = String::from_utf8_lossy(&good.stdout);
+    assert!(
+        good.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&good.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["games"], 3);
+    assert!(v["heroes"].as_str().unwrap().starts_with("exec:"));
+    assert_eq!(v["errors"].as_array().unwrap().len(), 0);
+
+    let bad = run("exec:while read line; do echo nonsense; done");
+    assert_eq!(bad.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&bad.stdout).unwrap();
+    assert_eq!(v["games"], 3, "every game played to its end");
+    let errors = v["errors"].as_array().unwrap();
+    assert!(!errors.is_empty());
+    let first = errors[0].to_string();
+    assert!(first.contains("seed 4"), "{first}");
+    assert!(first.contains("answered `nonsense`"), "{first}");
+}

@@ -548,25 +548,20 @@ impl Game {
         let side = self.deciding_side()?;
         let brain = self.brains[side_index(side)].as_mut()?;
         let chosen = brain.choose(&self.encounter, &self.legal);
+        // An external brain's crash, hang or garbage answer: said on the
+        // screen and in the log of the terminal (its fallback was played).
+        let (name, trouble) = (brain.name(), brain.take_errors());
+        for why in trouble {
+            warn!("brain `{name}`: {why}");
+            self.say(format!("The AI ({name}) failed: {why}"));
+        }
         if self.legal.contains(&chosen) {
             Some(chosen)
         } else {
             // A brain's mistake must not stop the game: end the turn or let
             // the prompt pass, as the simulator does.
-            warn!(
-                "brain `{}` chose an illegal command: {chosen:?}",
-                brain.name()
-            );
-            self.legal
-                .iter()
-                .find(|c| {
-                    matches!(
-                        c,
-                        Command::EndTurn { .. } | Command::Answer { reaction: None, .. }
-                    )
-                })
-                .or(self.legal.first())
-                .cloned()
+            warn!("brain `{name}` chose an illegal command: {chosen:?}");
+            Some(self.legal[ai::fallback_index(&self.legal)].clone())
         }
     }
 

@@ -58,7 +58,8 @@ pub struct ClientOptions {
     /// The encounter's seed (the same seed and moves replay the same fight).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The brain that plays the AI side(s): random, greedy, tactical, search.
+    /// The brain that plays the AI side(s): random, greedy, tactical, search,
+    /// or exec:COMMAND, a program speaking docs/python.md's JSON lines.
     #[arg(long, value_name = "BRAIN", default_value = ai::DEFAULT_BRAIN)]
     pub ai: String,
     /// A kiosk: play every shipped encounter in turn, AI against AI, each

@@ -278,7 +278,7 @@ impl Env {
     /// `Encounter.observe`'s dict view of the same moment (for reading).
     fn describe_state(&self, py: Python<'_>, side: &str) -> PyResult<Py<PyAny>> {
         let side = side_of(side)?;
-        to_py(py, &crate::observation(self.inner.encounter(), side))
+        to_py(py, &learn::describe(self.inner.encounter(), side))
     }
 }
 

@@ -110,12 +110,7 @@ fn command_of(py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Command> {
         .map_err(|e| PyValueError::new_err(format!("not a command the engine knows: {e}")))
 }
 
-pub(crate) fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::Heroes => "heroes",
-        Side::Director => "director",
-    }
-}
+pub(crate) use skirmish_rules::learn::side_name;
 
 pub(crate) fn side_of(name: &str) -> PyResult<Side> {
     match name {
@@ -275,7 +270,7 @@ impl Encounter {
     /// other side's once revealed).
     fn observe(&self, py: Python<'_>, side: &str) -> PyResult<Py<PyAny>> {
         let side = side_of(side)?;
-        to_py(py, &observation(&self.engine, side))
+        to_py(py, &skirmish_rules::learn::describe(&self.engine, side))
     }
 
     /// The number of the content's abilities, classes, monsters and
@@ -288,61 +283,6 @@ impl Encounter {
             self.content.encounters.len(),
         )
     }
-}
-
-/// [`Encounter::observe`]'s dict.
-pub fn observation(e: &Engine, side: Side) -> serde_json::Value {
-    let flow = e.flow();
-    let creatures: Vec<serde_json::Value> = e
-        .creatures()
-        .into_iter()
-        .filter(|c| c.side == side || !c.stance.hidden)
-        .map(|c| {
-            let (stamina, max_stamina) = c.shown_stamina();
-            serde_json::json!({
-                "id": c.id.0,
-                "name": c.name,
-                "side": side_name(c.side),
-                "square": [c.space.pos.x, c.space.pos.y],
-                "size": c.space.size,
-                "stamina": stamina,
-                "max_stamina": max_stamina,
-                "squad": c.squad,
-                "dead": c.stamina.is_dead(),
-                "conditions": c.conditions.kinds().iter().map(|k| k.word()).collect::<Vec<_>>(),
-                "heroic_resource": c.heroic.as_ref().map(|h| h.amount),
-                "surges": c.heroic.as_ref().map(|h| h.surges),
-                "speed": c.movement.speed,
-                "acted": flow.acted.contains(&c.id),
-                "acting": flow.is_acting(c.id),
-                "hidden": c.stance.hidden,
-            })
-        })
-        .collect();
-    let glyphs: Vec<serde_json::Value> = e
-        .glyphs()
-        .list
-        .iter()
-        .filter(|g| !g.dismissed && (g.side == side || g.revealed))
-        .map(|g| {
-            serde_json::json!({
-                "name": g.name,
-                "side": side_name(g.side),
-                "square": [g.at.x, g.at.y],
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "side": side_name(side),
-        "round": flow.round,
-        "acting": flow.active.map(|a| a.0),
-        "malice": e.malice(),
-        "width": e.map().width,
-        "height": e.map().height,
-        "creatures": creatures,
-        "glyphs": glyphs,
-        "winner": e.outcome().map(side_name),
-    })
 }
 
 #[pymodule]

@@ -6,6 +6,7 @@
 //! `docs/ai.md` for writing a new one.
 
 pub mod bully;
+pub mod exec;
 pub mod greedy;
 pub mod random;
 pub mod score;
@@ -53,6 +54,26 @@ pub trait Brain {
         let _ = (encounter, count);
         None
     }
+
+    /// What went wrong in its choices since last asked, each said in full
+    /// (an external brain's crash, hang or garbage answer): the simulator
+    /// reports each with the game's seed. The shipped brains have none.
+    fn take_errors(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// What is done instead of a brain's choice that can't be made: let a
+/// prompt pass, end the acting creature's turn, or else the first legal
+/// command (start the first creature that may).
+pub fn fallback_index(legal: &[Command]) -> usize {
+    legal
+        .iter()
+        .position(|c| {
+            matches!(c, Command::Answer { reaction: None, .. })
+                || matches!(c, Command::EndTurn { .. })
+        })
+        .unwrap_or(0)
 }
 
 /// The names [`by_name`] knows.
@@ -65,13 +86,14 @@ pub const DEFAULT_BRAIN: &str = "tactical";
 /// Why a brain could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum BrainError {
-    #[error("no brain called `{0}` (known: random, greedy, tactical, search)")]
+    #[error("no brain called `{0}` (known: random, greedy, tactical, search, or exec:COMMAND)")]
     Unknown(String),
     #[error("{0}")]
     Weights(String),
 }
 
-/// Make a shipped brain by name, seeded for its own choices. `tactical`
+/// Make a shipped brain by name, seeded for its own choices, or an
+/// external one, `exec:COMMAND` ([`exec`]). `tactical`
 /// reads its weights from `content`'s `ai/tactical.ron` (defaults if absent).
 pub fn by_name(
     name: &str,
@@ -83,6 +105,9 @@ pub fn by_name(
         "greedy" => Box::new(greedy::Greedy::default()),
         "tactical" => Box::new(tactical::Tactical::new(content.tactical.clone())),
         "search" => Box::new(search::Search::new(seed, search::Budget::default())),
+        other if other.starts_with(exec::PREFIX) && other.len() > exec::PREFIX.len() => {
+            Box::new(exec::Exec::new(&other[exec::PREFIX.len()..]))
+        }
         other => return Err(BrainError::Unknown(other.to_string())),
     })
 }

@@ -5,6 +5,7 @@
 //! Gymnasium environments and its vector environment step this; it lives
 //! here, headless and tested in Rust, so a Rust user steps the same thing.
 
+pub mod describe;
 pub mod layout;
 pub mod observe;
 
@@ -16,6 +17,7 @@ use crate::map::Side;
 use crate::stats::CreatureId;
 
 use crate::fast::KeyedWorld;
+pub use describe::{describe, side_name};
 pub use layout::{ActionSlot, Layout, User};
 pub use observe::{FEATURES, ObsBuffers, PLANES, TURN, TurnFacts};
 

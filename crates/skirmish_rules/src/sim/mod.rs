@@ -334,6 +334,12 @@ pub fn play_on(
             }
             Err(p) => Err(p),
         };
+        for why in brain.take_errors() {
+            errors.push(format!(
+                "brain `{}` at seed {seed} (reproduce with --seed {seed} --games 1): {why}",
+                brain.name()
+            ));
+        }
         let chosen = match chosen {
             Ok(chosen) => chosen,
             Err(p) => {
@@ -401,13 +407,7 @@ pub fn play_on(
 /// What happens instead of an illegal command: let a prompt pass, end the
 /// acting creature's turn, or start the first creature that may.
 fn fallback(legal: &mut Vec<Command>) -> Command {
-    let i = legal
-        .iter()
-        .position(|c| {
-            matches!(c, Command::Answer { reaction: None, .. })
-                || matches!(c, Command::EndTurn { .. })
-        })
-        .unwrap_or(0);
+    let i = ai::fallback_index(legal);
     legal.swap_remove(i)
 }
 
