@@ -71,3 +71,24 @@ def test_sim_plays_a_python_brain():
     assert report["games"] == 4 and report["errors"] == []
     # It strikes: its heroes deal damage.
     assert report["creatures"]["Korva"]["dealt_per_game"] > 0
+
+
+def test_the_training_example_runs_and_writes_a_brain(tmp_path):
+    # examples/python/train_weights.py, for a few seconds: it writes a
+    # weights file the simulator plays as `weights:FILE`.
+    out = tmp_path / "learned.ron"
+    run = subprocess.run(
+        [sys.executable, ROOT / "examples/python/train_weights.py", "--minutes", "0.02",
+         "--games", "4", "--population", "4", "--out", out],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "generation   1" in run.stdout and out.exists()
+    report = skirmish.simulate("first_blood", heroes=f"weights:{out}", monsters="random", games=4)
+    assert report["games"] == 4 and report["errors"] == []
+    with pytest.raises(ValueError, match="no brain called"):
+        skirmish.simulate("first_blood", heroes="clever", games=1)
+    broken = tmp_path / "broken.ron"
+    broken.write_text("(\n    damage: 1.0,\n    kil: 2.0,\n)\n")
+    with pytest.raises(ValueError, match="broken.ron:3:"):
+        skirmish.simulate("first_blood", heroes=f"weights:{broken}", games=1)

@@ -20,6 +20,7 @@ side against a shipped brain), :class:`Env` (their core: a fixed
 
 from ._skirmish import (
     BOARD_PLANES,
+    GREEDY_WEIGHTS,
     CREATURE_FEATURES,
     TURN_ENTRIES,
     ContentError,
@@ -28,11 +29,13 @@ from ._skirmish import (
     Refused,
     Snapshot,
     VecEnv,
+    simulate,
 )
 from .envs import SkirmishAEC, SkirmishGym, gym_env, pettingzoo_env
 
 __all__ = [
     "BOARD_PLANES",
+    "GREEDY_WEIGHTS",
     "CREATURE_FEATURES",
     "TURN_ENTRIES",
     "ContentError",
@@ -45,4 +48,15 @@ __all__ = [
     "VecEnv",
     "gym_env",
     "pettingzoo_env",
+    "simulate",
+    "write_weights",
 ]
+
+
+def write_weights(path, weights):
+    """Write ``weights`` (a dict of the scorer's weights, docs/ai.md) as a
+    weights file: ``weights:PATH`` names the tactical scorer with them, in
+    :func:`simulate`, ``skirmish sim`` and the window's ``--ai``."""
+    body = ",\n".join(f"    {k}: {float(v):.6f}" for k, v in weights.items())
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("(\n" + body + ",\n)\n")

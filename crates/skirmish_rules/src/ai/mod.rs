@@ -76,6 +76,10 @@ pub fn fallback_index(legal: &[Command]) -> usize {
         .unwrap_or(0)
 }
 
+/// The prefix of a brain named by a weights file: the tactical scorer
+/// with the weights in `weights:PATH` (a file as `ai/tactical.ron`).
+pub const WEIGHTS: &str = "weights:";
+
 /// The names [`by_name`] knows.
 pub const BRAINS: [&str; 4] = ["random", "greedy", "tactical", "search"];
 
@@ -86,14 +90,17 @@ pub const DEFAULT_BRAIN: &str = "tactical";
 /// Why a brain could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum BrainError {
-    #[error("no brain called `{0}` (known: random, greedy, tactical, search, or exec:COMMAND)")]
+    #[error(
+        "no brain called `{0}` (known: random, greedy, tactical, search, weights:FILE, or exec:COMMAND)"
+    )]
     Unknown(String),
     #[error("{0}")]
     Weights(String),
 }
 
-/// Make a shipped brain by name, seeded for its own choices, or an
-/// external one, `exec:COMMAND` ([`exec`]). `tactical`
+/// Make a shipped brain by name, seeded for its own choices; the tactical
+/// scorer with a file's weights, `weights:FILE`; or an external brain,
+/// `exec:COMMAND` ([`exec`]). `tactical`
 /// reads its weights from `content`'s `ai/tactical.ron` (defaults if absent).
 pub fn by_name(
     name: &str,
@@ -107,6 +114,12 @@ pub fn by_name(
         "search" => Box::new(search::Search::new(seed, search::Budget::default())),
         other if other.starts_with(exec::PREFIX) && other.len() > exec::PREFIX.len() => {
             Box::new(exec::Exec::new(&other[exec::PREFIX.len()..]))
+        }
+        other if other.starts_with(WEIGHTS) && other.len() > WEIGHTS.len() => {
+            let path = std::path::Path::new(&other[WEIGHTS.len()..]);
+            let w = crate::content::load_weights(path)
+                .map_err(|e| BrainError::Weights(e.to_string()))?;
+            Box::new(tactical::Tactical::named(w, other))
         }
         other => return Err(BrainError::Unknown(other.to_string())),
     })

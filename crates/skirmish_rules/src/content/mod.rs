@@ -66,6 +66,41 @@ impl std::error::Error for ContentErrors {}
 
 /// Parse one RON document, turning a syntax or shape error into a
 /// [`ContentError`] with the file, line, column and what was expected.
+/// A weights file (as `ai/tactical.ron`, docs/ai.md): every weight a
+/// finite number, each error at its file, line and column.
+pub fn load_weights(path: &Path) -> Result<crate::content::weights::Weights, ContentErrors> {
+    let src = read_text(path).map_err(|message| {
+        ContentErrors(vec![ContentError {
+            file: path.to_path_buf(),
+            line: 1,
+            column: 1,
+            message,
+        }])
+    })?;
+    let w = parse_ron::<crate::content::weights::Weights>(path, &src)
+        .map_err(|e| ContentErrors(vec![e]))?;
+    let loc = Locator::new(&src);
+    let errors: Vec<ContentError> = w
+        .not_finite()
+        .into_iter()
+        .map(|name| {
+            let at = loc.find_field(0, &name);
+            let (line, column) = at.map_or((1, 1), |o| loc.position(o));
+            ContentError {
+                file: path.to_path_buf(),
+                line,
+                column,
+                message: format!("weight `{name}` is not a finite number"),
+            }
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(w)
+    } else {
+        Err(ContentErrors(errors))
+    }
+}
+
 pub fn parse_ron<T: DeserializeOwned>(file: &Path, src: &str) -> Result<T, ContentError> {
     ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
@@ -314,30 +349,9 @@ impl ContentDb {
         let tactical = root.join("ai/tactical.ron");
         loader.db.tactical = default_tactical();
         if tactical.is_file() {
-            match read_text(&tactical) {
-                Ok(src) => match parse_ron::<crate::content::weights::Weights>(&tactical, &src) {
-                    Ok(w) => {
-                        let loc = Locator::new(&src);
-                        for name in w.not_finite() {
-                            let at = loc.find_field(0, &name);
-                            let (line, column) = at.map_or((1, 1), |o| loc.position(o));
-                            loader.errors.push(ContentError {
-                                file: tactical.clone(),
-                                line,
-                                column,
-                                message: format!("weight `{name}` is not a finite number"),
-                            });
-                        }
-                        loader.db.tactical = w;
-                    }
-                    Err(e) => loader.errors.push(e),
-                },
-                Err(e) => loader.errors.push(ContentError {
-                    file: tactical.clone(),
-                    line: 1,
-                    column: 1,
-                    message: e,
-                }),
+            match load_weights(&tactical) {
+                Ok(w) => loader.db.tactical = w,
+                Err(e) => loader.errors.extend(e.0),
             }
         }
         // What was found reading and parsing comes first: a file that
