@@ -443,6 +443,11 @@ pub struct PhasedRound {
     /// Delayed this round (once each, so two can't trade places forever).
     #[serde(default)]
     pub delayed: Vec<CreatureId>,
+    /// The side other than the lowest initiative's has let the movement
+    /// order stand this round: its window to seize the initiative ahead of
+    /// everyone is closed (docs/rulings.md, "Seizing the initiative").
+    #[serde(default)]
+    pub seize_offered: bool,
 }
 
 impl PhasedRound {

@@ -324,6 +324,11 @@ pub enum LogEntry {
     Delayed {
         side: Side,
     },
+    /// Phased 2d6: a side lets the movement order stand rather than seize
+    /// the initiative (docs/rules.md#movement-phase).
+    OrderStands {
+        side: Side,
+    },
     Hidden {
         creature: CreatureId,
     },
@@ -573,6 +578,13 @@ impl LogEntry {
             LogEntry::DelayedTurn { creature, behind } => {
                 format!("{} delays until after {}.", name(*creature), name(*behind))
             }
+            LogEntry::OrderStands { side } => format!(
+                "The {} let the order stand: nobody seizes the initiative.",
+                match side {
+                    Side::Heroes => "heroes",
+                    Side::Director => "Director's creatures",
+                }
+            ),
             LogEntry::Delayed { side } => format!(
                 "The {} delay: the other side picks first.",
                 match side {

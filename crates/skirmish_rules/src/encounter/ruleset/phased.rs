@@ -74,6 +74,25 @@ pub fn next_up(world: &World) -> Option<CreatureId> {
     })
 }
 
+/// The side whose creatures may seize the initiative ahead of everyone now
+/// (docs/rules.md#movement-phase: "an adventurer or monster may seize the
+/// initiative and move first"): at the movement phase, until it lets the
+/// order stand, the side other than the next mover's, if any of its
+/// creatures can still move. (The next mover's own side seizes by starting
+/// another of its creatures, at its pick.)
+pub fn seize_window(world: &World) -> Option<Side> {
+    let flow = world.res::<Flow>();
+    let p = flow.phased.as_ref()?;
+    if p.stage != Stage::Movement || p.seize_offered {
+        return None;
+    }
+    let other = side_of(world, next_up(world)?)?.other();
+    let mut q = world.try_query_filtered::<(&Creature, &Stamina), Without<Summoned>>()?;
+    q.iter(world)
+        .any(|(c, s)| c.side == other && can_act(s) && !flow.acted.contains(&c.id))
+        .then_some(other)
+}
+
 fn side_of(world: &World, id: CreatureId) -> Option<Side> {
     entity_of(world, id)
         .and_then(|e| world.comp::<Creature>(e))
@@ -89,7 +108,7 @@ pub(crate) fn advance(world: &mut World) {
     // At most: the rest of this phase, battle, end and a fresh movement.
     for _ in 0..3 {
         if let Some(next) = next_up(world) {
-            if let Some(side) = side_of(world, next) {
+            if let Some(side) = seize_window(world).or_else(|| side_of(world, next)) {
                 world.res_mut::<Flow>().to_act = side;
             }
             return;
@@ -215,6 +234,18 @@ pub(crate) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal
     if world.res::<Flow>().acted.contains(&id) {
         return Err(Refusal::AlreadyActed(Who::of(world, id)));
     }
+    if let Some(window) = seize_window(world) {
+        // The other side's window: its creatures seize, the next mover's
+        // wait until it lets the order stand.
+        return if side_of(world, id) == Some(window) {
+            Ok(true)
+        } else {
+            Err(Refusal::Phased(format!(
+                "the {} may seize the initiative first: they seize it or let the order stand",
+                side_words(window)
+            )))
+        };
+    }
     match stage(world) {
         Some(Stage::Movement) if side_of(world, id) == side_of(world, next) => Ok(true),
         Some(Stage::Movement) => Err(Refusal::NotTheirTurn(Who::of(world, id))),
@@ -255,7 +286,14 @@ pub(crate) fn budget(stage: Stage, budget: &mut TurnBudget) {
 /// docs/rules.md#defend-and-delay: "Delay your action until after the GM or another
 /// player has finished their turn": the creature moves behind the next one
 /// in the battle order.
-pub(crate) fn check_delay(world: &World, id: CreatureId) -> Result<CreatureId, Refusal> {
+pub(crate) fn check_delay(world: &World, id: CreatureId) -> Result<Delaying, Refusal> {
+    if let Some(window) = seize_window(world) {
+        return if side_of(world, id) == Some(window) {
+            Ok(Delaying::LetOrderStand(window))
+        } else {
+            Err(Refusal::NotTheirTurn(Who::of(world, id)))
+        };
+    }
     if stage(world) != Some(Stage::Battle) {
         return Err(Refusal::CannotDelay("delay is a battle action"));
     }
@@ -280,11 +318,40 @@ pub(crate) fn check_delay(world: &World, id: CreatureId) -> Result<CreatureId, R
                 && entity_of(world, c)
                     .is_some_and(|e| world.comp::<Stamina>(e).is_some_and(can_act))
         })
+        .map(Delaying::Behind)
         .ok_or(Refusal::CannotDelay("nobody acts after it"))
 }
 
-/// The delay, checked by [`check_delay`] (`behind`: whom it goes behind).
-fn delay(world: &mut World, id: CreatureId, behind: CreatureId) {
+/// What a phased delay does: a battle turn goes behind the next creature;
+/// in the seize window, the side lets the movement order stand.
+#[derive(Clone, Copy)]
+pub(crate) enum Delaying {
+    Behind(CreatureId),
+    LetOrderStand(Side),
+}
+
+fn side_words(side: Side) -> &'static str {
+    match side {
+        Side::Heroes => "heroes",
+        Side::Director => "Director's creatures",
+    }
+}
+
+/// The delay, checked by [`check_delay`].
+fn delay(world: &mut World, id: CreatureId, delaying: Delaying) {
+    let behind = match delaying {
+        Delaying::Behind(b) => b,
+        Delaying::LetOrderStand(side) => {
+            if let Some(p) = world.res_mut::<Flow>().phased.as_mut() {
+                p.seize_offered = true;
+            }
+            if let Some(next) = next_up(world).and_then(|n| side_of(world, n)) {
+                world.res_mut::<Flow>().to_act = next;
+            }
+            emit(world, LogEntry::OrderStands { side });
+            return;
+        }
+    };
     if let Some(p) = world.res_mut::<Flow>().phased.as_mut() {
         p.battle_order.retain(|&c| c != id);
         let to = p
@@ -772,6 +839,25 @@ fn phased_starts(world: &mut World, flow: &Flow, stage: crate::phased::Stage) ->
     let Some(next) = next_up(world) else {
         return Vec::new();
     };
+    if let Some(window) = seize_window(world) {
+        // The other side's window to seize the initiative: any of its
+        // creatures still to move, or let the order stand.
+        let mut q = world.query_filtered::<(&Creature, &Stamina), Without<Summoned>>();
+        let mut seizers: Vec<CreatureId> = q
+            .iter(world)
+            .filter(|(c, s)| c.side == window && can_act(s) && !flow.acted.contains(&c.id))
+            .map(|(c, _)| c.id)
+            .collect();
+        seizers.sort();
+        let mut out: Vec<Command> = seizers
+            .iter()
+            .map(|&c| Command::StartTurn { creature: c })
+            .collect();
+        if let Some(&first) = seizers.first() {
+            out.push(Command::Delay { creature: first });
+        }
+        return out;
+    }
     let mut out = vec![Command::StartTurn { creature: next }];
     if stage == crate::phased::Stage::Movement {
         let mut q = world.query_filtered::<(&Creature, &Stamina), Without<Summoned>>();
@@ -904,8 +990,8 @@ impl super::Ruleset for Phased {
         _: crate::encounter::flow::Phase,
     ) {
         // (Found again as checked: nothing has changed since.)
-        if let Ok(behind) = check_delay(world, id) {
-            delay(world, id, behind);
+        if let Ok(delaying) = check_delay(world, id) {
+            delay(world, id, delaying);
         }
     }
 

@@ -45,6 +45,28 @@ fn stage(e: &Encounter) -> Stage {
     e.flow().phased.as_ref().expect("phased").stage
 }
 
+/// docs/rulings.md "Seizing the initiative": while the side other than
+/// the next mover's may seize, it lets the order stand.
+fn stand(e: &mut Encounter) {
+    if crate::encounter::ruleset::phased::seize_window(e.world()).is_some() {
+        let delay = e
+            .legal_actions()
+            .into_iter()
+            .find(|c| matches!(c, Command::Delay { .. }))
+            .expect("the window offers letting the order stand");
+        e.apply(delay).unwrap();
+    }
+}
+
+/// Start `id`'s turn, the other side letting the order stand first if it
+/// may seize.
+fn go(e: &mut Encounter, id: CreatureId) {
+    if e.side_of(id) != crate::encounter::ruleset::phased::seize_window(e.world()) {
+        stand(e);
+    }
+    start(e, id);
+}
+
 /// Everyone next in order takes an empty turn until `until` is up (or the
 /// stage changes).
 fn pass_until(e: &mut Encounter, until: Option<CreatureId>, in_stage: Stage) {
@@ -53,7 +75,7 @@ fn pass_until(e: &mut Encounter, until: Option<CreatureId>, in_stage: Stage) {
         if Some(next) == until {
             return;
         }
-        start(e, next);
+        go(e, next);
         e.apply(Command::EndTurn { creature: next }).unwrap();
     }
 }
@@ -85,7 +107,9 @@ fn the_round_runs_initiative_movement_battle_and_end() {
             .iter()
             .any(|l| matches!(l, LogEntry::Initiative { .. }))
     );
-    // Only the lowest may start (or a same-side creature seizing).
+    // Only the lowest may start (or a same-side creature seizing), once
+    // the other side has let the order stand.
+    stand(&mut e);
     let first = p.movement_order[0];
     assert_eq!(e.phased_next(), Some(first));
     assert_eq!(e.legal_actions()[0], Command::StartTurn { creature: first });
@@ -93,7 +117,7 @@ fn the_round_runs_initiative_movement_battle_and_end() {
     while stage(&e) == Stage::Movement {
         let next = e.phased_next().unwrap();
         moved.push(next);
-        start(&mut e, next);
+        go(&mut e, next);
         e.apply(Command::EndTurn { creature: next }).unwrap();
     }
     assert_eq!(moved, p.movement_order);
@@ -129,7 +153,7 @@ fn seizing_moves_early_acts_last_and_grants_advantage() {
     let bandits = [CreatureId(2), CreatureId(3)];
     while !bandits.contains(&e.phased_next().unwrap()) {
         let n = e.phased_next().unwrap();
-        start(&mut e, n);
+        go(&mut e, n);
         e.apply(Command::EndTurn { creature: n }).unwrap();
     }
     let next = e.phased_next().unwrap();
@@ -139,7 +163,7 @@ fn seizing_moves_early_acts_last_and_grants_advantage() {
         bandits[0]
     };
     assert!(order.contains(&seizer));
-    start(&mut e, seizer);
+    go(&mut e, seizer);
     assert!(e.log().contains(&LogEntry::Seized { creature: seizer }));
     e.apply(Command::EndTurn { creature: seizer }).unwrap();
     pass_until(&mut e, None, Stage::Movement);
@@ -161,7 +185,7 @@ fn attacks_roll_2d6_plus_atk_against_def() {
     let mut e = skirmish();
     pass_until(&mut e, None, Stage::Movement);
     pass_until(&mut e, Some(KORVA), Stage::Battle);
-    start(&mut e, KORVA);
+    go(&mut e, KORVA);
     let before = e.creature(BANDIT).unwrap().stamina.current;
     e.dice_mut().force([1, 1]);
     e.apply(Command::use_ability(KORVA, "brutal_slam", vec![BANDIT]))
@@ -190,7 +214,7 @@ fn attacks_roll_2d6_plus_atk_against_def() {
     pass_until(&mut e, None, Stage::Battle);
     pass_until(&mut e, None, Stage::Movement);
     pass_until(&mut e, Some(KORVA), Stage::Battle);
-    start(&mut e, KORVA);
+    go(&mut e, KORVA);
     e.dice_mut().force([6, 6]);
     e.apply(Command::use_ability(KORVA, "brutal_slam", vec![BANDIT]))
         .unwrap();
@@ -217,7 +241,7 @@ fn end_phase_saves_on_2d6_seven_or_more() {
     pass_until(&mut e, None, Stage::Movement);
     // Ending Korva's battle turn rolls no save.
     pass_until(&mut e, Some(KORVA), Stage::Battle);
-    start(&mut e, KORVA);
+    go(&mut e, KORVA);
     e.apply(Command::EndTurn { creature: KORVA }).unwrap();
     assert!(!e.log().iter().any(|l| matches!(l, LogEntry::Saved { .. })));
     assert!(
@@ -252,7 +276,7 @@ fn end_phase_saves_on_2d6_seven_or_more() {
 fn movement_powers_slowed_and_run() {
     let mut e = skirmish();
     pass_until(&mut e, Some(KORVA), Stage::Movement);
-    start(&mut e, KORVA);
+    go(&mut e, KORVA);
     let power_move = Command::Move {
         creature: KORVA,
         path: vec![Pos::new(5, 3), Pos::new(5, 4)].into(),
@@ -325,7 +349,7 @@ fn movement_powers_slowed_and_run() {
     e.apply(Command::EndTurn { creature: KORVA }).unwrap();
     pass_until(&mut e, None, Stage::Movement);
     pass_until(&mut e, Some(KORVA), Stage::Battle);
-    start(&mut e, KORVA);
+    go(&mut e, KORVA);
     let err = e
         .apply(Command::use_ability(KORVA, "brutal_slam", vec![BANDIT]))
         .unwrap_err();
