@@ -11,7 +11,10 @@ use skirmish_rules::content::{ContentDb, ContentError, Kind, parse_ron, read_tex
 use skirmish_rules::encounter::{Replay, ReplayError};
 use skirmish_rules::scenario::{Scenario, ScenarioError};
 
-pub fn run(path: Option<PathBuf>, assets: Option<PathBuf>) -> ExitCode {
+pub fn run(path: Option<PathBuf>, assets: Option<PathBuf>, strict: bool) -> ExitCode {
+    if strict {
+        return run_strict(path, assets);
+    }
     match path {
         Some(file) if file.exists() && !file.is_dir() => match content_root(&file) {
             Some(root) => check_member(&file, &root),
@@ -25,6 +28,46 @@ pub fn run(path: Option<PathBuf>, assets: Option<PathBuf>) -> ExitCode {
             Ok(root) => check_folder(&root),
             Err(e) => crate::usage(&e),
         },
+    }
+}
+
+/// `check --strict`: the content folder checked, then its free text listed.
+fn run_strict(path: Option<PathBuf>, assets: Option<PathBuf>) -> ExitCode {
+    let root = match path {
+        Some(p) if p.is_dir() => p,
+        Some(p) => match content_root(&p) {
+            Some(root) => root,
+            None => {
+                return crate::usage(&format!(
+                    "--strict checks a content folder: {}",
+                    p.display()
+                ));
+            }
+        },
+        None => match crate::assets::find(assets) {
+            Ok(root) => root,
+            Err(e) => return crate::usage(&e),
+        },
+    };
+    match ContentDb::load(&root) {
+        Ok(db) => {
+            let free = skirmish_rules::content::free_text::free_text(&db);
+            for f in &free {
+                println!("{f}");
+            }
+            if free.is_empty() {
+                println!("content in {} is valid, with no free text", root.display());
+                ExitCode::SUCCESS
+            } else {
+                println!(
+                    "{} tier line segment(s) of free text in {}",
+                    free.len(),
+                    root.display()
+                );
+                ExitCode::from(1)
+            }
+        }
+        Err(errors) => report(&errors.0, &root),
     }
 }
 

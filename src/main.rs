@@ -49,6 +49,11 @@ enum Command {
         /// The content folder, for a file outside it.
         #[arg(long, value_name = "DIR")]
         assets: Option<PathBuf>,
+        /// Also list every tier line's free text (words shown but not
+        /// carried out), each with its file, line and column; exit 1 if
+        /// there is any.
+        #[arg(long)]
+        strict: bool,
     },
     /// Run a scripted scenario: prints pass or fail for each expectation and
     /// exits 1 if any fails (2 if the file can't be read).
@@ -84,7 +89,11 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Check { path, assets }) => check::run(path, assets),
+        Some(Command::Check {
+            path,
+            assets,
+            strict,
+        }) => check::run(path, assets, strict),
         Some(Command::Play(options)) => client::run(options),
         Some(Command::Scenario {
             files,

@@ -613,3 +613,38 @@ fn sim_plays_an_external_brain_and_reports_its_failures() {
     assert!(first.contains("seed 4"), "{first}");
     assert!(first.contains("answered `nonsense`"), "{first}");
 }
+
+// Issue 52 point 12: `check --strict` lists the free text of tier lines
+// (shown, not carried out) with file, line and column, and exits 1; the
+// shipped content has none.
+#[test]
+fn check_strict_lists_free_text() {
+    let shipped = skirmish()
+        .args(["check", "--strict", "assets"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&shipped.stdout);
+    assert!(shipped.status.success(), "{out}");
+    assert!(out.contains("no free text"), "{out}");
+
+    let dir = scratch("strict");
+    std::fs::create_dir_all(dir.join("abilities")).unwrap();
+    std::fs::write(
+        dir.join("abilities/odd.ron"),
+        "[(id: \"odd\", name: \"Odd\", action: MainAction, distance: Ranged(5),\n  \
+         target: (count: 1, kinds: [Enemy]), effect: \"2 damage; the target sings\")]\n",
+    )
+    .unwrap();
+    let odd = skirmish()
+        .args(["check", "--strict"])
+        .arg(&*dir)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&odd.stdout);
+    assert_eq!(odd.status.code(), Some(1), "{out}");
+    assert!(out.contains("odd.ron:2:"), "{out}");
+    assert!(
+        out.contains("ability `odd`, effect: \"the target sings\""),
+        "{out}"
+    );
+}

@@ -198,6 +198,11 @@ pub fn parse_tier(line: &str) -> Result<Vec<Effect>, NotationError> {
                 expected: "an effect between semicolons".into(),
             });
         }
+        // "No effect": a tier that does nothing, said in words (typed as
+        // no effect at all, not kept as free text).
+        if seg.eq_ignore_ascii_case("no effect") {
+            continue;
+        }
         effects.push(parse_segment(seg, offset)?);
     }
     Ok(effects)

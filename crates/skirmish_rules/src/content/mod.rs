@@ -3,6 +3,7 @@
 //! tier lines are all reported in one pass, each with file:line:column.
 
 pub mod encounter;
+pub mod free_text;
 mod locate;
 pub mod types;
 pub mod weights;
