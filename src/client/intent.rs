@@ -179,7 +179,7 @@ pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> 
             });
         }
     }
-    let simple: [(&str, &str, fn(CreatureId) -> Command); 7] = [
+    let simple: [(&str, &str, fn(CreatureId) -> Command); 8] = [
         ("Defend", "Main", |creature| Command::Defend { creature }),
         ("Stand Up", "Maneuver", |creature| Command::StandUp {
             creature,
@@ -191,6 +191,9 @@ pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> 
             creature,
         }),
         ("Hide", "Maneuver", |creature| Command::Hide { creature }),
+        ("Release Grab", "Free", |creature| Command::Release {
+            creature,
+        }),
         ("Delay", "Turn", |creature| Command::Delay { creature }),
         ("End Turn", "Turn", |creature| Command::EndTurn { creature }),
     ];

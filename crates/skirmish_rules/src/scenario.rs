@@ -80,6 +80,8 @@ pub enum ScenarioStep {
     StandUp(String),
     CatchBreath(String),
     EscapeGrab(String),
+    /// Let go of a grab (no action).
+    Release(String),
     Defend(String),
     Hide(String),
     /// The named creature's side lets the other side pick first.
@@ -686,6 +688,7 @@ fn command(
         ScenarioStep::StandUp(n) => Command::StandUp { creature: who(n)? },
         ScenarioStep::CatchBreath(n) => Command::CatchBreath { creature: who(n)? },
         ScenarioStep::EscapeGrab(n) => Command::EscapeGrab { creature: who(n)? },
+        ScenarioStep::Release(n) => Command::Release { creature: who(n)? },
         ScenarioStep::Defend(n) => Command::Defend { creature: who(n)? },
         ScenarioStep::Hide(n) => Command::Hide { creature: who(n)? },
         ScenarioStep::Delay(n) => Command::Delay { creature: who(n)? },

@@ -90,6 +90,12 @@ pub enum Command {
     EscapeGrab {
         creature: CreatureId,
     },
+    /// Let go of the creature it has grabbed: no action
+    /// (docs/rules.md#grabbed: "A creature can release a creature they have
+    /// grabbed at any time").
+    Release {
+        creature: CreatureId,
+    },
     /// Defend (main action): until the start of the creature's next turn,
     /// ability rolls against it take a bane (see the README's rulings).
     Defend {
@@ -167,6 +173,7 @@ impl Command {
             | Command::EscapeGrab { creature }
             | Command::Defend { creature }
             | Command::Hide { creature }
+            | Command::Release { creature }
             | Command::Delay { creature }
             | Command::Answer { creature, .. }
             | Command::EndTurn { creature } => *creature,
@@ -290,6 +297,8 @@ pub enum Refusal {
     Phased(String),
     #[error("frightened of {0}: it can't move closer to it")]
     Afraid(Who),
+    #[error("{0} has grabbed nobody: nothing to release")]
+    NothingToRelease(Who),
     #[error("can't delay: {0}")]
     CannotDelay(&'static str),
     #[error("the square {0} is far off the map")]

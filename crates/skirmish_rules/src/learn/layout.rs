@@ -5,9 +5,9 @@
 //!
 //! | offset | slots | what |
 //! |---|---|---|
-//! | 0 | 9 | start turn, end turn, delay, defend, hide, stand up, escape grab, catch breath, let a prompt pass |
-//! | 9 | R | answer a prompt with its option `r` |
-//! | 9 + R | S | move to square `s` (`y * width + x`), by the cheapest path |
+//! | 0 | 10 | start turn, end turn, delay, defend, hide, stand up, escape grab, catch breath, let a prompt pass, release a grab |
+//! | 10 | R | answer a prompt with its option `r` |
+//! | 10 + R | S | move to square `s` (`y * width + x`), by the cheapest path |
 //! | … | 8 | shift one square, in [`SHIFTS`] order |
 //! | … | T | free strike on creature `t` (its id) |
 //! | … | T | charge creature `t` |
@@ -25,7 +25,7 @@ use crate::map::{Pos, Side};
 use crate::stats::CreatureId;
 
 /// The basic commands' offsets in an actor's block.
-pub const BASICS: [&str; 9] = [
+pub const BASICS: [&str; 10] = [
     "start_turn",
     "end_turn",
     "delay",
@@ -35,6 +35,7 @@ pub const BASICS: [&str; 9] = [
     "escape_grab",
     "catch_breath",
     "pass",
+    "release",
 ];
 
 /// The eight shifts' directions, `(dx, dy)`, in the layout's order.
@@ -249,6 +250,7 @@ impl Layout {
                 Command::StandUp { creature } => (*creature, 5),
                 Command::EscapeGrab { creature } => (*creature, 6),
                 Command::CatchBreath { creature } => (*creature, 7),
+                Command::Release { creature } => (*creature, 9),
                 Command::Answer {
                     creature,
                     reaction: None,

@@ -72,6 +72,22 @@ pub(crate) fn escape_grab(world: &World, entity: Entity) -> Result<TurnBudget, R
     spend(world, entity, ActionType::Maneuver)
 }
 
+/// Release (no action): the creature must have grabbed someone
+/// (docs/rules.md#grabbed). Its budget is unchanged.
+pub(crate) fn release(
+    world: &World,
+    entity: Entity,
+    id: CreatureId,
+) -> Result<TurnBudget, Refusal> {
+    if crate::encounter::resolve::grabbed_by(world, id).is_empty() {
+        return Err(Refusal::NothingToRelease(Who::of(world, id)));
+    }
+    world
+        .comp::<TurnBudget>(entity)
+        .copied()
+        .ok_or(Refusal::NoSuchCreature(Who::id(id)))
+}
+
 /// Hide (maneuver, our ruling): with cover from, or out of line of effect
 /// of, every enemy and none adjacent, the creature becomes hidden.
 pub(crate) fn hide(world: &World, entity: Entity, id: CreatureId) -> Result<TurnBudget, Refusal> {

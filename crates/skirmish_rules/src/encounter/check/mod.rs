@@ -194,6 +194,9 @@ pub(crate) fn command(world: &World, cmd: &Command, phase: Phase) -> Result<Chec
         Command::Defend { .. } => Plan::Basic {
             budget: spend(world, entity, ActionType::MainAction)?,
         },
+        Command::Release { .. } => Plan::Basic {
+            budget: release(world, entity, id)?,
+        },
         Command::Hide { .. } => Plan::Basic {
             budget: hide(world, entity, id)?,
         },

@@ -216,6 +216,7 @@ const _: () = assert!(std::mem::size_of::<Listed>() == 16);
 /// them.
 #[derive(Clone, Copy)]
 pub(crate) enum Basic {
+    Release,
     Defend,
     Hide,
     StandUp,
@@ -252,6 +253,7 @@ impl Listed {
             Listed::Basic { creature, kind } => match kind {
                 Basic::Defend => Command::Defend { creature },
                 Basic::Hide => Command::Hide { creature },
+                Basic::Release => Command::Release { creature },
                 Basic::StandUp => Command::StandUp { creature },
                 Basic::EscapeGrab => Command::EscapeGrab { creature },
                 Basic::CatchBreath => Command::CatchBreath { creature },
@@ -1026,6 +1028,17 @@ pub(crate) fn creature_actions(
                 kind: Basic::Hide,
             });
         }
+    }
+    // Letting go of a grab takes no action (docs/rules.md#grabbed); looked
+    // for only when someone may be grabbed (the grab check's hint).
+    let maybe_grabbing = world
+        .get_res::<resolve::Grabs>()
+        .is_none_or(|g| g.0.0.as_ref().is_none_or(|k| !k.is_empty()));
+    if maybe_grabbing && !resolve::grabbed_by(world, active).is_empty() {
+        out.push(Listed::Basic {
+            creature: active,
+            kind: Basic::Release,
+        });
     }
     if maneuver_ok {
         if check::can_stand(cond).is_ok() {

@@ -302,6 +302,11 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
         }
         (Plan::Basic { budget }, Command::Defend { .. }) => defend(world, entity, id, budget),
         (Plan::Basic { budget }, Command::Hide { .. }) => hide(world, entity, id, budget),
+        (Plan::Basic { .. }, Command::Release { .. }) => {
+            for (held, at) in grabbed_by(world, id) {
+                release(world, at, held, id);
+            }
+        }
         _ => unreachable!("the check plans each command as its own kind"),
     }
     Ok(())
