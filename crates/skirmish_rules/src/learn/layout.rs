@@ -38,17 +38,9 @@ pub const BASICS: [&str; 10] = [
     "release",
 ];
 
-/// The eight shifts' directions, `(dx, dy)`, in the layout's order.
-pub const SHIFTS: [(i32, i32); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
+/// The eight shifts' directions, `(dx, dy)`, in the layout's order: the
+/// map's steps, rows top to bottom, each left to right.
+pub const SHIFTS: [(i32, i32); 8] = Pos::STEPS;
 
 /// How many prompt options a block has room for.
 pub const ANSWERS: usize = 4;

@@ -328,3 +328,14 @@ fn a_brain_plays_a_side() {
     assert_eq!(env.waste(), Step::default());
     assert_eq!(env.steps(), 1);
 }
+
+/// The condition planes and columns are the nine conditions, in order.
+#[test]
+fn the_condition_names_are_the_nine() {
+    use crate::conditions::ConditionKind;
+    let words: Vec<&str> = ConditionKind::NINE.iter().map(|k| k.word()).collect();
+    let planes = observe::CONDITION_PLANE;
+    assert_eq!(&PLANES[planes..planes + 9], words.as_slice());
+    let cols = observe::CONDITION_FEATURE;
+    assert_eq!(&FEATURES[cols..cols + 9], words.as_slice());
+}
