@@ -320,13 +320,6 @@ pub struct Pending {
     pub max_spend: u32,
 }
 
-fn side_index(side: Side) -> usize {
-    match side {
-        Side::Heroes => 0,
-        Side::Director => 1,
-    }
-}
-
 impl Game {
     /// A new game as `setup` says.
     pub fn new(content: Arc<ContentDb>, setup: &Setup, generation: u64) -> Result<Game, String> {
@@ -379,7 +372,7 @@ impl Game {
 
     /// Whether a person decides for `side` now.
     pub fn human(&self, side: Side) -> bool {
-        self.mode != Mode::Replay && self.brains[side_index(side)].is_none()
+        self.mode != Mode::Replay && self.brains[side.index()].is_none()
     }
 
     /// Whether the player may act now (it is a person's choice).
@@ -546,7 +539,7 @@ impl Game {
             return self.script.pop_front();
         }
         let side = self.deciding_side()?;
-        let brain = self.brains[side_index(side)].as_mut()?;
+        let brain = self.brains[side.index()].as_mut()?;
         let chosen = brain.choose(&self.encounter, &self.legal);
         // An external brain's crash, hang or garbage answer: said on the
         // screen and in the log of the terminal (its fallback was played).

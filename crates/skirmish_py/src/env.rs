@@ -235,13 +235,7 @@ impl Env {
     /// The whole log so far, as `Encounter.log` gives it.
     fn log(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let e = self.inner.encounter();
-        let name = |id| e.name(id);
-        let out: Vec<serde_json::Value> = e
-            .log()
-            .iter()
-            .map(|l| serde_json::json!({ "entry": l, "text": l.line(&name) }))
-            .collect();
-        to_py(py, &serde_json::json!(out))
+        to_py(py, &crate::entries_json(e, e.log()))
     }
 
     /// The state now, to `restore` later (the dice go back with it).
@@ -271,8 +265,7 @@ impl Env {
 
     /// Write the fight so far as a replay file.
     fn save_replay(&self, path: PathBuf) -> PyResult<()> {
-        std::fs::write(&path, self.inner.encounter().replay().to_ron())
-            .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))
+        crate::write_replay(self.inner.encounter(), &path)
     }
 
     /// `Encounter.observe`'s dict view of the same moment (for reading).
@@ -387,7 +380,7 @@ impl Chunk {
             let side = env.deciding().unwrap_or(Side::Heroes);
             // SAFETY: as above.
             let (board, creatures, turn, mask) = unsafe {
-                *out.deciding.add(k) = learn::side_index(side) as i8;
+                *out.deciding.add(k) = side.index() as i8;
                 (
                     std::slice::from_raw_parts_mut(out.board.add(k * bs), bs),
                     std::slice::from_raw_parts_mut(out.creatures.add(k * cs), cs),
@@ -448,14 +441,7 @@ impl Chunk {
                 Reply::Sampled(
                     self.envs
                         .iter()
-                        .map(|e| {
-                            let legal = e.legal();
-                            if legal.is_empty() {
-                                0
-                            } else {
-                                i64::from(legal[dice.roll(legal.len() as u32) as usize - 1])
-                            }
-                        })
+                        .map(|e| e.sample_legal(dice).map_or(0, |a| a as i64))
                         .collect(),
                 )
             }

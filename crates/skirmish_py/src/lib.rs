@@ -141,11 +141,21 @@ impl Encounter {
     fn id(&self) -> usize {
         std::ptr::from_ref(self) as usize
     }
+}
 
-    fn entry_json(&self, e: &LogEntry) -> serde_json::Value {
-        let name = |id| self.engine.name(id);
-        serde_json::json!({ "entry": e, "text": e.line(&name) })
-    }
+/// Log entries as Python gets them: `{"entry": ..., "text": ...}` each.
+pub(crate) fn entries_json(e: &Engine, entries: &[LogEntry]) -> serde_json::Value {
+    let name = |id| e.name(id);
+    entries
+        .iter()
+        .map(|l| serde_json::json!({ "entry": l, "text": l.line(&name) }))
+        .collect()
+}
+
+/// Write `e`'s fight so far as a replay file.
+pub(crate) fn write_replay(e: &Engine, path: &Path) -> PyResult<()> {
+    std::fs::write(path, e.replay().to_ron())
+        .map_err(|err| PyValueError::new_err(format!("{}: {err}", path.display())))
 }
 
 #[pymethods]
@@ -174,11 +184,7 @@ impl Encounter {
     fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let command = command_of(py, action)?;
         match self.engine.apply(command) {
-            Ok(entries) => {
-                let out: Vec<serde_json::Value> =
-                    entries.iter().map(|e| self.entry_json(e)).collect();
-                to_py(py, &serde_json::json!(out))
-            }
+            Ok(entries) => to_py(py, &entries_json(&self.engine, &entries)),
             Err(r) => Err(Refused::new_err(r.to_string())),
         }
     }
@@ -223,13 +229,7 @@ impl Encounter {
 
     /// The whole log so far, each entry `{"entry": ..., "text": ...}`.
     fn log(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let out: Vec<serde_json::Value> = self
-            .engine
-            .log()
-            .iter()
-            .map(|e| self.entry_json(e))
-            .collect();
-        to_py(py, &serde_json::json!(out))
+        to_py(py, &entries_json(&self.engine, self.engine.log()))
     }
 
     /// `"heroes"` or `"director"` once a side has won, else `None`.
@@ -260,8 +260,7 @@ impl Encounter {
     /// Write the fight so far as a replay file (its seed and commands):
     /// `skirmish replay PATH` plays it, `skirmish --load PATH` goes on.
     fn save_replay(&self, path: PathBuf) -> PyResult<()> {
-        std::fs::write(&path, self.engine.replay().to_ron())
-            .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))
+        write_replay(&self.engine, &path)
     }
 
     /// What `side` may know now, as a dict: the round, whose turn, the

@@ -186,8 +186,7 @@ fn learning(c: &mut Criterion) {
                         turn: &mut turn,
                     },
                 );
-                let legal = env.legal();
-                let a = legal[dice.roll(legal.len() as u32) as usize - 1] as usize;
+                let a = env.sample_legal(&mut dice).unwrap();
                 black_box(env.step(a).unwrap());
             })
         },

@@ -149,10 +149,7 @@ impl Exec {
             });
         }
         let running = self.running.as_mut().expect("started above");
-        let side = legal
-            .first()
-            .and_then(|c| e.side_of(c.creature()))
-            .unwrap_or(crate::map::Side::Heroes);
+        let side = super::score::acting_side(e, legal).unwrap_or(crate::map::Side::Heroes);
         let message = serde_json::json!({
             "type": "decide",
             "game": { "encounter": e.replay().encounter, "seed": e.replay().seed },

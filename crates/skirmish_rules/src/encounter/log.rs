@@ -580,17 +580,11 @@ impl LogEntry {
             }
             LogEntry::OrderStands { side } => format!(
                 "The {} let the order stand: nobody seizes the initiative.",
-                match side {
-                    Side::Heroes => "heroes",
-                    Side::Director => "Director's creatures",
-                }
+                side_words(*side)
             ),
             LogEntry::Delayed { side } => format!(
                 "The {} delay: the other side picks first.",
-                match side {
-                    Side::Heroes => "heroes",
-                    Side::Director => "Director's creatures",
-                }
+                side_words(*side)
             ),
             LogEntry::Hidden { creature } => format!("{} hides.", name(*creature)),
             LogEntry::Revealed { creature } => format!("{} is no longer hidden.", name(*creature)),
@@ -984,5 +978,13 @@ impl LogEntry {
                 Side::Director => "The heroes are defeated.".to_string(),
             },
         }
+    }
+}
+
+/// A side as the log's sentences name it: "heroes", "Director's creatures".
+fn side_words(side: Side) -> &'static str {
+    match side {
+        Side::Heroes => "heroes",
+        Side::Director => "Director's creatures",
     }
 }

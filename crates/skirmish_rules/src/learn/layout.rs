@@ -92,13 +92,6 @@ pub struct User {
 /// Room kept among the targets for creatures summoned later.
 pub const ROOM_FOR_SUMMONS: usize = 8;
 
-fn side_index(side: Side) -> usize {
-    match side {
-        Side::Heroes => 0,
-        Side::Director => 1,
-    }
-}
-
 impl Layout {
     /// The layout of `encounter` as it stands (read at its start).
     pub fn of(encounter: &Encounter) -> Layout {
@@ -114,7 +107,7 @@ impl Layout {
         let mut actors_of: [Vec<CreatureId>; 2] = [Vec::new(), Vec::new()];
         let mut abilities_of = vec![Vec::new(); top];
         for c in &creatures {
-            let s = side_index(c.side);
+            let s = c.side.index();
             actor_of[c.id.0 as usize] = Some((c.side, actors_of[s].len()));
             actors_of[s].push(c.id);
             let mut areas = 0;
@@ -324,7 +317,7 @@ impl Layout {
             return None;
         }
         let (k, o) = (i / size, i % size);
-        let creature = *self.actors_of[side_index(side)].get(k)?;
+        let creature = *self.actors_of[side.index()].get(k)?;
         let sq = |s: usize| ((s % self.width) as i32, (s / self.width) as i32);
         let slot = if o < answers {
             ActionSlot::Basic { name: BASICS[o] }

@@ -86,14 +86,6 @@ pub enum StepError {
     Refused { action: usize, refusal: Refusal },
 }
 
-/// Index of a side in `[heroes, director]` arrays.
-pub fn side_index(side: Side) -> usize {
-    match side {
-        Side::Heroes => 0,
-        Side::Director => 1,
-    }
-}
-
 /// A state of an [`Env`] to go back to.
 #[derive(Clone)]
 pub struct EnvSnapshot {
@@ -142,7 +134,7 @@ impl Env {
         let n = layout.size();
         let mut counts = [0; 2];
         for c in encounter.creatures() {
-            counts[side_index(c.side)] += 1;
+            counts[c.side.index()] += 1;
         }
         let mut env = Env {
             encounter,
@@ -192,6 +184,13 @@ impl Env {
     /// The actions legal now, in the engine's listing order.
     pub fn legal(&self) -> &[u32] {
         &self.legal
+    }
+
+    /// A legal action drawn uniformly from `dice` (none once the episode
+    /// is over): a masked random policy.
+    pub fn sample_legal(&self, dice: &mut crate::dice::Dice) -> Option<usize> {
+        let n = self.legal.len();
+        (n > 0).then(|| self.legal[dice.roll(n as u32) as usize - 1] as usize)
     }
 
     /// The side whose choice it is (none once the episode is over).
@@ -345,8 +344,8 @@ impl Env {
         let mut step = Step::default();
         if let Some(winner) = self.encounter.outcome() {
             step.terminated = true;
-            step.rewards[side_index(winner)] += 1.0;
-            step.rewards[1 - side_index(winner)] -= 1.0;
+            step.rewards[winner.index()] += 1.0;
+            step.rewards[1 - winner.index()] -= 1.0;
         } else if self.steps >= self.options.max_steps {
             step.truncated = true;
             self.truncated = true;
@@ -371,7 +370,7 @@ impl Env {
                 continue;
             }
             let f = (c.stamina.current.max(0) as f32 / c.stamina.max as f32).min(1.0);
-            sum[side_index(c.side)] += f;
+            sum[c.side.index()] += f;
         }
         [
             sum[0] / self.counts[0].max(1) as f32,

@@ -14,8 +14,7 @@ fn content() -> Arc<ContentDb> {
 
 /// A masked-uniform pick from `env`'s legal actions.
 fn pick(env: &Env, dice: &mut Dice) -> usize {
-    let legal = env.legal();
-    legal[dice.roll(legal.len() as u32) as usize - 1] as usize
+    env.sample_legal(dice).expect("a legal action mid-fight")
 }
 
 fn observation(env: &Env, side: Side) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
@@ -165,7 +164,7 @@ fn rewards_are_as_documented() {
             total[1] += last.rewards[1];
         }
         assert!(last.terminated);
-        let w = side_index(env.encounter().outcome().unwrap());
+        let w = env.encounter().outcome().unwrap().index();
         match reward {
             Reward::Win => assert_eq!((total[w], total[1 - w]), (1.0, -1.0)),
             Reward::Damage => assert!(total[w] > 0.0 && total[w] <= 2.0, "{total:?}"),

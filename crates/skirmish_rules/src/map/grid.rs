@@ -1019,6 +1019,14 @@ pub enum Side {
 }
 
 impl Side {
+    /// Its place in a pair kept per side: 0 the heroes, 1 the Director.
+    pub fn index(self) -> usize {
+        match self {
+            Side::Heroes => 0,
+            Side::Director => 1,
+        }
+    }
+
     /// The opposing side.
     pub fn other(self) -> Side {
         match self {

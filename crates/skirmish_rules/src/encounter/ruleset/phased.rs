@@ -240,10 +240,7 @@ pub(crate) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal
         return if side_of(world, id) == Some(window) {
             Ok(true)
         } else {
-            Err(Refusal::Phased(format!(
-                "the {} may seize the initiative first: they seize it or let the order stand",
-                side_words(window)
-            )))
+            Err(Refusal::NotTheirTurn(Who::of(world, id)))
         };
     }
     match stage(world) {
@@ -328,13 +325,6 @@ pub(crate) fn check_delay(world: &World, id: CreatureId) -> Result<Delaying, Ref
 pub(crate) enum Delaying {
     Behind(CreatureId),
     LetOrderStand(Side),
-}
-
-fn side_words(side: Side) -> &'static str {
-    match side {
-        Side::Heroes => "heroes",
-        Side::Director => "Director's creatures",
-    }
 }
 
 /// The delay, checked by [`check_delay`].
