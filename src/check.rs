@@ -49,7 +49,7 @@ fn run_strict(path: Option<PathBuf>, assets: Option<PathBuf>) -> ExitCode {
             Err(e) => return crate::usage(&e),
         },
     };
-    match ContentDb::load(&root) {
+    match load_checked(&root) {
         Ok(db) => {
             let free = skirmish_rules::content::free_text::free_text(&db);
             for f in &free {
@@ -67,7 +67,24 @@ fn run_strict(path: Option<PathBuf>, assets: Option<PathBuf>) -> ExitCode {
                 ExitCode::from(1)
             }
         }
-        Err(errors) => report(&errors.0, &root),
+        Err(errors) => report(&errors, &root),
+    }
+}
+
+/// The content folder loaded, with its icon tables checked against it
+/// (docs/art.md: a class or stat block with no icon is an error). A
+/// folder with no `ui/` is content for headless play only: the window
+/// refuses it, naming the missing table.
+pub fn load_checked(root: &Path) -> Result<ContentDb, Vec<ContentError>> {
+    let db = ContentDb::load(root).map_err(|e| e.0)?;
+    if !root.join("ui").is_dir() {
+        return Ok(db);
+    }
+    let errors = crate::icons::check(root, &db);
+    if errors.is_empty() {
+        Ok(db)
+    } else {
+        Err(errors)
     }
 }
 
@@ -80,7 +97,7 @@ fn report(errors: &[ContentError], place: &Path) -> ExitCode {
 }
 
 fn check_folder(path: &Path) -> ExitCode {
-    match ContentDb::load(path) {
+    match load_checked(path) {
         Ok(db) => {
             println!("content in {} is valid:", path.display());
             for (kind, count) in db.counts() {
@@ -88,7 +105,7 @@ fn check_folder(path: &Path) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(errors) => report(&errors.0, path),
+        Err(errors) => report(&errors, path),
     }
 }
 
@@ -110,10 +127,9 @@ fn content_root(file: &Path) -> Option<PathBuf> {
 /// files) and this file's errors are reported.
 fn check_member(file: &Path, root: &Path) -> ExitCode {
     let me = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
-    let (mine, others): (Vec<ContentError>, Vec<ContentError>) = match ContentDb::load(root) {
+    let (mine, others): (Vec<ContentError>, Vec<ContentError>) = match load_checked(root) {
         Ok(_) => (Vec::new(), Vec::new()),
         Err(errors) => errors
-            .0
             .into_iter()
             .partition(|e| e.file.canonicalize().is_ok_and(|f| f == me)),
     };
@@ -136,9 +152,9 @@ fn check_member(file: &Path, root: &Path) -> ExitCode {
 /// or a scenario, whichever it parses as; each validated against the
 /// content as it would be before playing.
 fn check_outsider(file: &Path, root: &Path) -> ExitCode {
-    let mut db = match ContentDb::load(root) {
+    let mut db = match load_checked(root) {
         Ok(db) => db,
-        Err(errors) => return report(&errors.0, root),
+        Err(errors) => return report(&errors, root),
     };
     let text = match read_text(file) {
         Ok(t) => t,
@@ -184,9 +200,19 @@ fn check_outsider(file: &Path, root: &Path) -> ExitCode {
         return crate::usage(&format!("{}", replay.unwrap_err()));
     }
     match db.add_encounter_file(file) {
+        // Its inline stat blocks need icons as the shipped ones do.
         Ok(id) => {
-            println!("{} is a valid encounter (`{id}`)", file.display());
-            ExitCode::SUCCESS
+            let icons = if root.join("ui").is_dir() {
+                crate::icons::check(root, &db)
+            } else {
+                Vec::new()
+            };
+            if icons.is_empty() {
+                println!("{} is a valid encounter (`{id}`)", file.display());
+                ExitCode::SUCCESS
+            } else {
+                report(&icons, file)
+            }
         }
         Err(errors) => report(&errors.0, file),
     }

@@ -3,6 +3,7 @@
 mod assets;
 mod check;
 mod client;
+mod icons;
 mod scenario;
 mod sim;
 

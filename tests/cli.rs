@@ -648,3 +648,56 @@ fn check_strict_lists_free_text() {
         "{out}"
     );
 }
+
+// Issue 55 point 1: "A stat block or class with no icon named is an error
+// from `skirmish check`, not a blank token" (docs/art.md).
+#[test]
+fn check_names_a_stat_block_without_an_icon() {
+    let dir = scratch("icons");
+    for sub in ["abilities", "monsters", "ui"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    std::fs::write(
+        dir.join("abilities/a.ron"),
+        "[(\n  id: \"jab\",\n  name: \"Jab\",\n  keywords: [Melee, Strike],\n  action: MainAction,\n  distance: Melee(1),\n  target: (count: 1, kinds: [Creature]),\n  power_roll: (characteristics: [Might], tiers: (\"2 damage\", \"3 damage\", \"4 damage\")),\n)]",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("monsters/m.ron"),
+        "(\n  id: \"thug\",\n  name: \"Thug\",\n  level: 1,\n  role: Brute,\n  speed: 5,\n  stamina: 10,\n  characteristics: (might: 1),\n  free_strike: 2,\n  abilities: [\"jab\"],\n)",
+    )
+    .unwrap();
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/ui");
+    for f in ["tokens.ron", "icons.ron"] {
+        std::fs::copy(shipped.join(f), dir.join("ui").join(f)).unwrap();
+    }
+    std::os::unix::fs::symlink(shipped.join("icons"), dir.join("ui/icons")).unwrap();
+    let out = skirmish().arg("check").arg(&*dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    // At the table's `monsters:` line, naming where the stat block is.
+    assert!(
+        stderr.contains("ui/tokens.ron:18:1: the stat block `thug` ("),
+        "{stderr}"
+    );
+    assert!(stderr.contains("m.ron:2) names no icon"), "{stderr}");
+    // Named, it passes; the same folder without ui/ is headless content.
+    let tokens = std::fs::read_to_string(dir.join("ui/tokens.ron"))
+        .unwrap()
+        .replace("monsters: {", "monsters: {\n        \"thug\": \"ogre\",");
+    std::fs::write(dir.join("ui/tokens.ron"), tokens).unwrap();
+    let out = skirmish().arg("check").arg(&*dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the icon `ogre` has no"), "{stderr}");
+    let tokens = std::fs::read_to_string(dir.join("ui/tokens.ron"))
+        .unwrap()
+        .replace("\"ogre\"", "\"bandit\"");
+    std::fs::write(dir.join("ui/tokens.ron"), tokens).unwrap();
+    let out = skirmish().arg("check").arg(&*dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -34,7 +34,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, make_tileset)
         .add_systems(
             Update,
-            (spawn_board, update_tiles, treasure_marks, glyph_marks)
+            (spawn_board, update_tiles, board_marks, glyph_marks)
                 .chain()
                 .in_set(BoardSet)
                 .after(super::game::GameSet),
@@ -179,52 +179,190 @@ fn update_tiles(
     }
 }
 
-/// A treasure token on the board (docs/rules.md#loot).
+/// An icon or a shade drawn over a square: terrain, objects, treasure
+/// and high ground (docs/art.md).
 #[derive(Component)]
-struct TreasureMark;
+struct BoardMark;
 
-/// Gold coins on the squares that hold treasure, redrawn when the map changes.
-fn treasure_marks(
+/// What is marked on one square, to redraw only when it changes.
+#[derive(Clone, Debug, PartialEq)]
+enum Mark {
+    /// Icon name, tint, and a number to show (treasure's coins).
+    Icon(String, Color, Option<u32>),
+    /// High ground this many squares up, and which sides drop (S, E, N, W).
+    High(u8, [bool; 4]),
+}
+
+/// The marks of the map as it is now.
+fn marks(map: &Map, icons: &crate::icons::Icons) -> Vec<(Pos, Mark)> {
+    let b = &icons.table.board;
+    let mut out = Vec::new();
+    let treasures: std::collections::BTreeMap<Pos, u32> = map.treasures().into_iter().collect();
+    for p in map.squares() {
+        let cell = map.cell(p);
+        let icon = |name: &str, c: Color| Mark::Icon(name.to_string(), c, None);
+        let mark = if cell.raised_wall {
+            None
+        } else if let Some(o) = cell.object {
+            let tint = match o.material {
+                Material::Wood => Color::srgb(0.95, 0.75, 0.5),
+                Material::Stone => Color::srgb(0.88, 0.88, 0.86),
+                Material::Glass => Color::srgb(0.75, 0.95, 1.0),
+                Material::Metal => Color::srgb(0.8, 0.85, 0.95),
+            };
+            b.objects.get(&o.material).map(|n| icon(n, tint))
+        } else {
+            match cell.terrain {
+                Terrain::Pit(_) => Some(icon(&b.pit, Color::srgba(0.7, 0.65, 0.6, 0.5))),
+                Terrain::Ledge(_) => Some(icon(&b.ledge, Color::srgba(0.9, 0.85, 0.7, 0.45))),
+                Terrain::Difficult => Some(icon(&b.difficult, Color::srgba(0.6, 0.85, 0.45, 0.4))),
+                Terrain::Hazard { damage_type, .. } => b
+                    .hazards
+                    .get(&damage_type)
+                    .map(|n| icon(n, Color::srgba(1.0, 0.75, 0.3, 0.85))),
+                _ => None,
+            }
+        };
+        out.extend(mark.map(|m| (p, m)));
+        if let Some(&coins) = treasures.get(&p) {
+            out.push((
+                p,
+                Mark::Icon(
+                    b.treasure.clone(),
+                    Color::srgb(1.0, 0.82, 0.25),
+                    Some(coins),
+                ),
+            ));
+        }
+        if cell.elevation > 0 && !cell.raised_wall && cell.terrain != Terrain::Wall {
+            let lower = |dx: i32, dy: i32| {
+                let q = Pos {
+                    x: p.x + dx,
+                    y: p.y + dy,
+                };
+                !map.in_bounds(q) || map.cell(q).elevation < cell.elevation
+            };
+            out.push((
+                p,
+                Mark::High(
+                    cell.elevation,
+                    [lower(0, 1), lower(1, 0), lower(0, -1), lower(-1, 0)],
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// Redraw the marks when the map changes (a wall raised, an object broken,
+/// treasure taken).
+fn board_marks(
     mut commands: Commands,
     game: NonSend<Game>,
     geometry: Res<BoardGeometry>,
-    marks: Query<Entity, With<TreasureMark>>,
+    icons: Res<super::icons::IconArt>,
+    old: Query<Entity, With<BoardMark>>,
     mut shown: Local<Option<(u64, u64)>>,
+    mut drawn: Local<Vec<(Pos, Mark)>>,
 ) {
     let now = (game.generation, game.version);
     if *shown == Some(now) {
         return;
     }
+    let fresh = shown.is_none_or(|(g, _)| g != game.generation);
     *shown = Some(now);
-    for e in &marks {
+    let list = marks(game.encounter.map(), &icons.icons);
+    if !fresh && *drawn == list {
+        return;
+    }
+    for e in &old {
         commands.entity(e).despawn();
     }
     let square = super::view::SQUARE;
-    for (p, coins) in game.encounter.map().treasures() {
-        let at = geometry.centre(p, 1);
-        // A gold diamond with a dark rim, above the floor, below tokens.
-        commands
-            .spawn((
-                Name::new(format!("Treasure {p}")),
-                TreasureMark,
-                Sprite::from_color(Color::srgb(0.25, 0.17, 0.02), Vec2::splat(square * 0.5)),
-                Transform::from_translation(at.extend(2.0))
-                    .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
-            ))
-            .with_children(|c| {
-                c.spawn((
-                    Sprite::from_color(Color::srgb(1.0, 0.8, 0.2), Vec2::splat(square * 0.4)),
-                    Transform::from_xyz(0.0, 0.0, 0.1),
+    for (p, mark) in &list {
+        let at = geometry.centre(*p, 1);
+        match mark {
+            Mark::Icon(name, tint, coins) => {
+                let mut e = commands.spawn((
+                    Name::new(format!("Mark {name} {p}")),
+                    BoardMark,
+                    Sprite {
+                        image: icons.large(name),
+                        color: *tint,
+                        custom_size: Some(Vec2::splat(square * 0.62)),
+                        ..default()
+                    },
+                    Transform::from_translation(at.extend(2.0)),
                 ));
-            });
-        commands.spawn((
-            TreasureMark,
-            Text2d::new(coins.to_string()),
-            TextFont::from_font_size(square * 0.3),
-            TextColor(Color::srgb(0.2, 0.12, 0.0)),
-            Transform::from_translation(at.extend(2.3)),
-        ));
+                if let Some(n) = coins {
+                    e.with_child((
+                        Text2d::new(n.to_string()),
+                        TextFont::from_font_size(square * 0.3),
+                        TextColor(Color::WHITE),
+                        bevy::sprite::Text2dShadow::default(),
+                        Transform::from_xyz(square * 0.26, -square * 0.26, 0.1),
+                    ));
+                }
+            }
+            Mark::High(height, drops) => {
+                // Lit from above: the plateau lighter, its drops shadowed.
+                commands.spawn((
+                    BoardMark,
+                    Sprite::from_color(Color::srgba(1.0, 0.95, 0.8, 0.16), Vec2::splat(square)),
+                    Transform::from_translation(at.extend(1.5)),
+                ));
+                let edge = 6.0;
+                for (i, drop) in drops.iter().enumerate() {
+                    if !drop {
+                        continue;
+                    }
+                    let (off, size) = match i {
+                        0 => (
+                            Vec2::new(0.0, -(square - edge) / 2.0),
+                            Vec2::new(square, edge),
+                        ),
+                        1 => (
+                            Vec2::new((square - edge) / 2.0, 0.0),
+                            Vec2::new(edge, square),
+                        ),
+                        2 => (
+                            Vec2::new(0.0, (square - edge) / 2.0),
+                            Vec2::new(square, 2.0),
+                        ),
+                        _ => (
+                            Vec2::new(-(square - edge) / 2.0, 0.0),
+                            Vec2::new(2.0, square),
+                        ),
+                    };
+                    let shade = if i < 2 {
+                        Color::srgba(0.0, 0.0, 0.0, 0.55)
+                    } else {
+                        Color::srgba(1.0, 1.0, 0.9, 0.5)
+                    };
+                    commands.spawn((
+                        BoardMark,
+                        Sprite::from_color(shade, size),
+                        Transform::from_translation((at + off).extend(1.6)),
+                    ));
+                }
+                // The height once, on the plateau's top-left corner.
+                if !(drops[2] && drops[3]) {
+                    continue;
+                }
+                commands.spawn((
+                    BoardMark,
+                    Text2d::new(format!("▲{height}")),
+                    TextFont::from_font_size(square * 0.26),
+                    TextColor(Color::srgba(1.0, 0.95, 0.8, 0.9)),
+                    bevy::sprite::Text2dShadow::default(),
+                    Transform::from_translation(
+                        (at + Vec2::new(-square * 0.3, square * 0.33)).extend(1.7),
+                    ),
+                ));
+            }
+        }
     }
+    *drawn = list;
 }
 
 /// A glyph drawn on the board (docs/rules.md#glyphs: glyphs are invisible).
@@ -238,6 +376,7 @@ fn glyph_marks(
     mut commands: Commands,
     game: NonSend<Game>,
     geometry: Res<BoardGeometry>,
+    icons: Res<super::icons::IconArt>,
     marks: Query<Entity, With<GlyphMark>>,
     mut shown: Local<Option<(u64, u64)>>,
 ) {
@@ -267,9 +406,12 @@ fn glyph_marks(
         commands.spawn((
             Name::new(format!("Glyph {}", g.at)),
             GlyphMark,
-            Text2d::new("✺"),
-            TextFont::from_font_size(square * 0.55),
-            TextColor(colour),
+            Sprite {
+                image: icons.large(&icons.icons.table.board.glyph),
+                color: colour,
+                custom_size: Some(Vec2::splat(square * 0.55)),
+                ..default()
+            },
             Transform::from_translation(at.extend(2.4)),
         ));
     }
@@ -317,36 +459,39 @@ fn shade(c: [f32; 3], k: f32) -> [u8; 3] {
 }
 
 /// One pixel of tile `t`. Every tile gets a quiet one-pixel grid edge.
+/// The floor is kept plain so tokens and marks stand out on it; walls are
+/// dark raised blocks, lit from the top left.
 fn tile_pixel(t: u32, x: u32, y: u32) -> [u8; 3] {
     let n = noise(x, y, t);
     let edge = x == 0 || y == 0;
+    let floor = |k: f32| {
+        let stone = noise(x / 32, y / 32, 99) * 0.05;
+        let seam = x.is_multiple_of(32) || y.is_multiple_of(32);
+        let k = k * if seam { 0.9 } else { 0.96 + stone + n * 0.03 };
+        shade([96.0, 90.0, 80.0], k)
+    };
     let base = match t {
-        // Floor: worn flagstones, four to a tile.
-        0 => {
-            let seam = x.is_multiple_of(32) || y.is_multiple_of(32);
-            let stone = noise(x / 32, y / 32, 99) * 0.12;
-            let k = if seam { 0.78 } else { 0.92 + stone + n * 0.08 };
-            shade([96.0, 90.0, 80.0], k)
-        }
-        // Wall: bricks in offset courses.
+        0 => floor(1.0),
+        // Wall: a dark block with a lit top-left bevel and faint courses.
         1 => {
-            let course = y / 16;
-            let offset = if course.is_multiple_of(2) { 0 } else { 16 };
-            let mortar = y.is_multiple_of(16) || (x + offset).is_multiple_of(32);
-            if mortar {
-                shade([40.0, 38.0, 42.0], 1.0)
+            let (fx, fy) = (x as f32, y as f32);
+            let bevel = if fx < 5.0 || fy < 5.0 {
+                1.45
+            } else if fx > 58.0 || fy > 58.0 {
+                0.6
             } else {
-                let brick = noise((x + offset) / 32, course, 7) * 0.2;
-                shade([88.0, 84.0, 100.0], 0.85 + brick + n * 0.1)
-            }
+                1.0
+            };
+            let course = if y.is_multiple_of(16) { 0.85 } else { 1.0 };
+            shade([52.0, 50.0, 62.0], bevel * course * (0.94 + n * 0.1))
         }
-        // Difficult terrain: rubble and undergrowth on the floor.
+        // Difficult terrain: sparse tufts on the floor.
         2 => {
-            let blob = noise(x / 6, y / 6, 3);
-            if blob > 0.62 {
-                shade([74.0, 104.0, 52.0], 0.8 + n * 0.4)
+            let blob = noise(x / 8, y / 8, 3);
+            if blob > 0.72 {
+                shade([70.0, 100.0, 50.0], 0.85 + n * 0.25)
             } else {
-                shade([96.0, 90.0, 80.0], 0.8 + n * 0.1)
+                floor(0.92)
             }
         }
         // Pit: a dark hole with a lit rim.
@@ -358,37 +503,30 @@ fn tile_pixel(t: u32, x: u32, y: u32) -> [u8; 3] {
                 shade([18.0, 14.0, 20.0], 0.7 + (27.0 - d) / 27.0 * 0.3 + n * 0.1)
             }
         }
-        // Hazard: glowing embers.
+        // Hazard: dull embers, so its icon reads on top.
         4 => {
             let glow = noise(x / 4, y / 4, 11);
-            if glow > 0.7 {
-                shade([250.0, 150.0, 40.0], 0.8 + n * 0.2)
+            if glow > 0.8 {
+                shade([220.0, 120.0, 40.0], 0.75 + n * 0.2)
             } else {
-                shade([120.0, 40.0, 24.0], 0.7 + n * 0.3)
+                shade([100.0, 36.0, 24.0], 0.7 + n * 0.2)
             }
         }
-        // Objects: a crate, a stone block, a glass case, an iron chest.
+        // Objects: a plate in the material's colour (its icon goes on top).
         5..=8 => {
-            let (body, line) = match t {
-                5 => ([150.0, 104.0, 60.0], [70.0, 44.0, 24.0]),
-                6 => ([150.0, 148.0, 140.0], [80.0, 78.0, 76.0]),
-                7 => ([150.0, 210.0, 235.0], [230.0, 250.0, 255.0]),
-                _ => ([110.0, 118.0, 130.0], [45.0, 48.0, 55.0]),
+            let body = match t {
+                5 => [112.0, 76.0, 44.0],
+                6 => [104.0, 102.0, 98.0],
+                7 => [70.0, 110.0, 128.0],
+                _ => [70.0, 76.0, 88.0],
             };
-            let inside = (8..56).contains(&x) && (8..56).contains(&y);
-            if inside {
-                let seam = (y - 8).is_multiple_of(12)
-                    || x == 8
-                    || x == 55
-                    || y == 55
-                    || (t != 6 && x == y);
-                if seam {
-                    shade(line, 1.0)
-                } else {
-                    shade(body, 0.85 + n * 0.15)
-                }
+            let d = (x as f32 - 31.5).abs().max((y as f32 - 31.5).abs());
+            if d < 25.0 {
+                shade(body, 0.9 + n * 0.1)
+            } else if d < 27.0 {
+                shade(body, 0.55)
             } else {
-                shade([96.0, 90.0, 80.0], 0.9 + n * 0.08)
+                floor(1.0)
             }
         }
         // Ledge: floor falling away in steps.
@@ -398,7 +536,7 @@ fn tile_pixel(t: u32, x: u32, y: u32) -> [u8; 3] {
         }
     };
     if edge {
-        shade(base.map(f32::from), 0.8)
+        shade(base.map(f32::from), 0.86)
     } else {
         base
     }

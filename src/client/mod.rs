@@ -14,6 +14,7 @@ mod forecast;
 mod frame_stats;
 mod game;
 mod hud;
+mod icons;
 mod input;
 mod intent;
 mod kiosk;
@@ -270,10 +271,14 @@ pub fn run(options: ClientOptions) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let icons = match tokens::TokenIcons::load(&assets) {
+    // Every token, badge, tile mark and ability has its icon (docs/art.md).
+    let icons = match icons::decode(&assets, &content) {
         Ok(i) => i,
-        Err(e) => {
-            eprintln!("error: {e}");
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("error: {e}");
+            }
+            eprintln!("the icons have errors; fix them or run `skirmish check`");
             return ExitCode::from(2);
         }
     };
@@ -463,7 +468,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
             kiosk::plugin,
             saves::plugin,
         ))
-        .add_plugins((reasons::plugin, forecast::plugin));
+        .add_plugins((reasons::plugin, forecast::plugin, icons::plugin));
     if options.window.frame_stats {
         app.add_plugins(frame_stats::plugin);
     }

@@ -3,15 +3,12 @@
 //! their heroic resource and surges. Larger creatures cover their squares.
 //! Moves and forced movement are animated square by square.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::path::Path;
+use std::collections::{HashMap, VecDeque};
 
 use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::sprite::Anchor;
-use serde::Deserialize;
-use skirmish_rules::conditions::ConditionKind;
 use skirmish_rules::encounter::CreatureKind;
 use skirmish_rules::encounter::LogEntry;
 use skirmish_rules::map::Pos;
@@ -23,90 +20,19 @@ use super::view::{BoardGeometry, SQUARE};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<TokenIndex>()
-        .add_systems(Startup, make_art)
+        .add_systems(Startup, (make_art, spawn_tooltip))
         .add_systems(
             Update,
-            (rebuild, follow_moves, sync, animate, fit_badge_backings)
+            (rebuild, follow_moves, sync, animate, badge_hover)
                 .chain()
                 .in_set(TokenSet)
                 .after(super::board::BoardSet),
         );
 }
 
-/// Each badge line's backing takes the size of its laid-out words (none
-/// when there are none).
-fn fit_badge_backings(
-    badges: Query<(&bevy::text::TextLayoutInfo, &Children), With<Badges>>,
-    mut backings: Query<&mut Sprite, With<BadgeBacking>>,
-    window: Single<&Window, With<bevy::window::PrimaryWindow>>,
-) {
-    let k = window.scale_factor();
-    for (laid_out, children) in &badges {
-        let size = if laid_out.size.y > 0.0 && laid_out.size.x > 0.0 {
-            laid_out.size / k + Vec2::new(8.0, 2.0)
-        } else {
-            Vec2::ZERO
-        };
-        for c in children.iter() {
-            if let Ok(mut s) = backings.get_mut(c)
-                && s.custom_size != Some(size)
-            {
-                s.custom_size = Some(size);
-            }
-        }
-    }
-}
-
 /// The token systems: floating text runs after them.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TokenSet;
-
-/// The token icons from `assets/ui/tokens.ron`.
-#[derive(Resource, Clone, Debug, Default, Deserialize, PartialEq)]
-pub struct TokenIcons {
-    #[serde(default)]
-    pub classes: BTreeMap<String, String>,
-    #[serde(default)]
-    pub monsters: BTreeMap<String, String>,
-    pub default_hero: String,
-    pub default_monster: String,
-}
-
-impl TokenIcons {
-    /// Read the icon table; a broken file names its line and column.
-    pub fn load(assets: &Path) -> Result<TokenIcons, String> {
-        let path = assets.join("ui/tokens.ron");
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(_) => {
-                return Ok(TokenIcons {
-                    default_hero: "★".into(),
-                    default_monster: "✦".into(),
-                    ..default()
-                });
-            }
-        };
-        ron::from_str(&text).map_err(|e| {
-            format!(
-                "{}:{}:{}: {}",
-                path.display(),
-                e.span.start.line,
-                e.span.start.col,
-                e.code
-            )
-        })
-    }
-
-    pub fn icon(&self, kind: &CreatureKind) -> &str {
-        match kind {
-            CreatureKind::Hero { class } => self.classes.get(class).unwrap_or(&self.default_hero),
-            CreatureKind::Monster { stat_block, .. } => self
-                .monsters
-                .get(stat_block)
-                .unwrap_or(&self.default_monster),
-        }
-    }
-}
 
 /// Where each creature's token is, and where it stands.
 #[derive(Resource, Default, Debug)]
@@ -230,11 +156,12 @@ pub struct Token {
 struct StaminaFill;
 #[derive(Component)]
 struct Halo;
+/// The row of badges above a token, and the words it last showed.
+#[derive(Component, Default)]
+struct Badges(Vec<(String, String)>);
+/// One badge: the word said when the pointer is over it.
 #[derive(Component)]
-struct Badges;
-
-#[derive(Component)]
-struct BadgeBacking;
+pub struct Badge(pub String);
 #[derive(Component)]
 struct WindedMark;
 #[derive(Component)]
@@ -245,13 +172,64 @@ struct Ring;
 struct Icon;
 
 const BAR_W: f32 = 52.0;
+/// A badge's width on the board (world pixels; a square is 64).
+const BADGE: f32 = 26.0;
+
+/// How a token shows a monster's organization (docs/art.md): minions are
+/// smaller, elites, leaders and solos get a second frame inside the ring
+/// (silver, gold, and gold with a third ring).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frame {
+    Hero,
+    Minion,
+    Platoon,
+    Elite,
+    Leader,
+    Solo,
+}
+
+impl Frame {
+    pub fn of(
+        c: &skirmish_rules::encounter::CreatureView,
+        db: &skirmish_rules::content::ContentDb,
+    ) -> Frame {
+        use skirmish_rules::content::Organization as O;
+        match &c.kind {
+            CreatureKind::Hero { .. } => Frame::Hero,
+            CreatureKind::Monster { .. } if c.squad.is_some() => Frame::Minion,
+            CreatureKind::Monster { stat_block, .. } => {
+                match db.monsters.get(stat_block).map(|m| m.organization) {
+                    Some(O::Minion) => Frame::Minion,
+                    Some(O::Elite) => Frame::Elite,
+                    Some(O::Leader) => Frame::Leader,
+                    Some(O::Solo) => Frame::Solo,
+                    Some(O::Platoon) | None => Frame::Platoon,
+                }
+            }
+        }
+    }
+
+    /// The token's size against a full square.
+    pub fn scale(self) -> f32 {
+        if self == Frame::Minion { 0.8 } else { 1.0 }
+    }
+
+    /// The inner frame's colour, if it has one.
+    pub fn inner(self) -> Option<Color> {
+        match self {
+            Frame::Elite => Some(Color::srgb(0.78, 0.8, 0.86)),
+            Frame::Leader | Frame::Solo => Some(Palette::GOLD),
+            _ => None,
+        }
+    }
+}
 
 fn rebuild(
     mut commands: Commands,
     game: NonSend<Game>,
     mut index: ResMut<TokenIndex>,
     art: Res<TokenArt>,
-    icons: Res<TokenIcons>,
+    icons: Res<super::icons::IconArt>,
     geometry: Res<BoardGeometry>,
 ) {
     // A new game, or creatures summoned onto the board.
@@ -271,6 +249,8 @@ fn rebuild(
         let at = geometry.centre(c.space.pos, size);
         let side = Palette::side(c.side);
         let shape = Shape::of(c.side);
+        let frame = Frame::of(&c, game.encounter.content());
+        let s = SQUARE * k * frame.scale();
         let e = commands
             .spawn((
                 Name::new(format!("Token {}", c.name)),
@@ -289,7 +269,7 @@ fn rebuild(
                     Sprite {
                         image: art.ring(shape),
                         color: Palette::GOLD,
-                        custom_size: Some(Vec2::splat(SQUARE * k + 6.0)),
+                        custom_size: Some(Vec2::splat(s + 6.0)),
                         ..default()
                     },
                     Transform::from_xyz(0.0, 0.0, -0.2),
@@ -299,7 +279,7 @@ fn rebuild(
                     Sprite {
                         image: art.disc(shape),
                         color: Color::srgb(0.13, 0.13, 0.16),
-                        custom_size: Some(Vec2::splat(SQUARE * k - 8.0)),
+                        custom_size: Some(Vec2::splat(s - 8.0)),
                         ..default()
                     },
                     Transform::from_xyz(0.0, 0.0, 0.0),
@@ -309,24 +289,90 @@ fn rebuild(
                     Sprite {
                         image: art.ring(shape),
                         color: side,
-                        custom_size: Some(Vec2::splat(SQUARE * k - 6.0)),
+                        custom_size: Some(Vec2::splat(s - 6.0)),
                         ..default()
                     },
                     Transform::from_xyz(0.0, 0.0, 0.1),
                 ));
+                if let Some(inner) = frame.inner() {
+                    t.spawn((
+                        Sprite {
+                            image: art.ring(shape),
+                            color: inner,
+                            custom_size: Some(Vec2::splat(s - 16.0)),
+                            ..default()
+                        },
+                        Transform::from_xyz(0.0, 0.0, 0.12),
+                    ));
+                }
+                if frame == Frame::Solo {
+                    t.spawn((
+                        Sprite {
+                            image: art.ring(shape),
+                            color: side,
+                            custom_size: Some(Vec2::splat(s - 26.0)),
+                            ..default()
+                        },
+                        Transform::from_xyz(0.0, 0.0, 0.12),
+                    ));
+                }
+                // The icon, white, over the middle of the token.
+                let icon = if frame == Frame::Solo { 0.54 } else { 0.62 };
                 t.spawn((
                     Icon,
-                    Text2d::new(icons.icon(&c.kind).to_string()),
-                    TextFont {
-                        font_size: FontSize::Px(30.0 * k),
+                    Sprite {
+                        image: icons.large(icons.icons.creature(&c.kind)),
+                        color: Color::WHITE,
+                        custom_size: Some(Vec2::splat(s * icon)),
                         ..default()
                     },
-                    TextColor(side.lighter(0.25)),
                     Transform::from_xyz(0.0, 3.0 * k, 0.2),
                 ));
+                // A squad's number on the token's left edge, a summon's
+                // mark on its lower left.
+                if let Some(n) = c.squad {
+                    let at = Vec2::new(-s / 2.0 + 6.0, 2.0);
+                    t.spawn((
+                        Sprite {
+                            image: art.disc(Shape::Round),
+                            color: side.darker(0.35),
+                            custom_size: Some(Vec2::splat(18.0)),
+                            ..default()
+                        },
+                        Transform::from_translation(at.extend(0.45)),
+                    ))
+                    .with_child((
+                        Text2d::new(n.to_string()),
+                        TextFont::from_font_size(13.0),
+                        TextColor(Color::WHITE),
+                        Transform::from_xyz(0.0, 0.0, 0.01),
+                    ));
+                }
+                if c.summoned.is_some() {
+                    let at = Vec2::new(-s / 2.0 + 8.0, -s / 2.0 + 16.0);
+                    t.spawn((
+                        Badge("summoned".into()),
+                        Sprite {
+                            image: art.disc(Shape::Round),
+                            color: Palette::FLOAT_BACKING,
+                            custom_size: Some(Vec2::splat(20.0)),
+                            ..default()
+                        },
+                        Transform::from_translation(at.extend(0.45)),
+                    ))
+                    .with_child((
+                        Sprite {
+                            image: icons.small(&icons.icons.tokens.states.summoned),
+                            color: side.lighter(0.3),
+                            custom_size: Some(Vec2::splat(15.0)),
+                            ..default()
+                        },
+                        Transform::from_xyz(0.0, 0.0, 0.01),
+                    ));
+                }
                 // Stamina bar along the bottom of the token.
-                let bar_y = -SQUARE * k / 2.0 + 7.0;
-                let w = BAR_W * k;
+                let bar_y = -s / 2.0 + 7.0;
+                let w = BAR_W * k * frame.scale();
                 t.spawn((
                     Sprite::from_color(Color::srgba(0.0, 0.0, 0.0, 0.85), Vec2::new(w + 4.0, 9.0)),
                     Transform::from_xyz(0.0, bar_y, 0.3),
@@ -345,26 +391,13 @@ fn rebuild(
                         ..default()
                     },
                     TextColor(Palette::DAMAGE),
-                    Transform::from_xyz(-SQUARE * k / 2.0 + 9.0, SQUARE * k / 2.0 - 9.0, 0.5),
+                    Transform::from_xyz(-s / 2.0 + 9.0, s / 2.0 - 9.0, 0.5),
                     Visibility::Hidden,
                 ));
                 t.spawn((
-                    Badges,
-                    Text2d::new(""),
-                    TextFont {
-                        font_size: FontSize::Px(20.0),
-                        ..default()
-                    },
-                    TextColor(Color::WHITE),
-                    bevy::sprite::Text2dShadow::default(),
-                    Transform::from_xyz(0.0, SQUARE * k / 2.0 - 2.0, 0.6),
-                ))
-                // A dark box behind, fitted to the words: legible on any
-                // terrain and over a neighbour's token.
-                .with_child((
-                    BadgeBacking,
-                    Sprite::from_color(Palette::FLOAT_BACKING, Vec2::ZERO),
-                    Transform::from_xyz(0.0, 0.0, -0.05),
+                    Badges::default(),
+                    Transform::from_xyz(0.0, SQUARE * k / 2.0 + 2.0, 0.6),
+                    Visibility::Inherited,
                 ));
                 t.spawn((
                     ResourceLabel,
@@ -384,20 +417,110 @@ fn rebuild(
     }
 }
 
-/// Short condition badges for a token ("Prone Slowed" → "PRN SLW").
-pub fn badge(kind: ConditionKind) -> &'static str {
-    match kind {
-        ConditionKind::Bleeding => "BLD",
-        ConditionKind::Dazed => "DAZ",
-        ConditionKind::Frightened => "FRT",
-        ConditionKind::Grabbed => "GRB",
-        ConditionKind::Prone => "PRN",
-        ConditionKind::Restrained => "RST",
-        ConditionKind::Slowed => "SLW",
-        ConditionKind::Taunted => "TNT",
-        ConditionKind::Weakened => "WKN",
-        ConditionKind::CantStand => "NOUP",
+/// A creature's badges, in the order they are drawn: each condition once
+/// (however many effects imposed it), then its other states. Each is an
+/// icon name, and the word said on hover ("shielded 3").
+pub fn badges(
+    icons: &crate::icons::Icons,
+    e: &skirmish_rules::encounter::Encounter,
+    c: &skirmish_rules::encounter::CreatureView,
+) -> Vec<(String, String)> {
+    let st = &icons.tokens.states;
+    let mut b: Vec<(String, String)> = c
+        .conditions
+        .kinds()
+        .into_iter()
+        .map(|k| (icons.condition(k).to_string(), k.word().to_string()))
+        .collect();
+    if c.stance.hidden {
+        b.push((st.hidden.clone(), "hidden".into()));
     }
+    if c.stance.defending {
+        b.push((st.defending.clone(), "defending".into()));
+    }
+    if !e.concentrating(c.id).is_empty() {
+        b.push((st.concentrating.clone(), "concentrating".into()));
+    }
+    let shield = c.bonuses.shield();
+    if shield > 0 {
+        b.push((st.shielded.clone(), format!("shielded {shield}")));
+    }
+    let retaliate = c.bonuses.retaliation(1);
+    if retaliate > 0 {
+        b.push((st.retaliating.clone(), format!("retaliation {retaliate}")));
+    }
+    // A slow action waiting for its next turn (docs/rules.md#slow-actions).
+    if let Some(a) = &c.casting {
+        let name = e
+            .content()
+            .ability(a)
+            .map_or(a.as_str(), |x| x.name.as_str());
+        b.push((st.casting.clone(), format!("casting {name}")));
+    }
+    b
+}
+
+/// Redraw a badge row: a dark disc per badge with its icon, conditions
+/// ringed in the condition colour, a number beside shields and retaliation.
+fn draw_badges(
+    commands: &mut Commands,
+    row: Entity,
+    list: &[(String, String)],
+    art: &TokenArt,
+    icons: &super::icons::IconArt,
+) {
+    commands.entity(row).despawn_children();
+    let n = list.len() as f32;
+    commands.entity(row).with_children(|r| {
+        for (i, (icon, word)) in list.iter().enumerate() {
+            let x = (i as f32 - (n - 1.0) / 2.0) * (BADGE + 2.0);
+            let condition = !word.contains(' ')
+                && !matches!(word.as_str(), "hidden" | "defending" | "concentrating");
+            r.spawn((
+                Badge(word.clone()),
+                Sprite {
+                    image: art.disc(Shape::Round),
+                    color: Palette::FLOAT_BACKING.with_alpha(0.95),
+                    custom_size: Some(Vec2::splat(BADGE)),
+                    ..default()
+                },
+                Transform::from_xyz(x, 0.0, 0.0),
+            ))
+            .with_children(|b| {
+                b.spawn((
+                    Sprite {
+                        image: art.ring(Shape::Round),
+                        color: if condition {
+                            Palette::CONDITION
+                        } else {
+                            Palette::STAMINA_HIGH
+                        },
+                        custom_size: Some(Vec2::splat(BADGE)),
+                        ..default()
+                    },
+                    Transform::from_xyz(0.0, 0.0, 0.01),
+                ));
+                b.spawn((
+                    Sprite {
+                        image: icons.small(icon),
+                        color: Color::WHITE,
+                        custom_size: Some(Vec2::splat(BADGE * 0.66)),
+                        ..default()
+                    },
+                    Transform::from_xyz(0.0, 0.0, 0.02),
+                ));
+                if let Some(num) = word.split(' ').nth(1).filter(|w| w.parse::<u32>().is_ok()) {
+                    b.spawn((
+                        Text2d::new(num.to_string()),
+                        TextFont::from_font_size(13.0),
+                        TextColor(Palette::GOLD),
+                        bevy::sprite::Text2dShadow::default(),
+                        Transform::from_xyz(BADGE * 0.36, -BADGE * 0.3, 0.03),
+                    ));
+                }
+            });
+        }
+    });
 }
 
 /// Queue the walked and forced paths so tokens move square by square.
@@ -438,16 +561,19 @@ fn follow_moves(
 }
 
 fn sync(
+    mut commands: Commands,
     game: NonSend<Game>,
     mut index: ResMut<TokenIndex>,
+    art: Res<TokenArt>,
+    icons: Res<super::icons::IconArt>,
     tokens: Query<(&Token, &Children)>,
     mut parts: ParamSet<(
         Query<(&mut Sprite, &mut Transform), With<StaminaFill>>,
         Query<&mut Visibility, With<Halo>>,
         Query<&mut Visibility, With<WindedMark>>,
-        Query<&mut Text2d, With<Badges>>,
+        Query<(Entity, &mut Badges)>,
         Query<&mut Text2d, With<ResourceLabel>>,
-        Query<&mut TextColor, With<Icon>>,
+        Query<&mut Sprite, With<Icon>>,
     )>,
     mut visibility: Query<&mut Visibility, (With<Token>, Without<Halo>, Without<WindedMark>)>,
 ) {
@@ -473,7 +599,7 @@ fn sync(
                 Visibility::Visible
             };
         }
-        let k = c.space.size.max(1) as f32;
+        let k = c.space.size.max(1) as f32 * Frame::of(&c, game.encounter.content()).scale();
         // A minion's bar is its squad's pool, the same on every member.
         let (now, most) = c.shown_stamina();
         let share = (now.max(0) as f32 / most.max(1) as f32).clamp(0.0, 1.0);
@@ -482,6 +608,7 @@ fn sync(
             Health::Winded => Palette::STAMINA_MID,
             _ => Palette::STAMINA_LOW,
         };
+        let list = badges(&icons.icons, &game.encounter, &c);
         for child in children.iter() {
             if let Ok((mut s, _)) = parts.p0().get_mut(child) {
                 s.custom_size = Some(Vec2::new(BAR_W * k * share, 5.0));
@@ -501,27 +628,11 @@ fn sync(
                     Visibility::Hidden
                 };
             }
-            if let Ok(mut t) = parts.p3().get_mut(child) {
-                // Each condition once, however many effects imposed it.
-                let mut b: Vec<String> = c
-                    .conditions
-                    .kinds()
-                    .into_iter()
-                    .map(|k| badge(k).to_string())
-                    .collect();
-                let shield = c.bonuses.shield();
-                if shield > 0 {
-                    b.push(format!("SH{shield}"));
-                }
-                let retaliate = c.bonuses.retaliation(1);
-                if retaliate > 0 {
-                    b.push(format!("RT{retaliate}"));
-                }
-                // A slow action waiting for its next turn (docs/rules.md#forced-movement).
-                if c.casting.is_some() {
-                    b.push("SLOW".into());
-                }
-                t.0 = b.join(" ");
+            if let Ok((row, mut shown)) = parts.p3().get_mut(child)
+                && shown.0 != list
+            {
+                shown.0 = list.clone();
+                draw_badges(&mut commands, row, &list, &art, &icons);
             }
             if let Ok(mut t) = parts.p4().get_mut(child) {
                 t.0 = c
@@ -539,13 +650,88 @@ fn sync(
             }
             // Having acted dims the icon; the ring keeps its side's colour
             // and the token its shape, so the sides stay apart.
-            if let Ok(mut color) = parts.p5().get_mut(child) {
-                let side = Palette::side(c.side).lighter(0.25);
-                color.0 = if flow.acted.contains(&c.id) && !flow.is_acting(c.id) {
-                    side.with_alpha(0.45)
+            if let Ok(mut sprite) = parts.p5().get_mut(child) {
+                sprite.color = if flow.acted.contains(&c.id) && !flow.is_acting(c.id) {
+                    Color::WHITE.with_alpha(0.4)
                 } else {
-                    side
+                    Color::WHITE
                 };
+            }
+        }
+    }
+}
+
+/// The tooltip that names a badge under the pointer.
+#[derive(Component)]
+struct Tooltip;
+
+fn spawn_tooltip(mut commands: Commands) {
+    commands.spawn((
+        Name::new("Badge tooltip"),
+        Tooltip,
+        Node {
+            position_type: PositionType::Absolute,
+            padding: UiRect::axes(px(8), px(3)),
+            border: UiRect::all(px(1)),
+            border_radius: BorderRadius::all(px(4)),
+            display: Display::None,
+            ..default()
+        },
+        BackgroundColor(Palette::FLOAT_BACKING.with_alpha(0.95)),
+        BorderColor::all(Palette::CONDITION),
+        GlobalZIndex(5),
+        bevy::ui::FocusPolicy::Pass,
+        children![super::theme::text("", super::theme::SMALL, Palette::TEXT)],
+    ));
+}
+
+/// The pointer over a badge shows its word beside it ("restrained",
+/// "shielded 3"); anywhere else, nothing.
+fn badge_hover(
+    window: Single<&Window, With<bevy::window::PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform), With<super::camera::BoardCamera>>,
+    ui: Res<UiScale>,
+    badges: Query<(&Badge, &GlobalTransform, &InheritedVisibility)>,
+    tooltip: Single<(&mut Node, &Children), With<Tooltip>>,
+    mut texts: Query<&mut Text>,
+    ignore: Option<Res<super::input::IgnorePointer>>,
+) {
+    let (camera, at) = *camera;
+    // A picture being taken ignores the display's pointer.
+    let cursor = window.cursor_position().filter(|_| ignore.is_none());
+    let word = cursor
+        .and_then(|c| camera.viewport_to_world_2d(at, c).ok())
+        .and_then(|w| {
+            badges
+                .iter()
+                .filter(|(_, _, v)| v.get())
+                .find(|(_, t, _)| {
+                    let d = t.translation().truncate() - w;
+                    d.length() <= BADGE / 2.0 * t.scale().x.max(0.01)
+                })
+                .map(|(b, _, _)| b.0.clone())
+        });
+    let (mut node, children) = tooltip.into_inner();
+    match (word, cursor) {
+        (Some(word), Some(c)) => {
+            let k = ui.0.max(0.01);
+            let (left, top) = (px(c.x / k + 14.0), px(c.y / k - 34.0));
+            if node.display != Display::Flex || node.left != left || node.top != top {
+                node.display = Display::Flex;
+                node.left = left;
+                node.top = top;
+            }
+            for child in children.iter() {
+                if let Ok(mut t) = texts.get_mut(child)
+                    && t.0 != word
+                {
+                    t.0 = word.clone();
+                }
+            }
+        }
+        _ => {
+            if node.display != Display::None {
+                node.display = Display::None;
             }
         }
     }
@@ -583,49 +769,5 @@ fn animate(
             jitter = Vec2::new((t.shake * 90.0).sin() * 5.0, 0.0);
         }
         tf.translation = (next + jitter).extend(if t.route.is_empty() { 10.0 } else { 12.0 });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_shipped_icon_table_names_every_class_and_monster() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
-        let icons = TokenIcons::load(&root).unwrap();
-        let db = skirmish_rules::content::ContentDb::load(&root).unwrap();
-        for class in db.classes.keys() {
-            assert!(
-                icons.classes.contains_key(class),
-                "no icon for class {class}"
-            );
-        }
-        for m in db.monsters.keys() {
-            assert!(icons.monsters.contains_key(m), "no icon for monster {m}");
-        }
-        let fury = CreatureKind::Hero {
-            class: "fury".into(),
-        };
-        assert_eq!(icons.icon(&fury), "⚔");
-        let unknown = CreatureKind::Monster {
-            stat_block: "nobody".into(),
-            squad: None,
-        };
-        assert_eq!(icons.icon(&unknown), icons.default_monster);
-    }
-
-    #[test]
-    fn a_broken_icon_table_names_line_and_column() {
-        let dir = std::env::temp_dir().join(format!("skirmish-icons-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("ui")).unwrap();
-        std::fs::write(
-            dir.join("ui/tokens.ron"),
-            "(\n  classes: {\n    \"fury\" \"x\",\n  },\n)",
-        )
-        .unwrap();
-        let err = TokenIcons::load(&dir).unwrap_err();
-        assert!(err.contains("tokens.ron:3:"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -122,6 +122,7 @@ fn actor_panel(
     head: Single<Entity, With<ActorHead>>,
     body: Single<Entity, With<ActorBody>>,
     layout: Res<crate::client::layout::Layout>,
+    icons: Res<crate::client::icons::IconArt>,
     mut drawn: Local<Option<(u64, u64, Aim, Option<CreatureId>, Option<ReplayEnd>, bool)>>,
 ) {
     let e = &game.encounter;
@@ -268,7 +269,31 @@ fn actor_panel(
                 } else {
                     Palette::DIM
                 };
-                b.spawn(text(format!("{key}{}", s.label), if wide { SMALL } else { TINY }, c));
+                let size = if wide { SMALL } else { TINY };
+                // Its icon (docs/art.md), then its key and name.
+                if let Some(icon) = slot_icon(&icons.icons, e, &s.action) {
+                    // The label wraps beside its icon; the price keeps its room.
+                    b.spawn(Node {
+                        column_gap: px(6),
+                        align_items: AlignItems::Center,
+                        flex_shrink: 1.0,
+                        min_width: px(0),
+                        ..default()
+                    })
+                    .with_children(|l| {
+                        l.spawn(super::roster::icon_node(icons.small(icon), size * 1.1, c));
+                        l.spawn((
+                            text(format!("{key}{}", s.label), size, c),
+                            Node {
+                                flex_shrink: 1.0,
+                                min_width: px(0),
+                                ..default()
+                            },
+                        ));
+                    });
+                } else {
+                    b.spawn(text(format!("{key}{}", s.label), size, c));
+                }
                 if let Some(n) = s.price {
                     b.spawn(text(format!("◆{n}"), TINY, Palette::GOLD));
                 }
@@ -328,4 +353,38 @@ fn actor_panel(
             p.spawn(text(hint, TINY, Palette::DIM));
         }
     });
+}
+
+/// The icon of an ability bar slot: its ability's, or the charge's and the
+/// free strike's keyword icons; none for the other basic actions.
+pub fn slot_icon<'a>(
+    icons: &'a crate::icons::Icons,
+    e: &'a skirmish_rules::encounter::Encounter,
+    action: &SlotAction,
+) -> Option<&'a str> {
+    use skirmish_rules::ability::Keyword;
+    use skirmish_rules::encounter::Command;
+    let id = match action {
+        SlotAction::Aim(Aim::Ability(id)) => id.as_str(),
+        SlotAction::Now(Command::UseAbility { ability, .. })
+        | SlotAction::Now(Command::UseAreaAbility { ability, .. }) => ability.as_str(),
+        SlotAction::Aim(Aim::Charge) => {
+            return icons
+                .table
+                .abilities
+                .keywords
+                .get(&Keyword::Charge)
+                .map(String::as_str);
+        }
+        SlotAction::Aim(Aim::FreeStrike) => {
+            return icons
+                .table
+                .abilities
+                .keywords
+                .get(&Keyword::Melee)
+                .map(String::as_str);
+        }
+        _ => return None,
+    };
+    e.content().ability(id).map(|a| icons.ability(a))
 }

@@ -76,6 +76,7 @@ fn draw_card(
     card: Single<(Entity, &mut Node), With<CardPanel>>,
     slots_hovered: Query<(&Interaction, &SlotIndex)>,
     reasons: Res<crate::client::reasons::Reasons>,
+    icons: Res<crate::client::icons::IconArt>,
     mut drawn: Local<
         Option<(
             u64,
@@ -108,10 +109,10 @@ fn draw_card(
     let (entity, mut node) = card.into_inner();
     commands.entity(entity).despawn_children();
     // The spend prompt has the forecast: the card gives it the room.
-    let mut lines = if selection.pending.is_some() {
-        Vec::new()
+    let (icon, mut lines) = if selection.pending.is_some() {
+        (None, Vec::new())
     } else {
-        card_lines(&game, &selection, hovered_slot)
+        card_lines(&game, &selection, hovered_slot, &icons.icons)
     };
     // A greyed-out slot says why first, in the engine's words.
     if selection.pending.is_some() {
@@ -125,11 +126,74 @@ fn draw_card(
     } else {
         Display::Flex
     };
+    // The title beside its icon (docs/art.md), as on the token and the bar.
+    let title = usize::from(lines.first().is_some_and(|(l, _)| l.starts_with("Can't")));
     commands.entity(entity).with_children(|c| {
-        for (l, color) in lines {
-            c.spawn(text(l, SMALL, color));
+        for (i, (l, color)) in lines.into_iter().enumerate() {
+            match &icon {
+                Some(name) if i == title => {
+                    c.spawn(Node {
+                        column_gap: px(8),
+                        align_items: AlignItems::Center,
+                        ..default()
+                    })
+                    .with_children(|row| {
+                        row.spawn(super::roster::icon_node(
+                            icons.large(name),
+                            SMALL * 1.6,
+                            color,
+                        ));
+                        row.spawn(text(l, SMALL, color));
+                    });
+                }
+                _ => match line_icon(&l, &icons.icons) {
+                    // A condition or state line wears the token's badge.
+                    Some(badge) => {
+                        c.spawn(Node {
+                            column_gap: px(6),
+                            align_items: AlignItems::Center,
+                            ..default()
+                        })
+                        .with_children(|row| {
+                            row.spawn(super::roster::icon_node(
+                                icons.small(&badge),
+                                SMALL,
+                                Palette::CONDITION,
+                            ));
+                            row.spawn(text(l, SMALL, color));
+                        });
+                    }
+                    None => {
+                        c.spawn(text(l, SMALL, color));
+                    }
+                },
+            }
         }
     });
+}
+
+/// The badge icon of a creature card's line about a condition, a slow
+/// action or a summoner, as the token shows it.
+pub fn line_icon(line: &str, icons: &crate::icons::Icons) -> Option<String> {
+    use skirmish_rules::conditions::ConditionKind;
+    let st = &icons.tokens.states;
+    if let Some(k) = ConditionKind::NINE
+        .into_iter()
+        .chain([ConditionKind::CantStand])
+        .find(|k| line.starts_with(&format!("{k} (")))
+    {
+        return Some(icons.condition(k).to_string());
+    }
+    if line.starts_with("Slow action: ") {
+        return Some(st.casting.clone());
+    }
+    if line.starts_with("Summoned by ") {
+        return Some(st.summoned.clone());
+    }
+    if line.starts_with("Bonuses: ") {
+        return Some(st.shielded.clone());
+    }
+    None
 }
 
 /// What the card shows: the hovered slot's ability, else the aimed one,
@@ -138,8 +202,10 @@ fn card_lines(
     game: &Game,
     selection: &Selection,
     hovered_slot: Option<usize>,
-) -> Vec<(String, Color)> {
+    icons: &crate::icons::Icons,
+) -> (Option<String>, Vec<(String, Color)>) {
     let e = &game.encounter;
+    let creature_icon = |c: CreatureId| e.creature(c).map(|v| icons.creature(&v.kind).to_string());
     let replay_over = game.replay_end().is_some();
     let hovered_creature = selection.hover.and_then(|h| {
         e.occupants()
@@ -158,15 +224,17 @@ fn card_lines(
         .map(|l| (l, Palette::QUIET))
         .collect();
     let actor = e.active_creature().filter(|_| !replay_over);
+    let mut icon = None;
     let Some(id) = actor else {
         if let Some(c) = hovered_creature.or(selection.inspect) {
             lines.extend(creature_card(e, c).into_iter().map(|l| (l, Palette::TEXT)));
+            icon = creature_icon(c);
         }
         lines.extend(ground);
-        return lines;
+        return (icon, lines);
     };
     let Some(view) = e.creature(id) else {
-        return lines;
+        return (icon, lines);
     };
     let slots = intent::slots(e, &game.legal, id);
     let resource = view
@@ -184,6 +252,7 @@ fn card_lines(
             _ => None,
         });
     if let Some(ab) = card_ability.and_then(|a| e.content().ability(&a)) {
+        icon = Some(icons.ability(ab).to_string());
         for (i, l) in ability_card(ab, &resource, e.phased_rules())
             .into_iter()
             .enumerate()
@@ -192,6 +261,7 @@ fn card_lines(
         }
     } else if let Some(c) = hovered_creature.or(selection.inspect) {
         lines.extend(creature_card(e, c).into_iter().map(|l| (l, Palette::TEXT)));
+        icon = creature_icon(c);
     }
     // The forecast for what a click would do now.
     if let Some(h) = selection.hover
@@ -204,7 +274,7 @@ fn card_lines(
         }
     }
     lines.extend(ground);
-    lines
+    (icon, lines)
 }
 
 /// An ability's card: the lines of its full text.
@@ -429,6 +499,26 @@ pub fn creature_card(e: &Encounter, id: CreatureId) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::client::shipped_content as db;
+
+    // Issue 55 point 2: the card's condition lines wear the token's badges.
+    #[test]
+    fn a_creature_card_line_wears_its_badge() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+        let icons = crate::icons::Icons::load(&root).unwrap();
+        use skirmish_rules::conditions::ConditionKind;
+        for k in ConditionKind::NINE {
+            let line = format!("{k} (EoT): {}", super::super::words::condition_meaning(k));
+            assert_eq!(
+                line_icon(&line, &icons).as_deref(),
+                Some(icons.condition(k))
+            );
+        }
+        assert_eq!(
+            line_icon("Slow action: Storm Call, takes effect next turn", &icons),
+            Some(icons.tokens.states.casting.clone())
+        );
+        assert_eq!(line_icon("Speed 5 · stability 0 · size 1", &icons), None);
+    }
 
     // Issue 52, point 4: a minion's card shows its squad's pool
     // (docs/rules.md#minions: one shared stamina pool).

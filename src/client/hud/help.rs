@@ -98,6 +98,36 @@ pub const TERMS: [(&str, &str); 10] = [
     ),
 ];
 
+/// Where the art and the fonts come from (assets/LICENSES.md).
+pub const CREDITS: [&str; 3] = [
+    "Icons: Game Icons (game-icons.net) by Lorc, Delapouite and contributors, CC BY 3.0, rasterised from @iconify-json/game-icons.",
+    "Fonts: DejaVu Sans, under the DejaVu fonts licence (assets/fonts/LICENSE-DejaVu.txt).",
+    "Tiles: drawn by Skirmish's own code. Every source and licence: assets/LICENSES.md.",
+];
+
+/// Each condition and state badge, with its word, in the tokens' order.
+pub fn badge_legend(icons: &crate::icons::Icons) -> Vec<(String, String)> {
+    use skirmish_rules::conditions::ConditionKind;
+    let s = &icons.tokens.states;
+    let mut v: Vec<(String, String)> = ConditionKind::NINE
+        .into_iter()
+        .chain([ConditionKind::CantStand])
+        .map(|k| (icons.condition(k).to_string(), k.word().to_string()))
+        .collect();
+    for (icon, word) in [
+        (&s.hidden, "hidden"),
+        (&s.defending, "defending"),
+        (&s.concentrating, "concentrating"),
+        (&s.shielded, "shielded"),
+        (&s.retaliating, "retaliation"),
+        (&s.casting, "casting a slow action"),
+        (&s.summoned, "summoned"),
+    ] {
+        v.push((icon.clone(), word.to_string()));
+    }
+    v
+}
+
 /// How this fight is won, in words, with who is left on each side.
 pub fn win_condition(game: &Game) -> Vec<String> {
     let e = &game.encounter;
@@ -132,6 +162,7 @@ fn draw(
     open: Res<HelpOpen>,
     game: NonSend<Game>,
     existing: Query<Entity, With<Help>>,
+    icons: Res<crate::client::icons::IconArt>,
     mut drawn: Local<Option<(bool, u64, u64)>>,
 ) {
     let key = (open.0, game.generation, game.version);
@@ -211,6 +242,36 @@ fn draw(
                                 text(format!("{term}: {words}"), SMALL, Palette::TEXT),
                                 row.clone(),
                             ));
+                        }
+                        // The badges a token wears, each with its word.
+                        c.spawn((text("Badges", HEADING, Palette::GOLD), heading.clone()));
+                        c.spawn(Node {
+                            flex_wrap: FlexWrap::Wrap,
+                            column_gap: px(18),
+                            row_gap: px(6),
+                            flex_shrink: 0.0,
+                            ..default()
+                        })
+                        .with_children(|b| {
+                            for (icon, word) in badge_legend(&icons.icons) {
+                                b.spawn(Node {
+                                    column_gap: px(6),
+                                    align_items: AlignItems::Center,
+                                    ..default()
+                                })
+                                .with_children(|item| {
+                                    item.spawn(super::roster::icon_node(
+                                        icons.small(&icon),
+                                        SMALL,
+                                        Palette::CONDITION,
+                                    ));
+                                    item.spawn(text(word, SMALL, Palette::TEXT));
+                                });
+                            }
+                        });
+                        c.spawn((text("Credits", HEADING, Palette::GOLD), heading.clone()));
+                        for l in CREDITS {
+                            c.spawn((text(l, SMALL, Palette::TEXT), row.clone()));
                         }
                     })
                     .id();

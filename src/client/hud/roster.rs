@@ -80,7 +80,7 @@ fn roster(
     mut commands: Commands,
     game: NonSend<Game>,
     panel: Single<Entity, With<Roster>>,
-    icons: Res<crate::client::tokens::TokenIcons>,
+    icons: Res<crate::client::icons::IconArt>,
     mut drawn: Local<(u64, u64)>,
 ) {
     let key = (game.generation, game.version);
@@ -134,12 +134,8 @@ fn roster(
                         .map_or(String::new(), |s| format!("{}/{}", s.pool.max(0), s.max));
                     row(
                         p,
-                        format!(
-                            "{mark} {} {} ×{}",
-                            icons.icon(&c.kind),
-                            c.name,
-                            standing.len()
-                        ),
+                        icons.small(icons.icons.creature(&c.kind)),
+                        (mark, format!("{} ×{}", c.name, standing.len())),
                         pool,
                         color,
                     );
@@ -168,7 +164,8 @@ fn roster(
                 };
                 row(
                     p,
-                    format!("{mark} {} {}", icons.icon(&c.kind), c.name),
+                    icons.small(icons.icons.creature(&c.kind)),
+                    (mark, c.name.clone()),
                     stamina,
                     color,
                 );
@@ -177,23 +174,57 @@ fn roster(
                 if health != Health::Dead
                     && let Some(words) = condition_words(&c.conditions)
                 {
-                    p.spawn((
-                        text(words, ROSTER, Palette::CONDITION),
-                        Node {
-                            margin: UiRect::left(px(22)),
-                            flex_shrink: 0.0,
-                            ..default()
-                        },
-                    ));
+                    p.spawn(Node {
+                        margin: UiRect::left(px(22)),
+                        column_gap: px(3),
+                        align_items: AlignItems::Center,
+                        flex_wrap: FlexWrap::Wrap,
+                        flex_shrink: 0.0,
+                        ..default()
+                    })
+                    .with_children(|line| {
+                        // The token's badge icons, then the words.
+                        for k in c.conditions.kinds() {
+                            line.spawn(icon_node(
+                                icons.small(icons.icons.condition(k)),
+                                ROSTER,
+                                Palette::CONDITION,
+                            ));
+                        }
+                        line.spawn(text(words, ROSTER, Palette::CONDITION));
+                    });
                 }
             }
         }
     });
 }
 
+/// An icon the height of a line of `size` text, tinted `color`.
+pub fn icon_node(image: Handle<Image>, size: f32, color: Color) -> impl Bundle {
+    (
+        ImageNode {
+            image,
+            color,
+            ..default()
+        },
+        Node {
+            width: px(size * 1.15),
+            height: px(size * 1.15),
+            flex_shrink: 0.0,
+            ..default()
+        },
+    )
+}
+
 /// A roster line: the name and the stamina apart, the stamina on a line of
 /// its own when both do not fit, never pushed out of the panel.
-fn row(p: &mut ChildSpawnerCommands, name: String, stamina: String, color: Color) {
+fn row(
+    p: &mut ChildSpawnerCommands,
+    icon: Handle<Image>,
+    (mark, name): (&str, String),
+    stamina: String,
+    color: Color,
+) {
     p.spawn(Node {
         justify_content: JustifyContent::SpaceBetween,
         flex_wrap: FlexWrap::Wrap,
@@ -202,13 +233,30 @@ fn row(p: &mut ChildSpawnerCommands, name: String, stamina: String, color: Color
         ..default()
     })
     .with_children(|row| {
-        row.spawn((
-            text(name, ROSTER, color),
-            Node {
-                flex_shrink: 1.0,
-                ..default()
-            },
-        ));
+        row.spawn(Node {
+            column_gap: px(5),
+            align_items: AlignItems::Center,
+            flex_shrink: 1.0,
+            ..default()
+        })
+        .with_children(|who| {
+            who.spawn((
+                text(mark, ROSTER, color),
+                Node {
+                    width: px(ROSTER * 0.8),
+                    flex_shrink: 0.0,
+                    ..default()
+                },
+            ));
+            who.spawn(icon_node(icon, ROSTER, color));
+            who.spawn((
+                text(name, ROSTER, color),
+                Node {
+                    flex_shrink: 1.0,
+                    ..default()
+                },
+            ));
+        });
         row.spawn((
             text(stamina, ROSTER, color),
             Node {

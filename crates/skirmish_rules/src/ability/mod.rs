@@ -466,6 +466,10 @@ pub struct Ability {
     pub name: String,
     #[serde(default)]
     pub flavor: String,
+    /// The icon the client draws for it (a Game Icons name, docs/art.md);
+    /// without one, the client picks one by its damage type and keywords.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
     #[serde(default)]
     pub keywords: Vec<Keyword>,
     pub action: ActionType,

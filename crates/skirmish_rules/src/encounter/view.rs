@@ -139,6 +139,12 @@ impl Encounter {
         ruleset::phased::next_up(self.world())
     }
 
+    /// The concentration abilities `id` keeps going (docs/rules.md#concentration),
+    /// in id order: none when it concentrates on nothing.
+    pub fn concentrating(&self, id: CreatureId) -> Vec<String> {
+        super::concentration::active(self.world(), id)
+    }
+
     /// The content the encounter was built from.
     pub fn content(&self) -> &Arc<ContentDb> {
         &self.app.world().res::<Content>().0

@@ -215,7 +215,7 @@ impl Iterator for Squares {
 }
 
 /// What an object is made of (docs/rules.md#forced-movement / docs/rules.md#forced-movement).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Material {
     Glass,
     Wood,
