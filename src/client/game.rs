@@ -548,7 +548,12 @@ impl Game {
             warn!("brain `{name}`: {why}");
             self.say(format!("The AI ({name}) failed: {why}"));
         }
-        if self.legal.contains(&chosen) {
+        // (A listed ability with surges spent on it is the brain's choice.)
+        if self.legal.contains(&chosen)
+            || chosen
+                .unspent()
+                .is_some_and(|bare| self.legal.contains(&bare))
+        {
             Some(chosen)
         } else {
             // A brain's mistake must not stop the game: end the turn or let

@@ -296,8 +296,18 @@ fn modal(
                 .filter(|c| matches!(c, Command::Answer { .. }))
                 .cloned()
                 .collect();
+            // A main action off the creature's turn is not a reaction:
+            // say what it is (docs/rules.md#critical-hit).
+            use skirmish_rules::ability::TriggerEvent;
+            let heading = match prompt.event.kind {
+                TriggerEvent::CriticalHit => {
+                    format!("Critical hit! {who} may take another main action now")
+                }
+                TriggerEvent::StrikeNow => format!("{who} may use a signature ability now"),
+                _ => format!("{who} may react"),
+            };
             card(root, &|c| {
-                c.spawn(text(format!("{who} may react"), HEADING, Palette::GOLD));
+                c.spawn(text(heading.clone(), HEADING, Palette::GOLD));
                 c.spawn(text(
                     format!("Trigger: {what} ({actor})"),
                     BODY,

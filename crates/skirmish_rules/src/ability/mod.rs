@@ -84,6 +84,13 @@ pub enum TriggerEvent {
     EnemyLeavesAdjacency,
     /// The user takes damage.
     SelfTakesDamage,
+    /// The engine's own: a critical hit off the creature's turn gives its
+    /// extra main action at once (docs/rules.md#critical-hit). The prompt
+    /// offers its main-action abilities; no content ability answers it.
+    CriticalHit,
+    /// The engine's own: an ally's `signature strike` lets the creature
+    /// use a signature ability at once, as a free triggered action.
+    StrikeNow,
 }
 
 /// docs/rules.md#triggered-actions: when a triggered ability can be used.
@@ -913,6 +920,8 @@ pub struct TierOutcome {
     pub shift: u32,
     /// The target makes a free strike.
     pub free_strike: bool,
+    /// The target uses a signature ability at once (`signature strike`).
+    pub signature_strike: bool,
     /// Active bonuses the target gains (docs/rules.md#free-strikes).
     pub bonuses: Vec<BonusSpec>,
     /// Stat blocks summoned next to the user (docs/rules.md#summons).
@@ -1000,6 +1009,7 @@ pub fn evaluate(
             Effect::GrantSurges(n) => out.grant_surges += n,
             Effect::Shift(n) => out.shift = out.shift.max(*n),
             Effect::FreeStrike => out.free_strike = true,
+            Effect::SignatureStrike => out.signature_strike = true,
             Effect::Bonus(b) => out.bonuses.push(*b),
             Effect::Summon(id) => out.summons.push(id.clone()),
             Effect::Loot(n) => out.loot = Some(out.loot.unwrap_or(0).max(*n)),

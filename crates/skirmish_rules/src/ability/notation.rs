@@ -126,6 +126,11 @@ pub enum Effect {
     /// `free strike`: the target makes a melee free strike against an
     /// adjacent enemy, the one with the least stamina (docs/rulings.md).
     FreeStrike,
+    /// `signature strike`: the target uses one of its signature abilities
+    /// at once, off its turn, as a free triggered action (docs/rules.md#critical-hit:
+    /// the tactician's Strike Now); a critical hit with it gives another
+    /// main action.
+    SignatureStrike,
     /// `shield 2 (round)`, `retaliate 1 range 3 (2 charges)`: an active
     /// bonus on the target (docs/rules.md#charge "Active Bonuses").
     Bonus(BonusSpec),
@@ -425,6 +430,13 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
         c.next();
         c.next();
         Effect::FreeStrike
+    } else if first.eq_ignore_ascii_case("signature")
+        && c.peek_at(1)
+            .is_some_and(|t| t.eq_ignore_ascii_case("strike"))
+    {
+        c.next();
+        c.next();
+        Effect::SignatureStrike
     } else {
         return Ok(Effect::Text(seg.to_string()));
     };

@@ -373,6 +373,11 @@ impl<'a> Scorer<'a> {
                     if tier.free_strike && threatened {
                         help += w.damage * 4.0;
                     }
+                    // A signature ability at once: about a strike's worth,
+                    // wherever its enemies are (it chooses its target).
+                    if tier.signature_strike {
+                        help += w.damage * 6.0;
+                    }
                     v += t.chances[i] * help;
                 }
                 continue;
@@ -646,6 +651,77 @@ impl<'a> Scorer<'a> {
         harm
     }
 
+    /// What an ability's loot, recover, refresh and prepare effects bring
+    /// `c` (docs/rules.md#loot, #recover-and-refresh,
+    /// #prepared-abilities), in the scorer's damage units: treasure within
+    /// its range, a coin worth half a point of damage; each spent ability
+    /// or item it gets back, worth 3 points of damage; a prepared
+    /// triggered ability, half its middle tier's damage when an enemy is
+    /// within 3 squares to set it off, nothing when it is already
+    /// prepared. 0 for an ability with none of these.
+    pub fn gains_value(&self, a: &crate::ability::Ability, c: &CreatureView) -> f64 {
+        use crate::ability::Effect;
+        let w = self.w;
+        let mut v = 0.0;
+        let lines = a
+            .effect
+            .iter()
+            .chain(a.power_roll.iter().map(|r| &r.tiers.1));
+        let content = self.e.content();
+        for e in lines.flat_map(|l| &l.effects) {
+            match e {
+                Effect::Loot(range) => {
+                    let coins: u32 = self
+                        .e
+                        .map()
+                        .treasures()
+                        .into_iter()
+                        .filter(|(p, _)| c.space.distance_to(*p) <= *range)
+                        .map(|(_, n)| n)
+                        .sum();
+                    v += 0.5 * w.damage * coins as f64;
+                }
+                Effect::Recover(n) | Effect::Refresh(n) => {
+                    let items = matches!(e, Effect::Refresh(_));
+                    let spent = c
+                        .abilities
+                        .iter()
+                        .filter_map(|id| content.ability(id))
+                        .filter(|x| x.item == items && x.id != a.id)
+                        .filter(|x| crate::encounter::uses_left(Some(&c.progress), x) == Some(0))
+                        .count()
+                        .min(*n as usize);
+                    v += 3.0 * w.damage * spent as f64;
+                }
+                Effect::Prepare { ability, .. } => {
+                    if c.prepared.iter().any(|(p, _)| p == ability) {
+                        continue;
+                    }
+                    let near = self.enemies().any(|o| o.space.distance(c.space) <= 3);
+                    let dealt: i32 = content
+                        .ability(ability)
+                        .and_then(|x| x.power_roll.as_ref())
+                        .map_or(0, |r| {
+                            r.tiers
+                                .1
+                                .effects
+                                .iter()
+                                .map(|e| match e {
+                                    Effect::Damage { base, .. } => *base,
+                                    _ => 0,
+                                })
+                                .sum()
+                        });
+                    if near {
+                        v += 0.5 * w.damage * dealt.max(1) as f64;
+                    }
+                }
+                _ => {}
+            }
+        }
+        v
+    }
+
     /// A glyph of `ability` laid on `squares` (docs/rules.md#moving: it reacts to an
     /// enemy stepping on it). Worth what it would do to each enemy, times
     /// the chance that enemy steps there next: an enemy that fights in melee,
@@ -768,6 +844,8 @@ impl<'a> Scorer<'a> {
                     return 0.0;
                 };
                 let cost = self.cost(a.cost) + w.resource_cost * *spend as f64;
+                // Loot, recover, refresh and prepare: worth what they bring.
+                let gains = self.gains_value(a, c);
                 // Using an aura it carries again only starts it over.
                 if a.aura.is_some() && c.auras.iter().any(|x| x.ability == a.id) {
                     return -cost;
@@ -796,7 +874,7 @@ impl<'a> Scorer<'a> {
                     return self.wall_value(squares) - cost;
                 }
                 let Some(p) = self.forecast.preview(cmd) else {
-                    return 0.0;
+                    return if gains > 0.0 { gains - cost } else { 0.0 };
                 };
                 // Surges the user gains: each adds damage to a later strike,
                 // up to the 3 one damage roll can spend (docs/rules.md#surges):
@@ -814,7 +892,7 @@ impl<'a> Scorer<'a> {
                 } else {
                     0.0
                 };
-                self.preview_value(&p) + 2.0 * w.damage * surges - cost
+                self.preview_value(&p) + 2.0 * w.damage * surges + gains - cost
             }
             Command::FreeStrike { .. } => self
                 .forecast
@@ -938,5 +1016,92 @@ pub fn choose(e: &Encounter, legal: &[Command], w: &Weights) -> Command {
     {
         return legal[end].clone();
     }
-    legal[i].clone()
+    spend_surges(e, legal[i].clone())
+}
+
+/// The surges a hero spends on the ability it chose (docs/ai.md#surges,
+/// docs/rules.md#surges): first 2 on each target whose potency, raised by
+/// 1, turns a condition it would resist into one that lands (a third of a
+/// condition or more, over the tiers' chances), then up to 3 of those left
+/// on damage, when they add any. The listing offers abilities unspent
+/// ([`Command::unspent`]); a command it returns is a listed one with
+/// surges added.
+pub fn spend_surges(e: &Encounter, cmd: Command) -> Command {
+    let creature = match &cmd {
+        Command::UseAbility {
+            creature,
+            surges: 0,
+            potency_surges,
+            ..
+        }
+        | Command::UseAreaAbility {
+            creature,
+            surges: 0,
+            potency_surges,
+            ..
+        } if potency_surges.is_empty() => *creature,
+        _ => return cmd,
+    };
+    let mut left = e
+        .creature(creature)
+        .and_then(|c| c.heroic.map(|h| h.surges))
+        .unwrap_or(0);
+    if left == 0 {
+        return cmd;
+    }
+    let Some(base) = e.preview(&cmd) else {
+        return cmd;
+    };
+    let landed = |t: &crate::encounter::TargetPreview| -> f64 {
+        (0..3)
+            .map(|i| t.chances[i] * t.tiers[i].conditions.len() as f64)
+            .sum()
+    };
+    let with = |cmd: &Command, f: &dyn Fn(&mut u32, &mut Vec<crate::stats::CreatureId>)| {
+        let mut c = cmd.clone();
+        if let Command::UseAbility {
+            surges,
+            potency_surges,
+            ..
+        }
+        | Command::UseAreaAbility {
+            surges,
+            potency_surges,
+            ..
+        } = &mut c
+        {
+            f(surges, potency_surges);
+        }
+        c
+    };
+    let mut out = cmd;
+    for t in &base.targets {
+        if left < 2 {
+            break;
+        }
+        if t.tiers.iter().all(|o| o.resisted.is_empty()) {
+            continue;
+        }
+        let trial = with(&out, &|_, p| p.push(t.target));
+        let gained = e.preview(&trial).and_then(|p| {
+            p.targets
+                .iter()
+                .find(|x| x.target == t.target)
+                .map(|x| landed(x) - landed(t))
+        });
+        if gained.is_some_and(|g| g >= 1.0 / 3.0 - 1e-9) {
+            out = trial;
+            left -= 2;
+        }
+    }
+    let k = left.min(3);
+    if k > 0 {
+        let trial = with(&out, &|s, _| *s = k);
+        let before = e.preview(&out).map_or(0.0, |p| p.expected_damage());
+        let after = e.preview(&trial).map_or(0.0, |p| p.expected_damage());
+        if after > before + 1e-9 {
+            out = trial;
+        }
+    }
+    out
 }

@@ -124,6 +124,31 @@ pub enum Command {
 }
 
 impl Command {
+    /// The command as the listing lists it, when a brain has added surges
+    /// to it (on damage or on potency, docs/rules.md#surges): the listing
+    /// offers each ability once, unspent, and whoever chooses it may spend
+    /// surges on it; `None` when nothing is spent.
+    pub fn unspent(&self) -> Option<Command> {
+        let mut bare = self.clone();
+        match &mut bare {
+            Command::UseAbility {
+                surges,
+                potency_surges,
+                ..
+            }
+            | Command::UseAreaAbility {
+                surges,
+                potency_surges,
+                ..
+            } if *surges > 0 || !potency_surges.is_empty() => {
+                *surges = 0;
+                potency_surges.clear();
+                Some(bare)
+            }
+            _ => None,
+        }
+    }
+
     /// Use an ability on targets, spending no surges or resource, at the rolled tier.
     pub fn use_ability(creature: CreatureId, ability: &str, targets: Vec<CreatureId>) -> Command {
         Command::UseAbility {

@@ -439,6 +439,8 @@ pub fn trigger_text(e: TriggerEvent) -> &'static str {
         TriggerEvent::CreatureStartsAbility => "a creature starts an ability",
         TriggerEvent::EnemyLeavesAdjacency => "an enemy leaves its reach",
         TriggerEvent::SelfTakesDamage => "takes damage",
+        TriggerEvent::CriticalHit => "a critical hit's extra main action",
+        TriggerEvent::StrikeNow => "an ally's call to strike now",
     }
 }
 

@@ -46,6 +46,9 @@ pub struct TierOutcome {
     pub shift: u32,
     #[serde(default)]
     pub free_strike: bool,
+    /// The target uses a signature ability at once (Strike Now).
+    #[serde(default)]
+    pub signature_strike: bool,
     /// docs/rules.md#shield bonuses gained: shield and retaliation per attack.
     #[serde(default)]
     pub shield: u32,
@@ -469,6 +472,7 @@ fn tier_outcomes(
             grant_surges: o.grant_surges,
             shift: o.shift,
             free_strike: o.free_strike,
+            signature_strike: o.signature_strike,
             shield: o
                 .bonuses
                 .iter()

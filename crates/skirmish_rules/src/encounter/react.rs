@@ -334,6 +334,13 @@ fn each_option(
     let Some(re) = index.entity(reactor) else {
         return;
     };
+    if matches!(
+        event.kind,
+        TriggerEvent::CriticalHit | TriggerEvent::StrikeNow
+    ) {
+        critical_options(world, reactor, re, event, take);
+        return;
+    }
     // Only an opportunity attack answers an event none of its abilities does.
     let known = world.comp::<Abilities>(re);
     let answers = known.is_some_and(|k| k.1.contains(event.kind));
@@ -432,6 +439,8 @@ fn each_option(
             }),
             TriggerEvent::EnemyLeavesAdjacency => actor_side != my_side,
             TriggerEvent::CreatureMovesAdjacent => event.actor != reactor,
+            // (Answered by `critical_options`, never by a content trigger.)
+            TriggerEvent::CriticalHit | TriggerEvent::StrikeNow => false,
         };
         if !related {
             continue;
@@ -465,6 +474,95 @@ fn each_option(
             let in_reach = c == reactor
                 || (my_space.distance(cs) <= a.distance.reach()
                     && line_of_effect(map, my_space, cs));
+            if kind_ok && in_reach && alive(world, ce) && !take(id, Some(c)) {
+                return;
+            }
+        }
+    }
+}
+
+/// docs/rules.md#critical-hit: the extra main action a critical hit gives
+/// off the creature's turn, "even if you are dazed", and the signature
+/// ability an ally's Strike Now lets it use (only its signature abilities,
+/// then): each of its
+/// main-action abilities it can use now (not spent, affordable) against
+/// the creature it just struck or any other in reach and line of effect
+/// that the ability may target, on itself, or around itself (an aura or
+/// burst). Abilities placed elsewhere (a cube, a line) and moves are not
+/// offered: a prompt answers with targets (docs/rulings.md).
+fn critical_options(
+    world: &World,
+    reactor: CreatureId,
+    re: Entity,
+    event: &Event,
+    mut take: impl FnMut(&str, Option<CreatureId>) -> bool,
+) {
+    if !alive(world, re) || !world.comp::<Stamina>(re).is_some_and(can_act) {
+        return;
+    }
+    let (Some(my_side), Some(my_space), Some(known)) = (
+        world.comp::<Creature>(re).map(|c| c.side),
+        world.comp::<Space>(re).map(|s| s.0),
+        world.comp::<Abilities>(re),
+    ) else {
+        return;
+    };
+    let content = &world.res::<Content>().0;
+    let heroic = world.comp::<Heroic>(re);
+    let malice = world.res::<super::Malice>().0;
+    let map = &world.res::<world::Battlefield>().0;
+    // The creature just struck first, then the rest in id order.
+    let mut others: Vec<(CreatureId, Entity)> = Vec::new();
+    world::CachedQuery::<world::TriggerData>::with(world, |q| {
+        q.iter_manual(world).for_each(|(c, _)| {
+            if let Some(e) = entity_of(world, c.id) {
+                others.push((c.id, e));
+            }
+        })
+    });
+    others.sort_by_key(|&(id, _)| (Some(id) != event.subject, id));
+    for id in known.0.iter() {
+        let Some(a) = content.ability(id) else {
+            continue;
+        };
+        if a.action != ActionType::MainAction
+            || a.trigger.is_some()
+            || (event.kind == TriggerEvent::StrikeNow && a.cost != Cost::Signature)
+        {
+            continue;
+        }
+        let affordable = match a.cost {
+            Cost::Heroic(n) => heroic.as_ref().is_some_and(|h| h.can_pay(n)),
+            Cost::Malice(n) => malice >= n,
+            Cost::Free | Cost::Signature => true,
+        };
+        if !affordable || !super::gather::available(world, re, a) {
+            continue;
+        }
+        if a.distance.is_area() {
+            if matches!(a.distance, Distance::Aura(_) | Distance::Burst(_)) && !take(id, None) {
+                return;
+            }
+            continue;
+        }
+        if a.distance == Distance::Myself {
+            if a.target.kinds.contains(&TargetKind::Myself) && !take(id, Some(reactor)) {
+                return;
+            }
+            continue;
+        }
+        for &(c, ce) in &others {
+            let (Some(cc), Some(cs)) = (
+                world.comp::<Creature>(ce),
+                world.comp::<Space>(ce).map(|s| s.0),
+            ) else {
+                continue;
+            };
+            let kind_ok =
+                TargetKind::any_allows(&a.target.kinds, Relation::of(reactor, my_side, c, cc.side));
+            let in_reach = c == reactor
+                || (my_space.distance(cs) <= a.distance.reach()
+                    && (a.true_distance || line_of_effect(map, my_space, cs)));
             if kind_ok && in_reach && alive(world, ce) && !take(id, Some(c)) {
                 return;
             }

@@ -97,6 +97,10 @@ impl Encounter {
                 .comp::<Casting>(e)
                 .and_then(|c| c.roll.area.as_ref().map(|a| a.reached.clone()))
                 .unwrap_or_default(),
+            prepared: w
+                .comp::<PreparedAbilities>(e)
+                .map(|p| p.0.clone())
+                .unwrap_or_default(),
         })
     }
 
@@ -187,6 +191,9 @@ pub struct CreatureView {
     pub casting: Option<String>,
     /// The squares that slow action's area will reach.
     pub casting_area: Vec<crate::map::Pos>,
+    /// Abilities it has prepared (docs/rules.md#prepared-abilities), each
+    /// with its uses left (`None`: until the round ends).
+    pub prepared: Vec<(String, Option<u32>)>,
 }
 
 impl CreatureView {

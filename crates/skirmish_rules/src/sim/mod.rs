@@ -351,6 +351,19 @@ pub fn play_on(
                 break;
             }
         };
+        // A listed ability with surges spent on it (ai::score::spend_surges)
+        // is carried out as chosen, checked by the engine like any command.
+        if let (Err(cmd), Some(legal)) = (&chosen, &whole)
+            && cmd.unspent().is_some_and(|bare| legal.contains(&bare))
+        {
+            match e.apply(cmd.clone()) {
+                Ok(_) => continue,
+                Err(r) => errors.push(format!(
+                    "brain `{}` spent surges the engine refused at seed {seed}: {cmd:?}: {r}",
+                    brain.name()
+                )),
+            }
+        }
         // The listed command itself is performed, taken out of the list
         // (not copied); one not in the list is reported and a fallback
         // performed instead.

@@ -104,7 +104,10 @@ fn play(
         let side = e.side_of(first.creature()).unwrap_or(Side::Heroes);
         let brain = &mut brains[usize::from(side == Side::Director)];
         let chosen = brain.choose(&e, &legal);
-        if !legal.contains(&chosen) {
+        // (A listed ability with surges spent on it is a listed choice.)
+        let listed =
+            legal.contains(&chosen) || chosen.unspent().is_some_and(|bare| legal.contains(&bare));
+        if !listed {
             return Err(format!("command {n}: brain chose the unlisted {chosen:?}"));
         }
         e.apply(chosen.clone())

@@ -84,6 +84,16 @@ pub(crate) fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction
     let Some(prompt) = world.res_mut::<Resolution>().prompt.take() else {
         return;
     };
+    // docs/rules.md#critical-hit: the extra main action off the creature's
+    // turn is taken now or not at all (its next turn starts afresh).
+    let critical = prompt.event.kind == crate::ability::TriggerEvent::CriticalHit;
+    if critical
+        && let Some(e) = entity_of(world, id)
+        && let Some(mut b) = world.comp_mut::<TurnBudget>(e)
+    {
+        b.main = false;
+        b.critical_main = false;
+    }
     let Some(choice) = choice else {
         emit(
             world,
@@ -107,6 +117,7 @@ pub(crate) fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction
         return;
     };
     if ability.action == ActionType::TriggeredAction
+        && !critical
         && let Some(mut b) = world.comp_mut::<TurnBudget>(entity)
     {
         b.triggered = false;

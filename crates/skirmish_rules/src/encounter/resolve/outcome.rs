@@ -212,6 +212,20 @@ pub(crate) fn support(
     if outcome.free_strike && alive(world) {
         granted_strike(world, target.entity, target.id);
     }
+    // docs/rules.md#critical-hit: "a signature ability used as a free
+    // triggered action with the assistance of the tactician's Strike Now":
+    // the target is asked at once which, and at whom.
+    if outcome.signature_strike && alive(world) {
+        crate::encounter::react::ask(
+            world,
+            crate::encounter::react::Event {
+                kind: crate::ability::TriggerEvent::StrikeNow,
+                actor: user,
+                subject: Some(target.id),
+            },
+            vec![target.id],
+        );
+    }
 }
 
 /// The shield a target has against one attack; persistent shields spend a use.

@@ -200,6 +200,20 @@ pub(crate) fn resolve_roll(
             budget.main = true;
             budget.critical_main = true;
             emit(world, LogEntry::CriticalHit { creature: id });
+            // docs/rules.md#critical-hit: "at once, whether or not it's
+            // your turn": off its turn (an opportunity attack, a triggered
+            // ability) the creature is asked now, once this roll is done.
+            if !world.res::<crate::encounter::flow::Flow>().is_acting(id) {
+                crate::encounter::react::ask(
+                    world,
+                    crate::encounter::react::Event {
+                        kind: crate::ability::TriggerEvent::CriticalHit,
+                        actor: id,
+                        subject: Some(target.id),
+                    },
+                    vec![id],
+                );
+            }
         }
         // docs/rules.md#surges: 2 surges raise the potency by 1 for one target.
         let potency_bonus = if potency_surges.contains(&target.id) {

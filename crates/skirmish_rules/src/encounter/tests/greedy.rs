@@ -539,3 +539,124 @@ fn a_bonus_the_same_ability_already_gives_is_worth_nothing() {
         greedy_score(&e, &sigil)
     );
 }
+
+// docs/rules.md#surges: "2 surges raise the potency by 1 for one target";
+// each surge on damage adds the highest characteristic (up to 3). Issue 52
+// point 11: the brains spend surges on potency when it turns a resisted
+// condition into a landed one (docs/ai.md#surges), and what is left on
+// damage.
+#[test]
+fn greedy_spends_surges_on_a_potency_that_lands_then_on_damage() {
+    use crate::ai::score::spend_surges;
+    // Tackle: "M < AVERAGE, grabbed" at tier 2. The fury's average
+    // potency is 1 (Might 2 - 1); a wolf's Might is 1, so it resists at
+    // tier 2 unless the potency rises to 2.
+    let wolf = CreatureId(2);
+    let mut e = started(
+        vec![hero("fury", "Korva", (2, 2))],
+        vec![monster("wolf", (3, 2))],
+        Some(0),
+    );
+    let tackle = Command::use_ability(FURY, "fury_tackle", vec![wolf]);
+    let set_surges = |e: &mut Encounter, n: u32| {
+        let ent = world::entity_of(e.world_mut(), FURY).unwrap();
+        e.world_mut().get_mut::<Heroic>(ent).unwrap().surges = n;
+    };
+    let spent = |e: &Encounter| match spend_surges(e, tackle.clone()) {
+        Command::UseAbility {
+            surges,
+            potency_surges,
+            ..
+        } => (surges, potency_surges),
+        other => panic!("{other:?}"),
+    };
+    set_surges(&mut e, 0);
+    assert_eq!(spent(&e), (0, vec![]));
+    set_surges(&mut e, 1);
+    assert_eq!(spent(&e), (1, vec![]), "one surge: damage only");
+    set_surges(&mut e, 2);
+    assert_eq!(spent(&e), (0, vec![wolf]), "two: the potency");
+    set_surges(&mut e, 6);
+    assert_eq!(spent(&e), (3, vec![wolf]), "six: potency, then 3 on damage");
+    // The listing lists it unspent; the engine takes it spent, and at tier
+    // 2 (dice 6 + 6 + Might 2 = 14) the wolf is grabbed.
+    let chosen = spend_surges(&e, tackle.clone());
+    assert_eq!(chosen.unspent(), Some(tackle.clone()));
+    assert!(e.legal_actions().contains(&tackle));
+    e.dice_mut().force([6, 6]);
+    e.apply(chosen).unwrap();
+    let w = e.creature(wolf).unwrap();
+    assert!(
+        w.conditions.has(crate::conditions::ConditionKind::Grabbed),
+        "{:?}",
+        w.conditions
+    );
+    assert_eq!(e.creature(FURY).unwrap().heroic.unwrap().surges, 1);
+    // A bandit (Might 2) resists Tackle's grab at tiers 1 and 2 even with
+    // the potency raised: the surges go on damage instead.
+    let mut e = started(
+        vec![hero("fury", "Korva", (2, 2))],
+        vec![monster("bandit", (3, 2))],
+        Some(0),
+    );
+    set_surges(&mut e, 2);
+    let tackle = Command::use_ability(FURY, "fury_tackle", vec![CreatureId(2)]);
+    assert!(matches!(
+        spend_surges(&e, tackle),
+        Command::UseAbility { surges: 2, ref potency_surges, .. } if potency_surges.is_empty()
+    ));
+}
+
+// Issue 52 point 11: loot, recover and prepare abilities are scored by what
+// they bring (docs/ai.md#gains): docs/rules.md#loot (treasure within
+// range), docs/rules.md#recover-and-refresh (a spent ability back),
+// docs/rules.md#prepared-abilities (a triggered ability ready for an enemy
+// near), and nothing when there is nothing to gain.
+#[test]
+fn loot_recover_and_prepare_score_what_they_bring() {
+    let heroes = vec![HeroDef {
+        abilities: vec![
+            "scavenge".into(),
+            "second_wind_rite".into(),
+            "riposte_stance".into(),
+            "fury_blood_up".into(),
+        ],
+        ..hero("fury", "Korva", (2, 2))
+    }];
+    let far = started(heroes.clone(), vec![monster("bandit", (12, 12))], Some(0));
+    let me = |id: &str| Command::use_ability(FURY, id, vec![FURY]);
+    // No treasure, nothing spent, no enemy near: worth nothing.
+    for id in ["scavenge", "second_wind_rite", "riposte_stance"] {
+        assert!(greedy_score(&far, &me(id)) <= 0.0, "{id}");
+    }
+    // An enemy within 3 squares: the riposte is worth preparing, once.
+    let mut near = started(heroes.clone(), vec![monster("bandit", (4, 2))], Some(0));
+    assert!(greedy_score(&near, &me("riposte_stance")) > 0.0);
+    near.apply(me("riposte_stance")).unwrap();
+    assert!(
+        greedy_score(&near, &me("riposte_stance")) <= 0.0,
+        "already prepared"
+    );
+    // Treasure within 2 squares: scavenging it is worth its coins.
+    let mut rich = started(heroes.clone(), vec![monster("bandit", (12, 12))], Some(0));
+    {
+        let mut field = rich.world_mut().resource_mut::<Battlefield>();
+        let mut cell = field.0.cell(Pos::new(3, 3));
+        cell.treasure = 5;
+        std::sync::Arc::make_mut(&mut field.0).set(Pos::new(3, 3), cell);
+    }
+    assert!(greedy_score(&rich, &me("scavenge")) > 0.0);
+    // A spent ability (Thorn Mantle, once an encounter): recovering it is
+    // worth something.
+    let mut spent = started(
+        vec![HeroDef {
+            abilities: vec!["second_wind_rite".into(), "thorn_mantle".into()],
+            ..hero("fury", "Korva", (2, 2))
+        }],
+        vec![monster("bandit", (12, 12))],
+        Some(0),
+    );
+    assert!(greedy_score(&spent, &me("second_wind_rite")) <= 0.0);
+    spent.apply(me("thorn_mantle")).unwrap();
+    assert!(greedy_score(&spent, &me("second_wind_rite")) > 0.0);
+}

@@ -86,11 +86,12 @@ fn a_ward_of_temporary_stamina_takes_the_damage_first() {
     assert_eq!(lost, 2, "5 of the 7 came off temporary stamina");
 }
 
-// docs/rules.md#surges "Tactician": "granting allies more movement and actions". Strike
-// Now gives an ally a free strike (docs/rulings.md: against the adjacent
-// enemy with the least stamina) and a surge.
+// docs/rules.md#critical-hit: "a signature ability used as a free triggered
+// action with the assistance of the tactician's Strike Now". Strike Now
+// asks the ally at once which signature ability to use, and at whom (only
+// signature abilities are offered), and grants a surge.
 #[test]
-fn strike_now_lends_an_ally_a_free_strike_and_a_surge() {
+fn strike_now_lends_an_ally_a_signature_ability_and_a_surge() {
     let mut e = setup(
         vec![
             hero("tactician", "Hollis", (5, 3)),
@@ -102,18 +103,34 @@ fn strike_now_lends_an_ally_a_free_strike_and_a_surge() {
     set_heroic(&mut e, FIRST, |h| h.amount = 3);
     start(&mut e, FIRST);
     let lackey = CreatureId(4);
-    let before = e.creature(lackey).unwrap().stamina.current;
-    let log = e
-        .apply(Command::use_ability(FIRST, "tact_strike_now", vec![SECOND]))
+    e.apply(Command::use_ability(FIRST, "tact_strike_now", vec![SECOND]))
         .unwrap();
-    assert!(log.contains(&LogEntry::GrantedStrike {
+    let prompt = e.prompt().cloned().expect("the fury is asked");
+    assert_eq!(prompt.creature, SECOND);
+    assert_eq!(prompt.event.kind, crate::ability::TriggerEvent::StrikeNow);
+    let content = e.content().clone();
+    assert!(!prompt.options.is_empty());
+    for o in &prompt.options {
+        let a = content.ability(&o.ability).unwrap();
+        assert_eq!(a.cost, crate::ability::Cost::Signature, "{o:?}");
+    }
+    let tackle = react::Reaction {
+        ability: "fury_tackle".into(),
+        targets: vec![lackey],
+    };
+    assert!(prompt.options.contains(&tackle), "{:?}", prompt.options);
+    // Tier 2 (6 + 5 + Might 2 = 13): 5 + 2 damage, no critical hit.
+    let before = e.creature(lackey).unwrap().shown_stamina().0;
+    e.dice_mut().force([6, 5]);
+    e.apply(Command::Answer {
         creature: SECOND,
-        target: lackey
-    }));
-    // The fury's free strike: 2 + the higher of Might and Agility (2).
-    let after = e.creature(lackey).map_or(before - 4, |c| c.stamina.current);
-    assert!(after <= before - 4 || e.creature(lackey).unwrap().stamina.is_dead());
+        reaction: Some(tackle),
+    })
+    .unwrap();
+    let after = e.creature(lackey).unwrap().shown_stamina().0;
+    assert_eq!(before - after, 7);
     assert_eq!(heroic(&e, SECOND).surges, 1);
+    assert!(e.prompt().is_none(), "no critical hit, no more prompts");
     // The fury's own turn budget is untouched: the strike was the tactician's to give.
     assert!(e.creature(SECOND).unwrap().budget.main);
 }
