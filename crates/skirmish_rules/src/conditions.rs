@@ -92,16 +92,41 @@ pub enum Duration {
     EndOfEncounter,
     /// Until something removes it (standing up, escaping a grab, ...).
     UntilRemoved,
+    /// docs/rules.md#durations "(2 rounds)", as an ability writes it: N
+    /// rounds, each ending "at the start of the Turn on which it began"
+    /// (source 002, Effect Duration). Imposed, it becomes [`Duration::Until`].
+    Rounds(u32),
+    /// A rounds duration as imposed: it ends at the start of `turn`'s turn
+    /// in round `round` (the creature whose turn it began on), or when a
+    /// later round starts if that creature takes no turn by then.
+    Until { round: u32, turn: CreatureId },
 }
 
 impl fmt::Display for Duration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Duration::EndOfTurn => "EoT",
-            Duration::SaveEnds => "save ends",
-            Duration::EndOfEncounter => "end of encounter",
-            Duration::UntilRemoved => "until removed",
-        })
+        match self {
+            Duration::EndOfTurn => f.write_str("EoT"),
+            Duration::SaveEnds => f.write_str("save ends"),
+            Duration::EndOfEncounter => f.write_str("end of encounter"),
+            Duration::UntilRemoved => f.write_str("until removed"),
+            Duration::Rounds(1) => f.write_str("1 round"),
+            Duration::Rounds(n) => write!(f, "{n} rounds"),
+            Duration::Until { round, .. } => write!(f, "until round {round}"),
+        }
+    }
+}
+
+impl Duration {
+    /// A rounds duration, imposed in round `round` on `turn`'s turn; any
+    /// other as it is.
+    pub fn imposed(self, round: u32, turn: CreatureId) -> Duration {
+        match self {
+            Duration::Rounds(n) => Duration::Until {
+                round: round.saturating_add(n),
+                turn,
+            },
+            d => d,
+        }
     }
 }
 
@@ -280,6 +305,29 @@ impl Conditions {
         self.list
             .retain(|c| !(c.kind == kind && c.source == Some(source)));
         before != self.list.len()
+    }
+
+    /// docs/rules.md#durations: the rounds durations that end now, at the
+    /// start of `turn`'s turn in round `round` (`turn` None: the start of
+    /// round `round`, for those whose creature took no turn). Returns the
+    /// kinds that ended.
+    pub fn rounds_end(&mut self, round: u32, turn: Option<CreatureId>) -> Vec<ConditionKind> {
+        let mut ended = Vec::new();
+        self.list.retain(|c| {
+            let done = match c.duration {
+                Duration::Until { round: r, turn: t } => match turn {
+                    Some(now) => t == now && r <= round,
+                    None => r < round,
+                },
+                _ => false,
+            };
+            if done {
+                ended.push(c.kind);
+            }
+            !done
+        });
+        ended.retain(|k| !self.has(*k));
+        ended
     }
 
     /// End of the affected creature's turn: every EoT condition ends.

@@ -585,9 +585,13 @@ fn parse_conditions(
             "eot" => Duration::EndOfTurn,
             "save ends" => Duration::SaveEnds,
             "end of encounter" | "eoe" => Duration::EndOfEncounter,
+            // docs/rules.md#durations: "(1 round)", "(2 rounds)".
+            t if rounds(t).is_some() => Duration::Rounds(rounds(t).unwrap_or(1)),
             _ => {
                 c.i = start;
-                return Err(c.error("a duration: (EoT), (save ends) or (end of encounter)"));
+                return Err(
+                    c.error("a duration: (EoT), (save ends), (end of encounter) or (N rounds)")
+                );
             }
         };
         if !c.eat(")") {
@@ -676,6 +680,36 @@ mod tests {
     }
 
     // docs/rules.md#shield "Shield", "Retaliate", "Active Bonuses".
+    // docs/rules.md#durations: "(N rounds)" (source 002, Effect Duration).
+    #[test]
+    fn durations_in_rounds_parse_and_zero_is_refused() {
+        let one = parse_tier("slowed (1 round)").unwrap();
+        let three = parse_tier("M < AVERAGE, dazed (3 rounds)").unwrap();
+        let d = |e: &[Effect]| match &e[0] {
+            Effect::Condition { duration, .. } => *duration,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(d(&one), Duration::Rounds(1));
+        assert_eq!(d(&three), Duration::Rounds(3));
+        for bad in [
+            "slowed (0 rounds)",
+            "slowed (2 round)",
+            "slowed (many rounds)",
+        ] {
+            let e = parse_tier(bad).unwrap_err().to_string();
+            assert!(e.contains("(N rounds)"), "{bad}: {e}");
+        }
+        assert_eq!(Duration::Rounds(2).to_string(), "2 rounds");
+        let imposed = Duration::Rounds(2).imposed(3, crate::stats::CreatureId(4));
+        assert_eq!(
+            imposed,
+            Duration::Until {
+                round: 5,
+                turn: crate::stats::CreatureId(4)
+            }
+        );
+    }
+
     #[test]
     fn shields_and_retaliation() {
         assert_eq!(
@@ -953,4 +987,11 @@ mod tests {
         let line = "prone push 2";
         assert_eq!(&line[parse_tier(line).unwrap_err().offset..], "push 2");
     }
+}
+
+/// "1 round", "3 rounds": the number of rounds (1 or more).
+fn rounds(text: &str) -> Option<u32> {
+    let (n, unit) = text.split_once(' ')?;
+    let n: u32 = n.parse().ok().filter(|&n| n > 0)?;
+    matches!((n, unit), (1, "round") | (_, "rounds")).then_some(n)
 }

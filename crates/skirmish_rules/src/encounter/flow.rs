@@ -553,6 +553,8 @@ pub(super) fn new_round(world: &mut World) {
         for e in ended {
             log.emit(e);
         }
+        // Rounds durations whose creature took no turn in their last round.
+        super::resolve::end_rounds(world, round + 1, None);
     }
     // Summons never pick a turn of their own (docs/rules.md#summons).
     let mut summons: Vec<CreatureId> = Vec::new();

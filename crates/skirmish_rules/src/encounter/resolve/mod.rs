@@ -343,6 +343,8 @@ pub(crate) fn start_turn(world: &mut World, entity: Entity, id: CreatureId, seiz
         let name = Who::of(world, m).into_label();
         emit(world, LogEntry::TurnStarted { creature: m, name });
     }
+    let round = world.res::<Flow>().round;
+    end_rounds(world, round, Some(id));
     // docs/rules.md#slow-actions: it takes effect at the start of the next
     // turn (phased: the next battle turn).
     let movement_turn = rules.movement_turn(world);
@@ -370,6 +372,37 @@ pub(crate) fn start_turn(world: &mut World, entity: Entity, id: CreatureId, seiz
         members
     };
     world.res_mut::<NextState<Phase>>().set(Phase::Acting);
+}
+
+/// Set once a rounds duration is imposed (docs/rules.md#durations): until
+/// then no turn start looks for one to end.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub(crate) struct RoundsInPlay;
+
+/// docs/rules.md#durations: end the rounds durations due now, at the start
+/// of `turn`'s turn in `round` (None: the start of `round`), logged in
+/// creature order.
+pub(crate) fn end_rounds(world: &mut World, round: u32, turn: Option<CreatureId>) {
+    if world.get_resource::<RoundsInPlay>().is_none() {
+        return;
+    }
+    let mut ended = Vec::new();
+    let mut q = world.query::<(&Creature, &mut Conditions)>();
+    for (c, mut conds) in q.iter_mut(world) {
+        if conds
+            .list
+            .iter()
+            .any(|x| matches!(x.duration, Duration::Until { .. }))
+        {
+            for kind in conds.rounds_end(round, turn) {
+                ended.push((c.id, kind));
+            }
+        }
+    }
+    ended.sort();
+    for (target, condition) in ended {
+        emit(world, LogEntry::ConditionEnded { target, condition });
+    }
 }
 
 /// Write the budget a check found after the command's action.

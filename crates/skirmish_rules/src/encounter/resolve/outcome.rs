@@ -498,6 +498,16 @@ pub(crate) fn impose(
         );
         return;
     };
+    // docs/rules.md#durations: "(N rounds)" ends at the start of the turn
+    // it began on, N rounds on.
+    let duration = if let Duration::Rounds(_) = duration {
+        let flow = world.res::<Flow>();
+        let d = duration.imposed(flow.round, flow.active.unwrap_or(source));
+        world.insert_resource(super::RoundsInPlay);
+        d
+    } else {
+        duration
+    };
     let Some(mut conditions) = world.comp_mut::<Conditions>(entity) else {
         return;
     };
