@@ -197,6 +197,27 @@ pub fn slots(encounter: &Encounter, legal: &[Command], creature: CreatureId) -> 
         ("Delay", "Turn", |creature| Command::Delay { creature }),
         ("End Turn", "Turn", |creature| Command::EndTurn { creature }),
     ];
+    // Ending one's own ability's effects (a free maneuver,
+    // docs/rules.md#ending-effects): a chip for each, before End Turn.
+    for cmd in legal
+        .iter()
+        .filter(|c| matches!(c, Command::EndEffect { creature: who, .. } if *who == creature))
+    {
+        if let Command::EndEffect { ability, .. } = cmd {
+            let name = content
+                .ability(ability)
+                .map_or(ability.as_str(), |a| a.name.as_str());
+            out.push(Slot {
+                action: SlotAction::Now(cmd.clone()),
+                label: format!("End {name}"),
+                cost: "Free maneuver".into(),
+                price: None,
+                usable: true,
+                key: SlotKey::None,
+                own: false,
+            });
+        }
+    }
     for (label, cost, make) in simple {
         let cmd = make(creature);
         let usable = legal.contains(&cmd);

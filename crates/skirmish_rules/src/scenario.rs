@@ -82,6 +82,8 @@ pub enum ScenarioStep {
     EscapeGrab(String),
     /// Let go of a grab (no action).
     Release(String),
+    /// End the lasting effects of one's own ability (a free maneuver).
+    EndEffect(String, String),
     Defend(String),
     Hide(String),
     /// The named creature's side lets the other side pick first.
@@ -689,6 +691,10 @@ fn command(
         ScenarioStep::CatchBreath(n) => Command::CatchBreath { creature: who(n)? },
         ScenarioStep::EscapeGrab(n) => Command::EscapeGrab { creature: who(n)? },
         ScenarioStep::Release(n) => Command::Release { creature: who(n)? },
+        ScenarioStep::EndEffect(n, ability) => Command::EndEffect {
+            creature: who(n)?,
+            ability: ability.clone(),
+        },
         ScenarioStep::Defend(n) => Command::Defend { creature: who(n)? },
         ScenarioStep::Hide(n) => Command::Hide { creature: who(n)? },
         ScenarioStep::Delay(n) => Command::Delay { creature: who(n)? },

@@ -968,6 +968,8 @@ impl<'a> Scorer<'a> {
             Command::Hide { .. } => 0.5,
             // (Holding a grab costs nothing; letting go gains nothing.)
             Command::Release { .. } => -1.0,
+            // (The brains keep what their abilities made.)
+            Command::EndEffect { .. } => -1.0,
             Command::Delay { .. } => -5.0,
             Command::EndTurn { .. } => 0.0,
             Command::Answer { reaction: None, .. } => 0.0,

@@ -96,6 +96,15 @@ pub enum Command {
     Release {
         creature: CreatureId,
     },
+    /// End the lasting effects its ability `ability` made (conditions it
+    /// imposed, bonuses it gave, its aura): a free maneuver on its turn
+    /// (docs/rules.md#ending-effects: "A creature who imposes an effect on
+    /// another creature using an ability can end that effect as a free
+    /// maneuver").
+    EndEffect {
+        creature: CreatureId,
+        ability: String,
+    },
     /// Defend (main action): until the start of the creature's next turn,
     /// ability rolls against it take a bane (see the README's rulings).
     Defend {
@@ -199,6 +208,7 @@ impl Command {
             | Command::Defend { creature }
             | Command::Hide { creature }
             | Command::Release { creature }
+            | Command::EndEffect { creature, .. }
             | Command::Delay { creature }
             | Command::Answer { creature, .. }
             | Command::EndTurn { creature } => *creature,
@@ -324,6 +334,8 @@ pub enum Refusal {
     Afraid(Who),
     #[error("{0} has grabbed nobody: nothing to release")]
     NothingToRelease(Who),
+    #[error("{0} has no lasting effect of {1} to end")]
+    NoEffectToEnd(Who, String),
     #[error("can't delay: {0}")]
     CannotDelay(&'static str),
     #[error("the square {0} is far off the map")]

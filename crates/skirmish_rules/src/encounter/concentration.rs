@@ -80,6 +80,22 @@ fn sustained(
     out
 }
 
+/// Every ability of `user`'s whose effects still last (conditions it
+/// imposed, bonuses it gave, its aura), in id order: what it may end at
+/// will (docs/rules.md#ending-effects).
+pub fn sustained_by(world: &World, user: CreatureId) -> Vec<String> {
+    sustained(world, user, |_| true)
+}
+
+/// docs/rules.md#ending-effects: `user` ends what its `ability` made.
+pub(super) fn end_at_will(world: &mut World, user: CreatureId, ability: &str) {
+    let name = world
+        .res::<Content>()
+        .ability(ability)
+        .map_or_else(|| ability.to_string(), |a| a.name.clone());
+    end(world, user, ability, &name, Ended::AtWill);
+}
+
 /// The concentration abilities `user` keeps going, in id order.
 pub fn active(world: &World, user: CreatureId) -> Vec<String> {
     sustained(world, user, |a| a.concentration)
@@ -163,14 +179,27 @@ pub(super) fn affected(world: &mut World, user: CreatureId, components: &[Compon
             },
         );
         if !success {
-            end(world, user, &id, &name, concentrating);
+            let why = if concentrating {
+                Ended::Concentration
+            } else {
+                Ended::Component
+            };
+            end(world, user, &id, &name, why);
         }
     }
 }
 
-/// Concentration (or a component) lost: everything `ability` of `user`'s
-/// made ends now.
-fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, concentration: bool) {
+/// Why an ability's effects end all at once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ended {
+    Concentration,
+    Component,
+    AtWill,
+}
+
+/// Concentration (or a component) lost, or its user's choice: everything
+/// `ability` of `user`'s made ends now.
+fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, why: Ended) {
     let entities: Vec<Entity> = all_creatures(world).collect();
     for e in entities {
         let Some(target) = world.comp::<Creature>(e).map(|c| c.id) else {
@@ -199,18 +228,13 @@ fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, concentra
     {
         a.0.retain(|x| x.ability != ability);
     }
+    let (creature, ability) = (user, name.to_string());
     emit(
         world,
-        if concentration {
-            LogEntry::ConcentrationLost {
-                creature: user,
-                ability: name.to_string(),
-            }
-        } else {
-            LogEntry::ComponentLost {
-                creature: user,
-                ability: name.to_string(),
-            }
+        match why {
+            Ended::Concentration => LogEntry::ConcentrationLost { creature, ability },
+            Ended::Component => LogEntry::ComponentLost { creature, ability },
+            Ended::AtWill => LogEntry::EffectEnded { creature, ability },
         },
     );
 }

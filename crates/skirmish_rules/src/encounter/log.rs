@@ -422,6 +422,12 @@ pub enum LogEntry {
         creature: CreatureId,
         ability: String,
     },
+    /// A creature ends its own ability's lasting effects
+    /// (docs/rules.md#ending-effects).
+    EffectEnded {
+        creature: CreatureId,
+        ability: String,
+    },
     /// Phased 2d6: a creature delays its battle action behind another.
     DelayedTurn {
         creature: CreatureId,
@@ -576,6 +582,9 @@ impl LogEntry {
             ),
             LogEntry::ComponentLost { creature, ability } => {
                 format!("{}'s {ability} ends: a component broke.", name(*creature))
+            }
+            LogEntry::EffectEnded { creature, ability } => {
+                format!("{} ends {ability}'s effects.", name(*creature))
             }
             LogEntry::DelayedTurn { creature, behind } => {
                 format!("{} delays until after {}.", name(*creature), name(*behind))

@@ -285,6 +285,9 @@ impl Layout {
                     };
                     (*creature, areas + a * self.squares() + self.square(at)?)
                 }
+                // Ending one's own effect has no slot: a learning agent
+                // keeps what its abilities made (docs/python.md#actions).
+                Command::EndEffect { .. } => return None,
             },
         };
         self.at(creature, slot).or_else(|| {

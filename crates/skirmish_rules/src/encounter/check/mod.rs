@@ -194,6 +194,18 @@ pub(crate) fn command(world: &World, cmd: &Command, phase: Phase) -> Result<Chec
         Command::Defend { .. } => Plan::Basic {
             budget: spend(world, entity, ActionType::MainAction)?,
         },
+        // A free maneuver: it must have made something that lasts.
+        Command::EndEffect { ability, .. } => {
+            if !crate::encounter::concentration::sustained_by(world, id).contains(ability) {
+                return Err(Refusal::NoEffectToEnd(Who::of(world, id), ability.clone()));
+            }
+            Plan::Basic {
+                budget: world
+                    .comp::<TurnBudget>(entity)
+                    .copied()
+                    .ok_or(Refusal::NoSuchCreature(Who::id(id)))?,
+            }
+        }
         Command::Release { .. } => Plan::Basic {
             budget: release(world, entity, id)?,
         },

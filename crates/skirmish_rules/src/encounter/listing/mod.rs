@@ -1029,6 +1029,15 @@ pub(crate) fn creature_actions(
             });
         }
     }
+    // Ending what one's own abilities made: a free maneuver
+    // (docs/rules.md#ending-effects), one command per ability.
+    for ability in crate::encounter::concentration::sustained_by(world, active) {
+        out.push(Listed::Other(others.len() as u32));
+        others.push(Command::EndEffect {
+            creature: active,
+            ability,
+        });
+    }
     // Letting go of a grab takes no action (docs/rules.md#grabbed); looked
     // for only when someone may be grabbed (the grab check's hint).
     let maybe_grabbing = world

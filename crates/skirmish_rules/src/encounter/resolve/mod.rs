@@ -302,6 +302,9 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
         }
         (Plan::Basic { budget }, Command::Defend { .. }) => defend(world, entity, id, budget),
         (Plan::Basic { budget }, Command::Hide { .. }) => hide(world, entity, id, budget),
+        (Plan::Basic { .. }, Command::EndEffect { ability, .. }) => {
+            crate::encounter::concentration::end_at_will(world, id, ability);
+        }
         (Plan::Basic { .. }, Command::Release { .. }) => {
             for (held, at) in grabbed_by(world, id) {
                 release(world, at, held, id);
