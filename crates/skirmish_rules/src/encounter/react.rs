@@ -463,18 +463,9 @@ fn each_option(
             let Some(ce) = entity_of(world, c) else {
                 continue;
             };
-            let (Some(cc), Some(cs)) = (
-                world.comp::<Creature>(ce),
-                world.comp::<Space>(ce).map(|s| s.0),
-            ) else {
-                continue;
-            };
-            let kind_ok =
-                TargetKind::any_allows(&a.target.kinds, Relation::of(reactor, my_side, c, cc.side));
-            let in_reach = c == reactor
-                || (my_space.distance(cs) <= a.distance.reach()
-                    && line_of_effect(map, my_space, cs));
-            if kind_ok && in_reach && alive(world, ce) && !take(id, Some(c)) {
+            if may_target(world, map, a, (reactor, my_side, my_space), (c, ce))
+                && !take(id, Some(c))
+            {
                 return;
             }
         }
@@ -552,20 +543,35 @@ fn critical_options(
             continue;
         }
         for &(c, ce) in &others {
-            let (Some(cc), Some(cs)) = (
-                world.comp::<Creature>(ce),
-                world.comp::<Space>(ce).map(|s| s.0),
-            ) else {
-                continue;
-            };
-            let kind_ok =
-                TargetKind::any_allows(&a.target.kinds, Relation::of(reactor, my_side, c, cc.side));
-            let in_reach = c == reactor
-                || (my_space.distance(cs) <= a.distance.reach()
-                    && (a.true_distance || line_of_effect(map, my_space, cs)));
-            if kind_ok && in_reach && alive(world, ce) && !take(id, Some(c)) {
+            if may_target(world, map, a, (reactor, my_side, my_space), (c, ce))
+                && !take(id, Some(c))
+            {
                 return;
             }
         }
     }
+}
+
+/// Whether `reactor` (its side and space) may aim ability `a` at creature
+/// `c` now: a kind the ability targets, alive, and itself or in reach and
+/// line of effect (none needed at a true distance).
+fn may_target(
+    world: &World,
+    map: &crate::map::Map,
+    a: &crate::ability::Ability,
+    (reactor, my_side, my_space): (CreatureId, crate::map::Side, Footprint),
+    (c, ce): (CreatureId, Entity),
+) -> bool {
+    let (Some(cc), Some(cs)) = (
+        world.comp::<Creature>(ce),
+        world.comp::<Space>(ce).map(|s| s.0),
+    ) else {
+        return false;
+    };
+    let kind_ok =
+        TargetKind::any_allows(&a.target.kinds, Relation::of(reactor, my_side, c, cc.side));
+    let in_reach = c == reactor
+        || (my_space.distance(cs) <= a.distance.reach()
+            && (a.true_distance || line_of_effect(map, my_space, cs)));
+    kind_ok && in_reach && alive(world, ce)
 }
