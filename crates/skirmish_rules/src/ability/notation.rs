@@ -667,6 +667,13 @@ fn parse_gain(c: &mut Cursor) -> Result<Effect, NotationError> {
     }
 }
 
+/// "1 round", "3 rounds": the number of rounds (1 or more).
+fn rounds(text: &str) -> Option<u32> {
+    let (n, unit) = text.split_once(' ')?;
+    let n: u32 = n.parse().ok().filter(|&n| n > 0)?;
+    matches!((n, unit), (1, "round") | (_, "rounds")).then_some(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -987,11 +994,4 @@ mod tests {
         let line = "prone push 2";
         assert_eq!(&line[parse_tier(line).unwrap_err().offset..], "push 2");
     }
-}
-
-/// "1 round", "3 rounds": the number of rounds (1 or more).
-fn rounds(text: &str) -> Option<u32> {
-    let (n, unit) = text.split_once(' ')?;
-    let n: u32 = n.parse().ok().filter(|&n| n > 0)?;
-    matches!((n, unit), (1, "round") | (_, "rounds")).then_some(n)
 }
