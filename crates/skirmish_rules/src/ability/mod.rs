@@ -918,6 +918,8 @@ pub struct TierOutcome {
     pub grant_surges: u32,
     /// Squares the target may shift.
     pub shift: u32,
+    /// Squares the target may teleport.
+    pub teleport: u32,
     /// The target makes a free strike.
     pub free_strike: bool,
     /// The target uses a signature ability at once (`signature strike`).
@@ -1008,6 +1010,7 @@ pub fn evaluate(
             Effect::TemporaryStamina(n) => out.temporary = out.temporary.max(*n),
             Effect::GrantSurges(n) => out.grant_surges += n,
             Effect::Shift(n) => out.shift = out.shift.max(*n),
+            Effect::Teleport(n) => out.teleport = out.teleport.max(*n),
             Effect::FreeStrike => out.free_strike = true,
             Effect::SignatureStrike => out.signature_strike = true,
             Effect::Bonus(b) => out.bonuses.push(*b),

@@ -126,6 +126,10 @@ pub enum Effect {
     /// `free strike`: the target makes a melee free strike against an
     /// adjacent enemy, the one with the least stamina (docs/rulings.md).
     FreeStrike,
+    /// `teleport 4`: the target teleports up to that many squares: to an
+    /// open square in line of effect, the one nearest an enemy (the engine
+    /// picks, as for a shift; docs/rules.md#teleport).
+    Teleport(u32),
     /// `signature strike`: the target uses one of its signature abilities
     /// at once, off its turn, as a free triggered action (docs/rules.md#critical-hit:
     /// the tactician's Strike Now); a critical hit with it gives another
@@ -430,6 +434,9 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
         c.next();
         c.next();
         Effect::FreeStrike
+    } else if first.eq_ignore_ascii_case("teleport") {
+        c.next();
+        Effect::Teleport(parse_number(&mut c, "how many squares to teleport")?)
     } else if first.eq_ignore_ascii_case("signature")
         && c.peek_at(1)
             .is_some_and(|t| t.eq_ignore_ascii_case("strike"))

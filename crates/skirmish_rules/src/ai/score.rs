@@ -363,7 +363,7 @@ impl<'a> Scorer<'a> {
                         // it has counts.
                         + w.heal * 0.5 * (tier.temporary as i32 - tc.stamina.temporary).max(0) as f64
                         + 2.0 * w.damage * tier.grant_surges as f64
-                        + self.shift_gain(tc, tier.shift)
+                        + self.shift_gain(tc, tier.shift.max(tier.teleport))
                         // docs/rules.md#surges: a shield saves damage on each attack to
                         // come, retaliation deals some; a summon is another
                         // body with a free strike each round.

@@ -32,6 +32,12 @@ pub enum LogEntry {
         path: Vec<Pos>,
         shift: bool,
     },
+    /// docs/rules.md#teleport: from one square to another, no path between.
+    Teleported {
+        creature: CreatureId,
+        from: Pos,
+        to: Pos,
+    },
     AbilityUsed {
         creature: CreatureId,
         ability: String,
@@ -628,6 +634,9 @@ impl LogEntry {
                 )
             }
             LogEntry::TurnStarted { name, .. } => format!("{name}'s turn."),
+            LogEntry::Teleported { creature, to, .. } => {
+                format!("{} teleports to {to}.", name(*creature))
+            }
             LogEntry::TurnEnded { name, .. } => format!("{name} ends their turn."),
             LogEntry::Moved {
                 creature,

@@ -44,6 +44,9 @@ pub struct TierOutcome {
     pub grant_surges: u32,
     #[serde(default)]
     pub shift: u32,
+    /// Squares the target teleports.
+    #[serde(default)]
+    pub teleport: u32,
     #[serde(default)]
     pub free_strike: bool,
     /// The target uses a signature ability at once (Strike Now).
@@ -471,6 +474,7 @@ fn tier_outcomes(
             temporary: o.temporary,
             grant_surges: o.grant_surges,
             shift: o.shift,
+            teleport: o.teleport,
             free_strike: o.free_strike,
             signature_strike: o.signature_strike,
             shield: o

@@ -273,6 +273,90 @@ pub(crate) fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n
     check_grabs(world);
 }
 
+/// docs/rules.md#teleport: up to `n` squares, with no path between: to the
+/// open square in reach and line of effect that is nearest an enemy (our
+/// ruling, as for a granted shift), if one is nearer than where it stands.
+/// Teleporting ends being grabbed and being restrained (source 000).
+pub(crate) fn granted_teleport(world: &mut World, entity: Entity, id: CreatureId, n: u32) {
+    let (Some(space), Some(side)) = (
+        world.comp::<Space>(entity).map(|s| s.0),
+        world.comp::<Creature>(entity).map(|c| c.side),
+    ) else {
+        return;
+    };
+    let creatures = occupants(world);
+    let enemies: Vec<Footprint> = creatures
+        .iter()
+        .filter(|o| o.side != side)
+        .map(|o| o.space)
+        .collect();
+    let nearest = |f: Footprint| {
+        enemies
+            .iter()
+            .map(|e| {
+                let (dx, dy) = (f.pos.x - e.pos.x, f.pos.y - e.pos.y);
+                (f.distance(*e), dx.abs() + dy.abs())
+            })
+            .min()
+            .unwrap_or((0, 0))
+    };
+    if enemies.is_empty() {
+        return;
+    }
+    let map = world.res::<Battlefield>().0.clone();
+    let here = nearest(space);
+    let best = map
+        .squares()
+        .map(|p| Footprint::new(p, space.size))
+        .filter(|fp| fp.pos != space.pos && space.distance(*fp) <= n)
+        .filter(|fp| map.footprint_open(*fp))
+        .filter(|fp| {
+            !creatures
+                .iter()
+                .any(|o| o.id != id && o.space.overlaps(*fp))
+        })
+        .filter(|fp| crate::map::line_of_effect(&map, space, *fp))
+        .map(|fp| (nearest(fp), space.distance(fp), fp.pos))
+        .filter(|(d, _, _)| *d < here)
+        .min();
+    let Some((_, _, to)) = best else {
+        return;
+    };
+    if let Some(mut s) = world.comp_mut::<Space>(entity) {
+        s.0.pos = to;
+    }
+    emit(
+        world,
+        LogEntry::Teleported {
+            creature: id,
+            from: space.pos,
+            to,
+        },
+    );
+    // "If a grabbed creature teleports ... that creature is no longer
+    // grabbed"; "If a creature teleports while restrained, that condition
+    // ends" (source 000).
+    let mut ended = Vec::new();
+    if let Some(mut c) = world.comp_mut::<Conditions>(entity) {
+        for kind in [ConditionKind::Grabbed, ConditionKind::Restrained] {
+            if c.has(kind) {
+                c.list.retain(|a| a.kind != kind);
+                ended.push(kind);
+            }
+        }
+    }
+    for condition in ended {
+        emit(
+            world,
+            LogEntry::ConditionEnded {
+                target: id,
+                condition,
+            },
+        );
+    }
+    check_grabs(world);
+}
+
 /// A granted free strike: against the adjacent enemy with the least stamina.
 pub(crate) fn granted_strike(world: &mut World, entity: Entity, id: CreatureId) {
     let (Some(space), Some(side)) = (

@@ -209,6 +209,9 @@ pub(crate) fn support(
     if outcome.shift > 0 {
         granted_shift(world, target.entity, target.id, outcome.shift);
     }
+    if outcome.teleport > 0 && alive(world) {
+        super::basic::granted_teleport(world, target.entity, target.id, outcome.teleport);
+    }
     if outcome.free_strike && alive(world) {
         granted_strike(world, target.entity, target.id);
     }
