@@ -214,25 +214,11 @@ pub(crate) fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n
         return;
     }
     let creatures = occupants(world);
-    let enemies: Vec<Footprint> = creatures
-        .iter()
-        .filter(|o| o.side != side)
-        .map(|o| o.space)
-        .collect();
+    let enemies = enemy_spaces(&creatures, side);
     if enemies.is_empty() {
         return;
     }
-    // Nearest by the grid's distance, then by the straighter line.
-    let nearest = |f: Footprint| {
-        enemies
-            .iter()
-            .map(|e| {
-                let (dx, dy) = (f.pos.x - e.pos.x, f.pos.y - e.pos.y);
-                (f.distance(*e), dx.abs() + dy.abs())
-            })
-            .min()
-            .unwrap_or((0, 0))
-    };
+    let nearest = |f: Footprint| nearest_enemy(&enemies, f);
     let map = world.res::<Battlefield>().0.clone();
     let reach = crate::map::movement::reachable(
         &map,
@@ -273,6 +259,28 @@ pub(crate) fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n
     check_grabs(world);
 }
 
+/// Where the creatures not of `side` stand.
+fn enemy_spaces(creatures: &[crate::map::Occupant], side: crate::map::Side) -> Vec<Footprint> {
+    creatures
+        .iter()
+        .filter(|o| o.side != side)
+        .map(|o| o.space)
+        .collect()
+}
+
+/// How near `f` is to the nearest of `enemies`: by the grid's distance,
+/// then by the straighter line.
+fn nearest_enemy(enemies: &[Footprint], f: Footprint) -> (u32, i32) {
+    enemies
+        .iter()
+        .map(|e| {
+            let (dx, dy) = (f.pos.x - e.pos.x, f.pos.y - e.pos.y);
+            (f.distance(*e), dx.abs() + dy.abs())
+        })
+        .min()
+        .unwrap_or((0, 0))
+}
+
 /// docs/rules.md#teleport: up to `n` squares, with no path between: to the
 /// open square in reach and line of effect that is nearest an enemy (our
 /// ruling, as for a granted shift), if one is nearer than where it stands.
@@ -285,24 +293,11 @@ pub(crate) fn granted_teleport(world: &mut World, entity: Entity, id: CreatureId
         return;
     };
     let creatures = occupants(world);
-    let enemies: Vec<Footprint> = creatures
-        .iter()
-        .filter(|o| o.side != side)
-        .map(|o| o.space)
-        .collect();
-    let nearest = |f: Footprint| {
-        enemies
-            .iter()
-            .map(|e| {
-                let (dx, dy) = (f.pos.x - e.pos.x, f.pos.y - e.pos.y);
-                (f.distance(*e), dx.abs() + dy.abs())
-            })
-            .min()
-            .unwrap_or((0, 0))
-    };
+    let enemies = enemy_spaces(&creatures, side);
     if enemies.is_empty() {
         return;
     }
+    let nearest = |f: Footprint| nearest_enemy(&enemies, f);
     let map = world.res::<Battlefield>().0.clone();
     let here = nearest(space);
     let best = map
