@@ -167,6 +167,9 @@ pub enum Prepared {
     Uses(u32),
     /// Until the end of the round.
     Round,
+    /// While the preparing ability's concentration lasts (only in an
+    /// ability with `concentration: true`; docs/rules.md#prepared-abilities).
+    Concentration,
 }
 
 /// A fragment the parser could not read.
@@ -383,12 +386,14 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
             _ => return Err(c.error("the id of the ability to prepare")),
         };
         if !c.eat("(") {
-            return Err(c.error("`(1 use)` or `(round)`"));
+            return Err(c.error("`(1 use)`, `(round)` or `(concentration)`"));
         }
         let lasts = if c.eat("round") {
             Prepared::Round
+        } else if c.eat("concentration") {
+            Prepared::Concentration
         } else {
-            let n = parse_number(&mut c, "`(1 use)` or `(round)`")?;
+            let n = parse_number(&mut c, "`(1 use)`, `(round)` or `(concentration)`")?;
             if !(c.eat("use") || c.eat("uses")) || n == 0 {
                 return Err(c.error("`uses`"));
             }

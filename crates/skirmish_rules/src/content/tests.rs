@@ -806,3 +806,40 @@ fn a_ragged_row_is_pointed_at_in_its_own_line() {
     let e = error_about(&errors, 1, "map row 3 has 4 squares");
     assert_eq!((e.line, e.column), (7, 6), "{e}");
 }
+
+// docs/rules.md#prepared-abilities: an ability "prepared" until
+// concentration ends needs a concentration ability to prepare it; without
+// one it would never expire. An error at load, at the field.
+#[test]
+fn preparing_for_concentration_needs_a_concentration_ability() {
+    let abilities = r#"[
+    (
+        id: "focus",
+        name: "Focus",
+        action: Maneuver,
+        distance: Myself,
+        target: (kinds: [Myself]),
+        effect: "prepare parry (concentration)",
+    ),
+    (
+        id: "parry",
+        name: "Parry",
+        action: Maneuver,
+        distance: Myself,
+        target: (kinds: [Myself]),
+    ),
+]"#;
+    let dir = content_dir("prepare", &[("abilities/a.ron", abilities)]);
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let e = error_about(&errors, 1, "needs `concentration: true`");
+    assert!(e.file.ends_with("abilities/a.ron"));
+    assert_eq!(e.line, 3, "at the ability's id: it has no `concentration` field");
+    let fixed = abilities.replace(
+        "        effect: \"prepare parry",
+        "        concentration: true,\n        effect: \"prepare parry",
+    );
+    let dir = content_dir("prepare_ok", &[("abilities/a.ron", &fixed)]);
+    if let Err(e) = ContentDb::load(&dir) {
+        panic!("{:?}", e.0);
+    }
+}

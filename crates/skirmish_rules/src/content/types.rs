@@ -451,6 +451,19 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
             }
         }
     }
+    let held = a.find_effect(|e| match e {
+        Effect::Prepare {
+            lasts: crate::ability::Prepared::Concentration,
+            ..
+        } => Some(()),
+        _ => None,
+    });
+    if held.is_some() && !a.concentration {
+        p.push((
+            "concentration",
+            "`prepare ... (concentration)` needs `concentration: true`".into(),
+        ));
+    }
     if a.uses == Some(0) {
         p.push((
             "uses",

@@ -419,7 +419,19 @@ pub struct Casting {
     pub from: crate::map::Pos,
 }
 
-/// Abilities a creature has prepared (docs/rules.md#prepared-abilities): each
-/// with the uses left (`None`: until the round ends).
+/// Abilities a creature has prepared (docs/rules.md#prepared-abilities).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PreparedAbilities(pub Vec<(String, Option<u32>)>);
+pub struct PreparedAbilities(pub Vec<PreparedAbility>);
+
+/// One prepared ability and what makes it expire.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PreparedAbility {
+    pub ability: String,
+    /// Uses left; `None`: not counted by uses.
+    pub uses: Option<u32>,
+    /// It expires when the round ends.
+    pub round: bool,
+    /// The concentration ability that prepared it: it expires when that
+    /// concentration ends (docs/rules.md#prepared-abilities).
+    pub source: Option<String>,
+}

@@ -20,7 +20,7 @@ use crate::encounter::log::emit;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::components::{Auras, Bonuses, Creature};
+use super::components::{Auras, Bonuses, Creature, PreparedAbilities};
 use super::log::LogEntry;
 use super::world::{CachedQuery, all_creatures, entity_of};
 use crate::ability::Component;
@@ -71,9 +71,17 @@ fn sustained(
             }
         })
     });
-    if let Some(auras) = entity_of(world, user).and_then(|e| world.comp::<Auras>(e)) {
-        for a in &auras.0 {
+    if let Some(e) = entity_of(world, user) {
+        for a in world.comp::<Auras>(e).into_iter().flat_map(|a| &a.0) {
             add(&a.ability);
+        }
+        // docs/rules.md#prepared-abilities: an ability prepared under
+        // concentration is one of its lasting effects.
+        let prepared = world.comp::<PreparedAbilities>(e).into_iter();
+        for p in prepared.flat_map(|p| &p.0) {
+            if let Some(source) = &p.source {
+                add(source);
+            }
         }
     }
     out.sort();
@@ -223,10 +231,22 @@ fn end(world: &mut World, user: CreatureId, ability: &str, name: &str, why: Ende
             emit(world, LogEntry::ConditionEnded { target, condition });
         }
     }
-    if let Some(e) = entity_of(world, user)
-        && let Some(mut a) = world.comp_mut::<Auras>(e)
-    {
-        a.0.retain(|x| x.ability != ability);
+    if let Some(e) = entity_of(world, user) {
+        if let Some(mut a) = world.comp_mut::<Auras>(e) {
+            a.0.retain(|x| x.ability != ability);
+        }
+        // Abilities it prepared expire with it ("if you lose Concentration
+        // on an Ability").
+        let prepared: Vec<String> = world
+            .comp::<PreparedAbilities>(e)
+            .into_iter()
+            .flat_map(|p| &p.0)
+            .filter(|p| p.source.as_deref() == Some(ability))
+            .map(|p| p.ability.clone())
+            .collect();
+        for p in prepared {
+            super::gather::expire(world, e, user, &p);
+        }
     }
     let (creature, ability) = (user, name.to_string());
     emit(

@@ -140,14 +140,16 @@ pub(super) fn prepare(
     id: CreatureId,
     ability: &str,
     lasts: crate::ability::Prepared,
+    source: Option<String>,
 ) {
     let content = world.res::<Content>().clone();
     let Some(a) = content.ability(ability) else {
         return;
     };
-    let left = match lasts {
-        crate::ability::Prepared::Uses(n) => Some(n),
-        crate::ability::Prepared::Round => None,
+    let (uses, round) = match lasts {
+        crate::ability::Prepared::Uses(n) => (Some(n), false),
+        crate::ability::Prepared::Round => (None, true),
+        crate::ability::Prepared::Concentration => (None, false),
     };
     let known = world
         .comp::<Abilities>(entity)
@@ -156,13 +158,18 @@ pub(super) fn prepare(
         .comp::<PreparedAbilities>(entity)
         .cloned()
         .unwrap_or_default();
-    let was_prepared = prepared.0.iter().any(|(x, _)| x == ability);
+    let was_prepared = prepared.0.iter().any(|p| p.ability == ability);
     if known && !was_prepared {
         // It is already its own: nothing to prepare.
         return;
     }
-    prepared.0.retain(|(x, _)| x != ability);
-    prepared.0.push((ability.to_string(), left));
+    prepared.0.retain(|p| p.ability != ability);
+    prepared.0.push(PreparedAbility {
+        ability: ability.to_string(),
+        uses,
+        round,
+        source,
+    });
     world.entity_mut(entity).insert(prepared);
     if !known && let Some(mut l) = world.comp_mut::<Abilities>(entity) {
         l.push(ability.to_string(), &content);
@@ -177,9 +184,9 @@ pub(super) fn prepare(
 }
 
 /// A prepared ability expires: it leaves the creature's abilities.
-fn expire(world: &mut World, entity: Entity, id: CreatureId, ability: &str) {
+pub(super) fn expire(world: &mut World, entity: Entity, id: CreatureId, ability: &str) {
     if let Some(mut p) = world.comp_mut::<PreparedAbilities>(entity) {
-        p.0.retain(|(x, _)| x != ability);
+        p.0.retain(|p| p.ability != ability);
     }
     let content = world.res::<Content>().0.clone();
     if let Some(mut l) = world.comp_mut::<Abilities>(entity) {
@@ -208,9 +215,9 @@ pub(super) fn end_round(world: &mut World) {
         let Some(id) = world.comp::<Creature>(e).map(|c| c.id) else {
             continue;
         };
-        for (a, left) in p.0 {
-            if left.is_none() {
-                expire(world, e, id, &a);
+        for p in p.0 {
+            if p.round {
+                expire(world, e, id, &p.ability);
             }
         }
     }
@@ -222,8 +229,8 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
     let spent_out = world
         .comp_mut::<PreparedAbilities>(entity)
         .and_then(|mut p| {
-            let slot = p.0.iter_mut().find(|(x, _)| *x == ability.id)?;
-            let left = slot.1.as_mut()?;
+            let slot = p.0.iter_mut().find(|p| p.ability == ability.id)?;
+            let left = slot.uses.as_mut()?;
             *left = left.saturating_sub(1);
             Some(*left == 0)
         })

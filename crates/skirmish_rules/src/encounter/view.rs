@@ -99,7 +99,7 @@ impl Encounter {
                 .unwrap_or_default(),
             prepared: w
                 .comp::<PreparedAbilities>(e)
-                .map(|p| p.0.clone())
+                .map(|p| p.0.iter().map(|p| (p.ability.clone(), p.uses)).collect())
                 .unwrap_or_default(),
         })
     }
@@ -192,7 +192,7 @@ pub struct CreatureView {
     /// The squares that slow action's area will reach.
     pub casting_area: Vec<crate::map::Pos>,
     /// Abilities it has prepared (docs/rules.md#prepared-abilities), each
-    /// with its uses left (`None`: until the round ends).
+    /// with its uses left (`None`: not counted by uses).
     pub prepared: Vec<(String, Option<u32>)>,
 }
 

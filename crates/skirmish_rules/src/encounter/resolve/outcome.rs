@@ -87,7 +87,12 @@ pub(crate) fn apply_outcome(
         recover: outcome.recover,
         refresh: outcome.refresh,
         signals: outcome.signals,
-        prepare: outcome.prepare,
+        // Prepared by a concentration ability: it expires with it.
+        prepare: outcome
+            .prepare
+            .into_iter()
+            .map(|(a, lasts)| (a, lasts, ability.concentration.then(|| ability.id.clone())))
+            .collect(),
     }
 }
 
@@ -369,7 +374,9 @@ pub(crate) struct Gains {
     pub(crate) recover: u32,
     pub(crate) refresh: u32,
     pub(crate) signals: Vec<String>,
-    pub(crate) prepare: Vec<(String, crate::ability::Prepared)>,
+    /// Abilities prepared, how long, and the concentration ability that
+    /// prepared them.
+    pub(crate) prepare: Vec<(String, crate::ability::Prepared, Option<String>)>,
 }
 
 /// Apply an ability's gains to its user: surges, its heroic resource, or
@@ -391,8 +398,8 @@ pub(crate) fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, g
     for command in &gains.signals {
         crate::encounter::glyph::signal(world, id, command);
     }
-    for (ability, lasts) in &gains.prepare {
-        crate::encounter::gather::prepare(world, entity, id, ability, *lasts);
+    for (ability, lasts, source) in &gains.prepare {
+        crate::encounter::gather::prepare(world, entity, id, ability, *lasts, source.clone());
     }
     if surges > 0
         && let Some(mut h) = world.comp_mut::<Heroic>(entity)
