@@ -100,6 +100,11 @@ pub struct Trigger {
     /// The trigger as printed, for the tooltip.
     #[serde(default)]
     pub text: String,
+    /// docs/rules.md#ability-tags: only an ability with this tag sets it off
+    /// ("When a creature uses a Healing Effect Ability"); with
+    /// `CreatureStartsAbility` and the targeted events.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
 }
 
 /// docs/rules.md#moving "Distance" and "Area Abilities", and docs/rules.md#moving's shapes.
@@ -479,6 +484,10 @@ pub struct Ability {
     pub icon: Option<String>,
     #[serde(default)]
     pub keywords: Vec<Keyword>,
+    /// docs/rules.md#ability-tags: what kinds of effect it has, as its
+    /// header lists them ("Healing"), for triggers that name one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
     pub action: ActionType,
     #[serde(default)]
     pub trigger: Option<Trigger>,
@@ -692,6 +701,11 @@ pub struct AuraSpec {
 }
 
 impl Ability {
+    /// Whether it lists `tag` among its tags (letter case aside).
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.iter().any(|t| t.eq_ignore_ascii_case(tag))
+    }
+
     pub fn has(&self, k: Keyword) -> bool {
         self.keywords.contains(&k)
     }

@@ -952,8 +952,27 @@ impl Loader {
             .map(|c| c.resource.to_ascii_lowercase())
             .chain(["malice".to_string()])
             .collect();
+        let tags: std::collections::BTreeSet<String> = self
+            .db
+            .abilities
+            .values()
+            .flat_map(|a| &a.tags)
+            .map(|t| t.to_ascii_lowercase())
+            .collect();
         for id in ids {
             let mut ability = Ability::clone(&self.db.abilities[&id]);
+            let tag = ability.trigger.as_ref().and_then(|t| t.tag.clone());
+            if let Some(tag) = tag.filter(|t| !tags.contains(&t.to_ascii_lowercase())) {
+                let message = format!(
+                    "its trigger names the tag `{tag}`, which no ability has (tags: {})",
+                    if tags.is_empty() {
+                        "none".to_string()
+                    } else {
+                        tags.iter().cloned().collect::<Vec<_>>().join(", ")
+                    }
+                );
+                self.report(Kind::Ability, &id, Needle::String(&tag), message);
+            }
             for (label, text, err) in ability.parse_lines() {
                 // Point at the fragment inside the quoted tier text.
                 let Some((file, at)) = self.anchor(Kind::Ability, &id) else {

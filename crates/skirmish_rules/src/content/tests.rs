@@ -843,3 +843,38 @@ fn preparing_for_concentration_needs_a_concentration_ability() {
         panic!("{:?}", e.0);
     }
 }
+
+// docs/rules.md#ability-tags: a trigger naming a tag no ability has would
+// never fire (a slip of the keyboard), and a tag on a trigger that is not
+// about an ability being used means nothing: both are errors at load.
+#[test]
+fn a_trigger_tag_must_name_a_tag_and_go_with_an_ability_being_used() {
+    let ability = |id: &str, extra: &str| {
+        format!(
+            r#"(
+        id: "{id}",
+        name: "{id}",
+        action: FreeReaction,
+        distance: Ranged(5),
+        target: (count: 1, kinds: [Enemy]),
+        effect: "1 damage",
+        {extra}
+    ),"#
+        )
+    };
+    let text = format!(
+        "[\n    {}\n    {}\n    {}\n]",
+        ability(
+            "mend",
+            r#"tags: ["Healing"], trigger: (on: SelfTargeted, tag: "Healing"),"#
+        ),
+        ability("typo", r#"trigger: (on: CreatureStartsAbility, tag: "Healng"),"#),
+        ability("moved", r#"trigger: (on: CreatureMovesAdjacent, tag: "Healing"),"#),
+    );
+    let dir = content_dir("tags", &[("abilities/a.ron", &text)]);
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let typo = error_about(&errors, 2, "the tag `Healng`, which no ability has (tags: healing)");
+    let line = text.lines().position(|l| l.contains("\"Healng\"")).unwrap() + 1;
+    assert_eq!(typo.line, line);
+    error_about(&errors, 2, "not CreatureMovesAdjacent");
+}

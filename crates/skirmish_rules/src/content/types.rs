@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::HasId;
-use crate::ability::{Ability, ActionType, Cost, Distance, Effect};
+use crate::ability::{Ability, ActionType, Cost, Distance, Effect, TriggerEvent};
 use crate::stats::{Characteristic, Characteristics, DamageTraits};
 
 /// Which family of rules an encounter uses.
@@ -474,6 +474,24 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
         p.push((
             "item",
             "an item needs `uses` (what refresh gives back)".into(),
+        ));
+    }
+    if let Some(t) = &a.trigger
+        && t.tag.is_some()
+        && !matches!(
+            t.on,
+            TriggerEvent::CreatureStartsAbility
+                | TriggerEvent::SelfTargeted
+                | TriggerEvent::AllyTargeted
+        )
+    {
+        p.push((
+            "tag",
+            format!(
+                "a trigger's tag names the ability being used: it goes with \
+                 CreatureStartsAbility, SelfTargeted or AllyTargeted, not {:?}",
+                t.on
+            ),
         ));
     }
     if a.action.is_triggered() && a.trigger.is_none() {

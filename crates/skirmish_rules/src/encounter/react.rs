@@ -320,6 +320,19 @@ fn has_option(world: &World, reactor: CreatureId, event: &Event) -> bool {
     any
 }
 
+/// The ability `actor` is starting: the newest roll waiting that is its.
+fn started_by(world: &World, actor: CreatureId) -> Option<&str> {
+    world
+        .res::<Resolution>()
+        .stack
+        .iter()
+        .rev()
+        .find_map(|r| match r {
+            Resume::Roll(roll) if roll.user == actor => Some(roll.ability.as_str()),
+            _ => None,
+        })
+}
+
 /// Hand each of [`options_for`]'s answers (an ability and its target, if
 /// it has one) to `take`, in order, until it returns `false`.
 fn each_option(
@@ -388,10 +401,21 @@ fn each_option(
     };
     let content = &world.res::<Content>().0;
     // Only the abilities this event triggers are looked at further.
+    // docs/rules.md#ability-tags: a trigger naming a tag answers only an
+    // ability with it (the one the actor is starting).
+    let tagged = |tag: &str| {
+        started_by(world, event.actor)
+            .and_then(|id| content.ability(id))
+            .is_some_and(|a| a.has_tag(tag))
+    };
     let triggered = known.0.iter().filter_map(|id| {
         content
             .ability(id)
-            .filter(|a| a.trigger.as_ref().map(|t| t.on) == Some(event.kind))
+            .filter(|a| {
+                a.trigger.as_ref().is_some_and(|t| {
+                    t.on == event.kind && t.tag.as_deref().is_none_or(&tagged)
+                })
+            })
             .map(|a| (id, a))
     });
     let heroic = world.comp::<Heroic>(re);
