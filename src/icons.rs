@@ -194,7 +194,9 @@ impl Icons {
             return k;
         }
         match a.action {
-            ActionType::Maneuver | ActionType::FreeManeuver => &t.maneuver,
+            ActionType::Maneuver | ActionType::FreeManeuver | ActionType::FreeAction => {
+                &t.maneuver
+            }
             ActionType::MoveAction => &t.move_action,
             ActionType::TriggeredAction | ActionType::FreeTriggeredAction => &t.triggered,
             _ => &t.default,

@@ -246,6 +246,7 @@ pub fn action_name(a: ActionType) -> &'static str {
         ActionType::TriggeredAction => "Triggered",
         ActionType::FreeTriggeredAction => "Free triggered",
         ActionType::FreeManeuver => "Free maneuver",
+        ActionType::FreeAction => "Free action",
         ActionType::NoAction => "No action",
         ActionType::SlowAction => "Slow",
         ActionType::Passive => "Passive",

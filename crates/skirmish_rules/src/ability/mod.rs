@@ -40,6 +40,9 @@ pub enum ActionType {
     #[serde(alias = "FreeReaction")]
     FreeTriggeredAction,
     FreeManeuver,
+    /// docs/rules.md#free-actions: "can only be used on your Turn, but does
+    /// not cost a Beat"; its score is found and it takes effect at once.
+    FreeAction,
     NoAction,
     /// docs/rules.md#slow-actions: started with the main action, targets chosen
     /// then; it takes effect at the start of the user's next turn.

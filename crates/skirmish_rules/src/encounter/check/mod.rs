@@ -364,7 +364,7 @@ pub(crate) fn action(
                 return Err(Refusal::MoveActionUsed);
             }
         }
-        ActionType::FreeManeuver | ActionType::NoAction => {
+        ActionType::FreeManeuver | ActionType::FreeAction | ActionType::NoAction => {
             if dazed {
                 return Err(Refusal::Dazed);
             }

@@ -76,9 +76,24 @@ fn a_dazed_creature_takes_one_action() {
         ActionType::Maneuver,
         ActionType::MoveAction,
         ActionType::FreeManeuver,
+        ActionType::FreeAction,
     ] {
         assert_eq!(action(&b, &dazed, kind), Err(Refusal::Dazed));
     }
+}
+
+// docs/rules.md#free-actions: "A 'Free Action' can only be used on your
+// Turn, but does not cost a Beat": the budget is untouched, however often.
+#[test]
+fn a_free_action_costs_nothing() {
+    let none = with(&[]);
+    let mut b = full();
+    for _ in 0..3 {
+        b = action(&b, &none, ActionType::FreeAction).unwrap();
+    }
+    assert_eq!(b, full());
+    let spent = action(&full(), &none, ActionType::MainAction).unwrap();
+    assert_eq!(action(&spent, &none, ActionType::FreeAction), Ok(spent));
 }
 
 // docs/rules.md#critical-hit: the extra main action comes "even if you are
