@@ -141,6 +141,23 @@ pub fn floats_for(entries: &[LogEntry]) -> Vec<Float> {
                 text: format!("save {roll}: {}", if *success { "made" } else { "failed" }),
                 style: FloatStyle::Quiet,
             },
+            LogEntry::SavedAsItLands {
+                creature,
+                roll,
+                condition,
+                success,
+            } => Float {
+                at: on(*creature),
+                text: match roll {
+                    Some(r) if *r > 0 => format!(
+                        "save {r}: {}",
+                        if *success { "made" } else { "failed" }
+                    ),
+                    _ if *success => format!("shrugs off {}", condition.to_string().to_lowercase()),
+                    _ => "no save".to_string(),
+                },
+                style: FloatStyle::Quiet,
+            },
             LogEntry::Collision { target, damage, .. } => Float {
                 at: on(*target),
                 text: format!("collision -{damage}"),

@@ -397,6 +397,9 @@ pub fn forecast(e: &Encounter, cmd: &Command) -> Vec<String> {
                     for k in &o.conditions {
                         s += &format!(" {}", k.to_string().to_lowercase());
                     }
+                    for k in &o.saved {
+                        s += &format!(" {} (save)", k.to_string().to_lowercase());
+                    }
                     s
                 })
                 .collect();

@@ -906,6 +906,8 @@ pub struct ConditionOutcome {
     pub duration: Duration,
     /// False when the target's characteristic beat the potency.
     pub applies: bool,
+    /// The target saves against it as it lands (docs/rules.md#ability-saves).
+    pub save: bool,
 }
 
 /// A forced movement a tier outcome makes.
@@ -1013,10 +1015,12 @@ pub fn evaluate(
                 potency,
                 conditions,
                 duration,
+                save,
             } => out.conditions.push(ConditionOutcome {
                 conditions: conditions.clone(),
                 duration: *duration,
                 applies: check(potency),
+                save: *save,
             }),
             Effect::GainSurges(n) => out.surges += n,
             Effect::GainResource { amount, resource } => {

@@ -103,11 +103,16 @@ pub enum Effect {
         vertical: bool,
         potency: Option<PotencyCheck>,
     },
-    /// `M < STRONG, restrained (save ends)`, `prone and can't stand (save ends)`.
+    /// `M < STRONG, restrained (save ends)`, `prone and can't stand (save ends)`,
+    /// `save, dazed (EoT)`.
     Condition {
         potency: Option<PotencyCheck>,
         conditions: Vec<ConditionKind>,
         duration: Duration,
+        /// docs/rules.md#ability-saves: the target saves as it lands (the
+        /// roll shifting the save) and is spared on a success.
+        #[serde(default)]
+        save: bool,
     },
     /// `gain 2 surges`
     GainSurges(u32),
@@ -345,6 +350,26 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
     let first = c.peek().unwrap_or("");
     let effect = if first.chars().next().is_some_and(|ch| ch.is_ascii_digit()) {
         parse_damage(&mut c)?
+    } else if first.eq_ignore_ascii_case("save") && c.toks.get(1).is_some_and(|t| t.text == ",") {
+        // docs/rules.md#ability-saves: `save, dazed (EoT)`.
+        c.next();
+        c.next();
+        if condition_at(&c).is_none() {
+            return Err(c.error("a condition after `save,`"));
+        }
+        match parse_conditions(&mut c, None)? {
+            Effect::Condition {
+                conditions,
+                duration,
+                ..
+            } => Effect::Condition {
+                potency: None,
+                conditions,
+                duration,
+                save: true,
+            },
+            other => other,
+        }
     } else if is_potency_start(&c) {
         let potency = parse_potency(&mut c)?;
         if c.peek().is_some_and(is_forced_start) {
@@ -614,6 +639,7 @@ fn parse_conditions(
         potency,
         conditions,
         duration,
+        save: false,
     })
 }
 
@@ -856,7 +882,8 @@ mod tests {
                 Effect::Condition {
                     potency: strength(Agility, PotencyStrength::Weak),
                     conditions: vec![ConditionKind::Prone],
-                    duration: Duration::UntilRemoved
+                    duration: Duration::UntilRemoved,
+                    save: false
                 }
             ]
         );
@@ -875,7 +902,8 @@ mod tests {
                 Effect::Condition {
                     potency: strength(Might, PotencyStrength::Strong),
                     conditions: vec![ConditionKind::Restrained],
-                    duration: Duration::SaveEnds
+                    duration: Duration::SaveEnds,
+                    save: false
                 }
             ]
         );
@@ -894,7 +922,8 @@ mod tests {
                 Effect::Condition {
                     potency: None,
                     conditions: vec![ConditionKind::Slowed],
-                    duration: Duration::EndOfTurn
+                    duration: Duration::EndOfTurn,
+                    save: false
                 }
             ]
         );
@@ -925,7 +954,8 @@ mod tests {
             Effect::Condition {
                 potency: strength(Intuition, PotencyStrength::Average),
                 conditions: vec![ConditionKind::Frightened],
-                duration: Duration::SaveEnds
+                duration: Duration::SaveEnds,
+                save: false
             }
         );
     }
@@ -940,7 +970,8 @@ mod tests {
             Effect::Condition {
                 potency: strength(Agility, PotencyStrength::Strong),
                 conditions: vec![ConditionKind::Prone, ConditionKind::CantStand],
-                duration: Duration::SaveEnds
+                duration: Duration::SaveEnds,
+                save: false
             }
         );
     }
@@ -1005,5 +1036,28 @@ mod tests {
         assert_eq!(parse_tier(line).unwrap_err().offset, 9);
         let line = "prone push 2";
         assert_eq!(&line[parse_tier(line).unwrap_err().offset..], "push 2");
+    }
+
+    // docs/rules.md#ability-saves: `save, ...` marks conditions the target
+    // saves against as they land.
+    #[test]
+    fn a_save_gate_marks_its_conditions() {
+        assert_eq!(
+            parse_tier("2 damage; save, dazed and slowed (EoT)").unwrap()[1],
+            Effect::Condition {
+                potency: None,
+                conditions: vec![ConditionKind::Dazed, ConditionKind::Slowed],
+                duration: Duration::EndOfTurn,
+                save: true,
+            }
+        );
+        let e = parse_tier("save, push 2").unwrap_err();
+        assert_eq!(e.expected, "a condition after `save,`");
+        assert_eq!(e.fragment, "push 2");
+        // A sentence that starts with "save" is free text, as before.
+        assert_eq!(
+            parse_tier("save the day").unwrap(),
+            vec![Effect::Text("save the day".into())]
+        );
     }
 }

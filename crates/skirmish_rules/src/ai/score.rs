@@ -395,6 +395,12 @@ impl<'a> Scorer<'a> {
                     .filter(|&&k| !tc.conditions.has(k))
                     .count();
                 v += t.chances[i] * w.condition * new as f64;
+                // docs/rules.md#ability-saves: a landing save, shifted by
+                // the tier (Low: advantage, High: disadvantage), spares
+                // the target about this often on a save of half the die.
+                let fails = [0.25, 0.5, 0.75][i];
+                let saved = tier.saved.iter().filter(|&&k| !tc.conditions.has(k));
+                v += t.chances[i] * w.condition * fails * saved.count() as f64;
                 if let Some((_, d)) = tier.forced {
                     v += t.chances[i] * w.forced * d as f64;
                 }

@@ -310,6 +310,27 @@ pub(super) fn strain(world: &mut World) {
     super::gather::end_of_turn(world, &ended);
 }
 
+/// One save, shifted (docs/rules.md#ability-saves): roll twice and keep
+/// the higher or the lower, or fail it outright (a total of 0).
+pub(super) fn shifted_save(
+    shift: crate::conditions::SaveShift,
+    dice: &mut Dice,
+    roll: &dyn Fn(&mut Dice) -> u32,
+    save_target: u32,
+) -> (u32, bool) {
+    if shift == crate::conditions::SaveShift::AlwaysFails {
+        return (0, false);
+    }
+    let first = roll(dice);
+    let second = if shift == crate::conditions::SaveShift::None {
+        first
+    } else {
+        roll(dice)
+    };
+    let total = shift.keep(first, second);
+    (total, total >= save_target)
+}
+
 /// A save for each save-ends condition, in order; a success removes that
 /// entry (docs/rules.md#durations; docs/rules.md#ability-saves may have
 /// shifted it). `roll` is the ruleset's save roll.
@@ -331,18 +352,7 @@ pub(super) fn roll_saves(
         // docs/rules.md#ability-saves: the imposing roll may have shifted
         // this save (roll twice, keep the higher or lower; or no save).
         let shift = conditions.list[i].save_shift;
-        let (total, success) = if shift == crate::conditions::SaveShift::AlwaysFails {
-            (0, false)
-        } else {
-            let first = roll(dice);
-            let second = if shift == crate::conditions::SaveShift::None {
-                first
-            } else {
-                roll(dice)
-            };
-            let total = shift.keep(first, second);
-            (total, total >= save_target)
-        };
+        let (total, success) = shifted_save(shift, dice, roll, save_target);
         log.emit(LogEntry::Saved {
             creature: id,
             roll: total,

@@ -108,6 +108,15 @@ pub enum LogEntry {
         condition: ConditionKind,
         success: bool,
     },
+    /// docs/rules.md#ability-saves: a save as an effect lands (`roll`:
+    /// `None` when the ability's critical failure passed it outright, 0
+    /// when its critical success failed it).
+    SavedAsItLands {
+        creature: CreatureId,
+        roll: Option<u32>,
+        condition: ConditionKind,
+        success: bool,
+    },
     ResourceGained {
         creature: CreatureId,
         resource: String,
@@ -787,6 +796,26 @@ impl LogEntry {
                     )
                 }
             }
+            LogEntry::SavedAsItLands {
+                creature,
+                roll,
+                condition,
+                success,
+            } => match roll {
+                None => format!(
+                    "{} shrugs off {condition}: the roll was a critical failure.",
+                    name(*creature)
+                ),
+                Some(0) => format!(
+                    "{} can't save against {condition}: a critical hit.",
+                    name(*creature)
+                ),
+                Some(roll) => format!(
+                    "{} saves against {condition} as it lands: {roll}, {}.",
+                    name(*creature),
+                    if *success { "success" } else { "failure" }
+                ),
+            },
             LogEntry::ResourceGained {
                 creature,
                 resource,

@@ -33,6 +33,10 @@ pub struct TierOutcome {
     pub conditions: Vec<ConditionKind>,
     /// Conditions the target would resist.
     pub resisted: Vec<ConditionKind>,
+    /// Conditions the target saves against as they land
+    /// (docs/rules.md#ability-saves): they take hold if it fails.
+    #[serde(default)]
+    pub saved: Vec<ConditionKind>,
     pub forced: Option<(ForcedKind, u32)>,
     /// Help for the target: stamina regained, temporary stamina, surges
     /// granted, squares of shift, and whether it makes a free strike.
@@ -456,7 +460,13 @@ fn tier_outcomes(
             conditions: o
                 .conditions
                 .iter()
-                .filter(|c| c.applies)
+                .filter(|c| c.applies && !c.save)
+                .flat_map(|c| c.conditions.clone())
+                .collect(),
+            saved: o
+                .conditions
+                .iter()
+                .filter(|c| c.applies && c.save)
                 .flat_map(|c| c.conditions.clone())
                 .collect(),
             resisted: o

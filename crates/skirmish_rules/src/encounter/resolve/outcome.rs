@@ -110,6 +110,9 @@ pub(crate) fn effects_after_damage(
         force_move(world, user, source, target, f.kind, f.distance, f.vertical);
     }
     for c in &outcome.conditions {
+        if c.applies && c.save && !saved_as_it_lands(world, target, &c.conditions) {
+            continue;
+        }
         for &kind in &c.conditions {
             if !c.applies {
                 emit(
@@ -138,6 +141,54 @@ pub(crate) fn effects_after_damage(
         outcome,
         (user.id, &ability.id, &ability.name),
     );
+}
+
+/// docs/rules.md#ability-saves: the target of `save, ...` saves as the
+/// effect lands, the ability's score shifting the save ("[..6] Low. The
+/// target gets an Advantage on their Save ... [10!] Critical Success. The
+/// target automatically Fails"; "[0!] Critical Failure. The target
+/// automatically Passes"). An ability with no roll is a Mixed score: a
+/// plain save. Returns whether the conditions take hold.
+fn saved_as_it_lands(world: &mut World, target: &Snapshot, kinds: &[ConditionKind]) -> bool {
+    if world
+        .comp::<Stamina>(target.entity)
+        .is_none_or(|s| s.is_dead())
+    {
+        return false;
+    }
+    let shift = match world.get_res::<RollFacts>() {
+        Some(f) => crate::conditions::SaveShift::from_roll(f.tier, f.critical, f.fumble),
+        None => Some(crate::conditions::SaveShift::None),
+    };
+    let condition = kinds.first().copied().unwrap_or(ConditionKind::Dazed);
+    let Some(shift) = shift else {
+        emit(
+            world,
+            LogEntry::SavedAsItLands {
+                creature: target.id,
+                roll: None,
+                condition,
+                success: true,
+            },
+        );
+        return false;
+    };
+    let rules = crate::encounter::ruleset::of(world);
+    let (save_target, roll) = (rules.save_target(world), rules.save_dice());
+    let (total, success) = {
+        let mut dice = world.res_mut::<crate::dice::Dice>();
+        crate::encounter::flow::shifted_save(shift, &mut dice, &roll, save_target)
+    };
+    emit(
+        world,
+        LogEntry::SavedAsItLands {
+            creature: target.id,
+            roll: Some(total),
+            condition,
+            success,
+        },
+    );
+    !success
 }
 
 /// The effects that help their target: stamina regained, temporary stamina,
