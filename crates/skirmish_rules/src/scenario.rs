@@ -141,6 +141,8 @@ pub enum Expectation {
     Hidden(String, bool),
     /// Minion squad `n`'s shared stamina pool (docs/rules.md#minions).
     Pool(u32, i32),
+    /// The creature's experience earned this encounter (docs/rules.md#experience).
+    Experience(String, u32),
 }
 
 /// A scenario file.
@@ -806,6 +808,13 @@ fn expect(
         Expectation::NoPrompt => (e.prompt().is_none(), format!("prompt {:?}", e.prompt())),
         Expectation::Hidden(n, want) => match view(e, n) {
             Some(c) => (c.stance.hidden == *want, format!("{:?}", c.stance)),
+            None => (false, format!("no creature `{n}`")),
+        },
+        Expectation::Experience(n, want) => match view(e, n) {
+            Some(c) => (
+                c.progress.experience == *want,
+                format!("experience {}", c.progress.experience),
+            ),
             None => (false, format!("no creature `{n}`")),
         },
     };

@@ -514,6 +514,11 @@ pub struct Ability {
     /// number of experience specified").
     #[serde(default)]
     pub experience: u32,
+    /// docs/rules.md#experience: "sometimes the action specifies that
+    /// experience is only earned under certain conditions": then
+    /// `experience` is gained only when this holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experience_if: Option<ExperienceIf>,
     /// Uses per encounter; once spent it can't be used until recovered or
     /// refreshed (docs/rules.md#recover-and-refresh). `None`: unlimited.
     #[serde(default)]
@@ -547,6 +552,33 @@ pub struct Ability {
     /// asked ([`Ability::summons`]) and kept.
     #[serde(skip)]
     summons: Memo,
+}
+
+/// docs/rules.md#experience: when a conditional experience is earned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ExperienceIf {
+    /// "if the attacked target is adjacent to an attacker's allies": a
+    /// target of the roll stands next to one of the user's allies (not the
+    /// user itself) as it is rolled against.
+    TargetAdjacentToAlly,
+}
+
+impl ExperienceIf {
+    /// Whether it holds for a roll against `target`, with these creatures
+    /// on the map (the living).
+    pub fn holds(
+        self,
+        user: crate::stats::CreatureId,
+        user_side: crate::map::Side,
+        target: crate::map::Footprint,
+        creatures: &[crate::map::Occupant],
+    ) -> bool {
+        match self {
+            ExperienceIf::TargetAdjacentToAlly => creatures
+                .iter()
+                .any(|o| o.side == user_side && o.id != user && o.space.distance(target) == 1),
+        }
+    }
 }
 
 /// A fact about an ability worked out from its lines once, when first

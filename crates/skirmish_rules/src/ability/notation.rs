@@ -84,6 +84,11 @@ pub enum BonusLasts {
 pub struct BonusSpec {
     pub kind: BonusKind,
     pub lasts: BonusLasts,
+    /// docs/rules.md#experience: the charges that give their giver 1
+    /// experience as they are spent (bit `k - 1` for the `k`-th), written
+    /// `(3 charges, xp on 2, 3)`.
+    #[serde(default)]
+    pub xp: u32,
 }
 
 /// One typed effect of a tier outcome.
@@ -661,6 +666,7 @@ fn parse_bonus(c: &mut Cursor) -> Result<Effect, NotationError> {
         BonusKind::Retaliate { amount, range }
     };
     let mut lasts = BonusLasts::Round;
+    let mut xp = 0;
     if c.eat("(") {
         lasts = if c.eat("round") {
             BonusLasts::Round
@@ -671,13 +677,29 @@ fn parse_bonus(c: &mut Cursor) -> Result<Effect, NotationError> {
             if !(c.eat("charges") || c.eat("charge")) {
                 return Err(c.error("`charges`"));
             }
+            if c.eat(",") {
+                if !c.eat("xp") {
+                    return Err(c.error("`xp on` and the charges that give experience"));
+                }
+                c.eat("on");
+                loop {
+                    let k = parse_number(c, "the number of a charge")?;
+                    if k == 0 || k > n || k > 32 {
+                        return Err(c.error(&format!("a charge from 1 to {}", n.min(32))));
+                    }
+                    xp |= 1 << (k - 1);
+                    if !c.eat(",") {
+                        break;
+                    }
+                }
+            }
             BonusLasts::Charges(n)
         };
         if !c.eat(")") {
             return Err(c.error("`)`"));
         }
     }
-    Ok(Effect::Bonus(BonusSpec { kind, lasts }))
+    Ok(Effect::Bonus(BonusSpec { kind, lasts, xp }))
 }
 
 fn parse_gain(c: &mut Cursor) -> Result<Effect, NotationError> {
@@ -762,18 +784,21 @@ mod tests {
             vec![
                 Effect::Bonus(BonusSpec {
                     kind: BonusKind::Shield(2),
-                    lasts: BonusLasts::Round
+                    lasts: BonusLasts::Round,
+                    xp: 0,
                 }),
                 Effect::Bonus(BonusSpec {
                     kind: BonusKind::Retaliate {
                         amount: 1,
                         range: 3
                     },
-                    lasts: BonusLasts::Charges(2)
+                    lasts: BonusLasts::Charges(2),
+                    xp: 0,
                 }),
                 Effect::Bonus(BonusSpec {
                     kind: BonusKind::Shield(1),
-                    lasts: BonusLasts::Round
+                    lasts: BonusLasts::Round,
+                    xp: 0,
                 }),
             ]
         );
@@ -784,7 +809,8 @@ mod tests {
                     amount: 2,
                     range: 1
                 },
-                lasts: BonusLasts::Encounter
+                lasts: BonusLasts::Encounter,
+                xp: 0,
             })]
         );
         assert!(parse_tier("shield two").is_err());
@@ -1059,5 +1085,23 @@ mod tests {
             parse_tier("save the day").unwrap(),
             vec![Effect::Text("save the day".into())]
         );
+    }
+
+    // docs/rules.md#experience: "Some persistent bonuses will also give a
+    // character experience ... when that charge of the bonus is expended".
+    #[test]
+    fn charges_may_give_experience() {
+        assert_eq!(
+            parse_tier("shield 1 (3 charges, xp on 2, 3)").unwrap(),
+            vec![Effect::Bonus(BonusSpec {
+                kind: BonusKind::Shield(1),
+                lasts: BonusLasts::Charges(3),
+                xp: 0b110,
+            })]
+        );
+        let e = parse_tier("shield 1 (3 charges, xp on 4)").unwrap_err();
+        assert_eq!(e.expected, "a charge from 1 to 3");
+        let e = parse_tier("shield 1 (3 charges, twice)").unwrap_err();
+        assert_eq!(e.fragment, "twice)");
     }
 }

@@ -464,6 +464,14 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
             "`prepare ... (concentration)` needs `concentration: true`".into(),
         ));
     }
+    if a.experience_if.is_some() && (a.experience == 0 || a.power_roll.is_none()) {
+        p.push((
+            "experience_if",
+            "a conditional experience needs `experience` above 0 and a power roll \
+             (it is judged as each target is rolled against)"
+                .into(),
+        ));
+    }
     if a.uses == Some(0) {
         p.push((
             "uses",

@@ -291,6 +291,18 @@ pub struct ActiveBonus {
     pub source: Option<CreatureId>,
     #[serde(default)]
     pub from: String,
+    /// The charges that give the giver experience as they are spent
+    /// (see [`crate::ability::BonusSpec::xp`]).
+    #[serde(default)]
+    pub xp: u32,
+}
+
+/// What spending bonuses' uses did: the names of the bonuses used up, and
+/// the givers owed 1 experience each by a charge spent.
+#[derive(Debug, Default)]
+pub struct UsedUp {
+    pub ended: Vec<String>,
+    pub experience: Vec<CreatureId>,
 }
 
 impl Bonuses {
@@ -352,18 +364,29 @@ impl Bonuses {
     }
 
     /// Spend a use of every bonus `applies` picks (persistent bonuses "must"
-    /// be used when they can); returns the names of those used up.
-    pub fn use_up(&mut self, applies: impl Fn(&ActiveBonus) -> bool) -> Vec<String> {
-        let mut ended = Vec::new();
+    /// be used when they can).
+    pub fn use_up(&mut self, applies: impl Fn(&ActiveBonus) -> bool) -> UsedUp {
+        let mut used = UsedUp::default();
         self.0.retain_mut(|b| {
             if !applies(b) {
                 return true;
             }
             match &mut b.uses_left {
                 Some(n) => {
+                    // docs/rules.md#experience: "when that charge of the
+                    // bonus is expended".
+                    if let crate::ability::BonusLasts::Charges(total) = b.lasts {
+                        let k = total.saturating_sub(*n);
+                        if k < 32
+                            && b.xp & (1 << k) != 0
+                            && let Some(giver) = b.source
+                        {
+                            used.experience.push(giver);
+                        }
+                    }
                     *n = n.saturating_sub(1);
                     if *n == 0 {
-                        ended.push(b.ability.clone());
+                        used.ended.push(b.ability.clone());
                         false
                     } else {
                         true
@@ -372,7 +395,7 @@ impl Bonuses {
                 None => true,
             }
         });
-        ended
+        used
     }
 
     /// The round ends: round bonuses go; returns their names.

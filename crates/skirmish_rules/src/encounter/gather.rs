@@ -243,7 +243,8 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
         return;
     };
     let mut entries = Vec::new();
-    if ability.experience > 0 && hero {
+    // (A conditional experience is gained once the roll shows it holds.)
+    if ability.experience > 0 && hero && ability.experience_if.is_none() {
         p.experience += ability.experience;
         entries.push(LogEntry::ExperienceGained {
             creature: id,
@@ -264,6 +265,30 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
     for e in entries {
         l.emit(e);
     }
+}
+
+/// docs/rules.md#experience: a hero gains experience (a monster earns
+/// none).
+pub(crate) fn gain_experience(world: &mut World, id: CreatureId, amount: u32) {
+    let Some(e) = entity_of(world, id) else {
+        return;
+    };
+    if amount == 0 || world.comp::<Heroic>(e).is_none() {
+        return;
+    }
+    let Some(mut p) = world.comp_mut::<Progress>(e) else {
+        return;
+    };
+    p.experience += amount;
+    let total = p.experience;
+    emit(
+        world,
+        LogEntry::ExperienceGained {
+            creature: id,
+            amount,
+            total,
+        },
+    );
 }
 
 /// Whether an ability itself recovers or refreshes (such an ability can't

@@ -247,6 +247,7 @@ pub(crate) fn support(
             ability: ability_name.to_string(),
             source: Some(user),
             from: ability_id.to_string(),
+            xp: spec.xp,
         };
         match world.comp_mut::<Bonuses>(target.entity) {
             Some(mut b) => b.gain(bonus),
@@ -296,8 +297,11 @@ pub(crate) fn shield_against_attack(world: &mut World, target: &Snapshot) -> i32
     if n == 0 {
         return 0;
     }
-    let ended = b.use_up(|x| matches!(x.kind, crate::ability::BonusKind::Shield(_)));
-    for ability in ended {
+    let used = b.use_up(|x| matches!(x.kind, crate::ability::BonusKind::Shield(_)));
+    for giver in used.experience {
+        crate::encounter::gather::gain_experience(world, giver, 1);
+    }
+    for ability in used.ended {
         emit(
             world,
             LogEntry::BonusEnded {
@@ -337,7 +341,7 @@ pub(crate) fn retaliate(
     if amount == 0 {
         return;
     }
-    let ended = b.use_up(|x| {
+    let used = b.use_up(|x| {
         matches!(x.kind, crate::ability::BonusKind::Retaliate { range, .. } if distance <= range)
     });
     emit(
@@ -356,7 +360,10 @@ pub(crate) fn retaliate(
         DamageType::Untyped,
         Some(target.id),
     );
-    for ability in ended {
+    for giver in used.experience {
+        crate::encounter::gather::gain_experience(world, giver, 1);
+    }
+    for ability in used.ended {
         emit(
             world,
             LogEntry::BonusEnded {

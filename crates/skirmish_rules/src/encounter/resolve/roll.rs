@@ -168,6 +168,9 @@ pub(crate) fn resolve_roll(
         );
     }
     let mut critical_logged = false;
+    // docs/rules.md#experience: a conditional experience, earned once if
+    // it holds for any target as it is rolled against.
+    let mut earned = false;
     let mut best_gain: Option<Gains> = None;
     let mut surges_left = surges;
     for target in targets {
@@ -187,6 +190,9 @@ pub(crate) fn resolve_roll(
         else {
             continue;
         };
+        earned |= ability
+            .experience_if
+            .is_some_and(|x| x.holds(id, user.side, target.space, &creatures));
         let tier = match chosen_tier {
             _ if low_score => crate::power_roll::Tier::One,
             Some(t) if t < result.tier => t,
@@ -252,6 +258,9 @@ pub(crate) fn resolve_roll(
         }
     }
     world.remove_resource::<RollFacts>();
+    if earned {
+        crate::encounter::gather::gain_experience(world, id, ability.experience);
+    }
     if let Some(g) = best_gain {
         gain_for_user(world, entity, id, &g);
     }
