@@ -544,6 +544,10 @@ pub struct Ability {
     /// aura) hold only while its user keeps concentrating.
     #[serde(default)]
     pub concentration: bool,
+    /// docs/rules.md#penalties: Straining and Exhausting, each imposing a
+    /// stack on the user that hinders later uses of abilities with it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub penalties: Vec<Penalty>,
     /// docs/rules.md#components: what the ability needs while it is used and
     /// while its effect lasts (concentration is kept apart, above).
     #[serde(default)]
@@ -552,6 +556,25 @@ pub struct Ability {
     /// asked ([`Ability::summons`]) and kept.
     #[serde(skip)]
     summons: Memo,
+}
+
+/// docs/rules.md#penalties: "three Penalties that are more common than any
+/// others. They each impose stacks of a Status Condition, which in-turn
+/// will impose Disadvantages on future tests for the Abilities with that
+/// same Penalty" (Concentration, the third, is `concentration`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Penalty {
+    Straining,
+    Exhausting,
+}
+
+impl Penalty {
+    pub fn name(self) -> &'static str {
+        match self {
+            Penalty::Straining => "straining",
+            Penalty::Exhausting => "exhausting",
+        }
+    }
 }
 
 /// docs/rules.md#experience: when a conditional experience is earned.

@@ -238,6 +238,30 @@ pub struct Stance {
     /// Hidden: strikes from creatures not adjacent to it can't target it; its
     /// next ability roll against an enemy gains an edge.
     pub hidden: bool,
+    /// docs/rules.md#penalties: stacks of Straining and Exhausting, and
+    /// whether it used a straining ability this turn.
+    #[serde(default)]
+    pub straining: u8,
+    #[serde(default)]
+    pub exhausting: u8,
+    #[serde(default)]
+    pub strained: bool,
+}
+
+impl Stance {
+    /// The stacks of a penalty it bears.
+    pub fn stacks(&self, p: crate::ability::Penalty) -> u32 {
+        match p {
+            crate::ability::Penalty::Straining => self.straining as u32,
+            crate::ability::Penalty::Exhausting => self.exhausting as u32,
+        }
+    }
+
+    /// The banes a roll of an ability with these penalties takes: one per
+    /// stack of each.
+    pub fn penalty_banes(&self, penalties: &[crate::ability::Penalty]) -> u32 {
+        penalties.iter().map(|&p| self.stacks(p)).sum()
+    }
 }
 
 /// A minion's squad number (docs/rules.md#minions).

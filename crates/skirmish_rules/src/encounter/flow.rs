@@ -425,7 +425,20 @@ pub(super) fn end_of_turn(world: &mut World) {
                 *c = conditions;
             }
         }
+        // docs/rules.md#penalties: a turn without a straining ability eases
+        // the strain (our ruling).
+        let eased = world.comp_mut::<Stance>(e).is_some_and(|mut s| {
+            let eased = s.straining > 0 && !s.strained;
+            if eased {
+                s.straining = 0;
+            }
+            s.strained = false;
+            eased
+        });
         let mut log = world.res_mut::<CombatLog>();
+        if eased {
+            log.emit(LogEntry::StrainEased { creature: id });
+        }
         for kind in gone {
             log.emit(LogEntry::ConditionEnded {
                 target: id,

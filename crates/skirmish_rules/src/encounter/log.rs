@@ -279,6 +279,16 @@ pub enum LogEntry {
         squares: Vec<Pos>,
         total: u32,
     },
+    /// docs/rules.md#penalties: a creature bears another stack.
+    PenaltyStack {
+        creature: CreatureId,
+        penalty: crate::ability::Penalty,
+        stacks: u32,
+    },
+    /// docs/rules.md#penalties: its Straining stacks fall away.
+    StrainEased {
+        creature: CreatureId,
+    },
     /// docs/rules.md#experience.
     ExperienceGained {
         creature: CreatureId,
@@ -891,6 +901,19 @@ impl LogEntry {
                 name(*creature),
                 name(*attacker)
             ),
+            LogEntry::PenaltyStack {
+                creature,
+                penalty,
+                stacks,
+            } => format!(
+                "{} is {} ({stacks} stack{}).",
+                name(*creature),
+                penalty.name(),
+                if *stacks == 1 { "" } else { "s" }
+            ),
+            LogEntry::StrainEased { creature } => {
+                format!("{} is no longer straining.", name(*creature))
+            }
             LogEntry::BonusEnded { creature, ability } => {
                 format!("{}'s {ability} runs out.", name(*creature))
             }

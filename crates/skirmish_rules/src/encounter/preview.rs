@@ -301,6 +301,18 @@ impl Forecaster<'_> {
             ..Default::default()
         };
         let see = |a: Footprint, b: Footprint| self.sight(a, b);
+        // As the roll has them: a bane per missing component
+        // (docs/rules.md#components) and per stack of the ability's
+        // penalties (docs/rules.md#penalties).
+        let missing = ability
+            .components
+            .iter()
+            .filter(|c| c.missing(&user.conditions))
+            .count() as u32;
+        let own_banes = crate::ability::component_penalty(missing).0
+            + world
+                .comp::<Stance>(user.entity)
+                .map_or(0, |s| s.penalty_banes(&ability.penalties));
         let mut out = Vec::new();
         for (ts, left) in &snaps {
             if placement.is_none()
@@ -321,6 +333,7 @@ impl Forecaster<'_> {
                 deals_damage,
                 &see,
             );
+            let banes = banes + own_banes;
             // The ruleset's own odds, if it has them (phased 2d6: a miss,
             // tier 2 and tier 3).
             let own = ability.power_roll.as_ref().and_then(|_| {

@@ -79,6 +79,7 @@ pub(crate) fn use_ability(
             set_budget(world, entity, budget);
             pay(world, entity, id, ability, spend);
             crate::encounter::glyph::place(world, id, user.side, &ability.id, &area.covered);
+            impose_penalties(world, entity, id, ability);
             return;
         }
         if let Distance::Wall { .. } = ability.distance {
@@ -105,6 +106,7 @@ pub(crate) fn use_ability(
                     squares: area.covered.clone(),
                 },
             );
+            impose_penalties(world, entity, id, ability);
             return;
         }
         let mut targets = Vec::new();
@@ -529,5 +531,40 @@ pub(crate) fn after_ability(world: &mut World, id: CreatureId, ability: &str) {
         .unwrap_or_default();
     if action_bleeds(ability.action, &characteristics) {
         bleed(world, entity);
+    }
+    impose_penalties(world, entity, id, ability);
+}
+
+/// docs/rules.md#penalties: once an ability with a penalty has taken
+/// effect, its user bears one more stack of each (a straining one also
+/// marks the turn as strained).
+fn impose_penalties(world: &mut World, entity: Entity, id: CreatureId, ability: &Ability) {
+    if ability.penalties.is_empty() {
+        return;
+    }
+    let Some(mut stance) = world.comp_mut::<Stance>(entity) else {
+        return;
+    };
+    let mut stacks = Vec::new();
+    for &p in &ability.penalties {
+        let n = match p {
+            crate::ability::Penalty::Straining => {
+                stance.strained = true;
+                &mut stance.straining
+            }
+            crate::ability::Penalty::Exhausting => &mut stance.exhausting,
+        };
+        *n = n.saturating_add(1);
+        stacks.push((p, *n as u32));
+    }
+    for (penalty, stacks) in stacks {
+        emit(
+            world,
+            LogEntry::PenaltyStack {
+                creature: id,
+                penalty,
+                stacks,
+            },
+        );
     }
 }

@@ -167,6 +167,9 @@ pub(crate) fn resolve_roll(
             },
         );
     }
+    let penalty_banes = world
+        .comp::<Stance>(entity)
+        .map_or(0, |s| s.penalty_banes(&ability.penalties));
     let mut critical_logged = false;
     // docs/rules.md#experience: a conditional experience, earned once if
     // it holds for any target as it is rolled against.
@@ -185,7 +188,8 @@ pub(crate) fn resolve_roll(
             deals_damage,
             &|a, b| sight(&map, a, b),
         );
-        let banes = banes + component_banes;
+        // docs/rules.md#penalties: a bane per stack of the ability's penalties.
+        let banes = banes + component_banes + penalty_banes;
         let Some(result) = rules.roll_against(world, user, target, &spec, naturals, edges, banes)
         else {
             continue;
