@@ -61,6 +61,8 @@ pub struct BoardIcons {
     pub ledge: String,
     pub difficult: String,
     pub treasure: String,
+    /// A treasure tile holding an item (docs/rules.md#loot).
+    pub item: String,
     pub glyph: String,
     pub hazards: BTreeMap<DamageType, String>,
     pub objects: BTreeMap<Material, String>,
@@ -226,6 +228,7 @@ impl Icons {
                 &b.ledge,
                 &b.difficult,
                 &b.treasure,
+                &b.item,
                 &b.glyph,
                 &a.maneuver,
                 &a.move_action,

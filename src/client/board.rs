@@ -225,13 +225,15 @@ fn marks(map: &Map, icons: &crate::icons::Icons) -> Vec<(Pos, Mark)> {
         };
         out.extend(mark.map(|m| (p, m)));
         if let Some(&coins) = treasures.get(&p) {
+            // A treasure tile holding an item shows a bag; coins, a pile
+            // with their count.
+            let (name, count) = match map.item_at(p) {
+                Some(_) => (&b.item, (coins > 0).then_some(coins)),
+                None => (&b.treasure, Some(coins)),
+            };
             out.push((
                 p,
-                Mark::Icon(
-                    b.treasure.clone(),
-                    Color::srgb(1.0, 0.82, 0.25),
-                    Some(coins),
-                ),
+                Mark::Icon(name.clone(), Color::srgb(1.0, 0.82, 0.25), count),
             ));
         }
         if cell.elevation > 0 && !cell.raised_wall && cell.terrain != Terrain::Wall {

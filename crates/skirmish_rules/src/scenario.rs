@@ -48,6 +48,8 @@ pub enum Place {
     Inline(Monster),
     /// A Director's glyph (docs/rules.md#glyphs) of this glyphic ability, on floor.
     Glyph(String),
+    /// A treasure tile holding this item (docs/rules.md#loot), on floor.
+    Item(String),
 }
 
 /// One step of a scenario.
@@ -336,6 +338,7 @@ impl Scenario {
         let mut monster_letters = Vec::new();
         let mut terrain: BTreeMap<char, Tile> = BTreeMap::new();
         let mut glyphs = Vec::new();
+        let mut items = Vec::new();
         for (y, row) in self.map.iter().enumerate() {
             let mut out = String::new();
             for (x, c) in row.chars().enumerate() {
@@ -396,6 +399,10 @@ impl Scenario {
                         glyphs.push((Pos::new(at.0, at.1), from.clone()));
                         out.push('.');
                     }
+                    Some(Place::Item(item)) => {
+                        items.push((Pos::new(at.0, at.1), item.clone()));
+                        out.push('.');
+                    }
                     Some(Place::Inline(m)) => {
                         if let Some((field, problem)) = m.problems().into_iter().next() {
                             let message =
@@ -438,6 +445,13 @@ impl Scenario {
             }
         }
         map.glyphs = glyphs;
+        for (p, item) in &items {
+            if !db.abilities.get(item).is_some_and(|a| a.item) {
+                let message = format!("treasure at {p}: `{item}` is not an item");
+                return Err(self.error(Spot::String(item), message));
+            }
+        }
+        map.items = items;
         db.maps.insert(
             "scenario".into(),
             LoadedMap {

@@ -218,7 +218,16 @@ fn card_lines(
     let ground: Vec<(String, Color)> = selection
         .hover
         .filter(|_| hovered_creature.is_none())
-        .map(|h| super::words::terrain_words(e.map().cell(h)))
+        .map(|h| {
+            let mut words = super::words::terrain_words(e.map().cell(h));
+            if let Some(item) = e.map().item_at(h) {
+                let name = e.content().ability(item).map_or(item, |a| a.name.as_str());
+                words.push(format!(
+                    "Treasure: {name}, an item for a hero who ends a turn here"
+                ));
+            }
+            words
+        })
         .unwrap_or_default()
         .into_iter()
         .map(|l| (l, Palette::QUIET))

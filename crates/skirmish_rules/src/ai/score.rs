@@ -683,7 +683,15 @@ impl<'a> Scorer<'a> {
                         .treasures()
                         .into_iter()
                         .filter(|(p, _)| c.space.distance_to(*p) <= *range)
-                        .map(|(_, n)| n)
+                        // An item counts as a sold one's coins at least.
+                        .map(|(p, n)| {
+                            let item = self.e.map().item_at(p).is_some();
+                            n + if item {
+                                crate::encounter::ITEM_SOLD_FOR
+                            } else {
+                                0
+                            }
+                        })
                         .sum();
                     v += 0.5 * w.damage * coins as f64;
                 }

@@ -743,6 +743,26 @@ impl Loader {
                     self.report(Kind::Map, &id, Needle::Field("glyphs"), m);
                 }
             }
+            // docs/rules.md#loot: a treasure tile yields an item.
+            for (i, (p, item)) in map.items.iter().enumerate() {
+                let problem = match self.db.abilities.get(item) {
+                    Some(a) if a.item => None,
+                    Some(_) => Some(format!("`{item}` is not an item (`item: true`)")),
+                    None => Some(self.unknown(Kind::Ability, item)),
+                };
+                if let Some(m) = problem {
+                    let m = format!("treasure at {p}: {m}");
+                    self.report(Kind::Map, &id, Needle::String(item), m);
+                }
+                if !map.in_bounds(*p) || !map.footprint_open(Footprint::single(*p)) {
+                    let m = format!("treasure at {p} is not on open ground");
+                    self.report(Kind::Map, &id, Needle::Field("treasure"), m);
+                }
+                if map.items[..i].iter().any(|(q, _)| q == p) {
+                    let m = format!("two treasure tiles at {p}");
+                    self.report(Kind::Map, &id, Needle::Field("treasure"), m);
+                }
+            }
         }
         let class_ids: Vec<String> = self.db.classes.keys().cloned().collect();
         for id in class_ids {

@@ -878,3 +878,75 @@ fn a_trigger_tag_must_name_a_tag_and_go_with_an_ability_being_used() {
     assert_eq!(typo.line, line);
     error_about(&errors, 2, "not CreatureMovesAdjacent");
 }
+
+// docs/rules.md#loot: a map's treasure tile names the item it yields. An
+// unknown id, an ability that is not an item, a tile off open ground and
+// two tiles on one square are each an error at load, at its place.
+#[test]
+fn a_maps_treasure_items_are_checked_at_load() {
+    let abilities = r#"[
+    (
+        id: "draught",
+        name: "Draught",
+        action: Maneuver,
+        distance: Myself,
+        target: (kinds: [Myself]),
+        effect: "heal 3",
+        uses: 1,
+        item: true,
+    ),
+    (
+        id: "jab",
+        name: "Jab",
+        action: MainAction,
+        distance: Melee(1),
+        target: (count: 1, kinds: [Enemy]),
+        effect: "1 damage",
+    ),
+]"#;
+    let map = r#"(
+    id: "m",
+    name: "M",
+    rows: ["....", ".#.."],
+    treasure: [
+        (at: (0, 0), item: "draught"),
+        (at: (1, 0), item: "jab"),
+        (at: (2, 0), item: "no_such_item"),
+        (at: (1, 1), item: "draught"),
+        (at: (0, 0), item: "draught"),
+    ],
+)"#;
+    let dir = content_dir(
+        "treasure",
+        &[("abilities/a.ron", abilities), ("maps/m.ron", map)],
+    );
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let line = |needle: &str| map.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let not_item = error_about(&errors, 4, "`jab` is not an item");
+    assert_eq!(not_item.line, line("\"jab\""));
+    let unknown = error_about(&errors, 4, "unknown ability id `no_such_item`");
+    assert_eq!(unknown.line, line("no_such_item"));
+    error_about(&errors, 4, "treasure at (1, 1) is not on open ground");
+    error_about(&errors, 4, "two treasure tiles at (0, 0)");
+    // The good one alone loads, and the map holds it.
+    let good = map
+        .lines()
+        .filter(|l| !l.contains("(at: (") || l.contains("(at: (0, 0), item: \"draught\"),"))
+        .collect::<Vec<_>>();
+    let mut seen = false;
+    let good: String = good
+        .into_iter()
+        .filter(|l| {
+            let dup = l.contains("(0, 0)") && seen;
+            seen |= l.contains("(0, 0)");
+            !dup
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let dir = content_dir("treasure_ok", &[("abilities/a.ron", abilities), ("maps/m.ron", &good)]);
+    let db = ContentDb::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let m = &db.maps["m"].map;
+    assert_eq!(m.item_at(crate::map::Pos::new(0, 0)), Some("draught"));
+    assert!(m.has_treasure(crate::map::Pos::new(0, 0)));
+    assert!(!m.has_treasure(crate::map::Pos::new(1, 0)));
+}

@@ -36,9 +36,10 @@ fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
     // Most squares hold nothing: the map (shared with any snapshot) is
     // copied for a change only when there is treasure to take.
     let map = &world.res::<Battlefield>().0;
-    if squares.iter().all(|&p| map.cell(p).treasure == 0) {
+    if !squares.iter().any(|&p| map.has_treasure(p)) {
         return;
     }
+    let mut items = Vec::new();
     {
         let mut map = world.res_mut::<Battlefield>();
         for p in squares {
@@ -47,7 +48,16 @@ fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
                 coins += c;
                 taken.push(p);
             }
+            if let Some(item) = map.map_mut().take_item(p) {
+                items.push(item);
+                if !taken.contains(&p) {
+                    taken.push(p);
+                }
+            }
         }
+    }
+    for item in items {
+        coins += found_item(world, entity, id, &item);
     }
     if coins == 0 {
         return;
@@ -66,6 +76,46 @@ fn take(world: &mut World, entity: Entity, id: CreatureId, squares: Vec<Pos>) {
             total,
         },
     );
+}
+
+/// What a sold item fetches (our ruling, docs/rulings.md: the seed sells
+/// a copy to the city's supply, and has no prices here).
+pub const ITEM_SOLD_FOR: u32 = 5;
+
+/// docs/rules.md#loot: a treasure tile's item goes to the looter, who can
+/// use it from now on; "If a character loots an item he or she already
+/// owns a copy of, the new item is immediately sold". Returns the coins it
+/// was sold for (0 if kept).
+fn found_item(world: &mut World, entity: Entity, id: CreatureId, item: &str) -> u32 {
+    let content = world.res::<Content>().0.clone();
+    let name = content
+        .ability(item)
+        .map_or_else(|| item.to_string(), |a| a.name.clone());
+    let owned = world
+        .comp::<Abilities>(entity)
+        .is_some_and(|l| l.0.iter().any(|x| x == item));
+    if owned {
+        emit(
+            world,
+            LogEntry::ItemSold {
+                creature: id,
+                item: name,
+                coins: ITEM_SOLD_FOR,
+            },
+        );
+        return ITEM_SOLD_FOR;
+    }
+    if let Some(mut l) = world.comp_mut::<Abilities>(entity) {
+        l.push(item.to_string(), &content);
+    }
+    emit(
+        world,
+        LogEntry::ItemFound {
+            creature: id,
+            item: name,
+        },
+    );
+    0
 }
 
 /// A "Loot X" effect.

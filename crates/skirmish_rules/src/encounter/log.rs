@@ -279,6 +279,17 @@ pub enum LogEntry {
         squares: Vec<Pos>,
         total: u32,
     },
+    /// docs/rules.md#loot: a treasure tile's item, now the looter's.
+    ItemFound {
+        creature: CreatureId,
+        item: String,
+    },
+    /// docs/rules.md#loot: an item the looter already had, sold.
+    ItemSold {
+        creature: CreatureId,
+        item: String,
+        coins: u32,
+    },
     /// docs/rules.md#penalties: a creature bears another stack.
     PenaltyStack {
         creature: CreatureId,
@@ -900,6 +911,17 @@ impl LogEntry {
                 "{} retaliates against {} for {amount}.",
                 name(*creature),
                 name(*attacker)
+            ),
+            LogEntry::ItemFound { creature, item } => {
+                format!("{} finds {item} in the treasure.", name(*creature))
+            }
+            LogEntry::ItemSold {
+                creature,
+                item,
+                coins,
+            } => format!(
+                "{} finds another {item} and sells it for {coins} coins.",
+                name(*creature)
             ),
             LogEntry::PenaltyStack {
                 creature,

@@ -48,7 +48,7 @@ use bevy_state::state::StateTransition;
 pub use command::{Command, Placement, Refusal};
 pub use components::{CreatureKind, Heroic};
 pub use flow::{Flow, Malice, Phase};
-pub use gather::uses_left;
+pub use gather::{ITEM_SOLD_FOR, uses_left};
 pub use glyph::{Glyph, Glyphs};
 pub use listing::{Listing, Picked, SlotView};
 pub use log::{CombatLog, LogEntry, trigger_text};

@@ -178,6 +178,12 @@ pub fn observe(e: &Encounter, layout: &Layout, side: Side, facts: TurnFacts, out
             set(7, 1.0);
         }
     }
+    // Treasure tiles holding an item (docs/rules.md#loot) are treasure too.
+    for (p, _) in &map.items {
+        if let Some(i) = at(*p) {
+            out.board[7 * plane + i] = 1.0;
+        }
+    }
     let w_ = e.world();
     let flow = e.flow();
     let rows = out.creatures.len() / FEATURES.len();

@@ -412,6 +412,11 @@ pub struct Map {
     /// each square and the id of the glyphic ability whose glyph it is.
     #[serde(default)]
     pub glyphs: Vec<(Pos, String)>,
+    /// Treasure tiles holding an item (docs/rules.md#loot: "If a treasure
+    /// tile is looted, immediately refer to the ... treasure index"): each
+    /// square and the id of the item it yields, until taken.
+    #[serde(default)]
+    pub items: Vec<(Pos, String)>,
 }
 
 impl Map {
@@ -428,6 +433,7 @@ impl Map {
             blocker_sums: vec![0; ((width.max(0) + 1) * (height.max(0) + 1)) as usize],
             sight_memo: Default::default(),
             glyphs: Vec::new(),
+            items: Vec::new(),
         };
         map.step_masks = (0..n).map(|i| map.step_mask(i)).collect();
         map.rebuild_step_rows();
@@ -524,19 +530,39 @@ impl Map {
         coins
     }
 
-    /// Every square with a treasure token, and its coins.
+    /// Every square with a treasure token, and its coins (0 for a tile
+    /// holding only an item).
     pub fn treasures(&self) -> Vec<(Pos, u32)> {
         let mut out = Vec::new();
         for y in 0..self.height {
             for x in 0..self.width {
                 let p = Pos::new(x, y);
                 let t = self.cell(p).treasure;
-                if t > 0 {
+                if t > 0 || self.item_at(p).is_some() {
                     out.push((p, t));
                 }
             }
         }
         out
+    }
+
+    /// The item a treasure tile on `p` holds, if any.
+    pub fn item_at(&self, p: Pos) -> Option<&str> {
+        self.items
+            .iter()
+            .find(|(at, _)| *at == p)
+            .map(|(_, id)| id.as_str())
+    }
+
+    /// Whether `p` holds anything to loot.
+    pub fn has_treasure(&self, p: Pos) -> bool {
+        self.in_bounds(p) && (self.cell(p).treasure > 0 || self.item_at(p).is_some())
+    }
+
+    /// Take the item on a square, if any.
+    pub fn take_item(&mut self, p: Pos) -> Option<String> {
+        let i = self.items.iter().position(|(at, _)| *at == p)?;
+        Some(self.items.remove(i).1)
     }
 
     pub fn set_raised_wall(&mut self, p: Pos, raised: bool) {
@@ -935,6 +961,18 @@ pub struct MapDef {
     /// Glyphs it starts with, as a trap: `(at: (x, y), from: "glyphic_ability_id")`.
     #[serde(default)]
     pub glyphs: Vec<MapGlyph>,
+    /// Treasure tiles holding items: `(at: (x, y), item: "item_ability_id")`.
+    #[serde(default)]
+    pub treasure: Vec<MapTreasure>,
+}
+
+/// A treasure tile a map starts with, and the item it yields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapTreasure {
+    pub at: (i32, i32),
+    /// The item (an ability with `item: true`) it yields.
+    pub item: String,
 }
 
 /// A glyph a map starts with.
@@ -954,6 +992,11 @@ impl MapDef {
             .glyphs
             .iter()
             .map(|g| (Pos::new(g.at.0, g.at.1), g.from.clone()))
+            .collect();
+        map.items = self
+            .treasure
+            .iter()
+            .map(|t| (Pos::new(t.at.0, t.at.1), t.item.clone()))
             .collect();
         Ok(map)
     }
