@@ -315,11 +315,21 @@ pub fn ability_card(
         .target
         .count
         .map_or("each".to_string(), |n| n.to_string());
+    // docs/rules.md#creature-tags: "only Undead".
+    let only = if ab.target.tags.is_empty() {
+        String::new()
+    } else {
+        format!(" (only {})", ab.target.tags.join(" or "))
+    };
     out.push(format!(
-        "{} · {count} {}",
+        "{} · {count} {}{only}",
         ab.distance,
         targets.join(" or ")
     ));
+    if !ab.requirements.is_empty() {
+        let needs: Vec<&str> = ab.requirements.iter().map(|r| r.name()).collect();
+        out.push(format!("Requires: {}", needs.join(", ")));
+    }
     if let Some(t) = &ab.trigger {
         out.push(format!("Trigger: {t:?}"));
     }

@@ -383,6 +383,22 @@ pub struct Target {
     #[serde(default)]
     pub count: Option<u32>,
     pub kinds: Vec<TargetKind>,
+    /// docs/rules.md#creature-tags: "Some Abilities will only affect
+    /// certain types of creatures": a creature must bear one of these
+    /// tags (none: any creature).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+}
+
+impl Target {
+    /// Whether a creature bearing `tags` is of a kind this allows.
+    pub fn tags_allow(&self, tags: &[String]) -> bool {
+        self.tags.is_empty()
+            || self
+                .tags
+                .iter()
+                .any(|t| tags.iter().any(|x| x.eq_ignore_ascii_case(t)))
+    }
 }
 
 /// What using the ability costs.
@@ -544,6 +560,10 @@ pub struct Ability {
     /// aura) hold only while its user keeps concentrating.
     #[serde(default)]
     pub concentration: bool,
+    /// docs/rules.md#requirements: what must hold to start it (free hands,
+    /// standing); without it the ability can't be used.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<Component>,
     /// docs/rules.md#penalties: Straining and Exhausting, each imposing a
     /// stack on the user that hinders later uses of abilities with it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -659,6 +679,20 @@ impl Component {
             Component::Standing => conditions.has(K::Prone),
             Component::Stamina => false,
         }
+    }
+}
+
+impl Ability {
+    /// docs/rules.md#requirements: the first requirement a creature with
+    /// these conditions lacks, if any.
+    pub fn requirement_missing(
+        &self,
+        conditions: &crate::conditions::Conditions,
+    ) -> Option<Component> {
+        self.requirements
+            .iter()
+            .copied()
+            .find(|r| r.missing(conditions))
     }
 }
 

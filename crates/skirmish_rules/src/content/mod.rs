@@ -979,8 +979,35 @@ impl Loader {
             .flat_map(|a| &a.tags)
             .map(|t| t.to_ascii_lowercase())
             .collect();
+        // docs/rules.md#creature-tags: the kinds of creature there are.
+        let kinds: std::collections::BTreeSet<String> = self
+            .db
+            .classes
+            .values()
+            .flat_map(|c| &c.tags)
+            .chain(self.db.monsters.values().flat_map(|m| &m.tags))
+            .map(|t| t.to_ascii_lowercase())
+            .collect();
         for id in ids {
             let mut ability = Ability::clone(&self.db.abilities[&id]);
+            let unborne = ability
+                .target
+                .tags
+                .iter()
+                .find(|t| !kinds.contains(&t.to_ascii_lowercase()))
+                .cloned();
+            if let Some(tag) = unborne {
+                let message = format!(
+                    "it targets creatures tagged `{tag}`, which no class or monster is \
+                     (tags: {})",
+                    if kinds.is_empty() {
+                        "none".to_string()
+                    } else {
+                        kinds.iter().cloned().collect::<Vec<_>>().join(", ")
+                    }
+                );
+                self.report(Kind::Ability, &id, Needle::String(&tag), message);
+            }
             let tag = ability.trigger.as_ref().and_then(|t| t.tag.clone());
             if let Some(tag) = tag.filter(|t| !tags.contains(&t.to_ascii_lowercase())) {
                 let message = format!(

@@ -950,3 +950,54 @@ fn a_maps_treasure_items_are_checked_at_load() {
     assert!(m.has_treasure(crate::map::Pos::new(0, 0)));
     assert!(!m.has_treasure(crate::map::Pos::new(1, 0)));
 }
+
+// docs/rules.md#creature-tags, #requirements: a target tag no class or
+// monster bears would make the ability useless (a typo), and Stamina can't
+// be a requirement (it is never missing): errors at load, at their place.
+#[test]
+fn target_tags_must_be_borne_and_requirements_can_be_missing() {
+    let abilities = r#"[
+    (
+        id: "turn",
+        name: "Turn",
+        action: MainAction,
+        distance: Burst(2),
+        target: (kinds: [Enemy], tags: ["Undaed"]),
+        effect: "1 damage",
+    ),
+    (
+        id: "chop",
+        name: "Chop",
+        action: MainAction,
+        distance: Melee(1),
+        target: (count: 1, kinds: [Enemy]),
+        requirements: [Hands, Stamina],
+        effect: "1 damage",
+    ),
+]"#;
+    let monsters = r#"[
+    (
+        id: "zombie",
+        name: "Zombie",
+        tags: ["Undead"],
+        level: 1,
+        role: Brute,
+        speed: 5,
+        stamina: 10,
+        characteristics: (might: 1),
+        free_strike: 2,
+        abilities: ["chop"],
+    ),
+]"#;
+    let dir = content_dir(
+        "kinds",
+        &[("abilities/a.ron", abilities), ("monsters/m.ron", monsters)],
+    );
+    let errors = ContentDb::load(&dir).unwrap_err().0;
+    let typo = error_about(&errors, 2, "tagged `Undaed`, which no class or monster is (tags: undead)");
+    let line = abilities.lines().position(|l| l.contains("Undaed")).unwrap() + 1;
+    assert_eq!(typo.line, line);
+    let stamina = error_about(&errors, 2, "a requirement is Hands or Standing");
+    let line = abilities.lines().position(|l| l.contains("requirements")).unwrap() + 1;
+    assert_eq!(stamina.line, line);
+}

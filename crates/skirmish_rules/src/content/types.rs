@@ -181,6 +181,9 @@ pub struct Class {
     /// Resource to spare, if they're willing to face the cost", docs/rules.md#phased-2d6).
     #[serde(default)]
     pub strain: bool,
+    /// docs/rules.md#creature-tags: what kind of creature its heroes are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
 }
 
 fn one() -> u32 {
@@ -318,6 +321,10 @@ pub struct Monster {
     #[serde(default)]
     pub damage: DamageTraits,
     pub abilities: Vec<String>,
+    /// docs/rules.md#creature-tags: what kind of creature it is
+    /// (`["Undead"]`), for abilities that affect only some kinds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
     /// The token's icon (a file name under `assets/icons/`), optional.
     #[serde(default)]
     pub icon: Option<String>,
@@ -462,6 +469,12 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
         p.push((
             "concentration",
             "`prepare ... (concentration)` needs `concentration: true`".into(),
+        ));
+    }
+    if a.requirements.contains(&crate::ability::Component::Stamina) {
+        p.push((
+            "requirements",
+            "Stamina is a point bank, never missing: a requirement is Hands or Standing".into(),
         ));
     }
     if a.experience_if.is_some() && (a.experience == 0 || a.power_roll.is_none()) {

@@ -175,7 +175,7 @@ fn pulse(world: &mut World, owner: Entity, aura: &ActiveAura, targets: &[Creatur
         let Some(ts) = world::living_snapshot(world, t) else {
             continue;
         };
-        if !target_allowed(&ability.target.kinds, &user, &ts) {
+        if !target_allowed(world, &ability.target, &user, &ts) {
             continue;
         }
         if !logged {

@@ -244,6 +244,9 @@ pub enum Refusal {
     Spent(String),
     #[error("no empty square next to the summoner")]
     NoRoomToSummon,
+    /// docs/rules.md#requirements: a requirement the user lacks.
+    #[error("it needs {} to start", requirement_words(.0))]
+    Requirement(&'static str),
     #[error("there is no {0}")]
     NoSuchCreature(Who),
     #[error("it is not {0}'s turn")]
@@ -384,5 +387,14 @@ impl std::fmt::Display for Who {
         } else {
             f.write_str(&self.name)
         }
+    }
+}
+
+/// How a refusal names a missing requirement.
+fn requirement_words(name: &str) -> &'static str {
+    match name {
+        "hands" => "free hands (not grabbed or restrained)",
+        "standing" => "its user on its feet (not prone)",
+        _ => "what it requires",
     }
 }

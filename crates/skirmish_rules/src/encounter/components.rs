@@ -15,6 +15,17 @@ pub struct Creature {
     pub side: Side,
     pub level: u32,
     pub kind: CreatureKind,
+    /// docs/rules.md#creature-tags: what kind of creature it is ("Undead"),
+    /// from its class or stat block.
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+impl Creature {
+    /// Whether it bears `tag` (letter case aside).
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.iter().any(|t| t.eq_ignore_ascii_case(tag))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

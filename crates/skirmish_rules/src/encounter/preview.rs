@@ -276,7 +276,7 @@ impl Forecaster<'_> {
                 let mut ids: Vec<CreatureId> = Vec::new();
                 for o in area.creatures(creatures) {
                     let (ts, _) = self.creature(o.id)?;
-                    if super::check::target_allowed(&ability.target.kinds, &user, &ts) {
+                    if super::check::target_allowed(world, &ability.target, &user, &ts) {
                         ids.push(o.id);
                     }
                 }

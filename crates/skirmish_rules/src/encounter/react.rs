@@ -597,5 +597,8 @@ fn may_target(
     let in_reach = c == reactor
         || (my_space.distance(cs) <= a.distance.reach()
             && (a.true_distance || line_of_effect(map, my_space, cs)));
-    kind_ok && in_reach && alive(world, ce)
+    kind_ok
+        && in_reach
+        && alive(world, ce)
+        && crate::encounter::check::tags_allow(world, &a.target, ce)
 }

@@ -62,6 +62,7 @@ pub fn spawn_creatures(
                 kind: CreatureKind::Hero {
                     class: class.id.clone(),
                 },
+                tags: class.tags.clone(),
             },
             Space(Footprint::single(Pos::new(h.at.0, h.at.1))),
             Movement {
@@ -183,6 +184,7 @@ pub(super) fn spawn_monster(
                     stat_block: block.id.clone(),
                     squad,
                 },
+                tags: block.tags.clone(),
             },
             Space(at),
             Movement {

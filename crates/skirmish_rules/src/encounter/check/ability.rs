@@ -76,12 +76,28 @@ pub(crate) struct UsePlan {
     pub(crate) occupants: Vec<Occupant>,
 }
 
-/// Whether a target of `kind` is allowed (docs/rules.md#distances-and-targets).
-pub(crate) fn target_allowed(kinds: &[TargetKind], user: &Snapshot, target: &Snapshot) -> bool {
+/// Whether a target is allowed (docs/rules.md#distances-and-targets): of
+/// one of the kinds, and bearing one of the tags if any are named
+/// (docs/rules.md#creature-tags).
+pub(crate) fn target_allowed(
+    world: &World,
+    allowed: &crate::ability::Target,
+    user: &Snapshot,
+    target: &Snapshot,
+) -> bool {
     TargetKind::any_allows(
-        kinds,
+        &allowed.kinds,
         Relation::of(user.id, user.side, target.id, target.side),
-    )
+    ) && tags_allow(world, allowed, target.entity)
+}
+
+/// docs/rules.md#creature-tags: whether the creature bears one of the
+/// tags `allowed` names (any creature, if it names none).
+pub(crate) fn tags_allow(world: &World, allowed: &crate::ability::Target, entity: Entity) -> bool {
+    allowed.tags.is_empty()
+        || world
+            .comp::<crate::encounter::components::Creature>(entity)
+            .is_some_and(|c| allowed.tags_allow(&c.tags))
 }
 
 /// How far an ability reaches for its targets (the user itself: 0).
@@ -150,6 +166,11 @@ pub(crate) fn use_ability(
     // docs/rules.md#recover-and-refresh: a spent ability waits to be recovered.
     if !crate::encounter::gather::available(world, entity, ability) {
         return Err(Refusal::Spent(ability.name.clone()));
+    }
+    // docs/rules.md#requirements: "Conditions that must be met to start an
+    // Ability".
+    if let Some(r) = ability.requirement_missing(&user.conditions) {
+        return Err(Refusal::Requirement(r.name()));
     }
     // docs/rules.md#summons: "If there are no available hexes, the summon
     // ability cannot be used."
@@ -247,7 +268,7 @@ pub(crate) fn use_ability(
             return Err(Refusal::Dead(Who::of(world, t)));
         }
         let ts = snapshot(world, te).ok_or_else(|| Refusal::NoSuchCreature(Who::id(t)))?;
-        if !target_allowed(&ability.target.kinds, &user, &ts) {
+        if !target_allowed(world, &ability.target, &user, &ts) {
             return Err(Refusal::WrongTarget(Who::of(world, t)));
         }
         let is_user = t == id;

@@ -217,7 +217,7 @@ pub(crate) fn charge(
                 return Err(Refusal::Spent(ab.name.clone()));
             }
             affordable(world, entity, ab)?;
-            if !target_allowed(&ab.target.kinds, &user, &ts) {
+            if !target_allowed(world, &ab.target, &user, &ts) {
                 return Err(Refusal::WrongTarget(Who::of(world, target)));
             }
             match ab.distance {

@@ -886,8 +886,12 @@ pub(crate) fn creature_actions(
                 Distance::Melee(r) | Distance::MeleeOrRanged(r, _) => r,
                 _ => continue,
             };
+            // (One that affects only some kinds of creature is not listed
+            // as a charge's end: the runs know sides, not tags.)
             if a.has(crate::ability::Keyword::Charge)
                 && matches!(a.action, ActionType::MainAction)
+                && a.target.tags.is_empty()
+                && a.requirement_missing(cond).is_none()
                 && cost_ok(a)
                 && gather::available(world, e, a)
             {
@@ -942,6 +946,7 @@ pub(crate) fn creature_actions(
         };
         if !allows(a.action)
             || !cost_ok(a)
+            || a.requirement_missing(cond).is_some()
             || !gather::available(world, e, a)
             || !summon::room_for(world, e, a)
         {
@@ -975,6 +980,12 @@ pub(crate) fn creature_actions(
             }
             let relation = crate::ability::Relation::of(active, me.side, o.id, o.side);
             if allowed & relation.bit() == 0 {
+                continue;
+            }
+            // docs/rules.md#creature-tags (rare: looked up only when named).
+            if !a.target.tags.is_empty()
+                && !world::entity_of(world, o.id).is_some_and(|oe| check::tags_allow(world, &a.target, oe))
+            {
                 continue;
             }
             // `creatures` holds only the living.

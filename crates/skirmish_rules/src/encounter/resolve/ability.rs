@@ -117,7 +117,7 @@ pub(crate) fn use_ability(
             let Some(ts) = snapshot(world, te) else {
                 continue;
             };
-            if target_allowed(&ability.target.kinds, &user, &ts) {
+            if target_allowed(world, &ability.target, &user, &ts) {
                 targets.push(ts);
             }
         }

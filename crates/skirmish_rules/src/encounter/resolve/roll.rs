@@ -37,7 +37,7 @@ pub(crate) fn run_roll(world: &mut World, r: PendingRoll) {
             continue;
         };
         if r.area.is_some() {
-            if !target_allowed(&ability.target.kinds, &user, &ts) {
+            if !target_allowed(world, &ability.target, &user, &ts) {
                 continue;
             }
         } else if t != r.user {
