@@ -361,6 +361,7 @@ fn power_rank(p: MovementPower, shift: bool) -> u8 {
     let order = if shift {
         [
             P::Shift,
+            P::Tumble,
             P::Disengage,
             P::Charge,
             P::Walk,
@@ -372,6 +373,7 @@ fn power_rank(p: MovementPower, shift: bool) -> u8 {
             P::Charge,
             P::Walk,
             P::Shift,
+            P::Tumble,
             P::Hustle,
             P::Run,
             P::Disengage,

@@ -52,6 +52,14 @@ pub struct PhasedRules {
     /// its ATK: the best of them.
     #[serde(default = "strike_default")]
     pub free_strike_attack: Vec<crate::stats::Characteristic>,
+    /// docs/rules.md#movement-powers: "additional powers usable during the
+    /// movement phase available to them from their calling or role": the
+    /// extra powers each monster role has ...
+    #[serde(default)]
+    pub role_powers: std::collections::BTreeMap<crate::content::Role, Vec<MovementPower>>,
+    /// ... and each class (a hero's calling), by class id.
+    #[serde(default)]
+    pub class_powers: std::collections::BTreeMap<String, Vec<MovementPower>>,
 }
 
 fn initiative_default() -> Vec<crate::stats::Characteristic> {
@@ -82,6 +90,8 @@ impl Default for PhasedRules {
             tier_three_margin: 4,
             initiative: initiative_default(),
             free_strike_attack: strike_default(),
+            role_powers: Default::default(),
+            class_powers: Default::default(),
         }
     }
 }
@@ -255,9 +265,16 @@ pub enum MovementPower {
     Run,
     Charge,
     Disengage,
+    /// docs/rules.md#movement-powers: a power from a calling or role (the
+    /// ruleset's `role_powers` and `class_powers` say whose): up to half
+    /// speed, rounded up, without provoking.
+    Tumble,
 }
 
 impl MovementPower {
+    /// The powers only some callings and roles have.
+    pub const EXTRA: [MovementPower; 1] = [MovementPower::Tumble];
+
     pub const ALL: [MovementPower; 6] = [
         MovementPower::Shift,
         MovementPower::Walk,
@@ -275,6 +292,7 @@ impl MovementPower {
             MovementPower::Run => "Run",
             MovementPower::Charge => "Charge",
             MovementPower::Disengage => "Disengage",
+            MovementPower::Tumble => "Tumble",
         }
     }
 }
@@ -332,6 +350,11 @@ pub fn movement(power: MovementPower, speed: u32, rules: &PhasedRules) -> Moveme
             squares: rules.disengage_squares,
             provokes: false,
             attack_sources: -1,
+            ..base
+        },
+        MovementPower::Tumble => Movement {
+            squares: speed.div_ceil(2),
+            provokes: false,
             ..base
         },
     }

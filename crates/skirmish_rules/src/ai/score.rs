@@ -950,7 +950,7 @@ impl<'a> Scorer<'a> {
                 }
                 v + match power {
                     P::Walk => 0.0,
-                    P::Shift => -0.1,
+                    P::Shift | P::Tumble => -0.1,
                     P::Hustle => -0.15 * attack_after - 0.5,
                     P::Run => -attack_after - 1.0,
                     P::Disengage => -0.3 * attack_after - 0.5,

@@ -813,6 +813,29 @@ impl Loader {
                     self.report(Kind::Ruleset, &id, Needle::String(&a), m);
                 }
             }
+            // docs/rules.md#movement-powers: the powers given by calling
+            // (class) and role are extra powers, given to classes that exist.
+            let Some(phased) = self.db.rulesets[&id].phased.clone() else {
+                continue;
+            };
+            for class in phased.class_powers.keys() {
+                if !self.db.classes.contains_key(class) {
+                    let m = format!("class_powers: {}", self.unknown(Kind::Class, class));
+                    self.report(Kind::Ruleset, &id, Needle::String(class), m);
+                }
+            }
+            let given = phased.class_powers.values().chain(phased.role_powers.values());
+            if let Some(p) = given
+                .flatten()
+                .find(|p| !crate::phased::MovementPower::EXTRA.contains(p))
+            {
+                let m = format!(
+                    "{} is every creature's power: class_powers and role_powers give only {:?}",
+                    p.name(),
+                    crate::phased::MovementPower::EXTRA
+                );
+                self.report(Kind::Ruleset, &id, Needle::Field("phased"), m);
+            }
         }
     }
 

@@ -262,7 +262,7 @@ impl HasId for Class {
 }
 
 /// A monster's role (for encounter building and the AI).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Role {
     Ambusher,
     Artillery,

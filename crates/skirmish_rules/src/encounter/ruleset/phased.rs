@@ -416,6 +416,35 @@ pub(crate) fn check_command_in(
     Ok(())
 }
 
+/// docs/rules.md#movement-powers: whether the creature has `power`: the
+/// six every creature has, or one its class (a hero's calling) or stat
+/// block's role is given by the ruleset.
+pub(crate) fn has_power(
+    world: &World,
+    entity: Entity,
+    power: MovementPower,
+    rules: &crate::phased::PhasedRules,
+) -> bool {
+    if !MovementPower::EXTRA.contains(&power) {
+        return true;
+    }
+    let Some(c) = world.comp::<Creature>(entity) else {
+        return false;
+    };
+    match &c.kind {
+        CreatureKind::Hero { class } => rules
+            .class_powers
+            .get(class)
+            .is_some_and(|p| p.contains(&power)),
+        CreatureKind::Monster { stat_block, .. } => world
+            .res::<crate::content::Content>()
+            .monsters
+            .get(stat_block)
+            .and_then(|m| rules.role_powers.get(&m.role))
+            .is_some_and(|p| p.contains(&power)),
+    }
+}
+
 /// docs/rules.md#movement-powers's movement powers: one a turn in the movement phase (and
 /// Disengage as the battle action). Slowed creatures can't move ("you lose
 /// all remaining squares of movement"); a charge runs straight to an enemy.
@@ -430,6 +459,13 @@ pub(crate) fn check_movement(
         "movement powers belong to the phased 2d6 ruleset",
     ))?;
     let stage = stage(world).unwrap_or_default();
+    if !has_power(world, entity, power, &rules) {
+        return Err(Refusal::Phased(format!(
+            "{} is a power of some callings and roles only (the ruleset's \
+             class_powers and role_powers)",
+            power.name()
+        )));
+    }
     if stage == Stage::Battle && power != MovementPower::Disengage {
         return Err(Refusal::Phased(
             "only Disengage moves in the battle phase".into(),
@@ -787,6 +823,19 @@ pub(crate) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         };
         if cost <= squares(power) {
             push(&mut out, power, path);
+        }
+    }
+    // docs/rules.md#movement-powers: a tumble, for those given it: up to
+    // half speed without provoking, wherever an enemy stands.
+    if limits.can_shift && has_power(world, e, MovementPower::Tumble, &rules) {
+        let tumbler = Mover {
+            speed: squares(MovementPower::Tumble),
+            shifting: true,
+            ..mover
+        };
+        let reach = crate::map::movement::reachable(&map, &creatures, &tumbler);
+        for (_, path) in reach.paths() {
+            push(&mut out, MovementPower::Tumble, path);
         }
     }
     if limits.can_shift && adjacent_enemy {
