@@ -650,6 +650,10 @@ pub enum Component {
     /// The Stamina point bank, "locked": affected by taking damage or being
     /// healed (never missing).
     Stamina,
+    /// docs/rules.md#point-banks: "a Point Bank unique to your Class": the
+    /// hero's heroic resource, "locked": affected by gaining or spending
+    /// any of it (never missing).
+    Resource,
 }
 
 impl Component {
@@ -658,6 +662,7 @@ impl Component {
             Component::Hands => "hands",
             Component::Standing => "standing",
             Component::Stamina => "stamina",
+            Component::Resource => "resource",
         }
     }
 
@@ -677,7 +682,7 @@ impl Component {
         match self {
             Component::Hands => conditions.has(K::Grabbed) || conditions.has(K::Restrained),
             Component::Standing => conditions.has(K::Prone),
-            Component::Stamina => false,
+            Component::Stamina | Component::Resource => false,
         }
     }
 }

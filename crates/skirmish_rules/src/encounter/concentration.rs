@@ -125,6 +125,31 @@ fn save(world: &mut World, disadvantages: usize) -> (u32, bool) {
     (roll, roll >= target)
 }
 
+/// docs/rules.md#point-banks: `user`'s heroic resource went up or down: a
+/// save for each lasting ability whose component it is.
+pub(super) fn resource_changed(world: &mut World, user: CreatureId) {
+    affected(world, user, &[Component::Resource]);
+}
+
+/// The heroes whose resource a turn's start changed, waiting for their
+/// saves (the turn-start system can't roll them itself).
+#[derive(Resource, Default)]
+pub(super) struct ResourceTouched(pub(super) Vec<CreatureId>);
+
+/// After the turn-start gains: the saves they call for.
+pub(super) fn resource_saves_at_turn_start(world: &mut World) {
+    let Some(mut t) = world.get_resource_mut::<ResourceTouched>() else {
+        return;
+    };
+    if t.0.is_empty() {
+        return;
+    }
+    let touched = std::mem::take(&mut t.0);
+    for id in touched {
+        resource_changed(world, id);
+    }
+}
+
 /// `user` took damage: a save for each concentration ability it keeps up
 /// (and each whose Stamina is a component).
 pub(super) fn damaged(world: &mut World, user: CreatureId) {

@@ -48,7 +48,15 @@ pub(super) fn plugin(app: &mut App) {
     // a stage's own schedule would pick another.
     app.add_systems(Step::EndOfTurn, (strain, end_of_turn).chain())
         .add_systems(Step::Advance, (advance, glyph_round).chain())
-        .add_systems(Step::StartOfTurn, start_of_turn);
+        .init_resource::<super::concentration::ResourceTouched>()
+        .add_systems(
+            Step::StartOfTurn,
+            (
+                start_of_turn,
+                super::concentration::resource_saves_at_turn_start,
+            )
+                .chain(),
+        );
 }
 
 /// Whether the turn order must move on: no turn under way, and no side has
@@ -632,6 +640,7 @@ pub(super) fn start_of_turn(
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
     (content, index, active): (Res<Content>, Res<CreatureIndex>, Res<ActiveRuleset>),
+    mut touched: ResMut<super::concentration::ResourceTouched>,
 ) {
     let started = std::mem::take(&mut flow.events.started);
     let rules = super::ruleset::of_rules(&active);
@@ -663,6 +672,9 @@ pub(super) fn start_of_turn(
                 None => 0,
             };
             h.gain(gain);
+            if gain > 0 {
+                touched.0.push(id);
+            }
             log.emit(LogEntry::ResourceGained {
                 creature: id,
                 resource: h.resource.clone(),

@@ -412,6 +412,7 @@ pub(crate) fn pay(
                     total,
                 },
             );
+            crate::encounter::concentration::resource_changed(world, id);
         }
         Cost::Malice(n) => world.res_mut::<Malice>().0 -= n,
         _ => {}

@@ -500,6 +500,9 @@ pub(crate) fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, g
                     total,
                 },
             );
+            if *amount > 0 {
+                crate::encounter::concentration::resource_changed(world, id);
+            }
         }
     }
 }
@@ -769,6 +772,9 @@ pub(crate) fn trigger_resource(
             total,
         },
     );
+    if amount > 0 {
+        crate::encounter::concentration::resource_changed(world, id);
+    }
 }
 
 /// A creature regained stamina: heroes whose trigger is an ally within 10

@@ -475,6 +475,7 @@ fn keep_what_was_resisted(
                 total,
             },
         );
+        crate::encounter::concentration::resource_changed(world, user.id);
     }
     if cost_malice > 0 {
         let total = {
