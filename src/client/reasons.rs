@@ -117,6 +117,7 @@ pub fn ability_reason(e: &mut Encounter, actor: CreatureId, id: &str) -> Option<
         potency_surges: Vec::new(),
         spend: 0,
         tier: None,
+        links: None,
     };
     let probes: Vec<Command> = match ab.distance {
         Distance::Myself => vec![with_target(actor)],

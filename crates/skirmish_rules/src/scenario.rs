@@ -115,6 +115,10 @@ pub struct Spending {
     /// Heroic resource spent on the ability's "Spend X" entries.
     #[serde(default)]
     pub spend: u32,
+    /// A glyphic ability's chosen connections: the squares of the glyphs
+    /// its new glyphs connect to (docs/rules.md#glyphs).
+    #[serde(default)]
+    pub links: Option<Vec<(i32, i32)>>,
 }
 
 /// Something that must be true at that point.
@@ -668,6 +672,7 @@ fn command(
             potency_surges: Vec::new(),
             spend: 0,
             tier: None,
+            links: None,
         },
         ScenarioStep::UseWith(n, ability, targets, spending) => Command::UseAbility {
             creature: who(n)?,
@@ -686,6 +691,10 @@ fn command(
             potency_surges: many(&spending.potency)?,
             spend: spending.spend,
             tier: None,
+            links: spending
+                .links
+                .as_ref()
+                .map(|l| l.iter().map(|&(x, y)| Pos::new(x, y)).collect()),
         },
         ScenarioStep::FreeStrike(n, t) => Command::FreeStrike {
             creature: who(n)?,

@@ -63,6 +63,11 @@ pub enum Command {
         spend: u32,
         #[serde(default)]
         tier: Option<Tier>,
+        /// A glyphic ability only (docs/rules.md#glyphs): the squares of the
+        /// glyphs already there its new glyphs connect to. `None`: every
+        /// glyph of its side within 1 square, as if all were chosen.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        links: Option<Vec<crate::map::Pos>>,
     },
     /// Charge (main action): move in a straight line, then a melee free
     /// strike, or an ability with the Charge keyword, against `target`.

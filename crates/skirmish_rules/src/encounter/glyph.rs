@@ -43,6 +43,10 @@ pub struct Glyph {
     pub dismissed: bool,
     /// It has shone (sent a command or reacted): it is no longer unseen.
     pub revealed: bool,
+    /// The squares of the glyphs its maker chose to connect it to; `None`:
+    /// every glyph of its side within 1 square (docs/rules.md#glyphs).
+    #[serde(default)]
+    pub links: Option<Vec<Pos>>,
 }
 
 /// Every glyph, and the commands on their way (delivered at the start of
@@ -73,9 +77,19 @@ impl Glyphs {
 /// Distance of it").
 pub fn connected(list: &[Glyph], i: usize) -> Vec<usize> {
     let me = &list[i];
+    // A glyph whose connections were chosen connects only to those; both
+    // ends must agree.
+    let agrees = |a: &Glyph, b: &Glyph| a.links.as_ref().is_none_or(|l| l.contains(&b.at));
     list.iter()
         .enumerate()
-        .filter(|(j, g)| *j != i && !g.dismissed && g.side == me.side && g.at.distance(me.at) <= 1)
+        .filter(|(j, g)| {
+            *j != i
+                && !g.dismissed
+                && g.side == me.side
+                && g.at.distance(me.at) <= 1
+                && agrees(me, g)
+                && agrees(g, me)
+        })
         .map(|(j, _)| j)
         .collect()
 }
@@ -112,6 +126,7 @@ fn new_glyph(
         disabled_until: 0,
         dismissed: false,
         revealed: false,
+        links: None,
     }
 }
 
@@ -123,6 +138,7 @@ pub(super) fn place(
     side: Side,
     ability: &str,
     squares: &[Pos],
+    links: Option<&[Pos]>,
 ) {
     let content = world.res::<Content>().clone();
     let Some(spec) = content.ability(ability).and_then(|a| a.glyph.clone()) else {
@@ -140,6 +156,15 @@ pub(super) fn place(
                 .list
                 .push(new_glyph(p, ability, &spec, side, Some(maker)));
             placed.push(p);
+        }
+        // docs/rules.md#glyphs: connections as chosen: to the glyphs named,
+        // and to those of this same casting.
+        if let Some(links) = links {
+            let chosen: Vec<Pos> = links.iter().chain(&placed).copied().collect();
+            let n = glyphs.list.len();
+            for g in &mut glyphs.list[n - placed.len()..] {
+                g.links = Some(chosen.clone());
+            }
         }
     }
     emit(

@@ -371,6 +371,7 @@ fn far_off_squares_and_huge_amounts_are_refused() {
             potency_surges: Vec::new(),
             spend: 0,
             tier: None,
+            links: None,
         }),
     ];
     assert!(matches!(&refusals[0], Err(Refusal::FarOffMap(p)) if *p == far));
@@ -975,6 +976,7 @@ fn area_abilities_hit_every_enemy_they_reach() {
         potency_surges: Vec::new(),
         spend: 0,
         tier: None,
+        links: None,
     };
     assert!(legal.contains(&burst_cmd));
     assert!(

@@ -187,6 +187,12 @@ fn some_path(e: &Encounter, who: CreatureId, rng: &mut ChaCha8Rng) -> Path {
     Path::from(v)
 }
 
+/// Glyph links (docs/rules.md#glyphs): none, or any squares at all.
+fn some_links(e: &Encounter, rng: &mut ChaCha8Rng) -> Option<Vec<Pos>> {
+    rng.random_bool(0.3)
+        .then(|| (0..rng.random_range(0..4)).map(|_| some_pos(e, rng)).collect())
+}
+
 fn some_targets(e: &Encounter, rng: &mut ChaCha8Rng) -> Vec<CreatureId> {
     (0..rng.random_range(0..5))
         .map(|_| some_id(e, rng))
@@ -267,6 +273,7 @@ fn garbage(e: &Encounter, abilities: &[String], rng: &mut ChaCha8Rng) -> Command
             potency_surges: some_targets(e, rng),
             spend: some_u32(rng),
             tier: some_tier(rng),
+            links: some_links(e, rng),
         },
         6 => Command::Charge {
             creature,
@@ -365,6 +372,7 @@ fn mutate(c: Command, e: &Encounter, abilities: &[String], rng: &mut ChaCha8Rng)
             potency_surges: some_targets(e, rng),
             spend: some_u32(rng),
             tier: some_tier(rng),
+            links: some_links(e, rng),
         },
         Command::Move { creature, path } => {
             let mut v = path.to_vec();

@@ -18,6 +18,8 @@ pub(crate) struct AbilityChoices<'a> {
     /// Heroic resource spent on "Spend X" entries.
     pub(crate) spend: u32,
     pub(crate) placement: Option<&'a Placement>,
+    /// A glyphic ability's chosen connections (docs/rules.md#glyphs).
+    pub(crate) links: Option<&'a [crate::map::Pos]>,
 }
 
 impl<'a> AbilityChoices<'a> {
@@ -38,6 +40,7 @@ impl<'a> AbilityChoices<'a> {
                 potency_surges,
                 spend: *spend,
                 placement: None,
+                links: None,
             }),
             Command::UseAreaAbility {
                 ability,
@@ -45,6 +48,7 @@ impl<'a> AbilityChoices<'a> {
                 surges,
                 potency_surges,
                 spend,
+                links,
                 ..
             } => Some(AbilityChoices {
                 ability,
@@ -53,6 +57,7 @@ impl<'a> AbilityChoices<'a> {
                 potency_surges,
                 spend: *spend,
                 placement: Some(placement),
+                links: links.as_deref(),
             }),
             _ => None,
         }
@@ -144,6 +149,7 @@ pub(crate) fn use_ability(
         spend,
         placement,
         potency_surges,
+        links,
     } = u;
     let content = world.res::<Content>();
     let ability: &Ability = content
@@ -154,6 +160,28 @@ pub(crate) fn use_ability(
         .is_some_and(|a| a.0.iter().any(|x| x == ability_id))
     {
         return Err(Refusal::NotTheirAbility(ability_id.to_string()));
+    }
+    // docs/rules.md#glyphs: "you can specify that a Glyph should be
+    // connected to any other Glyph within Swinging Distance of it": the
+    // chosen glyphs must be there, and the user's side's.
+    if let Some(links) = links {
+        if ability.glyph.is_none() {
+            return Err(Refusal::WrongCommand(
+                "only a glyphic ability chooses glyph connections",
+            ));
+        }
+        let side = world
+            .comp::<crate::encounter::components::Creature>(entity)
+            .map(|c| c.side);
+        let glyphs = world.res::<crate::encounter::glyph::Glyphs>();
+        if let Some(p) = links
+            .iter()
+            .find(|&&p| !glyphs.list.iter().any(|g| !g.dismissed && g.at == p && Some(g.side) == side))
+        {
+            return Err(Refusal::BadPlacement(format!(
+                "no glyph of its side at {p} to connect to"
+            )));
+        }
     }
     if ability.distance.is_area() != placement.is_some() {
         return Err(Refusal::WrongCommand(if ability.distance.is_area() {

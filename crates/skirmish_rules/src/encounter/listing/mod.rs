@@ -963,6 +963,7 @@ pub(crate) fn creature_actions(
                     potency_surges: Vec::new(),
                     spend: 0,
                     tier: None,
+                    links: None,
                 });
             }
             continue;

@@ -41,6 +41,8 @@ pub(crate) struct AbilityUse<'a> {
     /// Heroic resource spent on "Spend X" entries.
     pub(crate) spend: u32,
     pub(crate) tier: Option<crate::power_roll::Tier>,
+    /// A glyphic ability's chosen connections (docs/rules.md#glyphs).
+    pub(crate) links: Option<&'a [crate::map::Pos]>,
 }
 
 /// Use an ability, as checked ([`crate::encounter::check::use_ability`]):
@@ -59,6 +61,7 @@ pub(crate) fn use_ability(
         spend,
         tier: chosen_tier,
         potency_surges,
+        links,
     } = u;
     let crate::encounter::check::UsePlan {
         budget,
@@ -78,7 +81,7 @@ pub(crate) fn use_ability(
         if ability.glyph.is_some() {
             set_budget(world, entity, budget);
             pay(world, entity, id, ability, spend);
-            crate::encounter::glyph::place(world, id, user.side, &ability.id, &area.covered);
+            crate::encounter::glyph::place(world, id, user.side, &ability.id, &area.covered, links);
             impose_penalties(world, entity, id, ability);
             return;
         }

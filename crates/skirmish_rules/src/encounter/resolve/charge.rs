@@ -60,6 +60,7 @@ pub(crate) fn charge_attack(
                 potency_surges: &[],
                 spend: 0,
                 placement: None,
+                links: None,
             },
         )
         .map(|plan| {
@@ -69,6 +70,7 @@ pub(crate) fn charge_attack(
                 spend: 0,
                 tier: None,
                 potency_surges: &[],
+                links: None,
             };
             use_ability(world, entity, id, how, plan)
         }),

@@ -278,6 +278,10 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
                 potency_surges,
                 spend: *spend,
                 tier: *tier,
+                links: match cmd {
+                    Command::UseAreaAbility { links, .. } => links.as_deref(),
+                    _ => None,
+                },
             },
             *plan,
         ),

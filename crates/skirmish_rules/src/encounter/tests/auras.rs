@@ -29,6 +29,7 @@ pub(super) fn use_aura_as(e: &mut Encounter, who: CreatureId, id: &str) {
         potency_surges: Vec::new(),
         spend: 0,
         tier: None,
+        links: None,
     })
     .unwrap();
 }

@@ -22,6 +22,7 @@ fn area_use(user: CreatureId, ability: &str, placement: command::Placement) -> C
         potency_surges: Vec::new(),
         spend: 0,
         tier: None,
+        links: None,
     }
 }
 
@@ -439,6 +440,7 @@ fn greedy_steps_round_a_glyph_it_has_seen_and_only_that() {
             disabled_until: 0,
             dismissed: false,
             revealed: false,
+            links: None,
         });
     assert_eq!(greedy_score(&e, &through), greedy_score(&e, &round));
     e.world_mut().resource_mut::<glyph::Glyphs>().list[0].revealed = true;

@@ -154,6 +154,7 @@ fn glyphs_connect_to_their_side_within_one_square() {
         disabled_until: 0,
         dismissed: false,
         revealed: false,
+        links: None,
     };
     let mut list = vec![
         g(1, 1, Side::Director),

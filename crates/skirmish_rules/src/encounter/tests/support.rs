@@ -73,6 +73,7 @@ fn a_ward_of_temporary_stamina_takes_the_damage_first() {
         potency_surges: vec![],
         spend: 0,
         tier: None,
+        links: None,
     })
     .unwrap();
     let korva = e.creature(SECOND).unwrap();
@@ -157,6 +158,7 @@ fn advance_shifts_allies_toward_the_nearest_enemy() {
             potency_surges: vec![],
             spend: 0,
             tier: None,
+            links: None,
         })
         .unwrap();
     let korva = e.creature(SECOND).unwrap();
