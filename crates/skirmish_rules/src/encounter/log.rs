@@ -279,6 +279,11 @@ pub enum LogEntry {
         squares: Vec<Pos>,
         total: u32,
     },
+    /// docs/rules.md#line-of-effect: a strike through glass breaks it.
+    GlassShattered {
+        by: CreatureId,
+        at: crate::map::Pos,
+    },
     /// docs/rules.md#loot: a treasure tile's item, now the looter's.
     ItemFound {
         creature: CreatureId,
@@ -912,6 +917,9 @@ impl LogEntry {
                 name(*creature),
                 name(*attacker)
             ),
+            LogEntry::GlassShattered { by, at } => {
+                format!("{}'s strike shatters the glass at {at}.", name(*by))
+            }
             LogEntry::ItemFound { creature, item } => {
                 format!("{} finds {item} in the treasure.", name(*creature))
             }

@@ -727,3 +727,56 @@ mod tests {
         }
     }
 }
+
+/// The squares the straight line from the centre of `a` to the centre of
+/// `b` passes over, in order, neither end included (a point on a square's
+/// edge counts for the square below and to the right of it). For
+/// docs/rules.md#line-of-effect's "broken or torn by strikes ... used
+/// through them".
+pub fn squares_between(a: Pos, b: Pos) -> Vec<Pos> {
+    let (dx, dy) = (i64::from(b.x) - i64::from(a.x), i64::from(b.y) - i64::from(a.y));
+    // Samples at each quarter square of the longer axis catch every
+    // square the centre line crosses (it crosses at most two a step).
+    let steps = 4 * dx.abs().max(dy.abs());
+    let mut out: Vec<Pos> = Vec::new();
+    for k in 1..steps {
+        let at = |a: i32, d: i64| {
+            // (2a + 1) / 2 + d k / steps, floored, in integers.
+            let num = (2 * i64::from(a) + 1) * steps + 2 * d * k;
+            num.div_euclid(2 * steps) as i32
+        };
+        let p = Pos::new(at(a.x, dx), at(a.y, dy));
+        if p != a && p != b && out.last() != Some(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod squares_between_tests {
+    use super::*;
+
+    // docs/rules.md#line-of-effect: the squares a strike's line crosses.
+    #[test]
+    fn a_straight_or_diagonal_line_crosses_the_squares_between() {
+        assert_eq!(
+            squares_between(Pos::new(0, 0), Pos::new(3, 0)),
+            vec![Pos::new(1, 0), Pos::new(2, 0)]
+        );
+        assert_eq!(
+            squares_between(Pos::new(0, 0), Pos::new(2, 2)),
+            vec![Pos::new(1, 1)]
+        );
+        assert!(squares_between(Pos::new(0, 0), Pos::new(1, 0)).is_empty());
+        // A knight's move crosses the two squares beside its middle.
+        let knight = squares_between(Pos::new(0, 0), Pos::new(2, 1));
+        assert!(knight.contains(&Pos::new(1, 0)) || knight.contains(&Pos::new(1, 1)));
+        assert!(knight.iter().all(|p| p.x == 1));
+        // Symmetric in the squares it names.
+        let mut back = squares_between(Pos::new(5, 3), Pos::new(0, 0));
+        back.reverse();
+        let fwd = squares_between(Pos::new(0, 0), Pos::new(5, 3));
+        assert_eq!(back.len(), fwd.len());
+    }
+}

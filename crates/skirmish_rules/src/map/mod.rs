@@ -13,7 +13,7 @@ pub use grid::{
     Cell, Footprint, MAX_MAP_SIDE, Map, MapDef, MapError, MapObject, Material, Occupant, Pos, Side,
     Terrain, Tile, check_size,
 };
-pub use los::{Sight, any_clear_sight, clear_sight, line_of_effect, sight};
+pub use los::{Sight, any_clear_sight, clear_sight, line_of_effect, sight, squares_between};
 
 /// The property tests' configuration: a fixed seed, so CI runs the same
 /// cases every time (a failure is reproducible, never a flake), and more

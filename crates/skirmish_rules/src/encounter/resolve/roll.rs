@@ -255,6 +255,7 @@ pub(crate) fn resolve_roll(
             source,
             &mut surges_left,
         );
+        shatter_glass_between(world, ability, user, target);
         // Gains go to the user once, not once per target (docs/rules.md#surges "Abilities
         // With Damage and Effects"): keep the best tier's.
         if best_gain.as_ref().is_none_or(|g| gain.total > g.total) {
@@ -492,5 +493,31 @@ fn keep_what_was_resisted(
                 total,
             },
         );
+    }
+}
+
+/// docs/rules.md#line-of-effect: glass and other "flimsy or fragile
+/// obstructions ... might be automatically broken or torn by strikes or
+/// other abilities used through them". Our ruling (docs/rulings.md): a
+/// strike breaks each glass object its line crosses, centre to centre.
+fn shatter_glass_between(world: &mut World, ability: &Ability, user: &Snapshot, target: &Snapshot) {
+    if !ability.has(crate::ability::Keyword::Strike) || ability.distance.is_area() {
+        return;
+    }
+    let map = &world.res::<Battlefield>().0;
+    let glass: Vec<Pos> = crate::map::squares_between(user.space.pos, target.space.pos)
+        .into_iter()
+        .filter(|&p| {
+            map.cell(p)
+                .object
+                .is_some_and(|o| o.material == crate::map::grid::Material::Glass)
+        })
+        .collect();
+    for at in glass {
+        world
+            .res_mut::<Battlefield>()
+            .map_mut()
+            .set_object(at, None);
+        emit(world, LogEntry::GlassShattered { by: user.id, at });
     }
 }
