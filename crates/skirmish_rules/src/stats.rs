@@ -509,3 +509,130 @@ mod tests {
         assert_eq!(s.current, 21);
     }
 }
+
+/// docs/rules.md#size-and-space: a creature's size: 1T, 1S, 1M and 1L all
+/// fill one square, from tiny to large; 2, 3 and 4 fill that many squares
+/// a side. Written in content as `1` (1M), `2`, or `"1S"`, `"1L"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "SizeSpec", into = "String")]
+pub struct Size(u8);
+
+/// How content writes a size.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SizeSpec {
+    Number(u32),
+    Text(String),
+}
+
+impl Size {
+    pub const TINY: Size = Size(0);
+    pub const SMALL: Size = Size(1);
+    pub const MEDIUM: Size = Size(2);
+    pub const LARGE: Size = Size(3);
+
+    /// A size of `n` squares a side (1 is 1M).
+    pub fn squares_of(n: u32) -> Option<Size> {
+        match n {
+            1 => Some(Size::MEDIUM),
+            2..=4 => Some(Size(n as u8 + 2)),
+            _ => None,
+        }
+    }
+
+    /// The squares a side it fills.
+    pub fn squares(self) -> u32 {
+        if self.0 <= 3 { 1 } else { u32::from(self.0) - 2 }
+    }
+
+    /// The number the rules compare with a Might score ("a size equal to
+    /// or less than their Might score"): 1 for every one-square size.
+    pub fn number(self) -> u32 {
+        self.squares()
+    }
+}
+
+impl Default for Size {
+    fn default() -> Self {
+        Size::MEDIUM
+    }
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            0 => write!(f, "1T"),
+            1 => write!(f, "1S"),
+            2 => write!(f, "1M"),
+            3 => write!(f, "1L"),
+            n => write!(f, "{}", n - 2),
+        }
+    }
+}
+
+impl From<Size> for String {
+    fn from(s: Size) -> String {
+        s.to_string()
+    }
+}
+
+impl TryFrom<SizeSpec> for Size {
+    type Error = String;
+
+    fn try_from(spec: SizeSpec) -> Result<Size, String> {
+        let bad = |what: &str| format!("size `{what}`: expected 1T, 1S, 1M, 1L, 2, 3 or 4");
+        match spec {
+            SizeSpec::Number(n) => Size::squares_of(n).ok_or_else(|| bad(&n.to_string())),
+            SizeSpec::Text(t) => match t.trim().to_ascii_uppercase().as_str() {
+                "1T" => Ok(Size::TINY),
+                "1S" => Ok(Size::SMALL),
+                "1M" | "1" => Ok(Size::MEDIUM),
+                "1L" => Ok(Size::LARGE),
+                n => n
+                    .parse::<u32>()
+                    .ok()
+                    .and_then(Size::squares_of)
+                    .ok_or_else(|| bad(&t)),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::Size;
+
+    // docs/rules.md#size-and-space: 1T < 1S < 1M < 1L < 2 < 3 < 4, the four
+    // one-square sizes filling one square; `1` is 1M.
+    #[test]
+    fn sizes_read_order_and_fill_squares() {
+        let read = |t: &str| ron::from_str::<Size>(t);
+        let all: Vec<Size> = ["\"1T\"", "\"1S\"", "1", "\"1L\"", "2", "\"3\"", "4"]
+            .iter()
+            .map(|t| read(t).unwrap())
+            .collect();
+        assert!(all.windows(2).all(|w| w[0] < w[1]), "{all:?}");
+        assert_eq!(read("\"1m\"").unwrap(), Size::MEDIUM);
+        let squares: Vec<u32> = all.iter().map(|s| s.squares()).collect();
+        assert_eq!(squares, [1, 1, 1, 1, 2, 3, 4]);
+        assert_eq!(Size::LARGE.to_string(), "1L");
+        for bad in ["0", "5", "\"1X\"", "\"big\""] {
+            let e = read(bad).unwrap_err().to_string();
+            assert!(e.contains("expected 1T, 1S, 1M, 1L, 2, 3 or 4"), "{bad}: {e}");
+        }
+    }
+
+    // docs/rules.md#grabbed: "of their size or smaller", or with Might 2+
+    // "a size equal to or less than their Might score" (1L is size 1).
+    #[test]
+    fn grabbing_compares_sizes_by_subdivision() {
+        use crate::encounter::resolve::may_grab;
+        assert!(!may_grab(Size::SMALL, 0, Size::MEDIUM));
+        assert!(may_grab(Size::MEDIUM, 0, Size::SMALL));
+        assert!(!may_grab(Size::MEDIUM, 1, Size::LARGE));
+        assert!(may_grab(Size::MEDIUM, 2, Size::LARGE));
+        let two = Size::squares_of(2).unwrap();
+        assert!(may_grab(Size::MEDIUM, 2, two));
+        assert!(!may_grab(Size::MEDIUM, 2, Size::squares_of(3).unwrap()));
+    }
+}

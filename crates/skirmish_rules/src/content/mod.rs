@@ -955,7 +955,7 @@ impl Loader {
                     None
                 }
             };
-            let size = block.as_ref().map_or(1, |b| b.size);
+            let size = block.as_ref().map_or(1, |b| b.size.squares());
             let name = m
                 .name
                 .clone()

@@ -301,8 +301,9 @@ pub struct Monster {
     pub role: Role,
     #[serde(default)]
     pub organization: Organization,
-    #[serde(default = "size_one")]
-    pub size: u32,
+    /// docs/rules.md#size-and-space: `1` (1M), `"1T"`, `"1S"`, `"1L"`, 2 to 4.
+    #[serde(default)]
+    pub size: crate::stats::Size,
     pub speed: u32,
     #[serde(default)]
     pub stability: u32,
@@ -330,9 +331,6 @@ pub struct Monster {
     pub icon: Option<String>,
 }
 
-fn size_one() -> u32 {
-    1
-}
 
 impl Monster {
     pub fn problems(&self) -> Vec<(&'static str, String)> {
@@ -345,9 +343,6 @@ impl Monster {
         }
         if self.stamina > MAX_STAMINA {
             p.push(("stamina", format!("stamina is more than {MAX_STAMINA}")));
-        }
-        if !(1..=4).contains(&self.size) {
-            p.push(("size", format!("size {} is outside 1 to 4", self.size)));
         }
         if self.speed > 20 {
             p.push(("speed", format!("speed {} is more than 20", self.speed)));

@@ -19,6 +19,9 @@ pub struct Creature {
     /// from its class or stat block.
     #[serde(default)]
     pub tags: Vec<String>,
+    /// docs/rules.md#size-and-space: its size (heroes 1M).
+    #[serde(default)]
+    pub size: crate::stats::Size,
 }
 
 impl Creature {

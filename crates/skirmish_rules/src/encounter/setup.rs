@@ -63,6 +63,7 @@ pub fn spawn_creatures(
                     class: class.id.clone(),
                 },
                 tags: class.tags.clone(),
+                size: crate::stats::Size::default(),
             },
             Space(Footprint::single(Pos::new(h.at.0, h.at.1))),
             Movement {
@@ -109,7 +110,7 @@ pub fn spawn_creatures(
             (None, None) => return Err(invalid("a monster entry names no stat block".into())),
         };
         let name = name.unwrap_or_else(|| block.name.clone());
-        let at = Footprint::new(Pos::new(m.at.0, m.at.1), block.size);
+        let at = Footprint::new(Pos::new(m.at.0, m.at.1), block.size.squares());
         let entity = spawn_monster(
             world,
             &block,
@@ -185,6 +186,7 @@ pub(super) fn spawn_monster(
                     squad,
                 },
                 tags: block.tags.clone(),
+                size: block.size,
             },
             Space(at),
             Movement {

@@ -101,7 +101,7 @@ fn room_for_summons(world: &World, owner: Entity, ability: &crate::ability::Abil
         content
             .monsters
             .get(id)
-            .is_some_and(|b| summon_square(map, &creatures, space, c.side, b.size).is_some())
+            .is_some_and(|b| summon_square(map, &creatures, space, c.side, b.size.squares()).is_some())
     })
 }
 
@@ -123,7 +123,7 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         &creatures,
         space,
         c.side,
-        block.size,
+        block.size.squares(),
     ) else {
         emit(
             world,
@@ -152,7 +152,7 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         id,
         name.clone(),
         c.side,
-        Footprint::new(at, block.size),
+        Footprint::new(at, block.size.squares()),
         None,
         &basic,
     );

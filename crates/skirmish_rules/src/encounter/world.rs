@@ -210,7 +210,7 @@ pub(crate) type SceneData = (
 pub(crate) struct Scene {
     pub occupants: Vec<Occupant>,
     pub hidden: Vec<CreatureId>,
-    pub largest_held: Option<u32>,
+    pub largest_held: Option<crate::stats::Size>,
 }
 
 /// A move or shift taken from the listing of this very moment, with
@@ -244,7 +244,7 @@ pub(crate) struct Prepared {
 pub(crate) fn listing_scene(world: &World, actor: CreatureId, surprised: Option<Side>) -> Scene {
     let mut out: Vec<Occupant> = Vec::with_capacity(16);
     let mut hidden = Vec::new();
-    let mut largest_held: Option<u32> = None;
+    let mut largest_held: Option<crate::stats::Size> = None;
     CachedQuery::<SceneData>::with(world, |q| {
         q.iter_manual(world)
             .for_each(|(_, c, sp, s, cond, b, _, stance)| {
@@ -257,7 +257,7 @@ pub(crate) fn listing_scene(world: &World, actor: CreatureId, surprised: Option<
                 // (Most have no condition: asked first, it spares the
                 // rest, 0.3% of a random game's instructions.)
                 if !cond.list.is_empty() && held_by(cond, s, actor) {
-                    largest_held = largest_held.max(Some(sp.0.size));
+                    largest_held = largest_held.max(Some(c.size));
                 }
             })
     });

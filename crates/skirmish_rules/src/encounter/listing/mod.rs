@@ -768,8 +768,8 @@ pub(crate) fn creature_actions(
     let (mv, budget) = (*mv, *budget);
     // docs/rules.md#grabbed: halved while holding one as large (a creature
     // with no space holds no one, as `resolve::speed_with_grab` has it).
-    let speed = space.map_or(mv.speed, |s| {
-        resolve::halved_by_grab(mv.speed, s.0.size, largest_held)
+    let speed = space.map_or(mv.speed, |_| {
+        resolve::halved_by_grab(mv.speed, me.size, largest_held)
     });
     let space = space
         .map(|s| s.0)

@@ -58,16 +58,12 @@ pub(crate) fn drag_grabbed(
 /// size of a creature they have grabbed, their speed is halved while they
 /// have that creature grabbed."
 pub(crate) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 {
-    let Some((id, size)) = world
-        .comp::<Creature>(entity)
-        .map(|c| c.id)
-        .zip(world.comp::<Space>(entity).map(|s| s.0.size))
-    else {
+    let Some((id, size)) = world.comp::<Creature>(entity).map(|c| (c.id, c.size)) else {
         return speed;
     };
     let largest = grabbed_by(world, id)
         .iter()
-        .filter_map(|&(_, e)| world.comp::<Space>(e).map(|s| s.0.size))
+        .filter_map(|&(_, e)| world.comp::<Creature>(e).map(|c| c.size))
         .max();
     halved_by_grab(speed, size, largest)
 }
@@ -75,7 +71,11 @@ pub(crate) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 
 /// The rule of [`speed_with_grab`] over plain data: a grabber of `size`
 /// whose largest grabbed creature is of size `largest_held` (none: it
 /// holds no one).
-pub(crate) fn halved_by_grab(speed: u32, size: u32, largest_held: Option<u32>) -> u32 {
+pub(crate) fn halved_by_grab(
+    speed: u32,
+    size: crate::stats::Size,
+    largest_held: Option<crate::stats::Size>,
+) -> u32 {
     if largest_held.is_some_and(|l| l >= size) {
         speed / 2
     } else {

@@ -528,10 +528,10 @@ pub(crate) fn impose(
         let Some(se) = entity_of(world, source) else {
             return;
         };
-        let size = |e: Entity| world.comp::<Space>(e).map_or(1, |s| s.0.size);
+        // docs/rules.md#size-and-space: sizes as 1T < 1S < 1M < 1L < 2.
+        let size = |e: Entity| world.comp::<Creature>(e).map_or_else(Default::default, |c| c.size);
         let might = world.comp::<Characteristics>(se).map_or(0, |c| c.might);
-        let (theirs, mine) = (size(entity), size(se));
-        if theirs > mine && !(might >= 2 && theirs as i32 <= might) {
+        if !may_grab(size(se), might, size(entity)) {
             emit(
                 world,
                 LogEntry::ConditionResisted {
@@ -795,4 +795,16 @@ pub(crate) fn ally_healed(world: &mut World, healed: Entity) {
     for a in allies {
         trigger_resource(world, a, crate::content::ResourceTrigger::AllyHealed);
     }
+}
+
+/// docs/rules.md#grabbed: "A creature can grab only creatures of their size
+/// or smaller. If a creature's Might score is 2 or higher, they can grab any
+/// creature larger than them with a size equal to or less than their Might
+/// score" (a one-square creature, 1T to 1L, is size 1 for that).
+pub(crate) fn may_grab(
+    grabber: crate::stats::Size,
+    might: i32,
+    target: crate::stats::Size,
+) -> bool {
+    target <= grabber || (might >= 2 && target.number() as i32 <= might)
 }

@@ -767,7 +767,7 @@ fn a_creature_too_big_to_grab_stays_free() {
     let mut ogre = db.monsters["bandit"].clone();
     ogre.id = "ogre".into();
     ogre.name = "Ogre".into();
-    ogre.size = 3;
+    ogre.size = crate::stats::Size::squares_of(3).unwrap();
     db.monsters.insert("ogre".into(), ogre);
     let mut e = open(
         db,
