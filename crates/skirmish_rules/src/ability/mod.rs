@@ -795,6 +795,11 @@ pub struct AuraSpec {
     pub effect: TierLine,
     #[serde(default)]
     pub lasts: AuraLasts,
+    /// docs/rules.md#potency-adjustments: added to the potencies of the
+    /// abilities an enemy of the aura's user uses while inside it (a
+    /// null's field: -1).
+    #[serde(default)]
+    pub enemy_potency: i32,
 }
 
 impl Ability {

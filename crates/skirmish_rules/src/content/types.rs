@@ -181,6 +181,11 @@ pub struct Class {
     /// Resource to spare, if they're willing to face the cost", docs/rules.md#phased-2d6).
     #[serde(default)]
     pub strain: bool,
+    /// docs/rules.md#potency-adjustments: added to the potencies of its
+    /// heroes' abilities against a target they have marked (a censor's
+    /// judged target: +1).
+    #[serde(default)]
+    pub potency_vs_marked: i32,
     /// docs/rules.md#creature-tags: what kind of creature its heroes are.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,

@@ -191,6 +191,7 @@ fn pulse(world: &mut World, owner: Entity, aura: &ActiveAura, targets: &[Creatur
         }
         // An aura acting is not an action: its damage triggers nothing.
         let before = world.res::<Resolution>().damage.len();
+        let potency = resolve::potency_adjustment(world, &user, &ts);
         apply_outcome(
             world,
             owner,
@@ -198,7 +199,7 @@ fn pulse(world: &mut World, owner: Entity, aura: &ActiveAura, targets: &[Creatur
             &ability,
             &ts,
             &spec.effect.effects,
-            0,
+            potency,
             user.space,
             &mut 0,
         );
@@ -333,4 +334,32 @@ pub(super) fn entered(
         }
     }
     pulsed
+}
+
+/// docs/rules.md#potency-adjustments: what the auras around `user` add to
+/// the potencies of its abilities: each enemy's aura with an
+/// `enemy_potency` that reaches it.
+pub(crate) fn potency_from_auras(world: &World, user: CreatureId, side: crate::map::Side, at: Footprint) -> i32 {
+    let carriers = carriers(world);
+    if carriers.is_empty() {
+        return 0;
+    }
+    let content = world.res::<crate::content::Content>();
+    let map = &world.res::<world::Battlefield>().0;
+    let mut total = 0;
+    for (e, id, space, auras) in carriers {
+        if id == user || world.comp::<Creature>(e).is_none_or(|c| c.side == side) {
+            continue;
+        }
+        for a in &auras {
+            let adjust = content
+                .ability(&a.ability)
+                .and_then(|x| x.aura.as_ref())
+                .map_or(0, |s| s.enemy_potency);
+            if adjust != 0 && reaches(map, space, a.radius, at) {
+                total += adjust;
+            }
+        }
+    }
+    total
 }

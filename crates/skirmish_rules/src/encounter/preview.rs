@@ -361,7 +361,9 @@ impl Forecaster<'_> {
             // Surges add to the first target's damage, as the roll adds them.
             let chosen = Chosen {
                 extra: &extra,
-                potency_bonus: i32::from(potency_surges.contains(&ts.id)),
+                // docs/rules.md#potency-adjustments, as the roll adds them.
+                potency_bonus: i32::from(potency_surges.contains(&ts.id))
+                    + resolve::potency_adjustment(world, &user, ts),
                 surge: if out.is_empty() {
                     surges.min(3) as i32 * user.chars.highest()
                 } else {

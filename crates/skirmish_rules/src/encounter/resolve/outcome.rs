@@ -808,3 +808,26 @@ pub(crate) fn may_grab(
 ) -> bool {
     target <= grabber || (might >= 2 && target.number() as i32 <= might)
 }
+
+/// docs/rules.md#potency-adjustments: what abilities and features add to
+/// the potencies of `user`'s abilities against `target`: its class's bonus
+/// against a creature it has marked (the censor's judged target), and the
+/// enemies' auras around it (a null's field).
+pub(crate) fn potency_adjustment(world: &World, user: &Snapshot, target: &Snapshot) -> i32 {
+    let mut n = 0;
+    if let Some(Creature {
+        kind: crate::encounter::components::CreatureKind::Hero { class },
+        ..
+    }) = world.comp::<Creature>(user.entity)
+    {
+        let bonus = world
+            .res::<Content>()
+            .classes
+            .get(class)
+            .map_or(0, |c| c.potency_vs_marked);
+        if bonus != 0 && target.id != user.id && super::marked_by(world, target.entity, user.id) {
+            n += bonus;
+        }
+    }
+    n + crate::encounter::aura::potency_from_auras(world, user.id, user.side, user.space)
+}

@@ -121,9 +121,11 @@ pub(crate) fn resolve_roll(
         effects.extend_from_slice(extra);
         let mut best_gain: Option<Gains> = None;
         for target in targets {
-            landed.see(&effects, extra, user, target, 0);
+            // docs/rules.md#potency-adjustments.
+            let potency = potency_adjustment(world, user, target);
+            landed.see(&effects, extra, user, target, potency);
             let gain = apply_outcome(
-                world, entity, user, ability, target, &effects, 0, source, &mut 0,
+                world, entity, user, ability, target, &effects, potency, source, &mut 0,
             );
             if best_gain.as_ref().is_none_or(|g| gain.total > g.total) {
                 best_gain = Some(gain);
@@ -233,7 +235,7 @@ pub(crate) fn resolve_roll(
             1
         } else {
             0
-        };
+        } + potency_adjustment(world, user, target);
         let mut effects = power_roll.tier(tier).effects.clone();
         effects.extend(always.iter().cloned());
         effects.extend_from_slice(extra);
