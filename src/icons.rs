@@ -196,9 +196,7 @@ impl Icons {
             return k;
         }
         match a.action {
-            ActionType::Maneuver | ActionType::FreeManeuver | ActionType::FreeAction => {
-                &t.maneuver
-            }
+            ActionType::Maneuver | ActionType::FreeManeuver | ActionType::FreeAction => &t.maneuver,
             ActionType::MoveAction => &t.move_action,
             ActionType::TriggeredAction | ActionType::FreeTriggeredAction => &t.triggered,
             _ => &t.default,

@@ -542,7 +542,11 @@ impl Size {
 
     /// The squares a side it fills.
     pub fn squares(self) -> u32 {
-        if self.0 <= 3 { 1 } else { u32::from(self.0) - 2 }
+        if self.0 <= 3 {
+            1
+        } else {
+            u32::from(self.0) - 2
+        }
     }
 
     /// The number the rules compare with a Might score ("a size equal to
@@ -618,7 +622,10 @@ mod size_tests {
         assert_eq!(Size::LARGE.to_string(), "1L");
         for bad in ["0", "5", "\"1X\"", "\"big\""] {
             let e = read(bad).unwrap_err().to_string();
-            assert!(e.contains("expected 1T, 1S, 1M, 1L, 2, 3 or 4"), "{bad}: {e}");
+            assert!(
+                e.contains("expected 1T, 1S, 1M, 1L, 2, 3 or 4"),
+                "{bad}: {e}"
+            );
         }
     }
 

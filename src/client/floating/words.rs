@@ -149,10 +149,9 @@ pub fn floats_for(entries: &[LogEntry]) -> Vec<Float> {
             } => Float {
                 at: on(*creature),
                 text: match roll {
-                    Some(r) if *r > 0 => format!(
-                        "save {r}: {}",
-                        if *success { "made" } else { "failed" }
-                    ),
+                    Some(r) if *r > 0 => {
+                        format!("save {r}: {}", if *success { "made" } else { "failed" })
+                    }
                     _ if *success => format!("shrugs off {}", condition.to_string().to_lowercase()),
                     _ => "no save".to_string(),
                 },

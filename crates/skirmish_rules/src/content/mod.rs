@@ -824,7 +824,10 @@ impl Loader {
                     self.report(Kind::Ruleset, &id, Needle::String(class), m);
                 }
             }
-            let given = phased.class_powers.values().chain(phased.role_powers.values());
+            let given = phased
+                .class_powers
+                .values()
+                .chain(phased.role_powers.values());
             if let Some(p) = given
                 .flatten()
                 .find(|p| !crate::phased::MovementPower::EXTRA.contains(p))

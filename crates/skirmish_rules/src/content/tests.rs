@@ -833,7 +833,10 @@ fn preparing_for_concentration_needs_a_concentration_ability() {
     let errors = ContentDb::load(&dir).unwrap_err().0;
     let e = error_about(&errors, 1, "needs `concentration: true`");
     assert!(e.file.ends_with("abilities/a.ron"));
-    assert_eq!(e.line, 3, "at the ability's id: it has no `concentration` field");
+    assert_eq!(
+        e.line, 3,
+        "at the ability's id: it has no `concentration` field"
+    );
     let fixed = abilities.replace(
         "        effect: \"prepare parry",
         "        concentration: true,\n        effect: \"prepare parry",
@@ -868,12 +871,22 @@ fn a_trigger_tag_must_name_a_tag_and_go_with_an_ability_being_used() {
             "mend",
             r#"tags: ["Healing"], trigger: (on: SelfTargeted, tag: "Healing"),"#
         ),
-        ability("typo", r#"trigger: (on: CreatureStartsAbility, tag: "Healng"),"#),
-        ability("moved", r#"trigger: (on: CreatureMovesAdjacent, tag: "Healing"),"#),
+        ability(
+            "typo",
+            r#"trigger: (on: CreatureStartsAbility, tag: "Healng"),"#
+        ),
+        ability(
+            "moved",
+            r#"trigger: (on: CreatureMovesAdjacent, tag: "Healing"),"#
+        ),
     );
     let dir = content_dir("tags", &[("abilities/a.ron", &text)]);
     let errors = ContentDb::load(&dir).unwrap_err().0;
-    let typo = error_about(&errors, 2, "the tag `Healng`, which no ability has (tags: healing)");
+    let typo = error_about(
+        &errors,
+        2,
+        "the tag `Healng`, which no ability has (tags: healing)",
+    );
     let line = text.lines().position(|l| l.contains("\"Healng\"")).unwrap() + 1;
     assert_eq!(typo.line, line);
     error_about(&errors, 2, "not CreatureMovesAdjacent");
@@ -943,7 +956,10 @@ fn a_maps_treasure_items_are_checked_at_load() {
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let dir = content_dir("treasure_ok", &[("abilities/a.ron", abilities), ("maps/m.ron", &good)]);
+    let dir = content_dir(
+        "treasure_ok",
+        &[("abilities/a.ron", abilities), ("maps/m.ron", &good)],
+    );
     let db = ContentDb::load(&dir).unwrap_or_else(|e| panic!("{e}"));
     let m = &db.maps["m"].map;
     assert_eq!(m.item_at(crate::map::Pos::new(0, 0)), Some("draught"));
@@ -994,10 +1010,22 @@ fn target_tags_must_be_borne_and_requirements_can_be_missing() {
         &[("abilities/a.ron", abilities), ("monsters/m.ron", monsters)],
     );
     let errors = ContentDb::load(&dir).unwrap_err().0;
-    let typo = error_about(&errors, 2, "tagged `Undaed`, which no class or monster is (tags: undead)");
-    let line = abilities.lines().position(|l| l.contains("Undaed")).unwrap() + 1;
+    let typo = error_about(
+        &errors,
+        2,
+        "tagged `Undaed`, which no class or monster is (tags: undead)",
+    );
+    let line = abilities
+        .lines()
+        .position(|l| l.contains("Undaed"))
+        .unwrap()
+        + 1;
     assert_eq!(typo.line, line);
     let stamina = error_about(&errors, 2, "a requirement is Hands or Standing");
-    let line = abilities.lines().position(|l| l.contains("requirements")).unwrap() + 1;
+    let line = abilities
+        .lines()
+        .position(|l| l.contains("requirements"))
+        .unwrap()
+        + 1;
     assert_eq!(stamina.line, line);
 }

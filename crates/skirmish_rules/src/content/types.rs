@@ -336,7 +336,6 @@ pub struct Monster {
     pub icon: Option<String>,
 }
 
-
 impl Monster {
     pub fn problems(&self) -> Vec<(&'static str, String)> {
         let mut p = Vec::new();

@@ -339,7 +339,12 @@ pub(super) fn entered(
 /// docs/rules.md#potency-adjustments: what the auras around `user` add to
 /// the potencies of its abilities: each enemy's aura with an
 /// `enemy_potency` that reaches it.
-pub(crate) fn potency_from_auras(world: &World, user: CreatureId, side: crate::map::Side, at: Footprint) -> i32 {
+pub(crate) fn potency_from_auras(
+    world: &World,
+    user: CreatureId,
+    side: crate::map::Side,
+    at: Footprint,
+) -> i32 {
     let carriers = carriers(world);
     if carriers.is_empty() {
         return 0;

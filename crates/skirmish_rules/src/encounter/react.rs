@@ -412,9 +412,9 @@ fn each_option(
         content
             .ability(id)
             .filter(|a| {
-                a.trigger.as_ref().is_some_and(|t| {
-                    t.on == event.kind && t.tag.as_deref().is_none_or(&tagged)
-                })
+                a.trigger
+                    .as_ref()
+                    .is_some_and(|t| t.on == event.kind && t.tag.as_deref().is_none_or(&tagged))
             })
             .map(|a| (id, a))
     });

@@ -98,10 +98,9 @@ fn room_for_summons(world: &World, owner: Entity, ability: &crate::ability::Abil
     let map = &world.res::<Battlefield>().0;
     let creatures = occupants(world);
     stat_blocks.iter().all(|id| {
-        content
-            .monsters
-            .get(id)
-            .is_some_and(|b| summon_square(map, &creatures, space, c.side, b.size.squares()).is_some())
+        content.monsters.get(id).is_some_and(|b| {
+            summon_square(map, &creatures, space, c.side, b.size.squares()).is_some()
+        })
     })
 }
 

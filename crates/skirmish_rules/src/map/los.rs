@@ -734,7 +734,10 @@ mod tests {
 /// docs/rules.md#line-of-effect's "broken or torn by strikes ... used
 /// through them".
 pub fn squares_between(a: Pos, b: Pos) -> Vec<Pos> {
-    let (dx, dy) = (i64::from(b.x) - i64::from(a.x), i64::from(b.y) - i64::from(a.y));
+    let (dx, dy) = (
+        i64::from(b.x) - i64::from(a.x),
+        i64::from(b.y) - i64::from(a.y),
+    );
     // Samples at each quarter square of the longer axis catch every
     // square the centre line crosses (it crosses at most two a step).
     let steps = 4 * dx.abs().max(dy.abs());

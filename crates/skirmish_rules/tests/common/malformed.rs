@@ -189,8 +189,11 @@ fn some_path(e: &Encounter, who: CreatureId, rng: &mut ChaCha8Rng) -> Path {
 
 /// Glyph links (docs/rules.md#glyphs): none, or any squares at all.
 fn some_links(e: &Encounter, rng: &mut ChaCha8Rng) -> Option<Vec<Pos>> {
-    rng.random_bool(0.3)
-        .then(|| (0..rng.random_range(0..4)).map(|_| some_pos(e, rng)).collect())
+    rng.random_bool(0.3).then(|| {
+        (0..rng.random_range(0..4))
+            .map(|_| some_pos(e, rng))
+            .collect()
+    })
 }
 
 fn some_targets(e: &Encounter, rng: &mut ChaCha8Rng) -> Vec<CreatureId> {

@@ -174,10 +174,12 @@ pub(crate) fn use_ability(
             .comp::<crate::encounter::components::Creature>(entity)
             .map(|c| c.side);
         let glyphs = world.res::<crate::encounter::glyph::Glyphs>();
-        if let Some(p) = links
-            .iter()
-            .find(|&&p| !glyphs.list.iter().any(|g| !g.dismissed && g.at == p && Some(g.side) == side))
-        {
+        if let Some(p) = links.iter().find(|&&p| {
+            !glyphs
+                .list
+                .iter()
+                .any(|g| !g.dismissed && g.at == p && Some(g.side) == side)
+        }) {
             return Err(Refusal::BadPlacement(format!(
                 "no glyph of its side at {p} to connect to"
             )));

@@ -985,7 +985,8 @@ pub(crate) fn creature_actions(
             }
             // docs/rules.md#creature-tags (rare: looked up only when named).
             if !a.target.tags.is_empty()
-                && !world::entity_of(world, o.id).is_some_and(|oe| check::tags_allow(world, &a.target, oe))
+                && !world::entity_of(world, o.id)
+                    .is_some_and(|oe| check::tags_allow(world, &a.target, oe))
             {
                 continue;
             }

@@ -529,7 +529,11 @@ pub(crate) fn impose(
             return;
         };
         // docs/rules.md#size-and-space: sizes as 1T < 1S < 1M < 1L < 2.
-        let size = |e: Entity| world.comp::<Creature>(e).map_or_else(Default::default, |c| c.size);
+        let size = |e: Entity| {
+            world
+                .comp::<Creature>(e)
+                .map_or_else(Default::default, |c| c.size)
+        };
         let might = world.comp::<Characteristics>(se).map_or(0, |c| c.might);
         if !may_grab(size(se), might, size(entity)) {
             emit(
