@@ -1,14 +1,20 @@
 //! The ability data model (docs/rules.md#ability-anatomy), loadable from RON, and the
 //! pure evaluation of a tier outcome for one user and one target.
 
+pub mod lasting;
 pub mod notation;
+pub mod upkeep;
 
 use serde::{Deserialize, Serialize};
 
+pub use lasting::{
+    AuraLasts, AuraSpec, AuraTiming, GlyphAbility, GlyphAfter, GlyphSpec, GlyphTrigger,
+};
 pub use notation::{
     BonusKind, BonusLasts, BonusSpec, Effect, ForcedKind, NotationError, PotencyCheck,
     PotencyValue, Prepared,
 };
+pub use upkeep::{Component, ExperienceIf, Penalty, component_penalty};
 
 use crate::conditions::{ConditionKind, Duration};
 use crate::power_roll::Tier;
@@ -578,52 +584,6 @@ pub struct Ability {
     summons: Memo,
 }
 
-/// docs/rules.md#penalties: "three Penalties that are more common than any
-/// others. They each impose stacks of a Status Condition, which in-turn
-/// will impose Disadvantages on future tests for the Abilities with that
-/// same Penalty" (Concentration, the third, is `concentration`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Penalty {
-    Straining,
-    Exhausting,
-}
-
-impl Penalty {
-    pub fn name(self) -> &'static str {
-        match self {
-            Penalty::Straining => "straining",
-            Penalty::Exhausting => "exhausting",
-        }
-    }
-}
-
-/// docs/rules.md#experience: when a conditional experience is earned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ExperienceIf {
-    /// "if the attacked target is adjacent to an attacker's allies": a
-    /// target of the roll stands next to one of the user's allies (not the
-    /// user itself) as it is rolled against.
-    TargetAdjacentToAlly,
-}
-
-impl ExperienceIf {
-    /// Whether it holds for a roll against `target`, with these creatures
-    /// on the map (the living).
-    pub fn holds(
-        self,
-        user: crate::stats::CreatureId,
-        user_side: crate::map::Side,
-        target: crate::map::Footprint,
-        creatures: &[crate::map::Occupant],
-    ) -> bool {
-        match self {
-            ExperienceIf::TargetAdjacentToAlly => creatures
-                .iter()
-                .any(|o| o.side == user_side && o.id != user && o.space.distance(target) == 1),
-        }
-    }
-}
-
 /// A fact about an ability worked out from its lines once, when first
 /// asked, and kept with it. Content is read-only once shared, so the lines
 /// it was worked out from do not change under it. Two abilities are equal
@@ -638,169 +598,6 @@ impl PartialEq for Memo {
 }
 
 impl Eq for Memo {}
-
-/// docs/rules.md#components: "generic things like 'hands' or 'standing,' or a
-/// specific Point Bank".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Component {
-    /// Free hands: missing, and affected, while grabbed or restrained (ours).
-    Hands,
-    /// On one's feet: missing, and affected, while prone.
-    Standing,
-    /// The Stamina point bank, "locked": affected by taking damage or being
-    /// healed (never missing).
-    Stamina,
-    /// docs/rules.md#point-banks: "a Point Bank unique to your Class": the
-    /// hero's heroic resource, "locked": affected by gaining or spending
-    /// any of it (never missing).
-    Resource,
-}
-
-impl Component {
-    pub fn name(self) -> &'static str {
-        match self {
-            Component::Hands => "hands",
-            Component::Standing => "standing",
-            Component::Stamina => "stamina",
-            Component::Resource => "resource",
-        }
-    }
-
-    /// The component a condition taking hold affects, if any.
-    pub fn affected_by(kind: crate::conditions::ConditionKind) -> Option<Component> {
-        use crate::conditions::ConditionKind as K;
-        match kind {
-            K::Prone => Some(Component::Standing),
-            K::Grabbed | K::Restrained => Some(Component::Hands),
-            _ => None,
-        }
-    }
-
-    /// Whether a creature with these conditions lacks the component.
-    pub fn missing(self, conditions: &crate::conditions::Conditions) -> bool {
-        use crate::conditions::ConditionKind as K;
-        match self {
-            Component::Hands => conditions.has(K::Grabbed) || conditions.has(K::Restrained),
-            Component::Standing => conditions.has(K::Prone),
-            Component::Stamina | Component::Resource => false,
-        }
-    }
-}
-
-impl Ability {
-    /// docs/rules.md#requirements: the first requirement a creature with
-    /// these conditions lacks, if any.
-    pub fn requirement_missing(
-        &self,
-        conditions: &crate::conditions::Conditions,
-    ) -> Option<Component> {
-        self.requirements
-            .iter()
-            .copied()
-            .find(|r| r.missing(conditions))
-    }
-}
-
-/// docs/rules.md#components: "If you find yourself lacking a Component at some
-/// point during your Ability Time, you must roll the final Ability with a
-/// Disadvantage for every Component that is missing. If the number of
-/// missing Components takes you beyond the maximum number of 3
-/// Disadvantages for a roll, the Ability gets an automatic Low Score."
-/// Returns the banes, and whether the roll is an automatic tier 1.
-pub fn component_penalty(missing: u32) -> (u32, bool) {
-    if missing > 3 {
-        (3, true)
-    } else {
-        (missing, false)
-    }
-}
-
-/// A glyph's make-up: its name and glyph abilities (docs/rules.md#glyphs: "Each Glyphic
-/// Spell has a set of Glyph Abilities that can be given to the Glyph").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GlyphSpec {
-    pub name: String,
-    pub abilities: Vec<GlyphAbility>,
-}
-
-/// What sets a glyph ability off.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum GlyphTrigger {
-    /// A creature the glyph works against enters its square.
-    Enters,
-    /// The glyph receives this glyph command.
-    Command(String),
-}
-
-/// What a glyph does with itself after a glyph ability.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum GlyphAfter {
-    #[default]
-    Stays,
-    /// docs/rules.md#glyphs "Permanently dismiss this Glyph."
-    Dismissed,
-    /// docs/rules.md#glyphs: "Temporarily disable this Glyph for a specified amount of
-    /// time": this many rounds.
-    Disabled(u32),
-}
-
-/// One glyph ability: a reaction of the glyph (docs/rules.md#glyphs: glyphs "have one
-/// Beat per Round that can be used to perform Reactions").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GlyphAbility {
-    pub on: GlyphTrigger,
-    /// Damage and conditions in tier notation, on the creature that entered
-    /// (radius 0) or on every creature it works against within `radius`.
-    #[serde(default)]
-    pub effect: Option<TierLine>,
-    #[serde(default)]
-    pub radius: u32,
-    /// A glyph command it sends: the glyph and those connected to it receive
-    /// it at the start of the next round.
-    #[serde(default)]
-    pub send: Option<String>,
-    #[serde(default)]
-    pub then: GlyphAfter,
-}
-
-/// When a lasting aura acts on the creatures it reaches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum AuraTiming {
-    /// On each eligible creature that starts its turn in the aura.
-    StartOfTurnInside,
-    /// On each eligible creature that ends its turn in the aura.
-    EndOfTurnInside,
-    /// On everyone eligible in it, at the start of the user's turn.
-    UserTurnStart,
-    /// On everyone eligible in it, at the end of the user's turn.
-    UserTurnEnd,
-    /// On an eligible creature that moves into it (once per move).
-    Enters,
-}
-
-/// How long an aura lasts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum AuraLasts {
-    /// Until the end of the user's next turn.
-    UntilEndOfNextTurn,
-    /// Until the encounter ends (or the user falls).
-    #[default]
-    EndOfEncounter,
-}
-
-/// A lasting aura: when it acts, its effect in tier notation, how long it lasts.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AuraSpec {
-    pub when: AuraTiming,
-    pub effect: TierLine,
-    #[serde(default)]
-    pub lasts: AuraLasts,
-    /// docs/rules.md#potency-adjustments: added to the potencies of the
-    /// abilities an enemy of the aura's user uses while inside it (a
-    /// null's field: -1).
-    #[serde(default)]
-    pub enemy_potency: i32,
-}
 
 impl Ability {
     /// Whether it lists `tag` among its tags (letter case aside).
