@@ -288,20 +288,14 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
     if spent_out {
         expire(world, entity, id, &ability.id);
     }
-    let hero = world.comp::<Heroic>(entity).is_some();
+    // (A conditional experience is gained once the roll shows it holds.)
+    if ability.experience_if.is_none() {
+        gain_experience(world, id, ability.experience);
+    }
     let Some(mut p) = world.comp_mut::<Progress>(entity) else {
         return;
     };
     let mut entries = Vec::new();
-    // (A conditional experience is gained once the roll shows it holds.)
-    if ability.experience > 0 && hero && ability.experience_if.is_none() {
-        p.experience += ability.experience;
-        entries.push(LogEntry::ExperienceGained {
-            creature: id,
-            amount: ability.experience,
-            total: p.experience,
-        });
-    }
     if ability.uses.is_some() {
         p.spent.push(ability.id.clone());
         if uses_left(Some(&p), ability) == Some(0) {
