@@ -25,9 +25,10 @@ pub enum TileArt {
     Glass = 7,
     Metal = 8,
     Ledge = 9,
+    Water = 10,
 }
 
-const TILE_COUNT: u32 = 10;
+const TILE_COUNT: u32 = 11;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardGeometry>()
@@ -65,6 +66,7 @@ pub fn art_for(cell: Cell) -> TileArt {
         Terrain::Pit(_) => TileArt::Pit,
         Terrain::Ledge(_) => TileArt::Ledge,
         Terrain::Hazard { .. } => TileArt::Hazard,
+        Terrain::Water => TileArt::Water,
     }
 }
 
@@ -529,6 +531,15 @@ fn tile_pixel(t: u32, x: u32, y: u32) -> [u8; 3] {
                 shade(body, 0.55)
             } else {
                 floor(1.0)
+            }
+        }
+        // Deep water: dark blue with pale ripples.
+        10 => {
+            let ripple = (y + x / 4 + (noise(x / 16, y / 8, 21) * 4.0) as u32).is_multiple_of(12);
+            if ripple {
+                shade([120.0, 160.0, 200.0], 0.85 + n * 0.15)
+            } else {
+                shade([30.0, 60.0, 110.0], 0.85 + n * 0.15)
             }
         }
         // Ledge: floor falling away in steps.

@@ -139,6 +139,7 @@ pub fn landing_at(
             stability: who.movement.stability,
             source: by.space,
             aim,
+            flies: who.movement.modes.fly && !limits.prone,
         },
     );
     Some((kind, distance, result))

@@ -454,6 +454,7 @@ pub fn second_moves(
             speed: view.movement.speed,
             extra_cost: prone,
             shifting: false,
+            modes: view.movement.modes.crawling(prone > 0),
         };
         let before = path_cost(
             e.map(),
@@ -587,6 +588,7 @@ pub fn path_preview(
         speed: view.movement.speed,
         extra_cost: u32::from(prone),
         shifting: path.len() == 1,
+        modes: view.movement.modes.crawling(prone),
     };
     let cost = path_cost(encounter.map(), &occupants, &mover, path).unwrap_or(0);
     let provoked = if path.len() == 1 {

@@ -207,6 +207,7 @@ fn move_reason(e: &mut Encounter, actor: CreatureId, square: Pos) -> Option<Stri
         speed: 60,
         extra_cost: u32::from(prone),
         shifting: false,
+        modes: view.movement.modes.crawling(prone),
     };
     let reach = reachable(e.map(), &e.occupants(), &mover);
     let Some(path) = reach.path_to(square) else {

@@ -98,6 +98,7 @@ fn bench(c: &mut Criterion) {
                 speed: 6,
                 extra_cost: 0,
                 shifting: false,
+                modes: Default::default(),
             };
             black_box(reachable(&m, &creatures, &mover))
         })

@@ -529,6 +529,8 @@ pub struct MovementLimits {
     pub can_shift: bool,
     /// Extra cost per square moved: prone creatures crawl (+1 per square).
     pub extra_cost_per_square: u32,
+    /// Prone: it can't climb, jump, swim or fly (docs/rules.md#prone).
+    pub prone: bool,
     /// Restrained: "can't be force moved".
     pub can_be_force_moved: bool,
     /// Grabbed: can be force moved only by the grabber.
@@ -552,6 +554,7 @@ pub fn movement_limits(c: &Conditions, base_speed: u32) -> MovementLimits {
         speed,
         can_shift: !c.has(ConditionKind::Slowed),
         extra_cost_per_square: u32::from(c.has(ConditionKind::Prone)),
+        prone: c.has(ConditionKind::Prone),
         can_be_force_moved: !c.has(ConditionKind::Restrained),
         force_moved_only_by: c.source_of(ConditionKind::Grabbed),
         cannot_approach: c.source_of(ConditionKind::Frightened),

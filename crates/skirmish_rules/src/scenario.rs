@@ -164,6 +164,10 @@ pub struct Scenario {
     #[serde(default)]
     pub legend: BTreeMap<char, Place>,
     pub map: Vec<String>,
+    /// Each square's height above the floor, a digit per square (as a
+    /// map file's `heights`; docs/rules.md#climbing-swimming-jumping-and-flying).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heights: Vec<String>,
     #[serde(default = "heroes_first")]
     pub first: FirstSide,
     #[serde(default)]
@@ -186,6 +190,8 @@ enum Spot<'a> {
     Field(&'static str),
     /// Row `y`, column `x` of the map.
     Square(usize, usize),
+    /// Row `y`, column `x` of the heights.
+    HeightSquare(usize, usize),
     /// A quoted string inside a legend letter's entry.
     InLetter(char, &'a str),
     /// The tier text of an inline ability, and an offset into it.
@@ -257,10 +263,10 @@ impl Scenario {
             return ScenarioError::Setup(message);
         };
         let loc = crate::content::Locator::new(src);
-        let map_rows = || {
-            let mut from = loc.find_field(0, "map")?;
+        let rows_of = |field: &str, rows: &[String]| {
+            let mut from = loc.find_field(0, field)?;
             let mut starts = Vec::new();
-            for row in &self.map {
+            for row in rows {
                 let at = loc.find_string(from, row)?;
                 starts.push(at);
                 from = at + row.len();
@@ -270,11 +276,17 @@ impl Scenario {
         let offset = match spot {
             Spot::String(text) => loc.find_string(0, text),
             Spot::Field(f) => loc.find_field(0, f),
-            Spot::Square(y, x) => map_rows().and_then(|starts| {
-                let row = self.map.get(y)?;
-                let byte = row.char_indices().nth(x).map_or(0, |(b, _)| b);
-                Some(starts.get(y)? + byte)
-            }),
+            Spot::Square(y, x) | Spot::HeightSquare(y, x) => {
+                let (field, rows) = match spot {
+                    Spot::Square(..) => ("map", &self.map),
+                    _ => ("heights", &self.heights),
+                };
+                rows_of(field, rows).and_then(|starts| {
+                    let row = rows.get(y)?;
+                    let byte = row.char_indices().nth(x).map_or(0, |(b, _)| b);
+                    Some(starts.get(y)? + byte)
+                })
+            }
             Spot::InLetter(c, text) => {
                 let legend = loc.find_field(0, "legend").unwrap_or(0);
                 let entry = loc.find_from(legend, &format!("'{c}'"));
@@ -442,6 +454,17 @@ impl Scenario {
             };
             self.error(spot, format!("map: {e}"))
         })?;
+        if !self.heights.is_empty() {
+            map.set_heights(&self.heights).map_err(|e| {
+                let spot = match &e {
+                    crate::map::MapError::BadHeight { row, col, .. } => {
+                        Spot::HeightSquare(*row, *col)
+                    }
+                    _ => Spot::Field("heights"),
+                };
+                self.error(spot, format!("heights: {e}"))
+            })?;
+        }
         for (p, from) in &glyphs {
             if db.abilities.get(from).is_none_or(|a| a.glyph.is_none()) {
                 let message = format!("glyph at {p}: `{from}` is not a glyphic ability");

@@ -448,8 +448,25 @@ pub fn creature_card(e: &Encounter, id: CreatureId) -> Vec<String> {
         c.level,
         super::words::shown_stamina_text(&c)
     )];
+    // docs/rules.md#climbing-swimming-jumping-and-flying: the ways it
+    // moves besides walking, and the gap it jumps.
+    let m = c.movement.modes;
+    let ways: String = [
+        (m.fly, ", flies"),
+        (m.climb, ", climbs"),
+        (m.swim, ", swims"),
+    ]
+    .into_iter()
+    .filter(|&(has, _)| has)
+    .map(|(_, word)| word)
+    .collect();
+    let jump = if m.jump > 0 {
+        format!(", jumps {}", m.jump)
+    } else {
+        String::new()
+    };
     out.push(format!(
-        "Speed {} · stability {} · size {}",
+        "Speed {}{ways}{jump} · stability {} · size {}",
         c.movement.speed, c.movement.stability, c.space.size
     ));
     // Each condition with its duration and, in words, what it does.
@@ -556,6 +573,25 @@ mod tests {
         let card = creature_card(&e, m.id);
         let want = format!("squad pool {}/{}", pool.pool.max(0), pool.max);
         assert!(card[0].contains(&want), "{card:?}");
+    }
+
+    // docs/rules.md#climbing-swimming-jumping-and-flying: the card says how
+    // a creature moves besides walking, and the gap it jumps.
+    #[test]
+    fn a_creature_s_card_shows_how_it_moves() {
+        let e = Encounter::new(db(), "spider_nest", 1).unwrap();
+        let line = |name: &str| {
+            let c = e
+                .creatures()
+                .into_iter()
+                .find(|c| c.name.contains(name))
+                .expect("shipped in spider_nest");
+            creature_card(&e, c.id)[1].clone()
+        };
+        let spider = line("Giant Spider");
+        assert!(spider.starts_with("Speed 6, climbs, jumps 2 ·"), "{spider}");
+        let bear = line("Cave Bear");
+        assert!(bear.contains(", climbs, swims, jumps 3 ·"), "{bear}");
     }
 
     #[test]

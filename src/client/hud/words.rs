@@ -186,11 +186,15 @@ pub fn terrain_words(cell: Cell) -> Vec<String> {
         Terrain::Wall => out.push("Wall: blocks movement and line of effect".into()),
         Terrain::Difficult => out.push("Difficult ground: costs 1 extra square to enter".into()),
         Terrain::Pit(d) => out.push(format!(
-            "Pit, {d} deep: a creature moved into it falls and takes damage"
+            "Pit, {d} deep: a creature moved into it falls and takes damage; a narrow one can be jumped, and fliers cross it"
         )),
         Terrain::Ledge(d) => out.push(format!(
             "Ledge, a {d}-square drop: a creature moved off it falls"
         )),
+        Terrain::Water => out.push(
+            "Deep water: 1 extra square to swim into (none for swimmers and fliers); no crawling in"
+                .into(),
+        ),
         Terrain::Hazard {
             damage,
             damage_type,
@@ -378,8 +382,15 @@ mod tests {
         };
         assert_eq!(
             terrain_words(pit),
-            vec!["Pit, 2 deep: a creature moved into it falls and takes damage"]
+            vec![
+                "Pit, 2 deep: a creature moved into it falls and takes damage; a narrow one can be jumped, and fliers cross it"
+            ]
         );
+        let water = Cell {
+            terrain: Terrain::Water,
+            ..Cell::default()
+        };
+        assert!(terrain_words(water)[0].starts_with("Deep water: 1 extra square"));
         let crate_on_hill = Cell {
             object: Some(MapObject {
                 material: Material::Wood,

@@ -117,6 +117,7 @@ impl<'a> Scorer<'a> {
                     speed: limits.speed,
                     extra_cost: limits.extra_cost_per_square,
                     shifting: false,
+                    modes: x.movement.modes.crawling(limits.prone),
                 },
             );
             std::iter::once(x.space.pos)
@@ -260,6 +261,7 @@ impl<'a> Scorer<'a> {
                     speed: 60,
                     extra_cost: 0,
                     shifting: false,
+                    modes: to.movement.modes,
                 },
             )
         });
@@ -385,6 +387,19 @@ impl<'a> Scorer<'a> {
             let lost = 1.0 - tc.stamina.current as f64 / tc.stamina.max.max(1) as f64;
             v += w.damage * capped * (1.0 + w.focus_fire * lost.max(0.0));
             v += w.kill * t.kill_chance;
+            // docs/rules.md#climbing-swimming-jumping-and-flying: a flier
+            // hovering over a gap knocked prone falls: the fall's damage.
+            let prone = crate::conditions::ConditionKind::Prone;
+            let fall = if tc.movement.modes.fly && !tc.conditions.has(prone) {
+                let map = self.e.map();
+                tc.space
+                    .squares()
+                    .filter_map(|q| map.cell(q).terrain.fall_depth())
+                    .max()
+                    .map_or(0, crate::map::forced::fall_damage)
+            } else {
+                0
+            };
             for i in 0..3 {
                 let tier = &t.tiers[i];
                 // A condition it already has adds nothing (a second grab
@@ -395,6 +410,9 @@ impl<'a> Scorer<'a> {
                     .filter(|&&k| !tc.conditions.has(k))
                     .count();
                 v += t.chances[i] * w.condition * new as f64;
+                if fall > 0 && tier.conditions.contains(&prone) {
+                    v += t.chances[i] * w.damage * f64::from(fall);
+                }
                 // docs/rules.md#ability-saves: a landing save, shifted by
                 // the tier (Low: advantage, High: disadvantage), spares
                 // the target about this often on a save of half the die.
@@ -479,6 +497,8 @@ impl<'a> Scorer<'a> {
                     stability: tc.movement.stability,
                     source: user.space,
                     aim,
+                    flies: tc.movement.modes.fly
+                        && !tc.conditions.has(crate::conditions::ConditionKind::Prone),
                 },
             );
             let dmg: i32 = r
@@ -587,6 +607,7 @@ impl<'a> Scorer<'a> {
             speed: 99,
             extra_cost: 0,
             shifting: false,
+            modes: c.movement.modes,
         };
         opportunity_attacks(&self.occupants, &mover, path.squares()).len() as f64 * 3.0
     }

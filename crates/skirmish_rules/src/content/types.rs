@@ -310,6 +310,10 @@ pub struct Monster {
     #[serde(default)]
     pub size: crate::stats::Size,
     pub speed: u32,
+    /// docs/rules.md#climbing-swimming-jumping-and-flying: the ways it
+    /// moves besides walking (`[Fly]`, `[Climb, Swim]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub movement: Vec<crate::map::movement::MoveMode>,
     #[serde(default)]
     pub stability: u32,
     /// Maximum stamina (for a minion: each individual's stamina).

@@ -46,11 +46,15 @@ pub enum CreatureKind {
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Space(pub Footprint);
 
-/// Speed and stability.
+/// Speed, stability and ways of moving.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Movement {
     pub speed: u32,
     pub stability: u32,
+    /// How it gets over water, heights and gaps besides walking
+    /// (docs/rules.md#climbing-swimming-jumping-and-flying).
+    #[serde(default)]
+    pub modes: crate::map::movement::Modes,
 }
 
 /// The ids of the abilities a creature can use, which trigger events any

@@ -72,11 +72,14 @@ pub struct Prompt {
 pub(super) enum Resume {
     /// Walk the rest of a path (its first square is where the mover stands).
     /// `asked`: the first step's opportunity attacks were already offered.
+    /// `airborne`: it stands over a gap in the middle of a jump
+    /// (docs/rules.md#climbing-swimming-jumping-and-flying).
     Walk {
         creature: CreatureId,
         path: Vec<Pos>,
         shift: bool,
         asked: bool,
+        airborne: bool,
     },
     /// Roll an ability and resolve it on its targets.
     Roll(Box<PendingRoll>),
@@ -176,7 +179,8 @@ pub(super) fn run(world: &mut World) -> bool {
                 path,
                 shift,
                 asked,
-            } => resolve::walk_steps(world, creature, path, shift, asked),
+                airborne,
+            } => resolve::walk_steps(world, creature, path, shift, asked, airborne),
             Resume::Roll(r) => resolve::run_roll(world, *r),
             Resume::After { creature, ability } => {
                 resolve::after_ability(world, creature, &ability)

@@ -69,6 +69,11 @@ pub fn spawn_creatures(
             Movement {
                 speed: class.speed,
                 stability: class.stability,
+                modes: crate::map::movement::Modes::of(
+                    &[],
+                    characteristics.might,
+                    characteristics.agility,
+                ),
             },
             characteristics,
             Stamina::new(class.stamina_at(h.level), class.recoveries, LifeRule::Hero),
@@ -192,6 +197,11 @@ pub(super) fn spawn_monster(
             Movement {
                 speed: block.speed,
                 stability: block.stability,
+                modes: crate::map::movement::Modes::of(
+                    &block.movement,
+                    block.characteristics.might,
+                    block.characteristics.agility,
+                ),
             },
             block.characteristics,
             Stamina::new(block.stamina, 0, LifeRule::Director),

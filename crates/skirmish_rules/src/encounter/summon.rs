@@ -275,6 +275,7 @@ fn focus(
     me: &Occupant,
     strikes: &Strikes,
     extra_cost: u32,
+    modes: crate::map::movement::Modes,
 ) -> Option<(Occupant, Option<Pos>)> {
     let enemies: Vec<Occupant> = creatures
         .iter()
@@ -289,6 +290,7 @@ fn focus(
         speed: (map.width + map.height).max(1) as u32 * 2,
         extra_cost,
         shifting: false,
+        modes,
     };
     let reach = reachable(map, creatures, &mover);
     let mut spots: Vec<(Pos, u32)> = reach.destinations();
@@ -353,6 +355,7 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
         &me,
         &strikes,
         limits.extra_cost_per_square,
+        crate::encounter::resolve::modes_of(world, e),
     ) else {
         return;
     };
@@ -369,6 +372,7 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
         speed: (map.width + map.height).max(1) as u32 * 2,
         extra_cost: limits.extra_cost_per_square,
         shifting: false,
+        modes: crate::encounter::resolve::modes_of(world, e),
     };
     let whole = reachable(&map, &creatures, &far);
     let goal = spot.or_else(|| {
@@ -411,7 +415,7 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     let Some(path) = reach.path_to(way[stop]) else {
         return;
     };
-    resolve::walk_steps(world, id, path, false, false);
+    resolve::walk_steps(world, id, path, false, false, false);
 }
 
 /// "Attack+0": a free strike on the nearest enemy it reaches (then the
@@ -435,7 +439,8 @@ pub(super) fn strike(world: &mut World, id: CreatureId) {
         .map_or(0, |c| {
             crate::conditions::movement_limits(c, 0).extra_cost_per_square
         });
-    let focused = focus(&map, &creatures, &me, &strikes, extra)
+    let modes = crate::encounter::resolve::modes_of(world, e);
+    let focused = focus(&map, &creatures, &me, &strikes, extra, modes)
         .map(|(t, _)| t)
         .filter(|t| strikes.reaches(me.space, t));
     let target = focused.or_else(|| {

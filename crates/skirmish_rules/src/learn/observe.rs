@@ -163,7 +163,7 @@ pub fn observe(e: &Encounter, layout: &Layout, side: Side, facts: TurnFacts, out
             set(1, 1.0);
         }
         match c.terrain {
-            Terrain::Difficult => set(2, 1.0),
+            Terrain::Difficult | Terrain::Water => set(2, 1.0),
             Terrain::Pit(_) | Terrain::Ledge(_) => set(3, 1.0),
             Terrain::Hazard { .. } => set(4, 1.0),
             _ => {}

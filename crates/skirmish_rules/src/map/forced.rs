@@ -25,6 +25,10 @@ pub struct Force {
     pub source: Footprint,
     /// For a slide: the square to slide toward.
     pub aim: Option<Pos>,
+    /// The target flies and isn't prone: moved over a pit or ledge, or up
+    /// in the air, it stays aloft and doesn't fall
+    /// (docs/rules.md#climbing-swimming-jumping-and-flying).
+    pub flies: bool,
 }
 
 /// Something that happened on the way.
@@ -222,7 +226,7 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
         result.end = next;
         // Falling into a pit or off a ledge ends the movement (a vertical
         // movement lands only at its end, and not on another creature).
-        if !force.vertical || (moved == distance && blocker.is_none()) {
+        if !force.flies && (!force.vertical || (moved == distance && blocker.is_none())) {
             let depth = fp
                 .squares()
                 .filter_map(|q| map.cell(q).terrain.fall_depth())
@@ -242,7 +246,7 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
         i += 1;
     }
     // A vertical movement ends in the air: the target falls back down.
-    if force.vertical && !result.fell() && moved > 0 {
+    if force.vertical && !force.flies && !result.fell() && moved > 0 {
         // It can't land in another creature's space: step back along the path.
         while let Some(&last) = result.path.last() {
             let fp = Footprint::new(last, size);
@@ -282,6 +286,7 @@ mod tests {
             stability: 0,
             source: Footprint::single(Pos::new(source.0, source.1)),
             aim: None,
+            flies: false,
         }
     }
 

@@ -274,6 +274,10 @@ pub enum Terrain {
         damage: i32,
         damage_type: DamageType,
     },
+    /// Deep water, swum (docs/rules.md#climbing-swimming-jumping-and-flying):
+    /// 1 extra square to enter unless the creature swims or flies; a prone
+    /// creature can't swim into it.
+    Water,
 }
 
 impl Terrain {
@@ -342,6 +346,13 @@ pub mod square {
     /// into from above, but walked along by a creature already down there
     /// ([`walkable`]).
     pub const LOW: u8 = 16;
+    /// Deep water ([`Terrain::Water`]).
+    pub const WATER: u8 = 32;
+    /// Anything that makes a step's cost depend on where it is taken from
+    /// (docs/rules.md#climbing-swimming-jumping-and-flying): a pit or ledge
+    /// (jumped, flown over, climbed out of), water, or ground above the
+    /// floor (climbed). A map with none is searched a square at a time.
+    pub const RELIEF: u8 = 64;
 
     /// Whether a creature may walk onto a square with flags `to` (our
     /// ruling on pits and ledges, docs/rules.md#forced-movement: a creature
@@ -370,6 +381,12 @@ pub mod square {
         }
         if c.terrain.fall_depth().is_some() && !c.raised_wall && c.object.is_none() {
             f |= LOW;
+        }
+        if c.terrain == Terrain::Water {
+            f |= WATER;
+        }
+        if c.terrain.fall_depth().is_some() || c.terrain == Terrain::Water || c.elevation > 0 {
+            f |= RELIEF;
         }
         f
     }
@@ -408,6 +425,15 @@ pub struct Map {
     /// a square starts or stops blocking.
     #[serde(skip)]
     pub(super) sight_memo: super::los::SightMemo,
+    /// Whether any square has [`square::RELIEF`] (kept with `flags`; a
+    /// square never loses it in a fight, so it is only ever set).
+    #[serde(skip)]
+    relief: bool,
+    /// The squares with [`square::RELIEF`], a row of bits for each row (bit
+    /// `x` for column `x`), on a map up to 64 squares wide (empty on a
+    /// wider one): a search whose box holds none is a square at a time.
+    #[serde(skip)]
+    relief_rows: Vec<u64>,
     /// Glyphs the map starts with, as a trap (docs/rules.md#moving: glyph networks):
     /// each square and the id of the glyphic ability whose glyph it is.
     #[serde(default)]
@@ -432,6 +458,12 @@ impl Map {
             step_rows: Vec::new(),
             blocker_sums: vec![0; ((width.max(0) + 1) * (height.max(0) + 1)) as usize],
             sight_memo: Default::default(),
+            relief: false,
+            relief_rows: if width <= 64 {
+                vec![0; height.max(0) as usize]
+            } else {
+                Vec::new()
+            },
             glyphs: Vec::new(),
             items: Vec::new(),
         };
@@ -488,6 +520,13 @@ impl Map {
             }
             let was = self.flags[i] & square::BLOCKS_EFFECT != 0;
             self.flags[i] = square::of(&cell);
+            if self.flags[i] & square::RELIEF != 0 {
+                self.relief = true;
+                let (x, y) = (p.x as usize, p.y as usize);
+                if let Some(row) = self.relief_rows.get_mut(y) {
+                    *row |= 1 << x;
+                }
+            }
             let now = self.flags[i] & square::BLOCKS_EFFECT != 0;
             if was != now {
                 self.count_blocker(p, now);
@@ -574,6 +613,18 @@ impl Map {
     /// Rebuild the per-square flags (after deserialising).
     pub fn rebuild_blockers(&mut self) {
         self.flags = self.cells.iter().map(square::of).collect();
+        self.relief = self.flags.iter().any(|f| f & square::RELIEF != 0);
+        self.relief_rows = Vec::new();
+        if self.width <= 64 {
+            let w = self.width.max(0) as usize;
+            self.relief_rows = (0..self.height.max(0) as usize)
+                .map(|y| {
+                    (0..w)
+                        .filter(|&x| self.flags[y * w + x] & square::RELIEF != 0)
+                        .fold(0u64, |row, x| row | 1 << x)
+                })
+                .collect();
+        }
         self.step_masks = (0..self.cells.len()).map(|i| self.step_mask(i)).collect();
         self.rebuild_step_rows();
         self.sum_blockers();
@@ -798,6 +849,8 @@ pub enum Tile {
     Ledge(u32),
     Hazard(i32, DamageType),
     Object(Material, u32),
+    /// Deep water (docs/rules.md#climbing-swimming-jumping-and-flying).
+    Water,
     /// A creature's starting square (placed by the encounter): floor underneath.
     Start,
     /// A treasure token worth this many coins on floor (docs/rules.md#loot).
@@ -810,6 +863,7 @@ impl Tile {
             Tile::Floor | Tile::Start | Tile::Treasure(_) => (Terrain::Floor, None),
             Tile::Wall => (Terrain::Wall, None),
             Tile::Difficult => (Terrain::Difficult, None),
+            Tile::Water => (Terrain::Water, None),
             Tile::Pit(d) => (Terrain::Pit(d), None),
             Tile::Ledge(d) => (Terrain::Ledge(d), None),
             Tile::Hazard(damage, damage_type) => (
@@ -841,6 +895,7 @@ pub fn default_tile(c: char) -> Option<Tile> {
         '$' => Tile::Treasure(5),
         '#' => Tile::Wall,
         '~' => Tile::Difficult,
+        '=' => Tile::Water,
         '_' => Tile::Pit(3),
         'v' => Tile::Ledge(2),
         '^' => Tile::Hazard(3, DamageType::Fire),
@@ -871,6 +926,7 @@ fn symbol_for(c: Cell) -> char {
         Terrain::Pit(_) => '_',
         Terrain::Ledge(_) => 'v',
         Terrain::Hazard { .. } => '^',
+        Terrain::Water => '=',
     }
 }
 
@@ -1043,6 +1099,32 @@ impl Map {
             }
         }
         Ok(())
+    }
+
+    /// Whether any square is a pit, a ledge, water or raised ground
+    /// ([`square::RELIEF`]): a step's cost may depend on where it is taken from.
+    pub fn has_relief(&self) -> bool {
+        self.relief
+    }
+
+    /// Whether any square of the box from `(x0, y0)` to `(x1, y1)`
+    /// (inclusive, clipped to the map) has relief ([`Map::has_relief`]).
+    pub fn relief_in(&self, x0: i32, y0: i32, x1: i32, y1: i32) -> bool {
+        if !self.relief {
+            return false;
+        }
+        if self.relief_rows.is_empty() {
+            return true;
+        }
+        let (x0, x1) = (x0.max(0), x1.min(self.width - 1));
+        let (y0, y1) = (y0.max(0), y1.min(self.height - 1));
+        if x0 > x1 || y0 > y1 {
+            return false;
+        }
+        let mask = (u64::MAX >> (63 - (x1 - x0) as u32)) << x0;
+        self.relief_rows[y0 as usize..=y1 as usize]
+            .iter()
+            .any(|row| row & mask != 0)
     }
 
     /// The highest elevation under a footprint.

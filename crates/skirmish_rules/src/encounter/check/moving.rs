@@ -99,6 +99,7 @@ pub(crate) fn path_in_reach(
             limits.extra_cost_per_square
         },
         shifting: shift,
+        modes: movement.modes.crawling(limits.prone),
     };
     let map = &world.res::<Battlefield>().0;
     let cost = path_cost(map, &creatures, &mover, path).ok_or_else(|| {
@@ -161,6 +162,9 @@ pub(crate) fn charge(
         speed: limits.speed,
         extra_cost: limits.extra_cost_per_square,
         shifting: false,
+        modes: world
+            .comp::<Movement>(entity)
+            .map_or_else(Default::default, |m| m.modes.crawling(limits.prone)),
     };
     let steps = path.len().saturating_sub(1) as u32;
     match path_cost(map, &creatures, &mover, path) {

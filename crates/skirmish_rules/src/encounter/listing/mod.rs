@@ -807,6 +807,7 @@ pub(crate) fn creature_actions(
             speed: limits.speed,
             extra_cost: limits.extra_cost_per_square,
             shifting: false,
+            modes: mv.modes.crawling(limits.prone),
         };
         let occ = crate::map::movement::occupancy(map, &creatures);
         let reach =

@@ -230,6 +230,7 @@ pub(crate) fn granted_shift(world: &mut World, entity: Entity, id: CreatureId, n
             speed: limits.speed.min(n),
             extra_cost: limits.extra_cost_per_square,
             shifting: true,
+            modes: modes_of(world, entity),
         },
     );
     let here = nearest(space);

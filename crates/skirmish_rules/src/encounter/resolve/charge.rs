@@ -20,6 +20,7 @@ pub(crate) fn charge(
         path: path.to_vec(),
         shift: false,
         asked: false,
+        airborne: false,
     });
     let steps = res.stack.pop();
     res.push(Resume::FollowUp {

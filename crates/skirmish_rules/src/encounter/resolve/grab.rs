@@ -54,6 +54,18 @@ pub(crate) fn drag_grabbed(
     true
 }
 
+/// How `entity` gets over water, heights and gaps as things stand
+/// (docs/rules.md#climbing-swimming-jumping-and-flying): its ways of
+/// moving, none of them while prone.
+pub(crate) fn modes_of(world: &World, entity: Entity) -> crate::map::movement::Modes {
+    let prone = world
+        .comp::<Conditions>(entity)
+        .is_some_and(|c| c.has(crate::conditions::ConditionKind::Prone));
+    world
+        .comp::<Movement>(entity)
+        .map_or_else(Default::default, |m| m.modes.crawling(prone))
+}
+
 /// docs/rules.md#grabbed: "If a creature's size is equal to or less than the
 /// size of a creature they have grabbed, their speed is halved while they
 /// have that creature grabbed."

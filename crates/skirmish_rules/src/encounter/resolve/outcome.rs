@@ -507,6 +507,52 @@ pub(crate) fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, g
     }
 }
 
+/// Whether `entity` flies up over a gap (a pit or ledge under its space):
+/// it hovers there, unless knocked prone
+/// (docs/rules.md#climbing-swimming-jumping-and-flying).
+fn aloft(world: &World, entity: Entity) -> bool {
+    let flies = world.comp::<Movement>(entity).is_some_and(|m| m.modes.fly);
+    flies && gap_depth(world, entity).is_some()
+}
+
+/// How deep the pit or ledge under `entity`'s space is, if any.
+fn gap_depth(world: &World, entity: Entity) -> Option<u32> {
+    let space = world.comp::<Space>(entity)?.0;
+    let map = &world.res::<Battlefield>().0;
+    space
+        .squares()
+        .filter_map(|q| map.cell(q).terrain.fall_depth())
+        .max()
+}
+
+/// docs/rules.md#prone: a creature flying or jumping over a gap that is
+/// knocked prone (or stops there mid-jump) falls to its floor: the fall's
+/// damage by its depth (docs/rules.md#collisions), then prone.
+pub(crate) fn fall_from_gap(world: &mut World, entity: Entity, id: CreatureId) {
+    let Some(depth) = gap_depth(world, entity) else {
+        return;
+    };
+    let damage = crate::map::forced::fall_damage(depth);
+    emit(
+        world,
+        LogEntry::Fell {
+            target: id,
+            depth,
+            damage,
+        },
+    );
+    deal_damage_credited(world, entity, id, damage, DamageType::Untyped, None, None);
+    impose(
+        world,
+        entity,
+        id,
+        id,
+        "fall",
+        ConditionKind::Prone,
+        Duration::UntilRemoved,
+    );
+}
+
 pub(crate) fn impose(
     world: &mut World,
     entity: Entity,
@@ -607,6 +653,11 @@ pub(crate) fn impose(
                 duration: duration.to_string(),
             },
         );
+        // docs/rules.md#prone: "If they are climbing, flying, or jumping
+        // when knocked prone, they fall": a flier up over a pit or ledge.
+        if kind == ConditionKind::Prone && ability != "fall" && aloft(world, entity) {
+            fall_from_gap(world, entity, id);
+        }
         // docs/rules.md#components: knocked prone, grabbed or restrained, the
         // creature's lasting abilities that need standing or hands shake.
         if let Some(c) = crate::ability::Component::affected_by(kind) {
@@ -653,6 +704,7 @@ pub(crate) fn force_move(
             stability: target.stability,
             source,
             aim,
+            flies: modes_of(world, target.entity).flying(),
         },
     );
     if result.path.is_empty() && result.events.is_empty() {

@@ -21,6 +21,7 @@ pub(crate) fn walk(
         path,
         shift,
         asked: false,
+        airborne: false,
     });
 }
 
@@ -39,10 +40,29 @@ pub(crate) fn walk_steps(
     path: Vec<Pos>,
     shift: bool,
     asked: bool,
+    airborne: bool,
 ) {
     let Some(entity) = entity_of(world, id) else {
         return;
     };
+    // docs/rules.md#climbing-swimming-jumping-and-flying: squares over a
+    // gap (a pit or ledge) that a walker not flying, whose walk began above
+    // it, is crossing in a jump. Knocked prone there, or stopped, it falls.
+    let (over_gap, flies) = {
+        let map = &world.res::<Battlefield>().0;
+        let size = world.comp::<Space>(entity).map_or(1, |s| s.0.size);
+        let gap: Vec<bool> = path
+            .iter()
+            .map(|&p| {
+                Footprint::new(p, size)
+                    .squares()
+                    .any(|q| map.square_flags(q) & crate::map::grid::square::LOW != 0)
+            })
+            .collect();
+        (gap, modes_of(world, entity).flying())
+    };
+    let high = airborne || !over_gap.first().copied().unwrap_or(false);
+    let jumping = |k: usize| high && !flies && over_gap.get(k).copied().unwrap_or(false);
     // Who is where, whom the walker drags along, who carries auras, and
     // whether any glyph is on the board: the walker's own entry goes stale
     // as it walks, and is never read; the others move, grabs end, carriers
@@ -154,11 +174,15 @@ pub(crate) fn walk_steps(
     };
     for i in 0..path.len().saturating_sub(1) {
         let (can_go, size) = walker.map_or((false, 1), |w| (w.0, w.1));
-        if !can_go {
+        let fell = jumping(i) && modes_of(world, entity).prone;
+        if !can_go || fell {
             // The squares walked so far are the path's first `i + 1`.
             place(world, i);
             log_walk(world, &path[..=i]);
             settle(world, entity, id, &path[..=i]);
+            if jumping(i) {
+                fall_from_gap(world, entity, id);
+            }
             return;
         }
         let (from, to) = (
@@ -196,6 +220,7 @@ pub(crate) fn walk_steps(
                     path: path[i..].to_vec(),
                     shift,
                     asked: true,
+                    airborne: jumping(i),
                 });
                 react::ask(world, event, askers);
                 log_walk(world, &path[..=i]);
@@ -238,6 +263,7 @@ pub(crate) fn walk_steps(
                     path: rest.to_vec(),
                     shift,
                     asked: false,
+                    airborne: jumping(i + 1),
                 });
             }
             react::ask(world, event, askers);

@@ -514,6 +514,7 @@ pub(crate) fn check_movement(
             0
         },
         shifting: !m.provokes,
+        modes: resolve::modes_of(world, entity),
     };
     let cost = path_cost(
         &world.res::<world::Battlefield>().0,
@@ -589,6 +590,7 @@ fn movement(
         path: path.to_vec(),
         shift: checked.shift,
         asked: false,
+        airborne: false,
     });
 }
 
@@ -788,6 +790,7 @@ pub(crate) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
             speed: squares(MovementPower::Disengage),
             extra_cost: 0,
             shifting: true,
+            modes: resolve::modes_of(world, e),
         };
         // (A destination is never the start: every path has a step.)
         let reach = crate::map::movement::reachable(&map, &creatures, &shifter);
@@ -807,6 +810,7 @@ pub(crate) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
             .max(limits.speed),
         extra_cost: limits.extra_cost_per_square,
         shifting: false,
+        modes: resolve::modes_of(world, e),
     };
     let reach = crate::map::movement::reachable(&map, &creatures, &mover);
     // Every destination's path read off at once, in the same order.

@@ -162,6 +162,7 @@ fn every_charge_the_rules_allow_is_listed_with_its_shortest_run() {
             speed: 5,
             extra_cost: 0,
             shifting: false,
+            modes: Default::default(),
         };
         let grid = occupancy(&map, &occupants);
         let legal = e.legal_actions();

@@ -322,6 +322,7 @@ fn bandit_reaches(e: &Encounter, p: Pos) -> bool {
             speed: b.movement.speed,
             extra_cost: 0,
             shifting: false,
+            modes: Default::default(),
         },
     );
     reach

@@ -31,6 +31,72 @@ pub struct Mover {
     pub extra_cost: u32,
     /// A shift ignores opportunity attacks (docs/rules.md#shift).
     pub shifting: bool,
+    /// How it gets over water, heights and gaps.
+    pub modes: Modes,
+}
+
+/// How a creature moves besides walking
+/// (docs/rules.md#climbing-swimming-jumping-and-flying): whether it flies,
+/// climbs or swims as easily as it walks, how wide a gap it jumps, and
+/// whether it is prone (crawling: it can't climb, jump, swim or fly).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct Modes {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fly: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub climb: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub swim: bool,
+    /// The widest gap, in squares, it can jump (its Might or Agility, at
+    /// least 1); 0: it doesn't jump.
+    #[serde(default)]
+    pub jump: u8,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prone: bool,
+}
+
+/// A way of moving a stat block may name (`movement: [Fly]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum MoveMode {
+    Fly,
+    Climb,
+    Swim,
+}
+
+impl Modes {
+    /// The modes of a creature that moves in `ways` besides walking and
+    /// has `might` and `agility`: it jumps a gap as wide as the higher, at
+    /// least 1 (our reading: docs/rulings.md, "Jumping").
+    pub fn of(ways: &[MoveMode], might: i32, agility: i32) -> Modes {
+        Modes {
+            fly: ways.contains(&MoveMode::Fly),
+            climb: ways.contains(&MoveMode::Climb),
+            swim: ways.contains(&MoveMode::Swim),
+            jump: might.max(agility).clamp(1, 9) as u8,
+            prone: false,
+        }
+    }
+
+    /// These modes while `prone`: a crawler neither climbs, jumps, swims nor
+    /// flies (docs/rules.md#prone: "A creature can't climb, jump, swim, or
+    /// fly while prone").
+    pub fn crawling(self, prone: bool) -> Modes {
+        if prone {
+            Modes {
+                prone: true,
+                ..Modes::default()
+            }
+        } else {
+            self
+        }
+    }
+
+    /// Whether it moves through the air (flies and isn't prone).
+    pub fn flying(self) -> bool {
+        self.fly && !self.prone
+    }
 }
 
 /// Every square reachable this move, with its cost and how to get there.
@@ -650,9 +716,15 @@ impl<'de> serde::Deserialize<'de> for Path {
 /// The cost of stepping from the space at `from` into the space at `to`
 /// (top-left squares) for a creature of `size`, or `None` if it can't enter
 /// ([`square::walkable`]: a creature with a square on the low floor of a
-/// pit may walk on along it). Difficult terrain costs +1 (once per step, if
-/// any square entered is difficult); enemies' squares count as difficult
-/// terrain; allies can be passed.
+/// pit may walk on along it, if its move began down there: `bottom`).
+/// Difficult terrain costs +1 (once per step, if any square entered is
+/// difficult); enemies' squares count as difficult terrain; allies can be
+/// passed. docs/rules.md#climbing-swimming-jumping-and-flying: water costs
+/// +1 unless the mover swims or flies; a step up onto higher ground, or out
+/// of a pit, costs +1 a square risen unless it climbs or flies (at most
+/// [`MAX_CLIMB`]); a gap no wider than its jump may be jumped, square
+/// by square in a straight line, but not stopped in; a flier goes over
+/// pits, ledges and water as over floor. A prone mover does none of these.
 #[inline(always)]
 fn enter_cost(
     map: &Map,
@@ -660,23 +732,44 @@ fn enter_cost(
     mover: &Mover,
     from: Pos,
     to: Pos,
+    bottom: bool,
 ) -> Option<(u32, bool)> {
     let fp = Footprint::new(to, mover.space.size);
-    let low = Footprint::new(from, mover.space.size)
-        .squares()
-        .any(|q| map.square_flags(q) & square::LOW != 0);
+    let relief = map.has_relief();
+    let flying = relief && mover.modes.flying();
+    let from_fp = Footprint::new(from, mover.space.size);
+    let low = bottom
+        && !flying
+        && from_fp
+            .squares()
+            .any(|q| map.square_flags(q) & square::LOW != 0);
     let mut difficult = false;
     let mut can_end = true;
+    let mut lands_low = false;
     for q in fp.squares() {
         if !map.in_bounds(q) {
             return None;
         }
         let f = map.square_flags(q);
-        if !square::walkable(low, f) {
-            return None;
+        if flying {
+            if f & square::SOLID != 0 {
+                return None;
+            }
+        } else if !square::walkable(low, f) {
+            if !(relief && f & square::LOW != 0 && jumpable(map, mover, from, to, q)) {
+                return None;
+            }
+            can_end = false;
         }
+        lands_low |= f & square::LOW != 0;
         if f & square::DIFFICULT != 0 {
             difficult = true;
+        }
+        if f & square::WATER != 0 {
+            if mover.modes.prone {
+                return None;
+            }
+            difficult |= !(mover.modes.swim || flying);
         }
         if let Some((id, side)) = occupant(q)
             && id != mover.id
@@ -687,7 +780,66 @@ fn enter_cost(
             }
         }
     }
-    Some((1 + u32::from(difficult) + mover.extra_cost, can_end))
+    let mut climb = 0;
+    if relief && !flying {
+        let mut rise = i64::from(map.elevation(fp)) - i64::from(map.elevation(from_fp));
+        if low && !lands_low {
+            rise += from_fp
+                .squares()
+                .filter_map(|q| map.cell(q).terrain.fall_depth())
+                .max()
+                .map_or(0, i64::from);
+        }
+        if rise > 0 {
+            if mover.modes.prone {
+                return None;
+            }
+            if !mover.modes.climb {
+                climb = (rise as u32).min(MAX_CLIMB);
+            }
+        }
+    }
+    Some((1 + u32::from(difficult) + mover.extra_cost + climb, can_end))
+}
+
+/// The most a single step's climb costs beyond the step (our reading,
+/// docs/rulings.md, "Climbing": a higher face is climbed in the same move,
+/// as the grid keeps no creature halfway up a wall).
+pub const MAX_CLIMB: u32 = 3;
+
+/// Whether the mover's move begins down in a pit (walking on along its
+/// floor, it climbs out only at a cost; docs/rules.md#climbing-swimming-jumping-and-flying).
+pub(super) fn starts_low(map: &Map, mover: &Mover) -> bool {
+    mover
+        .space
+        .squares()
+        .any(|q| map.square_flags(q) & square::LOW != 0)
+}
+
+/// Whether square `q` of the space stepped into at `to` (from `from`) is
+/// part of a gap the mover can jump: a straight run of pit or ledge squares
+/// along the step, no longer than its jump, with ground to stand on at both
+/// ends (docs/rules.md#climbing-swimming-jumping-and-flying).
+fn jumpable(map: &Map, mover: &Mover, from: Pos, to: Pos, q: Pos) -> bool {
+    let jump = i32::from(mover.modes.jump);
+    if jump == 0 || mover.modes.prone {
+        return false;
+    }
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let gap = |p: Pos| map.in_bounds(p) && map.square_flags(p) & square::LOW != 0;
+    let ground = |p: Pos| map.in_bounds(p) && map.square_flags(p) & square::BLOCKS_WALKING == 0;
+    let mut run = 1;
+    let mut back = q.offset(-dx, -dy);
+    while gap(back) && run <= jump {
+        run += 1;
+        back = back.offset(-dx, -dy);
+    }
+    let mut ahead = q.offset(dx, dy);
+    while gap(ahead) && run <= jump {
+        run += 1;
+        ahead = ahead.offset(dx, dy);
+    }
+    run <= jump && ground(back) && ground(ahead)
 }
 
 /// An occupancy grid: which creature is in each square of the map, in map

@@ -33,6 +33,7 @@ pub fn reachable_with(map: &Map, occ: &Occupancy, mover: &Mover) -> Reach {
         && width <= 64
         && reach.in_box(o).is_some()
         && occ.squares() == (map.width * map.height) as usize
+        && !map.relief_in(x0, y0, x1, y1)
         && let Some(levels) = search_levels(map, occ, mover, &reach)
     {
         reach.levels = Some(levels);
@@ -69,12 +70,22 @@ pub(super) fn search_general(
         }
         mask
     };
-    search(width, mover, reach, on_map, |here, next| {
+    let bottom = starts_low(map, mover);
+    // (A larger creature's space reaches `size - 1` past the box of its
+    // top-left squares.)
+    let more = mover.space.size.max(1) as i32 - 1;
+    let relief = map.relief_in(
+        reach.corner.x,
+        reach.corner.y,
+        reach.corner.x + reach.width - 1 + more,
+        reach.corner.y + reach.height - 1 + more,
+    );
+    search(width, mover, reach, relief, on_map, |here, next| {
         let (here, next) = (pos(here), pos(next));
         if cuts_corner(map, here, next, mover.space.size) {
             return None;
         }
-        enter_cost(map, in_grid(map, occ), mover, here, next)
+        enter_cost(map, in_grid(map, occ), mover, here, next, bottom)
     });
 }
 
@@ -292,6 +303,7 @@ pub(super) fn search(
     width: i32,
     mover: &Mover,
     reach: &mut Reach,
+    relief: bool,
     candidates: impl Fn(usize) -> u8,
     mut step: impl FnMut(usize, usize) -> Option<(u32, bool)>,
 ) {
@@ -314,7 +326,10 @@ pub(super) fn search(
     // is that of the square entered, and squares are taken cheapest first),
     // so only the others are worth a look. A box wider than the bits (a
     // speed over 30) looks at each.
-    let bits = reach.width <= 62;
+    // (On a map with relief a step's cost depends on where it is taken
+    // from: a square reached may yet be reached more cheaply, so each is
+    // looked at.)
+    let bits = reach.width <= 62 && !relief;
     // The lists of the last search on this thread, emptied: a game runs
     // hundreds of searches, and each made its six lists anew.
     let Scratch {
@@ -334,7 +349,8 @@ pub(super) fn search(
     if bits {
         reached[start_y + 1] |= 1 << (start_x + 1);
     }
-    let nb = 3 + mover.extra_cost as usize;
+    // Every step costs less than `nb` (difficult ground and a climb at most).
+    let nb = 3 + mover.extra_cost as usize + if relief { MAX_CLIMB as usize } else { 0 };
     // Room in each bucket for a wide frontier at once, rather than growing
     // each step by step.
     let room = 8 * (mover.speed.min(16) as usize + 1);

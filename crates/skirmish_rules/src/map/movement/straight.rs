@@ -134,7 +134,9 @@ pub fn straight_runs(
     // grid by index (as the reach search does); a larger one asks of each
     // square of its space.
     match (map.flags(), map.step_masks()) {
-        (Some(flags), Some(masks)) if mover.space.size == 1 && occ.len() == flags.len() => {
+        (Some(flags), Some(masks))
+            if mover.space.size == 1 && occ.len() == flags.len() && !map.has_relief() =>
+        {
             run_quadrants(
                 map,
                 mover,
@@ -153,6 +155,7 @@ pub fn straight_runs(
         }
         _ => {
             let occupant = in_grid(map, occ);
+            let bottom = starts_low(map, mover);
             run_quadrants(
                 map,
                 mover,
@@ -165,7 +168,7 @@ pub fn straight_runs(
                     if cuts_corner(map, from, to, mover.space.size) {
                         return None;
                     }
-                    match enter_cost(map, occupant, mover, from, to) {
+                    match enter_cost(map, occupant, mover, from, to, bottom) {
                         Some((1, can_end)) => Some(can_end),
                         _ => None,
                     }

@@ -10,6 +10,7 @@ fn hero(x: i32, y: i32, speed: u32) -> Mover {
         speed,
         extra_cost: 0,
         shifting: false,
+        modes: Default::default(),
     }
 }
 
@@ -219,6 +220,7 @@ fn opportunity_attacks_on_leaving_adjacency() {
     );
     let shift = Mover {
         shifting: true,
+        modes: Default::default(),
         ..mover
     };
     assert!(opportunity_attacks(&creatures, &shift, path.iter().copied()).is_empty());
@@ -258,7 +260,9 @@ fn a_straight_line_never_bends_back() {
 // docs/rules.md#forced-movement: "A target moved over a pit or ledge
 // falls". Our ruling (docs/rulings.md): nobody walks into a pit from
 // the ground, but a creature down in one walks its floor and climbs out
-// onto open ground, so a fall never leaves it unable to move.
+// onto open ground, so a fall never leaves it unable to move. Climbing
+// out costs 1 extra a square of depth (docs/rules.md#climbing-swimming-jumping-and-flying),
+// at most MAX_CLIMB.
 #[test]
 fn a_creature_down_in_a_pit_walks_its_floor_and_climbs_out() {
     let m = ascii(
@@ -271,15 +275,15 @@ fn a_creature_down_in_a_pit_walks_its_floor_and_climbs_out() {
     );
     let down = reachable(&m, &[], &hero(2, 2, 5));
     assert_eq!(down.cost_to(Pos::new(1, 1)), Some(1));
-    assert_eq!(down.cost_to(Pos::new(2, 4)), Some(2));
-    assert_eq!(down.cost_to(Pos::new(0, 0)), Some(2));
+    assert_eq!(down.cost_to(Pos::new(2, 4)), Some(2 + 3));
+    assert_eq!(down.cost_to(Pos::new(0, 0)), Some(2 + 3));
     let up = reachable(&m, &[], &hero(0, 0, 5));
     assert_eq!(up.cost_to(Pos::new(1, 1)), None);
     assert_eq!(up.cost_to(Pos::new(4, 1)), Some(4));
     // The same for a walk checked step by step, and for a larger
     // creature with a square down there.
     let walk = [(2, 2), (1, 1), (0, 0)].map(|(x, y)| Pos::new(x, y));
-    assert_eq!(path_cost(&m, &[], &hero(2, 2, 5), &walk), Some(2));
+    assert_eq!(path_cost(&m, &[], &hero(2, 2, 5), &walk), Some(2 + 3));
     let back = [(0, 0), (1, 1)].map(|(x, y)| Pos::new(x, y));
     assert_eq!(path_cost(&m, &[], &hero(0, 0, 5), &back), None);
     let ogre = Mover {
@@ -419,7 +423,14 @@ fn one_square_matches(
         let mut walked = 0;
         for w in path.windows(2) {
             prop_assert!(!cuts_corner(&m, w[0], w[1], 1));
-            let step = enter_cost(&m, in_grid(&m, &grid), &mover, w[0], w[1]);
+            let step = enter_cost(
+                &m,
+                in_grid(&m, &grid),
+                &mover,
+                w[0],
+                w[1],
+                starts_low(&m, &mover),
+            );
             prop_assert!(step.is_some(), "{:?} to {:?}", w[0], w[1]);
             walked += step.map_or(0, |s| s.0);
         }
@@ -433,6 +444,7 @@ fn one_square_matches(
         let shifter = Mover {
             speed: 1,
             shifting: true,
+            modes: Default::default(),
             ..mover
         };
         for to in mover.space.pos.neighbours() {
@@ -620,4 +632,200 @@ proptest! {
             prop_assert_eq!(path_cost(&m, &creatures, &mover, &path), Some(cost));
         }
     }
+}
+
+/// A walker with these ways of moving (jump as given).
+fn moving(x: i32, y: i32, speed: u32, modes: Modes) -> Mover {
+    Mover {
+        modes,
+        ..hero(x, y, speed)
+    }
+}
+
+fn cells(s: &str) -> Vec<Pos> {
+    s.split(' ')
+        .map(|xy| {
+            let (x, y) = xy.split_once(',').expect("x,y");
+            Pos::new(x.parse().expect("x"), y.parse().expect("y"))
+        })
+        .collect()
+}
+
+// docs/rules.md#climbing-swimming-jumping-and-flying: deep water costs a
+// square more to swim through unless the creature swims (or flies); "A
+// creature can't climb, jump, swim, or fly while prone" (source 000,
+// Prone), so a crawler stays out of it.
+#[test]
+fn water_is_swum_at_a_cost_and_not_crawled_into() {
+    let m = ascii(
+        "
+        .=.
+        ...",
+    );
+    let through = cells("0,0 1,0 2,0");
+    let walker = moving(0, 0, 5, Modes::default());
+    assert_eq!(path_cost(&m, &[], &walker, &through), Some(3));
+    let swimmer = Modes {
+        swim: true,
+        ..Modes::default()
+    };
+    assert_eq!(
+        path_cost(&m, &[], &moving(0, 0, 5, swimmer), &through),
+        Some(2)
+    );
+    let flier = Modes {
+        fly: true,
+        ..Modes::default()
+    };
+    assert_eq!(
+        path_cost(&m, &[], &moving(0, 0, 5, flier), &through),
+        Some(2)
+    );
+    let crawler = Mover {
+        extra_cost: 1,
+        ..moving(0, 0, 5, swimmer.crawling(true))
+    };
+    assert_eq!(path_cost(&m, &[], &crawler, &through), None);
+    // The search agrees: round the water for 2, through it for 3.
+    assert_eq!(reachable(&m, &[], &walker).cost_to(Pos::new(1, 0)), Some(2));
+    assert_eq!(
+        reachable(&m, &[], &moving(0, 0, 5, swimmer)).cost_to(Pos::new(1, 0)),
+        Some(1)
+    );
+}
+
+// docs/rules.md#climbing-swimming-jumping-and-flying: a step up onto
+// higher ground is climbed, a square more for each square risen (at most
+// MAX_CLIMB), unless the creature climbs or flies; going down costs
+// nothing extra; a prone creature can't climb.
+#[test]
+fn higher_ground_is_climbed() {
+    let mut m = ascii(
+        "
+        ....
+        ....",
+    );
+    m.set_heights(&["..2.".to_string(), "..2.".to_string()])
+        .expect("heights");
+    let up = cells("1,0 2,0");
+    let over = cells("1,0 2,0 3,0");
+    let walker = moving(1, 0, 6, Modes::default());
+    assert_eq!(path_cost(&m, &[], &walker, &up), Some(3));
+    assert_eq!(path_cost(&m, &[], &walker, &over), Some(4));
+    let climber = Modes {
+        climb: true,
+        ..Modes::default()
+    };
+    assert_eq!(path_cost(&m, &[], &moving(1, 0, 6, climber), &up), Some(1));
+    let flier = Modes {
+        fly: true,
+        ..Modes::default()
+    };
+    assert_eq!(path_cost(&m, &[], &moving(1, 0, 6, flier), &up), Some(1));
+    let crawler = Mover {
+        extra_cost: 1,
+        ..moving(1, 0, 6, climber.crawling(true))
+    };
+    assert_eq!(path_cost(&m, &[], &crawler, &up), None);
+    assert_eq!(reachable(&m, &[], &walker).cost_to(Pos::new(2, 1)), Some(3));
+    assert_eq!(reachable(&m, &[], &crawler).cost_to(Pos::new(2, 1)), None);
+}
+
+// docs/rules.md#climbing-swimming-jumping-and-flying: a gap (pit or
+// ledge squares) no wider than the creature's jump is jumped in a
+// straight line, a square of movement a square, with no stop over it;
+// a wider gap, a run along a trench, or a prone creature's jump is not.
+#[test]
+fn narrow_gaps_are_jumped_in_a_straight_line() {
+    let m = ascii(
+        "
+        ..__..
+        ..__..
+        ......",
+    );
+    let across = cells("1,0 2,0 3,0 4,0");
+    let jump = |n: u8| Modes {
+        jump: n,
+        ..Modes::default()
+    };
+    assert_eq!(
+        path_cost(&m, &[], &moving(1, 0, 5, jump(2)), &across),
+        Some(3)
+    );
+    assert_eq!(path_cost(&m, &[], &moving(1, 0, 5, jump(1)), &across), None);
+    assert_eq!(path_cost(&m, &[], &moving(1, 0, 5, jump(0)), &across), None);
+    let crawler = Mover {
+        extra_cost: 1,
+        ..moving(1, 0, 5, jump(2).crawling(true))
+    };
+    assert_eq!(path_cost(&m, &[], &crawler, &across), None);
+    // No stop over the gap, and no turning along it.
+    let stop = cells("1,0 2,0");
+    assert_eq!(path_cost(&m, &[], &moving(1, 0, 5, jump(2)), &stop), None);
+    let along = cells("1,0 2,0 2,1 1,2");
+    assert_eq!(path_cost(&m, &[], &moving(1, 0, 5, jump(2)), &along), None);
+    // The search finds the jump: straight across for 3, where round the
+    // gap's end is 4.
+    let reach = reachable(&m, &[], &moving(1, 0, 5, jump(2)));
+    assert_eq!(reach.cost_to(Pos::new(4, 0)), Some(3));
+    assert_eq!(reach.cost_to(Pos::new(2, 0)), None);
+    assert_eq!(
+        reachable(&m, &[], &moving(1, 0, 5, jump(1))).cost_to(Pos::new(4, 0)),
+        Some(4)
+    );
+}
+
+// docs/rules.md#climbing-swimming-jumping-and-flying: a flier goes over
+// pits and ledges as over floor and may stop above them; walls and
+// objects still stop it; prone, it flies no more.
+#[test]
+fn fliers_cross_pits_and_hover_over_them() {
+    let m = ascii(
+        "
+        .___#
+        .___.",
+    );
+    let flier = Modes {
+        fly: true,
+        ..Modes::default()
+    };
+    let reach = reachable(&m, &[], &moving(0, 0, 5, flier));
+    assert_eq!(reach.cost_to(Pos::new(2, 0)), Some(2));
+    assert_eq!(reach.cost_to(Pos::new(4, 1)), Some(4));
+    assert_eq!(reach.cost_to(Pos::new(4, 0)), None);
+    let walker = reachable(&m, &[], &moving(0, 0, 5, Modes::default()));
+    assert_eq!(walker.cost_to(Pos::new(2, 0)), None);
+    let grounded = Mover {
+        extra_cost: 1,
+        ..moving(0, 0, 5, flier.crawling(true))
+    };
+    assert_eq!(reachable(&m, &[], &grounded).cost_to(Pos::new(1, 0)), None);
+}
+
+// A search whose box holds no relief is the one-square search, whatever
+// the rest of the map holds; one whose box holds some finds the jump
+// (docs/rules.md#climbing-swimming-jumping-and-flying).
+#[test]
+fn relief_is_looked_for_in_the_search_box_only() {
+    let m = ascii(
+        "
+        ..........
+        ..........
+        .......__.
+        ..........",
+    );
+    assert!(m.has_relief());
+    assert!(!m.relief_in(0, 0, 6, 3));
+    assert!(m.relief_in(0, 0, 7, 3));
+    assert!(m.relief_in(8, 2, 8, 2));
+    assert!(!m.relief_in(9, 0, 20, 1));
+    let far = reachable(&m, &[], &hero(0, 0, 3));
+    assert!(far.levels.is_some());
+    let jump = Modes {
+        jump: 2,
+        ..Modes::default()
+    };
+    let near = reachable(&m, &[], &moving(6, 2, 3, jump));
+    assert!(near.levels.is_none());
+    assert_eq!(near.cost_to(Pos::new(9, 2)), Some(3));
 }
