@@ -998,22 +998,26 @@ impl Loader {
             .map(|c| c.resource.to_ascii_lowercase())
             .chain(["malice".to_string()])
             .collect();
-        let tags: std::collections::BTreeSet<String> = self
-            .db
-            .abilities
-            .values()
-            .flat_map(|a| &a.tags)
-            .map(|t| t.to_ascii_lowercase())
-            .collect();
+        // A set of tags (lower case), and it as a list for a message.
+        let set = |all: &mut dyn Iterator<Item = &String>| {
+            let set: std::collections::BTreeSet<String> =
+                all.map(|t| t.to_ascii_lowercase()).collect();
+            let listed = if set.is_empty() {
+                "none".to_string()
+            } else {
+                set.iter().cloned().collect::<Vec<_>>().join(", ")
+            };
+            (set, listed)
+        };
+        // docs/rules.md#ability-tags: the tags abilities bear.
+        let (tags, tags_listed) = set(&mut self.db.abilities.values().flat_map(|a| &a.tags));
         // docs/rules.md#creature-tags: the kinds of creature there are.
-        let kinds: std::collections::BTreeSet<String> = self
+        let (kinds, kinds_listed) = set(&mut self
             .db
             .classes
             .values()
             .flat_map(|c| &c.tags)
-            .chain(self.db.monsters.values().flat_map(|m| &m.tags))
-            .map(|t| t.to_ascii_lowercase())
-            .collect();
+            .chain(self.db.monsters.values().flat_map(|m| &m.tags)));
         for id in ids {
             let mut ability = Ability::clone(&self.db.abilities[&id]);
             let unborne = ability
@@ -1025,24 +1029,14 @@ impl Loader {
             if let Some(tag) = unborne {
                 let message = format!(
                     "it targets creatures tagged `{tag}`, which no class or monster is \
-                     (tags: {})",
-                    if kinds.is_empty() {
-                        "none".to_string()
-                    } else {
-                        kinds.iter().cloned().collect::<Vec<_>>().join(", ")
-                    }
+                     (tags: {kinds_listed})"
                 );
                 self.report(Kind::Ability, &id, Needle::String(&tag), message);
             }
             let tag = ability.trigger.as_ref().and_then(|t| t.tag.clone());
             if let Some(tag) = tag.filter(|t| !tags.contains(&t.to_ascii_lowercase())) {
                 let message = format!(
-                    "its trigger names the tag `{tag}`, which no ability has (tags: {})",
-                    if tags.is_empty() {
-                        "none".to_string()
-                    } else {
-                        tags.iter().cloned().collect::<Vec<_>>().join(", ")
-                    }
+                    "its trigger names the tag `{tag}`, which no ability has (tags: {tags_listed})"
                 );
                 self.report(Kind::Ability, &id, Needle::String(&tag), message);
             }

@@ -345,18 +345,39 @@ pub(crate) fn potency_from_auras(
     side: crate::map::Side,
     at: Footprint,
 ) -> i32 {
-    let carriers = carriers(world);
-    if carriers.is_empty() {
+    // The known carriers' auras read where they are (this runs for every
+    // target of every roll and preview: no copy of anyone's auras).
+    let learned;
+    let known = match world
+        .get_res::<KnownCarriers>()
+        .and_then(|k| k.0.0.as_ref())
+    {
+        Some(known) => known,
+        None => {
+            learned = carrying(world);
+            &learned
+        }
+    };
+    if known.is_empty() {
         return 0;
     }
     let content = world.res::<crate::content::Content>();
     let map = &world.res::<world::Battlefield>().0;
     let mut total = 0;
-    for (e, id, space, auras) in carriers {
-        if id == user || world.comp::<Creature>(e).is_none_or(|c| c.side == side) {
+    for &e in known {
+        let (Some(auras), Some(c), Some(space), Some(s)) = (
+            world.comp::<Auras>(e),
+            world.comp::<Creature>(e),
+            world.comp::<Space>(e),
+            world.comp::<crate::stats::Stamina>(e),
+        ) else {
+            continue;
+        };
+        if c.id == user || c.side == side || !can_act(s) {
             continue;
         }
-        for a in &auras {
+        let space = space.0;
+        for a in &auras.0 {
             let adjust = content
                 .ability(&a.ability)
                 .and_then(|x| x.aura.as_ref())

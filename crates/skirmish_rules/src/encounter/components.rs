@@ -185,6 +185,10 @@ pub struct Heroic {
     /// How far below 0 the class may go (0: not at all).
     #[serde(default)]
     pub strain_limit: u32,
+    /// The class's potency bonus against a target the hero has marked
+    /// (docs/rules.md#potency-adjustments: a censor's judged target, +1).
+    #[serde(default)]
+    pub potency_vs_marked: i32,
 }
 
 impl Heroic {

@@ -96,6 +96,7 @@ pub fn spawn_creatures(
                 } else {
                     0
                 },
+                potency_vs_marked: class.potency_vs_marked,
             },
             TurnBudget::default(),
             Stance::default(),

@@ -871,19 +871,11 @@ pub(crate) fn may_grab(
 /// enemies' auras around it (a null's field).
 pub(crate) fn potency_adjustment(world: &World, user: &Snapshot, target: &Snapshot) -> i32 {
     let mut n = 0;
-    if let Some(Creature {
-        kind: crate::encounter::components::CreatureKind::Hero { class },
-        ..
-    }) = world.comp::<Creature>(user.entity)
-    {
-        let bonus = world
-            .res::<Content>()
-            .classes
-            .get(class)
-            .map_or(0, |c| c.potency_vs_marked);
-        if bonus != 0 && target.id != user.id && super::marked_by(world, target.entity, user.id) {
-            n += bonus;
-        }
+    let bonus = world
+        .comp::<Heroic>(user.entity)
+        .map_or(0, |h| h.potency_vs_marked);
+    if bonus != 0 && target.id != user.id && super::marked_by(world, target.entity, user.id) {
+        n += bonus;
     }
     n + crate::encounter::aura::potency_from_auras(world, user.id, user.side, user.space)
 }
