@@ -77,30 +77,34 @@ pub(super) type Carrier = (Entity, CreatureId, Footprint, Vec<ActiveAura>);
 pub(super) fn carriers(world: &World) -> Vec<Carrier> {
     // Only those known to have carried one are read (see `KnownCarriers`):
     // most often nobody. Not known, everyone's auras are looked at.
-    let learned;
-    let known = match world
+    with_known(world, |known| {
+        let mut out = Vec::new();
+        for &e in known {
+            if let (Some(a), Some(c), Some(sp), Some(s)) = (
+                world.comp::<Auras>(e),
+                world.comp::<Creature>(e),
+                world.comp::<Space>(e),
+                world.comp::<crate::stats::Stamina>(e),
+            ) {
+                out.extend(carrier(e, c, sp, s, a));
+            }
+        }
+        out.sort_by_key(|c| c.1);
+        out
+    })
+}
+
+/// `f` of the creatures known to have carried an aura (see
+/// [`KnownCarriers`]), or, where that is not known, of those carrying one
+/// now.
+fn with_known<R>(world: &World, f: impl FnOnce(&[Entity]) -> R) -> R {
+    match world
         .get_res::<KnownCarriers>()
         .and_then(|k| k.0.0.as_ref())
     {
-        Some(known) => known,
-        None => {
-            learned = carrying(world);
-            &learned
-        }
-    };
-    let mut out = Vec::new();
-    for &e in known {
-        if let (Some(a), Some(c), Some(sp), Some(s)) = (
-            world.comp::<Auras>(e),
-            world.comp::<Creature>(e),
-            world.comp::<Space>(e),
-            world.comp::<crate::stats::Stamina>(e),
-        ) {
-            out.extend(carrier(e, c, sp, s, a));
-        }
+        Some(known) => f(known),
+        None => f(&carrying(world)),
     }
-    out.sort_by_key(|c| c.1);
-    out
 }
 
 /// The creatures whose auras are not empty, in one pass over everyone's.
@@ -347,45 +351,36 @@ pub(crate) fn potency_from_auras(
 ) -> i32 {
     // The known carriers' auras read where they are (this runs for every
     // target of every roll and preview: no copy of anyone's auras).
-    let learned;
-    let known = match world
-        .get_res::<KnownCarriers>()
-        .and_then(|k| k.0.0.as_ref())
-    {
-        Some(known) => known,
-        None => {
-            learned = carrying(world);
-            &learned
+    with_known(world, |known| {
+        if known.is_empty() {
+            return 0;
         }
-    };
-    if known.is_empty() {
-        return 0;
-    }
-    let content = world.res::<crate::content::Content>();
-    let map = &world.res::<world::Battlefield>().0;
-    let mut total = 0;
-    for &e in known {
-        let (Some(auras), Some(c), Some(space), Some(s)) = (
-            world.comp::<Auras>(e),
-            world.comp::<Creature>(e),
-            world.comp::<Space>(e),
-            world.comp::<crate::stats::Stamina>(e),
-        ) else {
-            continue;
-        };
-        if c.id == user || c.side == side || !can_act(s) {
-            continue;
-        }
-        let space = space.0;
-        for a in &auras.0 {
-            let adjust = content
-                .ability(&a.ability)
-                .and_then(|x| x.aura.as_ref())
-                .map_or(0, |s| s.enemy_potency);
-            if adjust != 0 && reaches(map, space, a.radius, at) {
-                total += adjust;
+        let content = world.res::<crate::content::Content>();
+        let map = &world.res::<world::Battlefield>().0;
+        let mut total = 0;
+        for &e in known {
+            let (Some(auras), Some(c), Some(space), Some(s)) = (
+                world.comp::<Auras>(e),
+                world.comp::<Creature>(e),
+                world.comp::<Space>(e),
+                world.comp::<crate::stats::Stamina>(e),
+            ) else {
+                continue;
+            };
+            if c.id == user || c.side == side || !can_act(s) {
+                continue;
+            }
+            let space = space.0;
+            for a in &auras.0 {
+                let adjust = content
+                    .ability(&a.ability)
+                    .and_then(|x| x.aura.as_ref())
+                    .map_or(0, |s| s.enemy_potency);
+                if adjust != 0 && reaches(map, space, a.radius, at) {
+                    total += adjust;
+                }
             }
         }
-    }
-    total
+        total
+    })
 }
