@@ -391,11 +391,9 @@ impl<'a> Scorer<'a> {
             // hovering over a gap knocked prone falls: the fall's damage.
             let prone = crate::conditions::ConditionKind::Prone;
             let fall = if tc.movement.modes.fly && !tc.conditions.has(prone) {
-                let map = self.e.map();
-                tc.space
-                    .squares()
-                    .filter_map(|q| map.cell(q).terrain.fall_depth())
-                    .max()
+                self.e
+                    .map()
+                    .fall_depth(tc.space)
                     .map_or(0, crate::map::forced::fall_damage)
             } else {
                 0

@@ -226,19 +226,16 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
         result.end = next;
         // Falling into a pit or off a ledge ends the movement (a vertical
         // movement lands only at its end, and not on another creature).
-        if !force.flies && (!force.vertical || (moved == distance && blocker.is_none())) {
-            let depth = fp
-                .squares()
-                .filter_map(|q| map.cell(q).terrain.fall_depth())
-                .max();
-            if let Some(depth) = depth {
-                result.events.push(ForcedEvent::Fell {
-                    at: next,
-                    depth,
-                    damage: fall_damage(depth),
-                });
-                return result;
-            }
+        if !force.flies
+            && (!force.vertical || (moved == distance && blocker.is_none()))
+            && let Some(depth) = map.fall_depth(fp)
+        {
+            result.events.push(ForcedEvent::Fell {
+                at: next,
+                depth,
+                damage: fall_damage(depth),
+            });
+            return result;
         }
         if moved >= distance {
             break;

@@ -518,11 +518,7 @@ fn aloft(world: &World, entity: Entity) -> bool {
 /// How deep the pit or ledge under `entity`'s space is, if any.
 fn gap_depth(world: &World, entity: Entity) -> Option<u32> {
     let space = world.comp::<Space>(entity)?.0;
-    let map = &world.res::<Battlefield>().0;
-    space
-        .squares()
-        .filter_map(|q| map.cell(q).terrain.fall_depth())
-        .max()
+    world.res::<Battlefield>().0.fall_depth(space)
 }
 
 /// docs/rules.md#prone: a creature flying or jumping over a gap that is

@@ -53,11 +53,7 @@ pub(crate) fn walk_steps(
         let size = world.comp::<Space>(entity).map_or(1, |s| s.0.size);
         let gap: Vec<bool> = path
             .iter()
-            .map(|&p| {
-                Footprint::new(p, size)
-                    .squares()
-                    .any(|q| map.square_flags(q) & crate::map::grid::square::LOW != 0)
-            })
+            .map(|&p| map.touches_low(Footprint::new(p, size)))
             .collect();
         (gap, modes_of(world, entity).flying())
     };

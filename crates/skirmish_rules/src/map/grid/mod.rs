@@ -1127,6 +1127,21 @@ impl Map {
             .any(|row| row & mask != 0)
     }
 
+    /// The deepest pit or ledge under a footprint, if any (how far a
+    /// creature there falls).
+    pub fn fall_depth(&self, fp: Footprint) -> Option<u32> {
+        fp.squares()
+            .filter_map(|q| self.cell(q).terrain.fall_depth())
+            .max()
+    }
+
+    /// Whether a footprint has a square on the low floor of a pit or below
+    /// a ledge ([`square::LOW`]).
+    pub fn touches_low(&self, fp: Footprint) -> bool {
+        fp.squares()
+            .any(|q| self.square_flags(q) & square::LOW != 0)
+    }
+
     /// The highest elevation under a footprint.
     pub fn elevation(&self, fp: Footprint) -> u8 {
         fp.squares()

@@ -46,11 +46,9 @@ pub(super) fn path_cost_by(
 ) -> Option<u32> {
     let mut total = 0;
     let mut last_can_end = true;
-    let bottom = path.first().is_some_and(|&p| {
-        Footprint::new(p, mover.space.size)
-            .squares()
-            .any(|q| map.square_flags(q) & square::LOW != 0)
-    });
+    let bottom = path
+        .first()
+        .is_some_and(|&p| map.touches_low(Footprint::new(p, mover.space.size)));
     for w in path.windows(2) {
         if w[0].distance(w[1]) != 1 || cuts_corner(map, w[0], w[1], mover.space.size) {
             return None;

@@ -738,11 +738,7 @@ fn enter_cost(
     let relief = map.has_relief();
     let flying = relief && mover.modes.flying();
     let from_fp = Footprint::new(from, mover.space.size);
-    let low = bottom
-        && !flying
-        && from_fp
-            .squares()
-            .any(|q| map.square_flags(q) & square::LOW != 0);
+    let low = bottom && !flying && map.touches_low(from_fp);
     let mut difficult = false;
     let mut can_end = true;
     let mut lands_low = false;
@@ -784,11 +780,7 @@ fn enter_cost(
     if relief && !flying {
         let mut rise = i64::from(map.elevation(fp)) - i64::from(map.elevation(from_fp));
         if low && !lands_low {
-            rise += from_fp
-                .squares()
-                .filter_map(|q| map.cell(q).terrain.fall_depth())
-                .max()
-                .map_or(0, i64::from);
+            rise += map.fall_depth(from_fp).map_or(0, i64::from);
         }
         if rise > 0 {
             if mover.modes.prone {
@@ -810,10 +802,7 @@ pub const MAX_CLIMB: u32 = 3;
 /// Whether the mover's move begins down in a pit (walking on along its
 /// floor, it climbs out only at a cost; docs/rules.md#climbing-swimming-jumping-and-flying).
 pub(super) fn starts_low(map: &Map, mover: &Mover) -> bool {
-    mover
-        .space
-        .squares()
-        .any(|q| map.square_flags(q) & square::LOW != 0)
+    map.touches_low(mover.space)
 }
 
 /// Whether square `q` of the space stepped into at `to` (from `from`) is
