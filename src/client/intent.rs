@@ -277,6 +277,8 @@ pub fn anchor(p: &Placement) -> Option<Pos> {
         Placement::Wall { squares } => squares.first().copied(),
         Placement::Cone { aim } => Some(*aim),
         Placement::Sphere { centre } => Some(*centre),
+        // docs/rules.md#during-the-move: where the move ends.
+        Placement::Path { path } => path.end(),
     }
 }
 

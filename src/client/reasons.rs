@@ -123,6 +123,11 @@ pub fn ability_reason(e: &mut Encounter, actor: CreatureId, id: &str) -> Option<
         Distance::Myself => vec![with_target(actor)],
         d if d.is_area() => {
             let mut v = vec![placed(Placement::OnSelf)];
+            if let Distance::Sweep { .. } = ab.distance {
+                v = vec![placed(Placement::Path {
+                    path: vec![me.space.pos].into(),
+                })];
+            }
             if let Some((_, _, at)) = others.first() {
                 v.push(placed(Placement::Cube { corner: *at }));
                 v.push(placed(Placement::Sphere { centre: *at }));

@@ -157,6 +157,19 @@ pub enum Distance {
         height: u32,
         within: u32,
     },
+    /// docs/rules.md#during-the-move: the user moves up to `squares` (a
+    /// shift, if `shift`), and the ability affects each creature it may
+    /// target that is within `reach` of the user somewhere along the move,
+    /// from the square it first leaves to the last it enters.
+    Sweep {
+        squares: u32,
+        reach: u32,
+        shift: bool,
+    },
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// [`Distance`] as content writes it: every variant, plus the named ones.
@@ -192,6 +205,13 @@ enum DistanceSpec {
         radius: u32,
         height: u32,
         within: u32,
+    },
+    Sweep {
+        squares: u32,
+        #[serde(default = "one")]
+        reach: u32,
+        #[serde(default)]
+        shift: bool,
     },
     Swinging,
     Spitting,
@@ -239,6 +259,15 @@ impl From<DistanceSpec> for Distance {
                 height,
                 within,
             },
+            S::Sweep {
+                squares,
+                reach,
+                shift,
+            } => Distance::Sweep {
+                squares,
+                reach,
+                shift,
+            },
             // "Targets in Swinging Distance are close enough for melee combat."
             S::Swinging => Distance::Melee(SWINGING),
             S::Spitting => Distance::Ranged(SPITTING),
@@ -274,6 +303,7 @@ impl Distance {
             | Distance::Sphere { within, .. }
             | Distance::Cylinder { within, .. } => within,
             Distance::Cone { length } => length,
+            Distance::Sweep { squares, reach, .. } => squares.saturating_add(reach),
         }
     }
 }
@@ -301,6 +331,17 @@ impl std::fmt::Display for Distance {
                 height,
                 within,
             } => write!(f, "{radius} x {height} cylinder within {within}"),
+            Distance::Sweep {
+                squares,
+                reach,
+                shift,
+            } => {
+                let how = if shift { "Shift" } else { "Move" };
+                match reach {
+                    1 => write!(f, "{how} {squares}, adjacent along the way"),
+                    r => write!(f, "{how} {squares}, within {r} along the way"),
+                }
+            }
         }
     }
 }

@@ -31,6 +31,8 @@ pub fn attack_reach(e: &Encounter, c: &CreatureView) -> (u32, bool) {
             Distance::Ranged(r) => (r, true),
             Distance::MeleeOrRanged(_, r) => (r, false),
             Distance::Melee(r) => (r, false),
+            // (Moved up to, then struck in melee.)
+            Distance::Sweep { squares, reach, .. } => (squares.saturating_add(reach), false),
             d if d.is_area() => (d.reach().max(1), d.reach() > 1),
             _ => continue,
         };
@@ -925,7 +927,28 @@ impl<'a> Scorer<'a> {
                 } else {
                     0.0
                 };
-                self.preview_value(&p) + 2.0 * w.damage * surges + gains - cost
+                // docs/rules.md#during-the-move: where the move leaves it,
+                // and the opportunity attacks a move that is not a shift
+                // provokes, as for a move.
+                let moved = match (cmd, a.distance) {
+                    (
+                        Command::UseAreaAbility {
+                            placement: crate::encounter::Placement::Path { path },
+                            ..
+                        },
+                        Distance::Sweep { shift, .. },
+                    ) => {
+                        let end = Footprint::new(path.end().unwrap_or(c.space.pos), c.space.size);
+                        let provoked = if shift {
+                            0.0
+                        } else {
+                            self.provoked(c, path) + self.trapped(c, path)
+                        };
+                        self.position(c, end) - self.position(c, c.space) - w.provoke * provoked
+                    }
+                    _ => 0.0,
+                };
+                self.preview_value(&p) + 2.0 * w.damage * surges + gains - cost + moved
             }
             Command::FreeStrike { .. } => self
                 .forecast
@@ -1001,8 +1024,7 @@ impl<'a> Scorer<'a> {
             Command::Hide { .. } => 0.5,
             // (Holding a grab costs nothing; letting go gains nothing.)
             Command::Release { .. } => -1.0,
-            // (The brains keep what their abilities made.)
-            Command::EndEffect { .. } => -1.0,
+            Command::EndEffect { ability, .. } => self.end_effect_value(c, ability),
             Command::Delay { .. } => -5.0,
             Command::EndTurn { .. } => 0.0,
             Command::Answer { reaction: None, .. } => 0.0,
@@ -1051,7 +1073,118 @@ pub fn choose(e: &Encounter, legal: &[Command], w: &Weights) -> Command {
     {
         return legal[end].clone();
     }
-    spend_surges(e, legal[i].clone())
+    spend_surges(e, connect_glyphs(e, legal[i].clone()))
+}
+
+/// docs/rules.md#ending-effects: what ending the lasting effects of one's
+/// own `ability` is worth to its user's side: each condition it holds on
+/// an ally is lifted (worth a condition), each on an enemy is lost (the
+/// same, taken away), each bonus on an ally or an aura or prepared ability
+/// of it lost likewise; keeping is preferred when it comes out even.
+impl Scorer<'_> {
+    fn end_effect_value(&self, c: &CreatureView, ability: &str) -> f64 {
+        let w = self.w.condition.max(0.1);
+        let mut v = -0.5;
+        for o in self.all.iter().filter(|o| !o.stamina.is_dead()) {
+            let sign = if o.side == self.side { 1.0 } else { -1.0 };
+            let held = o
+                .conditions
+                .list
+                .iter()
+                .filter(|k| k.source == Some(c.id) && k.ability.as_deref() == Some(ability))
+                .count();
+            v += sign * w * held as f64;
+            let bonuses = o
+                .bonuses
+                .0
+                .iter()
+                .filter(|b| b.source == Some(c.id) && b.from == ability)
+                .count();
+            v -= sign * w * bonuses as f64;
+        }
+        if c.auras.iter().any(|a| a.ability == ability) {
+            v -= w;
+        }
+        v
+    }
+}
+
+/// docs/rules.md#glyphs ("you can specify that a Glyph should be connected
+/// to any other Glyph within Swinging Distance of it"): a brain connects a
+/// new glyph only to its side's glyphs it shares a command with (one sends
+/// what the other answers, other than `dismiss`, which every glyph answers:
+/// sharing only that would let one dismissal unmake both), so a network of
+/// one kind passes its commands on and others keep apart. The listing
+/// offers every glyphic use connected to all ([`Command::unspent`]); the
+/// choice is left as listed when it would connect to all anyway.
+pub fn connect_glyphs(e: &Encounter, cmd: Command) -> Command {
+    let Command::UseAreaAbility {
+        creature,
+        ability,
+        placement,
+        links: None,
+        ..
+    } = &cmd
+    else {
+        return cmd;
+    };
+    let content = e.content();
+    let Some(spec) = content.ability(ability).and_then(|a| a.glyph.as_ref()) else {
+        return cmd;
+    };
+    let Some(side) = e.side_of(*creature) else {
+        return cmd;
+    };
+    let Ok(area) = e.area_of(*creature, ability, placement) else {
+        return cmd;
+    };
+    let glyphs = e.glyphs();
+    let near: Vec<_> = glyphs
+        .list
+        .iter()
+        .filter(|g| {
+            !g.dismissed
+                && g.side == side
+                && !area.covered.contains(&g.at)
+                && area.covered.iter().any(|&q| q.distance(g.at) <= 1)
+        })
+        .collect();
+    let kept: Vec<Pos> = near
+        .iter()
+        .filter(|g| {
+            content
+                .ability(&g.from)
+                .and_then(|a| a.glyph.as_ref())
+                .is_some_and(|other| shares_command(spec, other))
+        })
+        .map(|g| g.at)
+        .collect();
+    if kept.len() == near.len() {
+        return cmd;
+    }
+    let mut cmd = cmd;
+    if let Command::UseAreaAbility { links, .. } = &mut cmd {
+        *links = Some(kept);
+    }
+    cmd
+}
+
+/// Whether one glyph sends a command the other answers (either way),
+/// `dismiss` aside.
+pub fn shares_command(a: &crate::ability::GlyphSpec, b: &crate::ability::GlyphSpec) -> bool {
+    let sends = |s: &crate::ability::GlyphSpec| -> Vec<String> {
+        s.abilities
+            .iter()
+            .filter_map(|g| g.send.clone())
+            .filter(|c| c != "dismiss")
+            .collect()
+    };
+    let answers = |s: &crate::ability::GlyphSpec, cmd: &str| {
+        s.abilities
+            .iter()
+            .any(|g| g.on == crate::ability::GlyphTrigger::Command(cmd.to_string()))
+    };
+    sends(a).iter().any(|c| answers(b, c)) || sends(b).iter().any(|c| answers(a, c))
 }
 
 /// The surges a hero spends on the ability it chose (docs/ai.md#surges,

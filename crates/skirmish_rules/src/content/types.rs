@@ -531,6 +531,7 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
         Distance::Wall { squares, .. } => squares == 0,
         Distance::Cone { length } => length == 0,
         Distance::Sphere { radius, .. } | Distance::Cylinder { radius, .. } => radius == 0,
+        Distance::Sweep { reach, .. } => reach == 0,
         _ => false,
     };
     if zero {
@@ -558,6 +559,7 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
             height,
             within,
         } => &[*radius, *height, *within],
+        Distance::Sweep { squares, reach, .. } => &[*squares, *reach],
         Distance::Myself => &[],
     };
     if numbers.iter().any(|&n| n > MAX_DISTANCE) {

@@ -139,9 +139,10 @@ pub enum Command {
 
 impl Command {
     /// The command as the listing lists it, when a brain has added surges
-    /// to it (on damage or on potency, docs/rules.md#surges): the listing
-    /// offers each ability once, unspent, and whoever chooses it may spend
-    /// surges on it; `None` when nothing is spent.
+    /// to it (on damage or on potency, docs/rules.md#surges) or chosen a
+    /// glyph's connections (docs/rules.md#glyphs): the listing offers each
+    /// ability once, unspent and connected to every glyph, and whoever
+    /// chooses it may add those choices; `None` when none is made.
     pub fn unspent(&self) -> Option<Command> {
         let mut bare = self.clone();
         match &mut bare {
@@ -149,14 +150,20 @@ impl Command {
                 surges,
                 potency_surges,
                 ..
-            }
-            | Command::UseAreaAbility {
-                surges,
-                potency_surges,
-                ..
             } if *surges > 0 || !potency_surges.is_empty() => {
                 *surges = 0;
                 potency_surges.clear();
+                Some(bare)
+            }
+            Command::UseAreaAbility {
+                surges,
+                potency_surges,
+                links,
+                ..
+            } if *surges > 0 || !potency_surges.is_empty() || links.is_some() => {
+                *surges = 0;
+                potency_surges.clear();
+                *links = None;
                 Some(bare)
             }
             _ => None,
@@ -192,6 +199,7 @@ impl Command {
                 | Placement::Sphere { centre: p } => one(p).filter(|&p| test(p)),
                 Placement::Line { start, aim } => [*start, *aim].into_iter().find(|&p| test(p)),
                 Placement::Wall { squares } => squares.iter().copied().find(|&p| test(p)),
+                Placement::Path { path } => path.squares().find(|&p| test(p)),
             },
             _ => None,
         }
@@ -236,6 +244,9 @@ pub enum Placement {
     Cone { aim: Pos },
     /// A sphere or cylinder around a square.
     Sphere { centre: Pos },
+    /// docs/rules.md#during-the-move: the way the user moves (its square
+    /// first), affecting those it passes.
+    Path { path: crate::map::movement::Path },
 }
 
 /// Why a command was refused. A refused command changes nothing.

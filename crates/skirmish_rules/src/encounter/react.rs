@@ -94,6 +94,13 @@ pub(super) enum Resume {
         target: CreatureId,
         ability: Option<String>,
     },
+    /// The roll of an ability used during a move, once the move is over
+    /// (docs/rules.md#during-the-move).
+    Sweep {
+        roll: Box<crate::encounter::resolve::PendingRoll>,
+        path: Vec<Pos>,
+        reach: u32,
+    },
     /// A summon's automatic turn (docs/rules.md#summons: "Move+0, Attack+0").
     SummonTurn { creature: CreatureId },
     /// The attack that ends a summon's turn.
@@ -190,6 +197,7 @@ pub(super) fn run(world: &mut World) -> bool {
                 target,
                 ability,
             } => resolve::charge_attack(world, creature, target, ability.as_deref()),
+            Resume::Sweep { roll, path, reach } => resolve::sweep_roll(world, *roll, &path, reach),
             Resume::SummonTurn { creature } => super::summon::take_turn(world, creature),
             Resume::SummonStrike { creature } => super::summon::strike(world, creature),
             Resume::Ask {

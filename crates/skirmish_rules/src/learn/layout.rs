@@ -282,6 +282,8 @@ impl Layout {
                         | Placement::Sphere { centre: p }
                         | Placement::Line { aim: p, .. } => *p,
                         Placement::Wall { squares } => *squares.first()?,
+                        // (Where the move ends: one way to each square.)
+                        Placement::Path { path } => path.end()?,
                     };
                     (*creature, areas + a * self.squares() + self.square(at)?)
                 }

@@ -92,6 +92,33 @@ pub fn burst(map: &Map, user: Footprint, radius: u32) -> Area {
     finish(map, user, covered)
 }
 
+/// docs/rules.md#during-the-move: the squares within `reach` of a creature
+/// of `size` somewhere along `path`, from the square it first leaves to the
+/// last it enters (a burst around each of its spaces on the way, each
+/// reached in line of effect from that space), less the space it ends in.
+pub fn sweep(map: &Map, size: u32, path: &[Pos], reach: u32) -> Area {
+    let mut out = Area::default();
+    for &p in path {
+        let step = burst(map, Footprint::new(p, size), reach);
+        for q in step.covered {
+            if !out.covered.contains(&q) {
+                out.covered.push(q);
+            }
+        }
+        for q in step.reached {
+            if !out.reached.contains(&q) {
+                out.reached.push(q);
+            }
+        }
+    }
+    if let Some(&end) = path.last() {
+        let end = Footprint::new(end, size);
+        out.covered.retain(|&q| !end.contains(q));
+        out.reached.retain(|&q| !end.contains(q));
+    }
+    out
+}
+
 /// Whether a burst (or aura) of `radius` around `user` reaches any of
 /// `squares`: the same as asking [`burst`]'s area of each, without working
 /// out the whole area (a listing asks only whether it would catch anyone).
@@ -376,6 +403,43 @@ mod tests {
                     .collect()
             })
             .collect()
+    }
+
+    // docs/rules.md#during-the-move: "the move begins in the space you
+    // first leave ... and ends in the last space you move into": the
+    // squares beside the first and the last count, the end's own square
+    // does not, and a wall beside the way is not reached.
+    #[test]
+    fn sweep_reaches_beside_the_whole_way_and_not_through_walls() {
+        let m = ascii(
+            "
+            ........
+            ........
+            .....#..
+            ........",
+        );
+        let way = [
+            Pos::new(1, 1),
+            Pos::new(2, 1),
+            Pos::new(3, 1),
+            Pos::new(4, 1),
+        ];
+        let a = sweep(&m, 1, &way, 1);
+        let picture = render(&m, &a).join("\n");
+        // Beside the square first left, and beside the last entered.
+        assert!(a.reaches(Pos::new(0, 0)), "{picture}");
+        // A wall beside the way is covered, never reached.
+        assert!(a.covered.contains(&Pos::new(5, 2)) && !a.reaches(Pos::new(5, 2)));
+        assert!(a.reaches(Pos::new(5, 0)), "{picture}");
+        // The squares walked before the end count; the end's own does not.
+        assert!(a.reaches(Pos::new(1, 1)), "{picture}");
+        assert!(!a.reaches(Pos::new(4, 1)), "{picture}");
+        // Two away from every square of the way: not reached.
+        assert!(!a.reaches(Pos::new(6, 1)), "{picture}");
+        assert!(!a.reaches(Pos::new(2, 3)), "{picture}");
+        // Staying put is a burst around the square.
+        let still = sweep(&m, 1, &way[..1], 1);
+        assert_eq!(still.reached, burst(&m, sq(1, 1), 1).reached);
     }
 
     // docs/rules.md#burst: "A creature or object must be within X squares of you";

@@ -268,6 +268,24 @@ pub(crate) fn use_ability(
     if let Some(placement) = placement {
         let creatures = occupants(world);
         let area = place_area(map, &creatures, user.space, ability.distance, placement)?;
+        // docs/rules.md#during-the-move: the move itself, as a walk (a
+        // shift) of up to its squares that spends no move action.
+        if let (Distance::Sweep { squares, shift, .. }, Placement::Path { path }) =
+            (ability.distance, placement)
+            && path.len() > 1
+        {
+            let path = path.to_vec();
+            super::moving::path_in_reach(
+                world,
+                entity,
+                id,
+                user.space,
+                &user.conditions,
+                &path,
+                shift,
+                Some(squares),
+            )?;
+        }
         return Ok(UsePlan {
             budget,
             user,
@@ -377,6 +395,21 @@ pub(crate) fn place_area(
             area::cylinder(map, user, radius, within, *centre).map_err(bad)?,
             single(*centre),
         ),
+        (Distance::Sweep { reach, .. }, Placement::Path { path }) => {
+            let path = path.to_vec();
+            if path.first() != Some(&user.pos) {
+                return Err(Refusal::BadPath(
+                    "it must start at the creature's square".into(),
+                ));
+            }
+            if path.windows(2).any(|w| w[0].distance(w[1]) != 1) {
+                return Err(Refusal::BadPath(
+                    "each square must touch the one before it".into(),
+                ));
+            }
+            let end = Footprint::new(*path.last().unwrap_or(&user.pos), user.size);
+            (area::sweep(map, user.size, &path, reach), end)
+        }
         _ => {
             return Err(Refusal::BadPlacement(format!(
                 "that placement does not fit a {distance}"

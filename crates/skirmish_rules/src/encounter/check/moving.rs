@@ -42,7 +42,7 @@ pub(crate) fn walk(
     // walk over, see [`ListedWalk`]; only a move or shift is handed.)
     let listed = crate::fast::handed::<ListedWalk>(world).is_some_and(|l| l.walker == id);
     if !listed || cfg!(debug_assertions) {
-        let checked = path_in_reach(world, entity, id, space, conditions, path, shift);
+        let checked = path_in_reach(world, entity, id, space, conditions, path, shift, None);
         debug_assert!(
             !listed || checked.is_ok(),
             "a listed move was refused: {checked:?} for {path:?}"
@@ -60,9 +60,11 @@ pub(crate) fn walk(
 }
 
 /// Whether `path` is a walk the creature may take now: a shift where it
-/// may shift, within its speed (halved by a heavy creature it drags),
+/// may shift, within its speed (halved by a heavy creature it drags), or
+/// within the `squares` an ability moves it (docs/rules.md#during-the-move),
 /// every step allowed and ending on no other creature (docs/rules.md#shift
 /// "Movement").
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn path_in_reach(
     world: &World,
     entity: Entity,
@@ -71,6 +73,7 @@ pub(crate) fn path_in_reach(
     conditions: &Conditions,
     path: &[Pos],
     shift: bool,
+    squares: Option<u32>,
 ) -> Result<(), Refusal> {
     let movement = *world
         .comp::<Movement>(entity)
@@ -83,8 +86,13 @@ pub(crate) fn path_in_reach(
     if shift && !limits.can_shift {
         return Err(Refusal::CannotShift);
     }
-    let speed = if shift { 1 } else { limits.speed };
-    if speed == 0 {
+    let speed = match squares {
+        Some(n) => n,
+        None if shift => 1,
+        None => limits.speed,
+    };
+    // (An ability's move is a move all the same: not for one that can't.)
+    if speed == 0 || (squares.is_some() && limits.speed == 0) {
         return Err(Refusal::CannotMove);
     }
     let creatures = occupants(world);

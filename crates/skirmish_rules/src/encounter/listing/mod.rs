@@ -3,8 +3,10 @@
 //! each valid target, charges, and the answers to a prompt.
 
 mod charges;
+mod sweeps;
 
 pub(crate) use charges::*;
+pub(crate) use sweeps::*;
 
 use super::*;
 use crate::ability::{ActionType, Distance};
@@ -954,7 +956,21 @@ pub(crate) fn creature_actions(
             continue;
         }
         if a.distance.is_area() {
-            for placement in placements(map, &creatures, space, a, me.side, active) {
+            let placed = match a.distance {
+                Distance::Sweep { .. } => sweeps(
+                    map,
+                    &creatures,
+                    space,
+                    a,
+                    (active, me.side),
+                    cond,
+                    speed,
+                    mv.modes,
+                    afraid,
+                ),
+                _ => placements(map, &creatures, space, a, me.side, active),
+            };
+            for placement in placed {
                 out.push(Listed::Other(others.len() as u32));
                 others.push(Command::UseAreaAbility {
                     creature: active,

@@ -43,6 +43,8 @@ pub(crate) struct AbilityUse<'a> {
     pub(crate) tier: Option<crate::power_roll::Tier>,
     /// A glyphic ability's chosen connections (docs/rules.md#glyphs).
     pub(crate) links: Option<&'a [crate::map::Pos]>,
+    /// The way an ability used during a move goes (docs/rules.md#during-the-move).
+    pub(crate) path: Option<Vec<Pos>>,
 }
 
 /// Use an ability, as checked ([`crate::encounter::check::use_ability`]):
@@ -62,6 +64,7 @@ pub(crate) fn use_ability(
         tier: chosen_tier,
         potency_surges,
         links,
+        path,
     } = u;
     let crate::encounter::check::UsePlan {
         budget,
@@ -77,6 +80,41 @@ pub(crate) fn use_ability(
     };
     // An area: its targets are every eligible creature it reaches.
     if let Some((area, source)) = area {
+        // docs/rules.md#during-the-move: the move first (spending no move
+        // action), then the roll against those it passed.
+        if let (Distance::Sweep { shift, reach, .. }, Some(path)) = (ability.distance, path) {
+            set_budget(world, entity, budget);
+            pay(world, entity, id, ability, spend);
+            let roll = PendingRoll {
+                user: id,
+                ability: ability.id.clone(),
+                targets: Vec::new(),
+                area: Some(area),
+                source: Some(source),
+                surges,
+                potency_surges: potency_surges.to_vec(),
+                tier: chosen_tier,
+                extra,
+                spend,
+            };
+            let walks = path.len() > 1;
+            let mut res = world.res_mut::<Resolution>();
+            res.push(Resume::Sweep {
+                roll: Box::new(roll),
+                path: path.clone(),
+                reach,
+            });
+            if walks {
+                res.push(Resume::Walk {
+                    creature: id,
+                    path,
+                    shift,
+                    asked: false,
+                    airborne: false,
+                });
+            }
+            return;
+        }
         // docs/rules.md#glyphs: a glyphic ability inscribes its glyphs on the area.
         if ability.glyph.is_some() {
             set_budget(world, entity, budget);
@@ -185,6 +223,63 @@ pub(crate) fn use_ability(
             spend,
         },
     );
+}
+
+/// docs/rules.md#during-the-move: the move of an ability used during one
+/// is over (or was cut short): the roll goes against each creature it may
+/// target within `reach` of the user somewhere on the way it went, "the
+/// space you first leave" to "the last space you move into". A user moved
+/// off its way by something else (a reaction's push) went no farther on it
+/// than its first square (our ruling, docs/rulings.md).
+pub(crate) fn sweep_roll(world: &mut World, mut roll: PendingRoll, path: &[Pos], reach: u32) {
+    let Some(entity) = entity_of(world, roll.user) else {
+        return;
+    };
+    if world.comp::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
+        return;
+    }
+    let Some(user) = snapshot(world, entity) else {
+        return;
+    };
+    let content = world.res::<Content>().clone();
+    let Some(ability) = content.ability(&roll.ability) else {
+        return;
+    };
+    let went = path
+        .iter()
+        .rposition(|&p| p == user.space.pos)
+        .map_or(&path[..path.len().min(1)], |i| &path[..=i]);
+    let area = crate::map::area::sweep(&world.res::<Battlefield>().0, user.space.size, went, reach);
+    let mut ids: Vec<CreatureId> = Vec::new();
+    for o in area.creatures(&occupants(world)) {
+        if let Some(ts) = entity_of(world, o.id).and_then(|te| snapshot(world, te))
+            && target_allowed(world, &ability.target, &user, &ts)
+        {
+            ids.push(ts.id);
+        }
+    }
+    if let Some(max) = ability.target.count {
+        ids.truncate(max as usize);
+    }
+    if ids.len() >= 2 {
+        trigger_resource(
+            world,
+            entity,
+            crate::content::ResourceTrigger::AreaHitsSeveral,
+        );
+    }
+    emit(
+        world,
+        LogEntry::AreaPlaced {
+            creature: roll.user,
+            squares: area.reached.clone(),
+            targets: ids.clone(),
+        },
+    );
+    roll.targets = ids;
+    roll.area = Some(area);
+    roll.source = Some(user.space);
+    start_ability(world, entity, ability, roll);
 }
 
 /// An ability roll waiting to be made: the user, the ability, and the

@@ -72,6 +72,7 @@ pub(crate) fn charge_attack(
                 tier: None,
                 potency_surges: &[],
                 links: None,
+                path: None,
             };
             use_ability(world, entity, id, how, plan)
         }),

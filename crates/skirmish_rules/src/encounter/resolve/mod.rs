@@ -282,6 +282,13 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
                     Command::UseAreaAbility { links, .. } => links.as_deref(),
                     _ => None,
                 },
+                path: match cmd {
+                    Command::UseAreaAbility {
+                        placement: Placement::Path { path },
+                        ..
+                    } => Some(path.to_vec()),
+                    _ => None,
+                },
             },
             *plan,
         ),

@@ -663,3 +663,172 @@ fn loot_recover_and_prepare_score_what_they_bring() {
     spent.apply(me("thorn_mantle")).unwrap();
     assert!(greedy_score(&spent, &me("second_wind_rite")) > 0.0);
 }
+
+// docs/rules.md#ending-effects: "A creature who imposes an effect on another
+// creature using an ability can end that effect as a free maneuver". The
+// brain ends one that holds back its own side (a condition its area left
+// on an ally), and keeps one that holds an enemy.
+#[test]
+fn greedy_ends_its_own_effect_only_when_it_holds_its_own_side() {
+    use crate::conditions::{ActiveCondition, ConditionKind, Duration};
+    const CENSOR: CreatureId = CreatureId(2);
+    let restrain = |e: &mut Encounter, on: CreatureId| {
+        let ent = world::entity_of(e.world_mut(), on).unwrap();
+        e.world_mut()
+            .get_mut::<Conditions>(ent)
+            .unwrap()
+            .list
+            .push(ActiveCondition {
+                kind: ConditionKind::Restrained,
+                duration: Duration::SaveEnds,
+                source: Some(FURY),
+                ability: Some("fury_cleave".into()),
+                save_shift: Default::default(),
+            });
+    };
+    let end = Command::EndEffect {
+        creature: FURY,
+        ability: "fury_cleave".into(),
+    };
+    for (held, wanted) in [(CENSOR, true), (CreatureId(3), false)] {
+        let mut e = open(
+            db_with(&[]),
+            vec![
+                hero("fury", "Korva", (2, 2)),
+                hero("censor", "Ysolde", (3, 3)),
+            ],
+            vec![monster("bandit", (8, 2))],
+        );
+        restrain(&mut e, held);
+        start(&mut e, FURY);
+        let legal = e.legal_actions();
+        assert!(legal.contains(&end), "{legal:?}");
+        let value = greedy_score(&e, &end);
+        assert_eq!(value > 0.0, wanted, "held on {held:?}: {value}");
+        // The brain's turn: it ends the effect (a free maneuver, beside
+        // whatever else it does) only in the first case.
+        let mut ended = false;
+        for _ in 0..12 {
+            let legal = e.legal_actions();
+            let chosen = choose(&e, &legal, &Weights::greedy());
+            ended |= chosen == end;
+            let over = matches!(chosen, Command::EndTurn { .. });
+            e.apply(chosen).unwrap();
+            if over || e.active_creature() != Some(FURY) {
+                break;
+            }
+        }
+        assert_eq!(ended, wanted, "held on {held:?}");
+        let still = e.creature(held).unwrap();
+        assert_eq!(still.conditions.has(ConditionKind::Restrained), !wanted);
+    }
+}
+
+// docs/rules.md#glyphs: "you can specify that a Glyph should be connected
+// to any other Glyph within Swinging Distance of it". A new fire glyph is
+// connected to the fire glyph beside it (they pass "burn" on), not to the
+// binding sigil beside it, which answers no command of a fire glyph's but
+// the "dismiss" every glyph answers.
+#[test]
+fn greedy_connects_a_glyph_only_to_those_of_its_kind() {
+    use crate::ai::score::{connect_glyphs, shares_command};
+    use crate::encounter::glyph::{Glyph, Glyphs};
+    let db = db_with(&[]);
+    let spec = |id: &str| db.abilities[id].glyph.clone().unwrap();
+    assert!(shares_command(&spec("fire_glyph"), &spec("fire_glyph")));
+    assert!(!shares_command(&spec("fire_glyph"), &spec("binding_sigil")));
+    let mut e = open(
+        db_with(&[]),
+        vec![with(hero("censor", "Ysolde", (2, 2)), &["fire_glyph"])],
+        vec![monster("bandit", (8, 2))],
+    );
+    start(&mut e, FURY);
+    let laid = |at: Pos, from: &str, name: &str| Glyph {
+        at,
+        from: from.into(),
+        name: name.into(),
+        side: Side::Heroes,
+        maker: Some(FURY),
+        beat_round: 0,
+        disabled_until: 0,
+        dismissed: false,
+        revealed: false,
+        links: None,
+    };
+    {
+        let mut g = e.world_mut().resource_mut::<Glyphs>();
+        g.list
+            .push(laid(Pos::new(4, 1), "fire_glyph", "Fire Glyph"));
+        g.list
+            .push(laid(Pos::new(4, 3), "binding_sigil", "Binding Sigil"));
+    }
+    let at = |x, y| {
+        area_use(
+            FURY,
+            "fire_glyph",
+            command::Placement::Cube {
+                corner: Pos::new(x, y),
+            },
+        )
+    };
+    let chosen = connect_glyphs(&e, at(4, 2));
+    let Command::UseAreaAbility { links, .. } = &chosen else {
+        panic!("{chosen:?}");
+    };
+    assert_eq!(links.as_deref(), Some(&[Pos::new(4, 1)][..]));
+    // The listed use, with its connections chosen, is one the engine takes.
+    assert_eq!(chosen.unspent(), Some(at(4, 2)));
+    e.apply(chosen).unwrap();
+    // Beside the fire glyph only: left as listed (connected to all).
+    assert_eq!(connect_glyphs(&e, at(5, 1)), at(5, 1));
+}
+
+// docs/rules.md#during-the-move: the listing offers a way to each square in
+// reach that passes an enemy, and the brain takes the way that passes the
+// most: three bandits strung along a row, none beside another.
+#[test]
+fn greedy_cuts_its_way_past_the_most_enemies() {
+    let mut e = started(
+        vec![with(
+            hero("shadow", "Vex", (1, 2)),
+            &["shadow_hundred_cuts"],
+        )],
+        vec![
+            monster("bandit", (3, 1)),
+            monster("bandit", (5, 3)),
+            monster("bandit", (7, 1)),
+        ],
+        Some(5),
+    );
+    let legal = e.legal_actions();
+    let ways: Vec<&Command> = legal
+        .iter()
+        .filter(|c| {
+            matches!(
+                c,
+                Command::UseAreaAbility {
+                    placement: command::Placement::Path { .. },
+                    ..
+                }
+            )
+        })
+        .collect();
+    assert!(ways.len() > 10, "{ways:?}");
+    // Each listed way is one the engine takes.
+    for w in &ways {
+        assert_eq!(e.refusal(w), None, "{w:?}");
+    }
+    let chosen = choose(&e, &legal, &Weights::greedy());
+    let Command::UseAreaAbility {
+        placement: command::Placement::Path { path },
+        ..
+    } = &chosen
+    else {
+        panic!("{chosen:?}");
+    };
+    let passed = [(3, 1), (5, 3), (7, 1)]
+        .iter()
+        .filter(|&&(x, y)| path.squares().any(|p| p.distance(Pos::new(x, y)) <= 1))
+        .count();
+    assert_eq!(passed, 3, "{path:?}");
+}

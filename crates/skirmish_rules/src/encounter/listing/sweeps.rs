@@ -1,0 +1,67 @@
+//! The uses a listing offers of an ability used during a move
+//! (docs/rules.md#during-the-move): a way to each square the move can end
+//! on, where the creatures it passes include one it may target.
+
+use super::*;
+
+/// The ways to list for an ability of distance [`Distance::Sweep`] used
+/// by a creature standing in `space` under `cond`, at its `speed` (as its
+/// grab leaves it), moving as `modes`: staying put, then the cheapest way
+/// to each square in reach, each kept if it passes one the ability may
+/// target and, for a frightened creature, nears not the source of its fear.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sweeps(
+    map: &crate::map::Map,
+    creatures: &[crate::map::Occupant],
+    space: crate::map::Footprint,
+    a: &crate::ability::Ability,
+    (me, side): (CreatureId, Side),
+    cond: &crate::conditions::Conditions,
+    speed: u32,
+    modes: crate::map::movement::Modes,
+    afraid: Option<(crate::map::Footprint, u32)>,
+) -> Vec<command::Placement> {
+    let Distance::Sweep {
+        squares,
+        reach,
+        shift,
+    } = a.distance
+    else {
+        return Vec::new();
+    };
+    let limits = movement_limits(cond, speed);
+    let mut ways: Vec<crate::map::movement::Path> = vec![vec![space.pos].into()];
+    if limits.speed > 0 && (!shift || limits.can_shift) && squares > 0 {
+        let mover = Mover {
+            id: me,
+            space,
+            side,
+            speed: squares,
+            extra_cost: if shift {
+                0
+            } else {
+                limits.extra_cost_per_square
+            },
+            shifting: shift,
+            modes: modes.crawling(limits.prone),
+        };
+        let found = crate::map::movement::reachable(map, creatures, &mover);
+        ways.extend(found.paths().map(|(_, p)| p));
+    }
+    ways.into_iter()
+        .filter(|way| {
+            let squares = way.to_vec();
+            if let Some((at, size)) = afraid
+                && squares.len() > 1
+                && crate::map::movement::nears(&squares, size, at)
+            {
+                return false;
+            }
+            crate::map::area::sweep(map, space.size, &squares, reach)
+                .creatures(creatures)
+                .iter()
+                .any(|o| eligible(&a.target.kinds, side, me, o))
+        })
+        .map(|path| command::Placement::Path { path })
+        .collect()
+}
