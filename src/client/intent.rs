@@ -344,11 +344,14 @@ pub fn command_at(
             {
                 return Some(c.clone());
             }
-            // ...then a placement anchored on the square (or on the user).
+            // ...then a placement anchored on the square (or on the user),
+            // or a strike at the object there (docs/rules.md#objects).
             mine()
                 .find(|c| {
                     matches!(c, Command::UseAreaAbility { ability, placement, .. }
                         if ability == id && anchor(placement).is_none_or(|a| a == square))
+                        || matches!(c, Command::UseOnObject { ability, at, .. }
+                        if ability == id && *at == square)
                 })
                 .cloned()
         }

@@ -74,6 +74,8 @@ pub enum ScenarioStep {
     UseWith(String, String, Vec<String>, Spending),
     /// Use an area ability with a placement, spending likewise.
     UseAreaWith(String, String, Placement, Spending),
+    /// Strike the object on a square with an ability (docs/rules.md#objects).
+    UseOnObject(String, String, (i32, i32)),
     FreeStrike(String, String),
     /// Charge along a path at a target, ending in a free strike.
     Charge(String, Vec<(i32, i32)>, String),
@@ -147,6 +149,9 @@ pub enum Expectation {
     Hidden(String, bool),
     /// Minion squad `n`'s shared stamina pool (docs/rules.md#minions).
     Pool(u32, i32),
+    /// The stamina left to the object on a square; 0: none stands there
+    /// (docs/rules.md#objects).
+    Object((i32, i32), i32),
     /// The creature's experience earned this encounter (docs/rules.md#experience).
     Experience(String, u32),
 }
@@ -697,6 +702,13 @@ fn command(
             tier: None,
             links: None,
         },
+        ScenarioStep::UseOnObject(n, ability, (x, y)) => Command::UseOnObject {
+            creature: who(n)?,
+            ability: ability.clone(),
+            at: Pos::new(*x, *y),
+            surges: 0,
+            tier: None,
+        },
         ScenarioStep::UseWith(n, ability, targets, spending) => Command::UseAbility {
             creature: who(n)?,
             ability: ability.clone(),
@@ -820,6 +832,10 @@ fn expect(
             Some(p) => (p.pool == *want, format!("pool {} of {}", p.pool, p.max)),
             None => (false, format!("no squad {squad}")),
         },
+        Expectation::Object((x, y), want) => {
+            let left = e.object_stamina(Pos::new(*x, *y)).unwrap_or(0);
+            (left == *want, format!("object stamina {left}"))
+        }
         Expectation::Round(want) => (e.flow().round == *want, format!("round {}", e.flow().round)),
         Expectation::Log(text) => {
             let lines = log_lines(e);

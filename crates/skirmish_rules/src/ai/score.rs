@@ -950,6 +950,12 @@ impl<'a> Scorer<'a> {
                 };
                 self.preview_value(&p) + 2.0 * w.damage * surges + gains - cost + moved
             }
+            Command::UseOnObject { ability, at, .. } => {
+                let Some(a) = self.e.content().ability(ability) else {
+                    return 0.0;
+                };
+                self.object_value(c, a, *at) - self.cost(a.cost)
+            }
             Command::FreeStrike { .. } => self
                 .forecast
                 .preview(cmd)
@@ -1106,6 +1112,68 @@ impl Scorer<'_> {
             v -= w;
         }
         v
+    }
+}
+
+impl Scorer<'_> {
+    /// docs/rules.md#objects: what striking the object on `at` is worth:
+    /// the chance the roll destroys it, times the lines of effect between
+    /// this side and its enemies that it blocks now and would not once
+    /// gone (a strike each, at the weight of a few points of damage).
+    fn object_value(&self, c: &CreatureView, a: &crate::ability::Ability, at: Pos) -> f64 {
+        let (Some(left), Some(roll)) = (self.e.object_stamina(at), a.power_roll.as_ref()) else {
+            return 0.0;
+        };
+        let characteristic = c
+            .characteristics
+            .best_of(&roll.characteristics)
+            .map_or(0, |(_, v)| v);
+        let chances = crate::power_roll::tier_probabilities(&crate::power_roll::RollSpec {
+            characteristic,
+            ..Default::default()
+        });
+        let tiers = [&roll.tiers.0, &roll.tiers.1, &roll.tiers.2];
+        let destroyed: f64 = (0..3)
+            .filter(|&i| {
+                let out = crate::ability::evaluate(
+                    &tiers[i].effects,
+                    &c.characteristics,
+                    &Default::default(),
+                    0,
+                );
+                out.damage
+                    .iter()
+                    .filter(|(_, t)| {
+                        !matches!(
+                            t,
+                            crate::stats::DamageType::Poison | crate::stats::DamageType::Psychic
+                        )
+                    })
+                    .map(|(n, _)| n)
+                    .sum::<i32>()
+                    >= left
+            })
+            .map(|i| chances[i])
+            .sum();
+        if destroyed == 0.0 {
+            return 0.0;
+        }
+        let map = self.e.map();
+        let mut open = map.clone();
+        open.set_object(at, None);
+        let ours: Vec<&CreatureView> = self
+            .all
+            .iter()
+            .filter(|o| o.side == self.side && !o.stamina.is_dead())
+            .collect();
+        let opened = ours
+            .iter()
+            .flat_map(|o| self.enemies().map(move |en| (o.space, en.space)))
+            .filter(|&(a, b)| {
+                !crate::map::line_of_effect(map, a, b) && crate::map::line_of_effect(&open, a, b)
+            })
+            .count();
+        destroyed * self.w.damage * 3.0 * opened as f64
     }
 }
 

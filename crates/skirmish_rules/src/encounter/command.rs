@@ -69,6 +69,18 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         links: Option<Vec<crate::map::Pos>>,
     },
+    /// Use a strike on an object (docs/rules.md#objects): an ability that
+    /// may target objects, against the one on square `at`.
+    UseOnObject {
+        creature: CreatureId,
+        ability: String,
+        at: Pos,
+        /// Surges spent on extra damage to the object.
+        #[serde(default)]
+        surges: u32,
+        #[serde(default)]
+        tier: Option<Tier>,
+    },
     /// Charge (main action): move in a straight line, then a melee free
     /// strike, or an ability with the Charge keyword, against `target`.
     Charge {
@@ -191,7 +203,9 @@ impl Command {
             Command::Move { path, .. }
             | Command::Movement { path, .. }
             | Command::Charge { path, .. } => path.squares().find(|&p| test(p)),
-            Command::Shift { to, .. } => one(to).filter(|&p| test(p)),
+            Command::Shift { to, .. } | Command::UseOnObject { at: to, .. } => {
+                one(to).filter(|&p| test(p))
+            }
             Command::UseAreaAbility { placement, .. } => match placement {
                 Placement::OnSelf => None,
                 Placement::Cube { corner: p }
@@ -213,6 +227,7 @@ impl Command {
             | Command::Movement { creature, .. }
             | Command::UseAbility { creature, .. }
             | Command::UseAreaAbility { creature, .. }
+            | Command::UseOnObject { creature, .. }
             | Command::FreeStrike { creature, .. }
             | Command::Charge { creature, .. }
             | Command::StandUp { creature }

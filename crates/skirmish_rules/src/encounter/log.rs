@@ -279,6 +279,18 @@ pub enum LogEntry {
         squares: Vec<Pos>,
         total: u32,
     },
+    /// docs/rules.md#objects: an object took damage and stands.
+    ObjectDamaged {
+        by: CreatureId,
+        at: crate::map::Pos,
+        damage: i32,
+        left: i32,
+    },
+    /// docs/rules.md#objects: an object took its stamina in damage: gone.
+    ObjectDestroyed {
+        by: CreatureId,
+        at: crate::map::Pos,
+    },
     /// docs/rules.md#line-of-effect: a strike through glass breaks it.
     GlassShattered {
         by: CreatureId,
@@ -917,6 +929,18 @@ impl LogEntry {
                 name(*creature),
                 name(*attacker)
             ),
+            LogEntry::ObjectDamaged {
+                by,
+                at,
+                damage,
+                left,
+            } => format!(
+                "{} deals {damage} damage to the object at {at} ({left} stamina left).",
+                name(*by)
+            ),
+            LogEntry::ObjectDestroyed { by, at } => {
+                format!("{} destroys the object at {at}.", name(*by))
+            }
             LogEntry::GlassShattered { by, at } => {
                 format!("{}'s strike shatters the glass at {at}.", name(*by))
             }

@@ -45,6 +45,7 @@ pub struct Snapshot {
     dice: Dice,
     map: std::sync::Arc<crate::map::Map>,
     walls: super::resolve::RaisedWalls,
+    wear: super::resolve::ObjectWear,
     log_len: usize,
     squads: Squads,
     resolution: Resolution,
@@ -87,6 +88,7 @@ impl Snapshot {
             dice: w.res::<Dice>().clone(),
             map: w.res::<Battlefield>().0.clone(),
             walls: w.res::<super::resolve::RaisedWalls>().clone(),
+            wear: w.res::<super::resolve::ObjectWear>().clone(),
             log_len: w.res::<CombatLog>().entries().len(),
             squads: w.res::<Squads>().clone(),
             resolution: w.res::<Resolution>().clone(),
@@ -153,6 +155,7 @@ impl Encounter {
         *w.res_mut::<Dice>() = s.dice.clone();
         w.res_mut::<Battlefield>().0 = s.map.clone();
         *w.res_mut::<super::resolve::RaisedWalls>() = s.walls.clone();
+        *w.res_mut::<super::resolve::ObjectWear>() = s.wear.clone();
         w.res_mut::<CombatLog>().rewind(s.log_len);
         *w.res_mut::<Squads>() = s.squads.clone();
         *w.res_mut::<super::glyph::Glyphs>() = s.glyphs.clone();

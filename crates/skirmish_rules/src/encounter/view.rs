@@ -57,6 +57,20 @@ impl Encounter {
             .map(|c| c.side)
     }
 
+    /// The stamina left to the object on `at` (docs/rules.md#objects), if
+    /// one stands there.
+    pub fn object_stamina(&self, at: crate::map::Pos) -> Option<i32> {
+        let w = self.app.world();
+        let object = w.res::<Battlefield>().0.cell(at).object?;
+        let taken = w
+            .res::<resolve::ObjectWear>()
+            .0
+            .iter()
+            .find(|(p, _)| *p == at)
+            .map_or(0, |x| x.1);
+        Some(object.material.stamina() * object.size.max(1) as i32 - taken)
+    }
+
     /// The glyphs on the board (docs/rules.md#glyphs), seen or not.
     pub fn glyphs(&self) -> &glyph::Glyphs {
         self.app.world().res::<glyph::Glyphs>()

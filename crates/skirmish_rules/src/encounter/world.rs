@@ -96,6 +96,7 @@ crate::fast::keyed::keyed!(
     crate::stats::DamageTraits,
     crate::encounter::world::Battlefield,
     crate::encounter::resolve::RaisedWalls,
+    crate::encounter::resolve::ObjectWear,
     crate::encounter::resolve::RollFacts,
     crate::encounter::resolve::Grabs,
     crate::encounter::aura::KnownCarriers,

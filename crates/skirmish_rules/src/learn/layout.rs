@@ -290,6 +290,8 @@ impl Layout {
                 // Ending one's own effect has no slot: a learning agent
                 // keeps what its abilities made (docs/python.md#actions).
                 Command::EndEffect { .. } => return None,
+                // Nor striking an object (docs/python.md#actions).
+                Command::UseOnObject { .. } => return None,
             },
         };
         self.at(creature, slot).or_else(|| {

@@ -20,6 +20,8 @@ pub(crate) struct AbilityChoices<'a> {
     pub(crate) placement: Option<&'a Placement>,
     /// A glyphic ability's chosen connections (docs/rules.md#glyphs).
     pub(crate) links: Option<&'a [crate::map::Pos]>,
+    /// The square of the object a strike targets (docs/rules.md#objects).
+    pub(crate) object: Option<crate::map::Pos>,
 }
 
 impl<'a> AbilityChoices<'a> {
@@ -41,6 +43,22 @@ impl<'a> AbilityChoices<'a> {
                 spend: *spend,
                 placement: None,
                 links: None,
+                object: None,
+            }),
+            Command::UseOnObject {
+                ability,
+                at,
+                surges,
+                ..
+            } => Some(AbilityChoices {
+                ability,
+                targets: &[],
+                surges: *surges,
+                potency_surges: &[],
+                spend: 0,
+                placement: None,
+                links: None,
+                object: Some(*at),
             }),
             Command::UseAreaAbility {
                 ability,
@@ -58,6 +76,7 @@ impl<'a> AbilityChoices<'a> {
                 spend: *spend,
                 placement: Some(placement),
                 links: links.as_deref(),
+                object: None,
             }),
             _ => None,
         }
@@ -79,6 +98,8 @@ pub(crate) struct UsePlan {
     pub(crate) area: Option<(Area, Footprint)>,
     /// Who was where as the area was placed (for an area: whom it reaches).
     pub(crate) occupants: Vec<Occupant>,
+    /// The squares of the objects a strike targets (docs/rules.md#objects).
+    pub(crate) objects: Vec<crate::map::Pos>,
 }
 
 /// Whether a target is allowed (docs/rules.md#distances-and-targets): of
@@ -150,6 +171,7 @@ pub(crate) fn use_ability(
         placement,
         potency_surges,
         links,
+        object,
     } = u;
     let content = world.res::<Content>();
     let ability: &Ability = content
@@ -293,6 +315,38 @@ pub(crate) fn use_ability(
             targets: Vec::new(),
             area: Some(area),
             occupants: creatures,
+            objects: Vec::new(),
+        });
+    }
+    // docs/rules.md#objects: a strike at an object, in reach and in line
+    // of effect of its square.
+    if let Some(at) = object {
+        if !ability.target.kinds.contains(&TargetKind::Object) {
+            return Err(Refusal::WrongCommand("that ability can't target objects"));
+        }
+        if map.cell(at).object.is_none() {
+            return Err(Refusal::BadPlacement(format!("there is no object at {at}")));
+        }
+        let (distance, reach) = (user.space.distance_to(at), reach_of(ability.distance));
+        if distance > reach {
+            return Err(Refusal::BadPlacement(format!(
+                "the object at {at} is {distance} squares away; the ability reaches {reach}"
+            )));
+        }
+        if !ability.true_distance && !crate::map::los::line_of_effect_to_square(map, user.space, at)
+        {
+            return Err(Refusal::BadPlacement(format!(
+                "no line of effect to the object at {at}"
+            )));
+        }
+        return Ok(UsePlan {
+            budget,
+            user,
+            extra,
+            targets: Vec::new(),
+            area: None,
+            occupants: Vec::new(),
+            objects: vec![at],
         });
     }
     // Targets.
@@ -347,6 +401,7 @@ pub(crate) fn use_ability(
         targets,
         area: None,
         occupants: Vec::new(),
+        objects: Vec::new(),
     })
 }
 

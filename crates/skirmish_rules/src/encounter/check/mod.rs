@@ -158,7 +158,9 @@ pub(crate) fn command(world: &World, cmd: &Command, phase: Phase) -> Result<Chec
                 budget: walk(world, entity, id, &[from, *to], true, true)?,
             }
         }
-        Command::UseAbility { .. } | Command::UseAreaAbility { .. } => {
+        Command::UseAbility { .. }
+        | Command::UseAreaAbility { .. }
+        | Command::UseOnObject { .. } => {
             let choices = AbilityChoices::of(cmd).expect("an ability's use");
             Plan::Ability(Box::new(use_ability(world, entity, id, choices)?))
         }

@@ -986,6 +986,19 @@ pub(crate) fn creature_actions(
             continue;
         }
         let reach = check::reach_of(a.distance);
+        // docs/rules.md#objects: a strike at each object in reach.
+        if a.target.kinds.contains(&crate::ability::TargetKind::Object) {
+            for at in objects_in_reach(map, space, reach, a.true_distance) {
+                out.push(Listed::Other(others.len() as u32));
+                others.push(Command::UseOnObject {
+                    creature: active,
+                    ability: id.clone(),
+                    at,
+                    surges: 0,
+                    tier: None,
+                });
+            }
+        }
         // The relations the ability may target, found once for all the
         // creatures.
         let allowed = crate::ability::TargetKind::relations(&a.target.kinds);

@@ -1,6 +1,7 @@
-//! The uses a listing offers of an ability used during a move
-//! (docs/rules.md#during-the-move): a way to each square the move can end
-//! on, where the creatures it passes include one it may target.
+//! The uses a listing offers beyond a creature for a target: an ability
+//! used during a move (docs/rules.md#during-the-move), a way to each square
+//! the move can end on where the creatures it passes include one it may
+//! target; and a strike at each object in reach (docs/rules.md#objects).
 
 use super::*;
 
@@ -64,4 +65,32 @@ pub(crate) fn sweeps(
         })
         .map(|path| command::Placement::Path { path })
         .collect()
+}
+
+/// docs/rules.md#objects: the squares of the objects within `reach` of
+/// `space`, each in line of effect (unless the ability works at a true
+/// distance), nearest first.
+pub(crate) fn objects_in_reach(
+    map: &crate::map::Map,
+    space: crate::map::Footprint,
+    reach: u32,
+    true_distance: bool,
+) -> Vec<crate::map::Pos> {
+    let r = reach as i32;
+    let n = space.size as i32;
+    let mut out: Vec<crate::map::Pos> = Vec::new();
+    for y in space.pos.y - r..space.pos.y + n + r {
+        for x in space.pos.x - r..space.pos.x + n + r {
+            let p = crate::map::Pos::new(x, y);
+            if map.in_bounds(p)
+                && map.cell(p).object.is_some()
+                && space.distance_to(p) <= reach
+                && (true_distance || crate::map::los::line_of_effect_to_square(map, space, p))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort_by_key(|&p| (space.distance_to(p), p.y, p.x));
+    out
 }

@@ -73,6 +73,7 @@ pub(crate) fn use_ability(
         targets,
         area,
         occupants: creatures,
+        objects,
     } = plan;
     let content = world.res::<Content>().clone();
     let Some(ability) = content.ability(ability_id) else {
@@ -96,6 +97,7 @@ pub(crate) fn use_ability(
                 tier: chosen_tier,
                 extra,
                 spend,
+                objects: Vec::new(),
             };
             let walks = path.len() > 1;
             let mut res = world.res_mut::<Resolution>();
@@ -199,6 +201,7 @@ pub(crate) fn use_ability(
                 tier: chosen_tier,
                 extra,
                 spend,
+                objects: Vec::new(),
             },
         );
         return;
@@ -221,6 +224,7 @@ pub(crate) fn use_ability(
             tier: chosen_tier,
             extra,
             spend,
+            objects,
         },
     );
 }
@@ -302,6 +306,9 @@ pub struct PendingRoll {
     pub extra: Vec<crate::ability::Effect>,
     /// Heroic resource spent on `extra` ("Spend X").
     pub spend: u32,
+    /// The squares of the objects a strike targets (docs/rules.md#objects;
+    /// an area's are whatever objects it reaches at the roll).
+    pub objects: Vec<Pos>,
 }
 
 /// Passive and episodic abilities take effect on their users as the

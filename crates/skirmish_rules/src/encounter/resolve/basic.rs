@@ -161,6 +161,7 @@ pub(crate) fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction
             tier: None,
             extra: Vec::new(),
             spend: 0,
+            objects: Vec::new(),
         },
     );
 }

@@ -62,6 +62,7 @@ pub(crate) fn charge_attack(
                 spend: 0,
                 placement: None,
                 links: None,
+                object: None,
             },
         )
         .map(|plan| {

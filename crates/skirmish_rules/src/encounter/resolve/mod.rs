@@ -55,6 +55,7 @@ use bevy_state::prelude::*;
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Resolution>()
         .init_resource::<RaisedWalls>()
+        .init_resource::<ObjectWear>()
         .init_resource::<crate::fast::Handoff<ListedWalk>>()
         .add_systems(
             Step::EndOfTurn,
@@ -70,6 +71,11 @@ pub struct RaisedWall {
     /// Ends of the owner's turns before it crumbles.
     pub turn_ends_left: u32,
 }
+
+/// docs/rules.md#objects: the damage each object on the map has taken
+/// (by its square), until it is destroyed.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ObjectWear(pub Vec<(Pos, i32)>);
 
 /// The walls abilities have raised.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
@@ -289,6 +295,29 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
                     } => Some(path.to_vec()),
                     _ => None,
                 },
+            },
+            *plan,
+        ),
+        (
+            Plan::Ability(plan),
+            Command::UseOnObject {
+                ability,
+                surges,
+                tier,
+                ..
+            },
+        ) => use_ability(
+            world,
+            entity,
+            id,
+            AbilityUse {
+                ability,
+                surges: *surges,
+                potency_surges: &[],
+                spend: 0,
+                tier: *tier,
+                links: None,
+                path: None,
             },
             *plan,
         ),

@@ -62,8 +62,41 @@ pub(crate) fn run_roll(world: &mut World, r: PendingRoll) {
     {
         targets.truncate(max as usize);
     }
+    // docs/rules.md#objects: the objects it strikes, still standing, or
+    // those its area reaches, for an ability that may target objects.
+    let objects: Vec<Pos> = if !ability
+        .target
+        .kinds
+        .contains(&crate::ability::TargetKind::Object)
+    {
+        Vec::new()
+    } else {
+        match &r.area {
+            // (An object is solid: the area reaches it if it covers it and
+            // its origin has a line of effect to its square.)
+            Some(area) => {
+                let from = r.source.unwrap_or(user.space);
+                area.covered
+                    .iter()
+                    .copied()
+                    .filter(|&p| {
+                        map.cell(p).object.is_some()
+                            && (area.reaches(p)
+                                || from.contains(p)
+                                || crate::map::los::line_of_effect_to_square(&map, from, p))
+                    })
+                    .collect()
+            }
+            None => r
+                .objects
+                .iter()
+                .copied()
+                .filter(|&p| map.cell(p).object.is_some())
+                .collect(),
+        }
+    };
     // Nobody left to roll against (a strike whose targets were all lost).
-    if targets.is_empty() && r.area.is_none() {
+    if targets.is_empty() && r.area.is_none() && objects.is_empty() {
         return;
     }
     let source = r.source.unwrap_or(user.space);
@@ -81,6 +114,7 @@ pub(crate) fn run_roll(world: &mut World, r: PendingRoll) {
         },
         source,
         &r.extra,
+        &objects,
     );
 }
 
@@ -96,6 +130,7 @@ pub(crate) fn resolve_roll(
     choices: Choices,
     source: Footprint,
     extra: &[crate::ability::Effect],
+    objects: &[Pos],
 ) {
     let Choices {
         surges,
@@ -263,6 +298,19 @@ pub(crate) fn resolve_roll(
         if best_gain.as_ref().is_none_or(|g| gain.total > g.total) {
             best_gain = Some(gain);
         }
+    }
+    if !objects.is_empty() {
+        let banes = component_banes + penalty_banes;
+        let rolled = rules.object_tier(&spec, naturals, banes);
+        let tier = match chosen_tier {
+            _ if low_score => crate::power_roll::Tier::One,
+            Some(t) if t < rolled => t,
+            _ => rolled,
+        };
+        let mut effects = power_roll.tier(tier).effects.clone();
+        effects.extend(always.iter().cloned());
+        effects.extend_from_slice(extra);
+        strike_objects(world, entity, user, &effects, objects, &mut surges_left);
     }
     world.remove_resource::<RollFacts>();
     if earned {
@@ -495,6 +543,35 @@ fn keep_what_was_resisted(
                 total,
             },
         );
+    }
+}
+
+/// docs/rules.md#objects: each of `objects` takes the damage of `effects`
+/// (none of their other effects: "objects are immune to an ability's other
+/// effects"), the first with the surges left for damage
+/// (docs/rules.md#surges: "extra damage to one creature or object").
+fn strike_objects(
+    world: &mut World,
+    entity: Entity,
+    user: &Snapshot,
+    effects: &[crate::ability::Effect],
+    objects: &[Pos],
+    surges_left: &mut u32,
+) {
+    let out = evaluate(effects, &user.chars, &Characteristics::default(), 0);
+    let mut amount = object_damage(&out.damage);
+    if *surges_left > 0 && amount > 0 {
+        let n = (*surges_left).min(3);
+        amount += n as i32 * user.chars.highest();
+        if let Some(mut h) = world.comp_mut::<Heroic>(entity) {
+            h.surges = h.surges.saturating_sub(n);
+        }
+        *surges_left = 0;
+    }
+    for &at in objects {
+        damage_object(world, user.id, at, amount);
+        // (The surges' damage went to the first.)
+        amount = object_damage(&out.damage);
     }
 }
 

@@ -101,6 +101,18 @@ pub(crate) trait Ruleset: Sync {
 
     // Rolls.
 
+    /// The tier an ability's roll comes to against an object
+    /// (docs/rules.md#objects): the roll as made, with the user's banes;
+    /// an object gives no edge or bane of its own.
+    fn object_tier(
+        &self,
+        spec: &crate::power_roll::RollSpec,
+        naturals: [u32; 2],
+        banes: u32,
+    ) -> crate::power_roll::Tier {
+        crate::power_roll::resolve_for_target(spec, naturals, 0, banes).tier
+    }
+
     /// The natural dice of an ability's roll, rolled once for all its
     /// targets, and reported.
     fn roll_naturals(&self, world: &mut World, id: CreatureId, characteristic: i32) -> [u32; 2];

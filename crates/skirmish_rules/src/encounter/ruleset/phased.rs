@@ -1069,6 +1069,17 @@ impl super::Ruleset for Phased {
         advance(world);
     }
 
+    /// docs/rules.md#objects: an object has no defence to roll its dice
+    /// against: it takes the weakest result (our ruling, docs/rulings.md).
+    fn object_tier(
+        &self,
+        _: &crate::power_roll::RollSpec,
+        _: [u32; 2],
+        _: u32,
+    ) -> crate::power_roll::Tier {
+        crate::power_roll::Tier::One
+    }
+
     fn roll_naturals(&self, world: &mut World, _: CreatureId, _: i32) -> [u32; 2] {
         // Its 2d6 (one extra die per target comes with each attack).
         let mut d = world.res_mut::<Dice>();

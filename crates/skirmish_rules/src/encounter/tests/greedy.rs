@@ -832,3 +832,47 @@ fn greedy_cuts_its_way_past_the_most_enemies() {
         .count();
     assert_eq!(passed, 3, "{path:?}");
 }
+
+// docs/rules.md#objects: "If an ability targets one or more objects, it can
+// affect any object within the ability's distance". Breaking a crate is
+// worth what it opens: the middle of three crates between the fury and
+// the bandit shuts the line of effect between them; the crate behind the
+// fury shuts nothing.
+#[test]
+fn greedy_breaks_a_crate_that_stands_between_it_and_its_enemy() {
+    use crate::map::grid::{MapObject, Material};
+    let mut e = open(
+        db_with(&[]),
+        vec![hero("fury", "Korva", (2, 2))],
+        vec![monster("bandit", (4, 2))],
+    );
+    for (x, y) in [(3, 1), (3, 2), (3, 3), (1, 2)] {
+        e.world_mut()
+            .resource_mut::<Battlefield>()
+            .map_mut()
+            .set_object(
+                Pos::new(x, y),
+                Some(MapObject {
+                    material: Material::Wood,
+                    size: 1,
+                }),
+            );
+    }
+    start(&mut e, FURY);
+    let strike = |x, y| Command::UseOnObject {
+        creature: FURY,
+        ability: "brutal_slam".into(),
+        at: Pos::new(x, y),
+        surges: 0,
+        tier: None,
+    };
+    let legal = e.legal_actions();
+    for at in [(3, 2), (1, 2)] {
+        assert!(legal.contains(&strike(at.0, at.1)), "{legal:?}");
+    }
+    assert!(greedy_score(&e, &strike(3, 2)) > 0.0);
+    assert_eq!(greedy_score(&e, &strike(1, 2)), 0.0);
+    // Carried out: 5 damage or more breaks a crate of 3 stamina.
+    e.apply(strike(3, 2)).unwrap();
+    assert_eq!(e.object_stamina(Pos::new(3, 2)), None);
+}

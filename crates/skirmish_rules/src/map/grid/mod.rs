@@ -234,6 +234,12 @@ impl Material {
         }
     }
 
+    /// docs/rules.md#objects: the stamina of a square of it (our ruling,
+    /// docs/rulings.md: the same numbers as its breaking cost).
+    pub fn stamina(self) -> i32 {
+        self.break_cost() as i32
+    }
+
     /// Damage a creature takes being hurled through it.
     pub fn break_damage(self) -> i32 {
         match self {
