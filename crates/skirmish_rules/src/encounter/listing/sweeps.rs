@@ -49,19 +49,38 @@ pub(crate) fn sweeps(
         let found = crate::map::movement::reachable(map, creatures, &mover);
         ways.extend(found.paths().map(|(_, p)| p));
     }
+    // The squares of those it may target, and for each square a way
+    // passes through, whether a burst of its reach from there reaches any
+    // of them: worked out once a square, as the ways share most squares
+    // (the sweep's area is those bursts together: docs/rules.md#during-the-move).
+    let marks: Vec<crate::map::Pos> = creatures
+        .iter()
+        .filter(|o| eligible(&a.target.kinds, side, me, o))
+        .flat_map(|o| o.space.squares())
+        .collect();
+    if marks.is_empty() {
+        return Vec::new();
+    }
+    let mut hot: std::collections::HashMap<crate::map::Pos, bool> =
+        std::collections::HashMap::new();
+    let mut passes = |p: crate::map::Pos| {
+        *hot.entry(p).or_insert_with(|| {
+            let from = crate::map::Footprint::new(p, space.size);
+            // (Only those within reach can be reached: asked first.)
+            marks.iter().any(|&q| from.distance_to(q) <= reach)
+                && crate::map::area::burst_reaches_any(map, from, reach, marks.iter().copied())
+        })
+    };
     ways.into_iter()
         .filter(|way| {
-            let squares = way.to_vec();
             if let Some((at, size)) = afraid
-                && squares.len() > 1
-                && crate::map::movement::nears(&squares, size, at)
+                && way.len() > 1
+                && crate::map::movement::nears(&way.to_vec(), size, at)
             {
                 return false;
             }
-            crate::map::area::sweep(map, space.size, &squares, reach)
-                .creatures(creatures)
-                .iter()
-                .any(|o| eligible(&a.target.kinds, side, me, o))
+            // The end's own space is not in the area: it is in the others'.
+            way.squares().any(&mut passes)
         })
         .map(|path| command::Placement::Path { path })
         .collect()
