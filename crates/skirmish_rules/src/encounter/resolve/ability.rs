@@ -47,6 +47,106 @@ pub(crate) struct AbilityUse<'a> {
     pub(crate) path: Option<Vec<Pos>>,
 }
 
+impl<'a> AbilityUse<'a> {
+    /// The choices of a command using an ability (none for another).
+    pub(crate) fn of(cmd: &'a Command) -> Option<AbilityUse<'a>> {
+        Some(match cmd {
+            Command::UseAbility {
+                ability,
+                surges,
+                potency_surges,
+                spend,
+                tier,
+                ..
+            } => AbilityUse {
+                ability,
+                surges: *surges,
+                potency_surges,
+                spend: *spend,
+                tier: *tier,
+                links: None,
+                path: None,
+            },
+            Command::UseAreaAbility {
+                ability,
+                placement,
+                surges,
+                potency_surges,
+                spend,
+                tier,
+                links,
+                ..
+            } => AbilityUse {
+                ability,
+                surges: *surges,
+                potency_surges,
+                spend: *spend,
+                tier: *tier,
+                links: links.as_deref(),
+                path: match placement {
+                    Placement::Path { path } => Some(path.to_vec()),
+                    _ => None,
+                },
+            },
+            Command::UseOnObject {
+                ability,
+                surges,
+                tier,
+                ..
+            } => AbilityUse {
+                ability,
+                surges: *surges,
+                potency_surges: &[],
+                spend: 0,
+                tier: *tier,
+                links: None,
+                path: None,
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// An area's targets: each creature of `creatures` it reaches that the
+/// ability may target (at most its count), announced in the log; two or
+/// more set off the user's resource trigger for it.
+fn area_targets(
+    world: &mut World,
+    entity: Entity,
+    user: &Snapshot,
+    ability: &Ability,
+    area: &crate::map::area::Area,
+    creatures: &[Occupant],
+) -> Vec<CreatureId> {
+    let mut ids: Vec<CreatureId> = Vec::new();
+    for o in area.creatures(creatures) {
+        if let Some(ts) = entity_of(world, o.id).and_then(|te| snapshot(world, te))
+            && target_allowed(world, &ability.target, user, &ts)
+        {
+            ids.push(ts.id);
+        }
+    }
+    if let Some(max) = ability.target.count {
+        ids.truncate(max as usize);
+    }
+    if ids.len() >= 2 {
+        trigger_resource(
+            world,
+            entity,
+            crate::content::ResourceTrigger::AreaHitsSeveral,
+        );
+    }
+    emit(
+        world,
+        LogEntry::AreaPlaced {
+            creature: user.id,
+            squares: area.reached.clone(),
+            targets: ids.clone(),
+        },
+    );
+    ids
+}
+
 /// Use an ability, as checked ([`crate::encounter::check::use_ability`]):
 /// spend the action and pay, then an area's glyphs, wall or targets, or a
 /// strike's targets, go to the roll.
@@ -152,40 +252,10 @@ pub(crate) fn use_ability(
             impose_penalties(world, entity, id, ability);
             return;
         }
-        let mut targets = Vec::new();
-        for o in area.creatures(&creatures) {
-            let Some(te) = entity_of(world, o.id) else {
-                continue;
-            };
-            let Some(ts) = snapshot(world, te) else {
-                continue;
-            };
-            if target_allowed(world, &ability.target, &user, &ts) {
-                targets.push(ts);
-            }
-        }
-        if let Some(max) = ability.target.count {
-            targets.truncate(max as usize);
-        }
         set_budget(world, entity, budget);
         pay(world, entity, id, ability, spend);
         crate::encounter::aura::start(world, entity, ability);
-        let ids: Vec<CreatureId> = targets.iter().map(|t| t.id).collect();
-        if ids.len() >= 2 {
-            trigger_resource(
-                world,
-                entity,
-                crate::content::ResourceTrigger::AreaHitsSeveral,
-            );
-        }
-        emit(
-            world,
-            LogEntry::AreaPlaced {
-                creature: id,
-                squares: area.reached.clone(),
-                targets: ids.clone(),
-            },
-        );
+        let ids = area_targets(world, entity, &user, ability, &area, &creatures);
         start_ability(
             world,
             entity,
@@ -254,33 +324,8 @@ pub(crate) fn sweep_roll(world: &mut World, mut roll: PendingRoll, path: &[Pos],
         .rposition(|&p| p == user.space.pos)
         .map_or(&path[..path.len().min(1)], |i| &path[..=i]);
     let area = crate::map::area::sweep(&world.res::<Battlefield>().0, user.space.size, went, reach);
-    let mut ids: Vec<CreatureId> = Vec::new();
-    for o in area.creatures(&occupants(world)) {
-        if let Some(ts) = entity_of(world, o.id).and_then(|te| snapshot(world, te))
-            && target_allowed(world, &ability.target, &user, &ts)
-        {
-            ids.push(ts.id);
-        }
-    }
-    if let Some(max) = ability.target.count {
-        ids.truncate(max as usize);
-    }
-    if ids.len() >= 2 {
-        trigger_resource(
-            world,
-            entity,
-            crate::content::ResourceTrigger::AreaHitsSeveral,
-        );
-    }
-    emit(
-        world,
-        LogEntry::AreaPlaced {
-            creature: roll.user,
-            squares: area.reached.clone(),
-            targets: ids.clone(),
-        },
-    );
-    roll.targets = ids;
+    let creatures = occupants(world);
+    roll.targets = area_targets(world, entity, &user, ability, &area, &creatures);
     roll.area = Some(area);
     roll.source = Some(user.space);
     start_ability(world, entity, ability, roll);

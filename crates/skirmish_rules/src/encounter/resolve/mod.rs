@@ -256,71 +256,10 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
                 .unwrap_or_default();
             walk(world, entity, id, vec![from, *to], true, budget)
         }
-        (
-            Plan::Ability(plan),
-            Command::UseAbility {
-                ability,
-                surges,
-                potency_surges,
-                spend,
-                tier,
-                ..
-            }
-            | Command::UseAreaAbility {
-                ability,
-                surges,
-                potency_surges,
-                spend,
-                tier,
-                ..
-            },
-        ) => use_ability(
-            world,
-            entity,
-            id,
-            AbilityUse {
-                ability,
-                surges: *surges,
-                potency_surges,
-                spend: *spend,
-                tier: *tier,
-                links: match cmd {
-                    Command::UseAreaAbility { links, .. } => links.as_deref(),
-                    _ => None,
-                },
-                path: match cmd {
-                    Command::UseAreaAbility {
-                        placement: Placement::Path { path },
-                        ..
-                    } => Some(path.to_vec()),
-                    _ => None,
-                },
-            },
-            *plan,
-        ),
-        (
-            Plan::Ability(plan),
-            Command::UseOnObject {
-                ability,
-                surges,
-                tier,
-                ..
-            },
-        ) => use_ability(
-            world,
-            entity,
-            id,
-            AbilityUse {
-                ability,
-                surges: *surges,
-                potency_surges: &[],
-                spend: 0,
-                tier: *tier,
-                links: None,
-                path: None,
-            },
-            *plan,
-        ),
+        (Plan::Ability(plan), _) => {
+            let how = AbilityUse::of(cmd).expect("the check plans only an ability's use so");
+            use_ability(world, entity, id, how, *plan)
+        }
         (Plan::FreeStrike { target, budget }, Command::FreeStrike { target: tid, .. }) => {
             free_strike(world, entity, id, target, *tid, budget)
         }
