@@ -8,6 +8,7 @@
 pub mod bully;
 pub mod exec;
 pub mod greedy;
+pub mod lasting;
 pub mod random;
 pub mod score;
 pub mod search;

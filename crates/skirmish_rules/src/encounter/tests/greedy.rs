@@ -731,7 +731,7 @@ fn greedy_ends_its_own_effect_only_when_it_holds_its_own_side() {
 // the "dismiss" every glyph answers.
 #[test]
 fn greedy_connects_a_glyph_only_to_those_of_its_kind() {
-    use crate::ai::score::{connect_glyphs, shares_command};
+    use crate::ai::lasting::{connect_glyphs, shares_command};
     use crate::encounter::glyph::{Glyph, Glyphs};
     let db = db_with(&[]);
     let spec = |id: &str| db.abilities[id].glyph.clone().unwrap();
