@@ -450,7 +450,15 @@ pub(crate) fn place_area(
             area::cylinder(map, user, radius, within, *centre).map_err(bad)?,
             single(*centre),
         ),
-        (Distance::Sweep { reach, .. }, Placement::Path { path }) => {
+        (Distance::Sweep { squares, reach, .. }, Placement::Path { path }) => {
+            // (A way longer than its squares can't be walked: refused
+            // before its area is worked out, however long it is.)
+            if path.len() > squares as usize + 1 {
+                return Err(Refusal::TooFar {
+                    cost: path.len().saturating_sub(1).min(u32::MAX as usize) as u32,
+                    speed: squares,
+                });
+            }
             let path = path.to_vec();
             if path.first() != Some(&user.pos) {
                 return Err(Refusal::BadPath(
