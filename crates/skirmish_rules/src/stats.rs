@@ -152,6 +152,16 @@ pub enum DamageType {
     Sonic,
 }
 
+/// docs/rules.md#objects: the damage an object takes of a tier's damage:
+/// "objects have poison immunity all and psychic immunity all".
+pub fn object_damage(damage: &[(i32, DamageType)]) -> i32 {
+    damage
+        .iter()
+        .filter(|(_, t)| !matches!(t, DamageType::Poison | DamageType::Psychic))
+        .map(|(n, _)| (*n).max(0))
+        .sum()
+}
+
 impl DamageType {
     pub const TYPED: [DamageType; 9] = [
         DamageType::Acid,

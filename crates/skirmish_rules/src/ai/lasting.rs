@@ -70,17 +70,7 @@ impl Scorer<'_> {
                     &Default::default(),
                     0,
                 );
-                out.damage
-                    .iter()
-                    .filter(|(_, t)| {
-                        !matches!(
-                            t,
-                            crate::stats::DamageType::Poison | crate::stats::DamageType::Psychic
-                        )
-                    })
-                    .map(|(n, _)| n)
-                    .sum::<i32>()
-                    >= left
+                crate::stats::object_damage(&out.damage) >= left
             })
             .map(|i| chances[i])
             .sum();

@@ -62,13 +62,7 @@ impl Encounter {
     pub fn object_stamina(&self, at: crate::map::Pos) -> Option<i32> {
         let w = self.app.world();
         let object = w.res::<Battlefield>().0.cell(at).object?;
-        let taken = w
-            .res::<resolve::ObjectWear>()
-            .0
-            .iter()
-            .find(|(p, _)| *p == at)
-            .map_or(0, |x| x.1);
-        Some(object.material.stamina() * object.size.max(1) as i32 - taken)
+        Some(object.stamina() - w.res::<resolve::ObjectWear>().taken(at))
     }
 
     /// The glyphs on the board (docs/rules.md#glyphs), seen or not.

@@ -126,6 +126,32 @@ pub(crate) fn tags_allow(world: &World, allowed: &crate::ability::Target, entity
             .is_some_and(|c| allowed.tags_allow(&c.tags))
 }
 
+/// docs/rules.md#objects: whether an ability reaching `reach` from `space`
+/// can strike the object on `at`: one stands there, within its reach and
+/// (unless the ability works at a true distance) in line of effect; why
+/// not, if not.
+pub(crate) fn object_in_reach(
+    map: &Map,
+    space: Footprint,
+    at: crate::map::Pos,
+    reach: u32,
+    true_distance: bool,
+) -> Result<(), String> {
+    if !map.in_bounds(at) || map.cell(at).object.is_none() {
+        return Err(format!("there is no object at {at}"));
+    }
+    let distance = space.distance_to(at);
+    if distance > reach {
+        return Err(format!(
+            "the object at {at} is {distance} squares away; the ability reaches {reach}"
+        ));
+    }
+    if !true_distance && !crate::map::los::line_of_effect_to_square(map, space, at) {
+        return Err(format!("no line of effect to the object at {at}"));
+    }
+    Ok(())
+}
+
 /// How far an ability reaches for its targets (the user itself: 0).
 pub(crate) fn reach_of(distance: Distance) -> u32 {
     match distance {
@@ -324,21 +350,14 @@ pub(crate) fn use_ability(
         if !ability.target.kinds.contains(&TargetKind::Object) {
             return Err(Refusal::WrongCommand("that ability can't target objects"));
         }
-        if map.cell(at).object.is_none() {
-            return Err(Refusal::BadPlacement(format!("there is no object at {at}")));
-        }
-        let (distance, reach) = (user.space.distance_to(at), reach_of(ability.distance));
-        if distance > reach {
-            return Err(Refusal::BadPlacement(format!(
-                "the object at {at} is {distance} squares away; the ability reaches {reach}"
-            )));
-        }
-        if !ability.true_distance && !crate::map::los::line_of_effect_to_square(map, user.space, at)
-        {
-            return Err(Refusal::BadPlacement(format!(
-                "no line of effect to the object at {at}"
-            )));
-        }
+        object_in_reach(
+            map,
+            user.space,
+            at,
+            reach_of(ability.distance),
+            ability.true_distance,
+        )
+        .map_err(Refusal::BadPlacement)?;
         return Ok(UsePlan {
             budget,
             user,

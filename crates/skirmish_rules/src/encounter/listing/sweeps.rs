@@ -101,10 +101,11 @@ pub(crate) fn objects_in_reach(
     for y in space.pos.y - r..space.pos.y + n + r {
         for x in space.pos.x - r..space.pos.x + n + r {
             let p = crate::map::Pos::new(x, y);
+            // (Most squares hold none: asked before the check, which
+            // words its refusals.)
             if map.in_bounds(p)
                 && map.cell(p).object.is_some()
-                && space.distance_to(p) <= reach
-                && (true_distance || crate::map::los::line_of_effect_to_square(map, space, p))
+                && check::object_in_reach(map, space, p, reach, true_distance).is_ok()
             {
                 out.push(p);
             }

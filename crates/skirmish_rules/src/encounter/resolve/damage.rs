@@ -281,16 +281,6 @@ pub(crate) fn action_bleeds(
             .any(|c| matches!(c, C::Might | C::Agility))
 }
 
-/// docs/rules.md#objects: the damage an object takes of a tier's damage:
-/// "objects have poison immunity all and psychic immunity all".
-pub(crate) fn object_damage(damage: &[(i32, DamageType)]) -> i32 {
-    damage
-        .iter()
-        .filter(|(_, t)| !matches!(t, DamageType::Poison | DamageType::Psychic))
-        .map(|(n, _)| (*n).max(0))
-        .sum()
-}
-
 /// docs/rules.md#objects: the object on `at` takes `amount` damage from
 /// `by`'s ability; at its stamina (its material's a square, times its size:
 /// docs/rulings.md) it is destroyed and its square is clear.
@@ -298,10 +288,9 @@ pub(crate) fn damage_object(world: &mut World, by: CreatureId, at: Pos, amount: 
     let Some(object) = world.res::<Battlefield>().0.cell(at).object else {
         return;
     };
-    let stamina = object.material.stamina() * object.size.max(1) as i32;
+    let stamina = object.stamina();
     let mut wear = world.res_mut::<ObjectWear>();
-    let before = wear.0.iter().find(|(p, _)| *p == at).map_or(0, |w| w.1);
-    let taken = before + amount.max(0);
+    let taken = wear.taken(at) + amount.max(0);
     wear.0.retain(|(p, _)| *p != at);
     if taken >= stamina {
         world

@@ -77,6 +77,13 @@ pub struct RaisedWall {
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ObjectWear(pub Vec<(Pos, i32)>);
 
+impl ObjectWear {
+    /// The damage the object on `at` has taken so far.
+    pub fn taken(&self, at: Pos) -> i32 {
+        self.0.iter().find(|(p, _)| *p == at).map_or(0, |w| w.1)
+    }
+}
+
 /// The walls abilities have raised.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct RaisedWalls(pub Vec<RaisedWall>);

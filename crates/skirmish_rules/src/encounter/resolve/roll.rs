@@ -559,7 +559,7 @@ fn strike_objects(
     surges_left: &mut u32,
 ) {
     let out = evaluate(effects, &user.chars, &Characteristics::default(), 0);
-    let mut amount = object_damage(&out.damage);
+    let mut amount = crate::stats::object_damage(&out.damage);
     if *surges_left > 0 && amount > 0 {
         let n = (*surges_left).min(3);
         amount += n as i32 * user.chars.highest();
@@ -571,7 +571,7 @@ fn strike_objects(
     for &at in objects {
         damage_object(world, user.id, at, amount);
         // (The surges' damage went to the first.)
-        amount = object_damage(&out.damage);
+        amount = crate::stats::object_damage(&out.damage);
     }
 }
 

@@ -263,6 +263,14 @@ pub struct MapObject {
     pub size: u32,
 }
 
+impl MapObject {
+    /// docs/rules.md#objects: its stamina, its material's a square times
+    /// its size (docs/rulings.md).
+    pub fn stamina(self) -> i32 {
+        self.material.stamina() * self.size.max(1) as i32
+    }
+}
+
 /// The terrain of a square.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Terrain {
