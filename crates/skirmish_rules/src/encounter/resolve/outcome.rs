@@ -55,14 +55,8 @@ pub(crate) fn apply_outcome(
                 );
             }
         }
-        if i == 0 && *surges_left > 0 {
-            let n = (*surges_left).min(3);
-            amount += n as i32 * user.chars.highest();
-            if let Some(mut h) = world.comp_mut::<Heroic>(entity) {
-                h.surges = h.surges.saturating_sub(n);
-            }
-            *surges_left = 0;
-            trigger_resource(world, entity, crate::content::ResourceTrigger::SurgeSpent);
+        if i == 0 {
+            amount += spend_damage_surges(world, entity, user, surges_left);
         }
         deal_damage(world, target.entity, target.id, amount, *t, Some(user.id));
     }
@@ -874,4 +868,27 @@ pub(crate) fn potency_adjustment(world: &World, user: &Snapshot, target: &Snapsh
         n += bonus;
     }
     n + crate::encounter::aura::potency_from_auras(world, user.id, user.side, user.space)
+}
+
+/// docs/rules.md#surges: "spend up to 3 surges to deal extra damage to one
+/// creature or object targeted by the ability", each the user's highest
+/// characteristic: the surges left for damage, spent now (none are left
+/// after), setting off the user's trigger for spending one. The extra
+/// damage (0 with none left).
+pub(crate) fn spend_damage_surges(
+    world: &mut World,
+    entity: Entity,
+    user: &Snapshot,
+    surges_left: &mut u32,
+) -> i32 {
+    if *surges_left == 0 {
+        return 0;
+    }
+    let n = (*surges_left).min(3);
+    if let Some(mut h) = world.comp_mut::<Heroic>(entity) {
+        h.surges = h.surges.saturating_sub(n);
+    }
+    *surges_left = 0;
+    trigger_resource(world, entity, crate::content::ResourceTrigger::SurgeSpent);
+    n as i32 * user.chars.highest()
 }

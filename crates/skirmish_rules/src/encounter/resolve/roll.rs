@@ -560,13 +560,8 @@ fn strike_objects(
 ) {
     let out = evaluate(effects, &user.chars, &Characteristics::default(), 0);
     let mut amount = crate::stats::object_damage(&out.damage);
-    if *surges_left > 0 && amount > 0 {
-        let n = (*surges_left).min(3);
-        amount += n as i32 * user.chars.highest();
-        if let Some(mut h) = world.comp_mut::<Heroic>(entity) {
-            h.surges = h.surges.saturating_sub(n);
-        }
-        *surges_left = 0;
+    if amount > 0 {
+        amount += spend_damage_surges(world, entity, user, surges_left);
     }
     for &at in objects {
         damage_object(world, user.id, at, amount);
