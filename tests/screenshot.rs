@@ -6,22 +6,18 @@ mod common;
 
 use std::process::Command;
 
-use common::{have, stack_present};
+use common::{have, stack_present, xvfb};
 
 /// Run the client under Xvfb with `args`, save a screenshot, return the PNG.
 fn shoot(name: &str, args: &[&str]) -> Vec<u8> {
     let path = std::env::temp_dir().join(format!("skirmish-{name}-{}.png", std::process::id()));
     let _ = std::fs::remove_file(&path);
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1600x900x24"])
-        .arg(env!("CARGO_BIN_EXE_skirmish"))
-        .args(args)
-        .arg("--screenshot")
-        .arg(&path)
-        .env("WGPU_BACKEND", "vulkan")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let out = xvfb("1600x900", |c| {
+        c.args(args)
+            .arg("--screenshot")
+            .arg(&path)
+            .env("WGPU_BACKEND", "vulkan");
+    });
     assert!(
         out.status.success(),
         "client failed: {}",
@@ -241,17 +237,13 @@ fn a_replay_from_the_simulator_plays_back_in_the_window() {
         .unwrap()
         .path();
     let shot = dir.join("shot.png");
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1600x900x24"])
-        .arg(env!("CARGO_BIN_EXE_skirmish"))
-        .arg("replay")
-        .arg(&file)
-        .args(["--pace", "0.05", "--after-frames", "40", "--screenshot"])
-        .arg(&shot)
-        .env("WGPU_BACKEND", "vulkan")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let out = xvfb("1600x900", |c| {
+        c.arg("replay")
+            .arg(&file)
+            .args(["--pace", "0.05", "--after-frames", "40", "--screenshot"])
+            .arg(&shot)
+            .env("WGPU_BACKEND", "vulkan");
+    });
     assert!(
         out.status.success(),
         "{}",
@@ -285,16 +277,12 @@ fn the_client_without_a_usable_gpu_says_so_and_does_not_panic() {
         eprintln!("SKIPPED: needs xvfb-run (apt-get install xvfb)");
         return;
     }
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_skirmish"))
-        .args(["--encounter", "first_blood", "--screenshot"])
-        .arg(std::env::temp_dir().join("skirmish-no-gpu.png"))
-        .env("WGPU_BACKEND", "dx12")
-        .env("RUST_BACKTRACE", "1")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let out = xvfb("1280x720", |c| {
+        c.args(["--encounter", "first_blood", "--screenshot"])
+            .arg(std::env::temp_dir().join("skirmish-no-gpu.png"))
+            .env("WGPU_BACKEND", "dx12")
+            .env("RUST_BACKTRACE", "1");
+    });
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("no GPU"), "{stderr}");

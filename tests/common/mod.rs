@@ -25,16 +25,40 @@ pub fn stack_present() -> bool {
     true
 }
 
+/// Run the client under `xvfb-run` on a screen of `size` ("1920x1080");
+/// `client` adds the client's arguments and environment.
+///
+/// Each run gets its own X authority file: without one, `xvfb-run` makes a
+/// temporary directory and, when removing it fails as it exits (seen under
+/// parallel tests), replaces the client's exit status with its own 5.
+pub fn xvfb(size: &str, client: impl FnOnce(&mut Command)) -> std::process::Output {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let auth = std::env::temp_dir().join(format!(
+        "skirmish-xauth-{}-{}",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_file(&auth);
+    let mut cmd = Command::new("xvfb-run");
+    cmd.arg("-a")
+        .arg("-f")
+        .arg(&auth)
+        .args(["-s", &format!("-screen 0 {size}x24")])
+        .arg(env!("CARGO_BIN_EXE_skirmish"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    client(&mut cmd);
+    let out = cmd.output().expect("xvfb-run runs");
+    let _ = std::fs::remove_file(&auth);
+    out
+}
+
 /// Run the client under Xvfb on a screen of `size` ("1920x1080") with
 /// `args`.
 pub fn run_client(size: &str, args: &[&str]) -> std::process::Output {
-    Command::new("xvfb-run")
-        .args(["-a", "-s", &format!("-screen 0 {size}x24")])
-        .arg(env!("CARGO_BIN_EXE_skirmish"))
-        .args(["--size", size])
-        .args(args)
-        .env("WGPU_BACKEND", "vulkan")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("xvfb-run runs")
+    xvfb(size, |c| {
+        c.args(["--size", size])
+            .args(args)
+            .env("WGPU_BACKEND", "vulkan");
+    })
 }
