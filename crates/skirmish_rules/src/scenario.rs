@@ -141,6 +141,8 @@ pub enum Expectation {
     Log(String),
     Dead(String),
     Winner(crate::map::Side),
+    /// No side has won yet.
+    Undecided,
     /// A triggered-action prompt is open, asking this creature.
     Prompted(String),
     /// No prompt is open.
@@ -177,6 +179,12 @@ pub struct Scenario {
     pub first: FirstSide,
     #[serde(default)]
     pub seed: u64,
+    /// What the heroes must do to win (docs/rules.md#objectives).
+    #[serde(default)]
+    pub objective: crate::content::encounter::Objective,
+    /// Monsters arriving later (docs/rules.md#reinforcements).
+    #[serde(default)]
+    pub reinforcements: Vec<crate::content::encounter::Reinforcement>,
     /// Abilities written inline for this scenario (checked like content
     /// files: tier notation parsed, problems reported).
     #[serde(default)]
@@ -534,6 +542,9 @@ impl Scenario {
                 heroes,
                 monsters,
                 first: self.first,
+                objective: self.objective.clone(),
+                reinforcements: self.reinforcements.clone(),
+                heroes_win: None,
             },
         );
         Ok((db, names))
@@ -860,6 +871,7 @@ fn expect(
             e.outcome() == Some(*side),
             format!("outcome {:?}", e.outcome()),
         ),
+        Expectation::Undecided => (e.outcome().is_none(), format!("outcome {:?}", e.outcome())),
         Expectation::Prompted(n) => {
             let asked = e.prompt().map(|p| p.creature);
             (

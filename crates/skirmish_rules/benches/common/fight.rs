@@ -60,6 +60,9 @@ pub fn content() -> Arc<ContentDb> {
                 monster("bandit_archer", 12, 19),
             ],
             first: FirstSide::Roll,
+            objective: Default::default(),
+            reinforcements: Vec::new(),
+            heroes_win: None,
         },
     );
     Arc::new(db)

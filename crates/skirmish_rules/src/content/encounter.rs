@@ -109,6 +109,118 @@ pub struct EncounterDef {
     pub monsters: Vec<MonsterDef>,
     #[serde(default)]
     pub first: FirstSide,
+    /// What the heroes must do to win (docs/rules.md#objectives).
+    #[serde(default, skip_serializing_if = "Objective::is_default")]
+    pub objective: Objective,
+    /// Monsters that arrive at the start of a given round
+    /// (docs/rules.md#reinforcements).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reinforcements: Vec<Reinforcement>,
+    /// The heroes' intended win rate, in percent, greedy brains on both
+    /// sides (low, high): the balance test checks the forecast against it
+    /// (docs/balance.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heroes_win: Option<(u32, u32)>,
+}
+
+/// What the heroes must do to win (docs/rules.md#objectives). Whatever it
+/// is, they lose when none of them can fight, and they also win by
+/// defeating every monster with no reinforcements still to come.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Objective {
+    /// Defeat every monster.
+    #[default]
+    DefeatAll,
+    /// Have a hero still alive when round `rounds` ends.
+    Survive { rounds: u32 },
+    /// Hold `zone` at the end of `rounds` rounds: a hero able to fight in
+    /// it and no monster able to fight in it.
+    Hold { zone: Zone, rounds: u32 },
+    /// Every hero still alive stands on the map's `edge` at once.
+    Escape { edge: Edge },
+}
+
+impl Objective {
+    pub fn is_default(&self) -> bool {
+        *self == Objective::DefeatAll
+    }
+
+    /// One line for the picker and the builder.
+    pub fn describe(&self) -> String {
+        match self {
+            Objective::DefeatAll => "Defeat every enemy".into(),
+            Objective::Survive { rounds } => format!("Survive {rounds} rounds"),
+            Objective::Hold { zone, rounds } => format!(
+                "Hold the zone {} to {} for {rounds} rounds",
+                Pos::new(zone.from.0, zone.from.1),
+                Pos::new(zone.to.0, zone.to.1)
+            ),
+            Objective::Escape { edge } => format!("Escape off the {} edge", edge.name()),
+        }
+    }
+}
+
+/// A rectangle of squares, corners included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Zone {
+    pub from: (i32, i32),
+    pub to: (i32, i32),
+}
+
+impl Zone {
+    pub fn contains(&self, p: Pos) -> bool {
+        let (x0, x1) = (self.from.0.min(self.to.0), self.from.0.max(self.to.0));
+        let (y0, y1) = (self.from.1.min(self.to.1), self.from.1.max(self.to.1));
+        (x0..=x1).contains(&p.x) && (y0..=y1).contains(&p.y)
+    }
+
+    /// Every square of the zone, row by row.
+    pub fn squares(&self) -> impl Iterator<Item = Pos> {
+        let (x0, x1) = (self.from.0.min(self.to.0), self.from.0.max(self.to.0));
+        let (y0, y1) = (self.from.1.min(self.to.1), self.from.1.max(self.to.1));
+        (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| Pos::new(x, y)))
+    }
+}
+
+/// A side of the map: north is its top row (row 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Edge {
+    North,
+    East,
+    South,
+    West,
+}
+
+impl Edge {
+    pub const ALL: [Edge; 4] = [Edge::North, Edge::East, Edge::South, Edge::West];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Edge::North => "north",
+            Edge::East => "east",
+            Edge::South => "south",
+            Edge::West => "west",
+        }
+    }
+
+    /// Whether `p` is on this edge of a `width` by `height` map.
+    pub fn holds(self, p: Pos, width: i32, height: i32) -> bool {
+        match self {
+            Edge::North => p.y == 0,
+            Edge::South => p.y == height - 1,
+            Edge::West => p.x == 0,
+            Edge::East => p.x == width - 1,
+        }
+    }
+}
+
+/// Monsters that arrive at the start of round `round`, each on its
+/// square or, with that taken, the nearest open one beside it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reinforcement {
+    pub round: u32,
+    pub monsters: Vec<MonsterDef>,
 }
 
 fn default_ruleset() -> String {

@@ -2,6 +2,7 @@
 //! validated as a whole. Unknown ids, bad numbers, duplicates and unreadable
 //! tier lines are all reported in one pass, each with file:line:column.
 
+pub mod budget;
 pub mod encounter;
 pub mod free_text;
 mod locate;
@@ -844,14 +845,13 @@ impl Loader {
 
     /// Report a problem at the `nth` `at:` of an encounter's heroes
     /// (`monsters == false`) or monsters list.
-    fn report_at(&mut self, id: &str, monsters: bool, nth: usize, message: String) {
+    fn report_at(&mut self, id: &str, list: &str, nth: usize, message: String) {
         let Some((file, at)) = self.anchor(Kind::Encounter, id) else {
             self.report_unanchored(Kind::Encounter, id, message);
             return;
         };
         let src = self.sources.get(&file).cloned().unwrap_or_default();
         let loc = Locator::new(&src);
-        let list = if monsters { "monsters" } else { "heroes" };
         let mut offset = loc.find_field(at, list);
         for _ in 0..=nth {
             offset = offset.and_then(|o| loc.find_field(o + 1, "at"));
@@ -861,6 +861,122 @@ impl Loader {
             offset.or(Some(at)),
             format!("encounter `{id}`: {message}"),
         );
+    }
+
+    /// The stat block of the `nth` entry of the encounter's `list`: by id
+    /// or inline (an unknown id or a bad inline block is reported).
+    fn monster_block(
+        &mut self,
+        id: &str,
+        list: &str,
+        i: usize,
+        m: &encounter::MonsterDef,
+    ) -> Option<types::Monster> {
+        match (&m.monster, &m.inline) {
+            (Some(mid), None) => match self.db.monsters.get(mid) {
+                Some(b) => Some(b.clone()),
+                None => {
+                    let msg = self.unknown(Kind::Monster, mid);
+                    self.report(Kind::Encounter, id, Needle::String(mid), msg);
+                    None
+                }
+            },
+            (None, Some(inline)) => {
+                for (_, msg) in inline.problems() {
+                    self.report_at(
+                        id,
+                        list,
+                        i,
+                        format!("inline monster `{}`: {msg}", inline.id),
+                    );
+                }
+                for a in &inline.abilities {
+                    if !self.db.abilities.contains_key(a) {
+                        let msg = self.unknown(Kind::Ability, a);
+                        self.report(Kind::Encounter, id, Needle::String(a), msg);
+                    }
+                }
+                Some(inline.clone())
+            }
+            _ => {
+                let msg = "a monster entry needs exactly one of `monster` or `inline`".to_string();
+                self.report_at(id, list, i, msg);
+                None
+            }
+        }
+    }
+
+    /// docs/rules.md#objectives and docs/rules.md#reinforcements: the
+    /// objective fits the map, the reinforcements name stat blocks and
+    /// open squares, and the intended win rate is a band of percents.
+    fn validate_plan(&mut self, id: &str, e: &EncounterDef, map: Option<&Map>) {
+        use encounter::Objective;
+        let bad = |this: &mut Self, field: &'static str, m: String| {
+            this.report(Kind::Encounter, id, Needle::Field(field), m)
+        };
+        match &e.objective {
+            Objective::Survive { rounds: 0 } | Objective::Hold { rounds: 0, .. } => bad(
+                self,
+                "objective",
+                "the objective needs at least 1 round".into(),
+            ),
+            Objective::Hold { zone, .. } => {
+                if let Some(map) = map {
+                    let off = [zone.from, zone.to]
+                        .into_iter()
+                        .find(|&(x, y)| !map.in_bounds(Pos::new(x, y)));
+                    if let Some((x, y)) = off {
+                        let m = format!(
+                            "the zone's corner {} is off map `{}` ({}x{})",
+                            Pos::new(x, y),
+                            e.map,
+                            map.width,
+                            map.height
+                        );
+                        bad(self, "objective", m);
+                    }
+                }
+            }
+            _ => {}
+        }
+        let mut nth = 0;
+        for r in &e.reinforcements {
+            if r.round == 0 {
+                bad(
+                    self,
+                    "reinforcements",
+                    "reinforcements arrive at round 1 or later".into(),
+                );
+            }
+            for m in &r.monsters {
+                let block = self.monster_block(id, "reinforcements", nth, m);
+                let size = block.as_ref().map_or(1, |b| b.size.squares());
+                let fp = Footprint::new(Pos::new(m.at.0, m.at.1), size);
+                if let Some(map) = map
+                    && !map.footprint_open(fp)
+                {
+                    let name = m
+                        .name
+                        .clone()
+                        .or_else(|| block.as_ref().map(|b| b.name.clone()))
+                        .unwrap_or_default();
+                    let msg = format!(
+                        "reinforcement `{name}` at {} is not on open ground on map `{}`",
+                        fp.pos, e.map
+                    );
+                    self.report_at(id, "reinforcements", nth, msg);
+                }
+                nth += 1;
+            }
+        }
+        if let Some((low, high)) = e.heroes_win
+            && (low > high || high > 100)
+        {
+            let m = format!(
+                "heroes_win ({low}, {high}) must be a band of percents, low to high, at most 100"
+            );
+            bad(self, "heroes_win", m);
+        }
     }
 
     fn validate_encounter(&mut self, id: &str) {
@@ -874,6 +990,7 @@ impl Loader {
             let m = self.unknown(Kind::Map, &e.map);
             self.report(Kind::Encounter, id, Needle::String(&e.map), m);
         }
+        self.validate_plan(id, &e, map.as_ref());
         if e.heroes.is_empty() || e.monsters.is_empty() {
             self.report(
                 Kind::Encounter,
@@ -883,25 +1000,24 @@ impl Loader {
             );
         }
         let mut taken: Vec<(Footprint, String)> = Vec::new();
-        let mut place =
-            |this: &mut Self, monsters: bool, nth: usize, who: String, fp: Footprint| {
-                if let Some(map) = &map
-                    && !map.footprint_open(fp)
-                {
-                    let m = format!(
-                        "{who} at {} is not on open ground on map `{}`",
-                        fp.pos, e.map
-                    );
-                    this.report_at(id, monsters, nth, m);
-                    return;
-                }
-                if let Some((_, other)) = taken.iter().find(|(o, _)| o.overlaps(fp)) {
-                    let m = format!("{who} at {} overlaps {other}", fp.pos);
-                    this.report_at(id, monsters, nth, m);
-                    return;
-                }
-                taken.push((fp, who));
-            };
+        let mut place = |this: &mut Self, list: &str, nth: usize, who: String, fp: Footprint| {
+            if let Some(map) = &map
+                && !map.footprint_open(fp)
+            {
+                let m = format!(
+                    "{who} at {} is not on open ground on map `{}`",
+                    fp.pos, e.map
+                );
+                this.report_at(id, list, nth, m);
+                return;
+            }
+            if let Some((_, other)) = taken.iter().find(|(o, _)| o.overlaps(fp)) {
+                let m = format!("{who} at {} overlaps {other}", fp.pos);
+                this.report_at(id, list, nth, m);
+                return;
+            }
+            taken.push((fp, who));
+        };
         for (i, h) in e.heroes.iter().enumerate() {
             if !self.db.classes.contains_key(&h.class) {
                 let m = self.unknown(Kind::Class, &h.class);
@@ -916,48 +1032,16 @@ impl Loader {
             if !(1..=10).contains(&h.level) {
                 self.report_at(
                     id,
-                    false,
+                    "heroes",
                     i,
                     format!("hero `{}` has level {} (1 to 10)", h.name, h.level),
                 );
             }
             let fp = Footprint::single(Pos::new(h.at.0, h.at.1));
-            place(self, false, i, format!("hero `{}`", h.name), fp);
+            place(self, "heroes", i, format!("hero `{}`", h.name), fp);
         }
         for (i, m) in e.monsters.iter().enumerate() {
-            let block = match (&m.monster, &m.inline) {
-                (Some(mid), None) => match self.db.monsters.get(mid) {
-                    Some(b) => Some(b.clone()),
-                    None => {
-                        let msg = self.unknown(Kind::Monster, mid);
-                        self.report(Kind::Encounter, id, Needle::String(mid), msg);
-                        None
-                    }
-                },
-                (None, Some(inline)) => {
-                    for (_, msg) in inline.problems() {
-                        self.report_at(
-                            id,
-                            true,
-                            i,
-                            format!("inline monster `{}`: {msg}", inline.id),
-                        );
-                    }
-                    for a in &inline.abilities {
-                        if !self.db.abilities.contains_key(a) {
-                            let msg = self.unknown(Kind::Ability, a);
-                            self.report(Kind::Encounter, id, Needle::String(a), msg);
-                        }
-                    }
-                    Some(inline.clone())
-                }
-                _ => {
-                    let msg =
-                        "a monster entry needs exactly one of `monster` or `inline`".to_string();
-                    self.report_at(id, true, i, msg);
-                    None
-                }
-            };
+            let block = self.monster_block(id, "monsters", i, m);
             let size = block.as_ref().map_or(1, |b| b.size.squares());
             let name = m
                 .name
@@ -965,12 +1049,12 @@ impl Loader {
                 .or_else(|| block.as_ref().map(|b| b.name.clone()))
                 .unwrap_or_default();
             let fp = Footprint::new(Pos::new(m.at.0, m.at.1), size);
-            place(self, true, i, format!("monster `{name}`"), fp);
+            place(self, "monsters", i, format!("monster `{name}`"), fp);
             // docs/rules.md#minions: "Up to 8 minions form a squad".
             if let (Some(squad), Some(b)) = (m.squad, &block) {
                 if b.organization != types::Organization::Minion {
                     let msg = format!("monster `{name}` is in squad {squad} but is not a minion");
-                    self.report_at(id, true, i, msg);
+                    self.report_at(id, "monsters", i, msg);
                 }
                 let members = e.monsters[..=i]
                     .iter()
@@ -983,7 +1067,7 @@ impl Loader {
                     .map_or(8, |r| r.max_squad_size);
                 if members == cap.saturating_add(1) {
                     let msg = format!("squad {squad} has more than {cap} minions");
-                    self.report_at(id, true, i, msg);
+                    self.report_at(id, "monsters", i, msg);
                 }
             }
         }

@@ -1029,3 +1029,46 @@ fn target_tags_must_be_borne_and_requirements_can_be_missing() {
         + 1;
     assert_eq!(stamina.line, line);
 }
+
+// docs/rules.md#objectives, docs/rules.md#reinforcements: an objective off
+// the map, a reinforcement of an unknown stat block or on a wall, and a
+// win-rate band that is no band are errors at load, located in the file.
+#[test]
+fn objectives_and_reinforcements_are_checked_at_load() {
+    let mut db = ContentDb::load(shipped_assets()).unwrap_or_else(|e| panic!("{e}"));
+    let shipped =
+        std::fs::read_to_string(shipped_assets().join("encounters/first_blood.ron")).unwrap();
+    let end = shipped.rfind(')').unwrap();
+    let broken = format!(
+        "{}    objective: Hold(zone: (from: (2, 2), to: (40, 3)), rounds: 2),\n    \
+         reinforcements: [(round: 2, monsters: [\n        (monster: \"no_such_beast\", at: (3, 3)),\n        \
+         (monster: \"bandit\", at: (0, 0)),\n    ])],\n    heroes_win: (80, 20),\n)\n",
+        &shipped[..end]
+    );
+    let dir = content_dir("broken-plan", &[("plan.ron", &broken)]);
+    let file = dir.join("plan.ron");
+    let errors = db.add_encounter_file(&file).unwrap_err().0;
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    for needle in [
+        "the zone's corner (40, 3) is off map",
+        "unknown monster id `no_such_beast`",
+        "reinforcement `Bandit` at (0, 0) is not on open ground",
+        "heroes_win (80, 20)",
+    ] {
+        let e = errors
+            .iter()
+            .find(|e| e.message.contains(needle))
+            .unwrap_or_else(|| panic!("no error about {needle}: {text:#?}"));
+        assert!(e.line > 20, "located after the monsters: {e}");
+    }
+    // Survive for no rounds is no objective.
+    let zero = shipped[..end].to_string() + "    objective: Survive(rounds: 0),\n)\n";
+    let dir = content_dir("zero-rounds", &[("zero.ron", &zero)]);
+    let errors = db.add_encounter_file(&dir.join("zero.ron")).unwrap_err().0;
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.message.contains("at least 1 round")),
+        "{errors:?}"
+    );
+}

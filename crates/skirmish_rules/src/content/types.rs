@@ -338,6 +338,10 @@ pub struct Monster {
     /// The token's icon (a file name under `assets/icons/`), optional.
     #[serde(default)]
     pub icon: Option<String>,
+    /// Its encounter value, where the rule of docs/rulings.md ("Encounter
+    /// budget") would misjudge it; else that rule's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ev: Option<u32>,
 }
 
 impl Monster {

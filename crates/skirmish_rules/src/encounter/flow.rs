@@ -201,6 +201,10 @@ pub struct Flow {
     /// The phased 2d6 ruleset's round (docs/rules.md#moving); `None` otherwise.
     #[serde(default)]
     pub phased: Option<crate::phased::PhasedRound>,
+    /// Rounds the heroes have ended holding the zone of a Hold objective
+    /// (docs/rules.md#objectives).
+    #[serde(default)]
+    pub held: u32,
     /// The turn boundaries this step's command left for the boundary's
     /// stages (each stage takes its own): never saved, and empty between
     /// steps. (Kept here, not as a resource of their own: the step reads
@@ -258,6 +262,7 @@ impl Default for Flow {
             squad: Vec::new(),
             summons: Vec::new(),
             phased: None,
+            held: 0,
             events: TurnEvents::default(),
         }
     }
@@ -499,6 +504,10 @@ fn advance(world: &mut World) {
         return;
     }
     super::ruleset::of(world).advance(world);
+    // (The round's end can meet an objective: the fight is over.)
+    if world.res::<Flow>().outcome.is_some() {
+        return;
+    }
     world.res_mut::<NextState<Phase>>().set(Phase::AwaitingTurn);
 }
 
@@ -564,6 +573,11 @@ pub(super) fn side_advance(world: &mut World) {
 /// acted, triggered actions are back, and Malice grows.
 pub(super) fn new_round(world: &mut World) {
     let round = world.res::<Flow>().round;
+    // docs/rules.md#objectives: surviving or holding is counted as a
+    // round ends.
+    if round > 0 && super::objective::round_ended(world, round) {
+        return;
+    }
     if round > 0 {
         emit(world, LogEntry::RoundEnded { round });
         // docs/rules.md#round-bonuses: active "until the end of the round".
@@ -620,6 +634,8 @@ pub(super) fn new_round(world: &mut World) {
         amount: gain,
         total,
     });
+    // docs/rules.md#reinforcements: they arrive as their round starts.
+    super::objective::arrive(world, round);
 }
 
 /// What [`start_of_turn`] reads and writes of each creature.
@@ -698,6 +714,9 @@ pub(super) struct Standing([Option<Entity>; 2]);
 /// Victory: a side with no creature able to fight loses. (Called while
 /// no side has won yet.)
 pub(super) fn check_outcome(world: &mut World) {
+    if super::objective::check_escape(world) {
+        return;
+    }
     // Most commands fell no one: the two found standing last time still
     // stand, and that settles it without a pass over everyone.
     if let Some(&Standing([Some(h), Some(d)])) = world.get_res::<Standing>()
@@ -726,16 +745,13 @@ pub(super) fn check_outcome(world: &mut World) {
         s.0 = found;
     }
     let winner = match found.map(|f| f.is_some()) {
-        [true, false] => Some(Side::Heroes),
+        // docs/rules.md#reinforcements: not while more monsters are coming.
+        [true, false] if !super::objective::reinforcements_pending(world) => Some(Side::Heroes),
         [false, _] => Some(Side::Director),
         _ => None,
     };
     if let Some(side) = winner {
-        let mut flow = world.res_mut::<Flow>();
-        flow.outcome = Some(side);
-        flow.active = None;
-        emit(world, LogEntry::Victory { side });
-        world.res_mut::<NextState<Phase>>().set(Phase::Over);
+        super::objective::declare(world, side);
     }
 }
 

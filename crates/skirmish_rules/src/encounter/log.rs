@@ -358,6 +358,27 @@ pub enum LogEntry {
     Victory {
         side: Side,
     },
+    /// docs/rules.md#reinforcements: a monster arrives.
+    Arrived {
+        creature: CreatureId,
+        name: String,
+        at: Pos,
+    },
+    /// A reinforcement found no open square on or beside its own.
+    NoRoomToArrive {
+        name: String,
+    },
+    /// docs/rules.md#objectives: the heroes end a round holding the zone.
+    ZoneHeld {
+        held: u32,
+        needed: u32,
+    },
+    /// docs/rules.md#objectives: the heroes lasted the rounds they had to.
+    Survived {
+        rounds: u32,
+    },
+    /// docs/rules.md#objectives: every hero able to fight reached the exit.
+    Escaped,
     /// A target is gone, out of reach or out of line of effect by the time
     /// the ability rolls.
     TargetLost {
@@ -1099,6 +1120,15 @@ impl LogEntry {
             ),
             LogEntry::Died { name, .. } => format!("{name} dies."),
             LogEntry::Dying { name, .. } => format!("{name} is dying."),
+            LogEntry::Arrived { name, at, .. } => format!("{name} arrives at {at}."),
+            LogEntry::NoRoomToArrive { name } => {
+                format!("{name} finds no room to arrive.")
+            }
+            LogEntry::ZoneHeld { held, needed } => {
+                format!("The heroes hold the zone ({held} of {needed} rounds).")
+            }
+            LogEntry::Survived { rounds } => format!("The heroes survived {rounds} rounds."),
+            LogEntry::Escaped => "The heroes escape.".to_string(),
             LogEntry::Victory { side } => match side {
                 Side::Heroes => "The heroes are victorious.".to_string(),
                 Side::Director => "The heroes are defeated.".to_string(),

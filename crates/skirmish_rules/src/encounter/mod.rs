@@ -22,6 +22,7 @@ pub mod invariants;
 
 pub mod listing;
 pub mod log;
+pub mod objective;
 pub mod preview;
 pub mod react;
 pub mod replay;

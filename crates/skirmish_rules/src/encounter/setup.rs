@@ -104,8 +104,8 @@ pub fn spawn_creatures(
         ));
         next += 1;
     }
-    let names = monster_names(def, content);
-    for (m, name) in def.monsters.iter().zip(names) {
+    let mut names = monster_names(def, content).into_iter();
+    for (m, name) in def.monsters.iter().zip(names.by_ref()) {
         let block = match (&m.monster, &m.inline) {
             (Some(id), _) => content
                 .monsters
@@ -128,15 +128,7 @@ pub fn spawn_creatures(
             &basic,
         );
         if let Some(n) = m.squad {
-            world.entity_mut(entity).insert(SquadMember(n));
-            let mut squads = world.get_resource_or_insert_with(Squads::default);
-            let p = squads.0.entry(n).or_insert(SquadPool {
-                pool: 0,
-                max: 0,
-                per_minion: block.stamina,
-            });
-            p.pool += block.stamina;
-            p.max += block.stamina;
+            join_squad(world, entity, n, block.stamina);
         }
         next += 1;
     }
@@ -153,8 +145,42 @@ pub fn spawn_creatures(
     world.init_resource::<super::flow::Standing>();
     world.init_resource::<super::resolve::Grabs>();
     world.init_resource::<super::aura::KnownCarriers>();
+    let arrivals: Vec<Vec<_>> = def
+        .reinforcements
+        .iter()
+        .map(|r| {
+            r.monsters
+                .iter()
+                .zip(names.by_ref())
+                .map(|(m, n)| (m.clone(), n))
+                .collect()
+        })
+        .collect();
+    world.insert_resource(super::objective::Plan {
+        objective: def.objective.clone(),
+        reinforcements: def
+            .reinforcements
+            .iter()
+            .map(|r| r.round)
+            .zip(arrivals)
+            .collect(),
+    });
     super::world::cache_queries(world);
     Ok(())
+}
+
+/// A minion joins squad `n`, its stamina added to the squad's pool
+/// (docs/rules.md#minions).
+pub(super) fn join_squad(world: &mut World, entity: Entity, n: u32, stamina: i32) {
+    world.entity_mut(entity).insert(SquadMember(n));
+    let mut squads = world.get_resource_or_insert_with(Squads::default);
+    let p = squads.0.entry(n).or_insert(SquadPool {
+        pool: 0,
+        max: 0,
+        per_minion: stamina,
+    });
+    p.pool += stamina;
+    p.max += stamina;
 }
 
 /// Spawn one creature from a monster stat block (at setup, or summoned in
@@ -271,10 +297,12 @@ impl CreatureIndex {
 /// order listed ("Wolf 1", "Wolf 2"), so the log, the tokens and the
 /// simulator's report tell them apart. (An unknown stat block is reported
 /// where the monster is spawned.)
+/// (Reinforcements are numbered with the rest, after them.)
 fn monster_names(def: &EncounterDef, content: &ContentDb) -> Vec<Option<String>> {
     let given: Vec<(bool, Option<String>)> = def
         .monsters
         .iter()
+        .chain(def.reinforcements.iter().flat_map(|r| &r.monsters))
         .map(|m| match (&m.name, &m.monster, &m.inline) {
             (Some(n), _, _) => (false, Some(n.clone())),
             (None, Some(id), _) => (true, content.monsters.get(id).map(|b| b.name.clone())),

@@ -12,6 +12,7 @@ mod bonuses;
 mod charges;
 mod fear;
 mod greedy;
+mod objectives;
 mod phased;
 mod previews;
 mod resource_triggers;
@@ -66,6 +67,9 @@ fn custom(
             heroes,
             monsters,
             first,
+            objective: Default::default(),
+            reinforcements: Vec::new(),
+            heroes_win: None,
         },
     );
     Encounter::new(Arc::new(db), "test", seed).unwrap()

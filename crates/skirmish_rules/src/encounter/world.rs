@@ -104,6 +104,7 @@ crate::fast::keyed::keyed!(
     crate::encounter::flow::Malice,
     crate::encounter::flow::ActiveRuleset,
     crate::encounter::flow::Standing,
+    crate::encounter::objective::Plan,
     crate::encounter::glyph::Glyphs,
     crate::encounter::log::CombatLog,
     crate::fast::Handoff<crate::encounter::world::ListedWalk>,

@@ -127,6 +127,10 @@ pub(crate) fn advance(world: &mut World) {
 /// first, "In the event of a tie, roll a d6 until a winner is determined."
 fn begin_round(world: &mut World) {
     crate::encounter::flow::new_round(world);
+    // (The round's end met an objective: no new round.)
+    if world.res::<Flow>().outcome.is_some() {
+        return;
+    }
     let Some(rules) = rules(world).cloned() else {
         return;
     };

@@ -21,6 +21,9 @@ fn phased(heroes: Vec<HeroDef>, monsters: Vec<MonsterDef>, seed: u64) -> Encount
             heroes,
             monsters,
             first: FirstSide::Heroes,
+            objective: Default::default(),
+            reinforcements: Vec::new(),
+            heroes_win: None,
         },
     );
     Encounter::new(Arc::new(db), "phased", seed).unwrap()
