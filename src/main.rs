@@ -1,8 +1,10 @@
 //! The `skirmish` binary: the game client (the default) and its subcommands.
 
 mod assets;
+mod built;
 mod check;
 mod client;
+mod forecast;
 mod icons;
 mod scenario;
 mod sim;
@@ -73,6 +75,11 @@ enum Command {
     /// rates, rounds, damage, ability use and resource spent. Exits 1 if a
     /// brain made a mistake (illegal command, panic), 2 on bad input.
     Sim(sim::SimArgs),
+    /// How hard an encounter is: the greedy brains play it out on every
+    /// core; prints the heroes' win rate with its 95% interval, the rounds,
+    /// who is most likely to fall, and the encounter value against the
+    /// party's budget. Exits 2 on bad input.
+    Forecast(forecast::ForecastArgs),
     /// Play a replay file (written by `skirmish sim --replay-dir`) back in
     /// the window, at the demo pace (Space pauses, N steps, +/- speed).
     Replay {
@@ -106,6 +113,10 @@ fn main() -> ExitCode {
         },
         Some(Command::Sim(args)) => match assets::find(args.assets.clone()) {
             Ok(assets) => sim::run(args, &assets),
+            Err(e) => usage(&e),
+        },
+        Some(Command::Forecast(args)) => match assets::find(args.assets.clone()) {
+            Ok(assets) => forecast::run(args, &assets),
             Err(e) => usage(&e),
         },
         Some(Command::Replay {

@@ -51,6 +51,36 @@ pub struct SimArgs {
     pub assets: Option<PathBuf>,
 }
 
+/// The encounter `given` names: a file (loaded and validated as the
+/// content folder's encounters are; its id may name a shipped encounter or
+/// a new one), or an id, of a shipped encounter or one built and saved in
+/// the user's folder. Errors are printed; the exit code is returned.
+pub fn resolve_encounter(db: &mut ContentDb, given: &str) -> Result<String, ExitCode> {
+    let print = |errors: &skirmish_rules::content::ContentErrors| {
+        for e in &errors.0 {
+            eprintln!("error: {e}");
+        }
+        ExitCode::from(2)
+    };
+    if Path::new(given).is_file() {
+        return db
+            .add_encounter_file(Path::new(given))
+            .map_err(|e| print(&e));
+    }
+    if given.ends_with(".ron") || given.contains('/') {
+        // A path with no file there: said as such (an id that is not known
+        // is refused by the simulator, with the ids there are).
+        eprintln!("error: no encounter file `{given}`");
+        return Err(ExitCode::from(2));
+    }
+    if !db.encounters.contains_key(given)
+        && let Some(file) = crate::built::file_of(given).filter(|f| f.is_file())
+    {
+        return db.add_encounter_file(&file).map_err(|e| print(&e));
+    }
+    Ok(given.to_string())
+}
+
 pub fn run(args: SimArgs, assets: &Path) -> ExitCode {
     let mut db = match ContentDb::load(assets) {
         Ok(c) => c,
@@ -61,25 +91,9 @@ pub fn run(args: SimArgs, assets: &Path) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // A file: load it (its id may name a shipped encounter or a new one).
-    // (Validated as the content folder's encounters are.)
-    let encounter = if Path::new(&args.encounter).is_file() {
-        match db.add_encounter_file(Path::new(&args.encounter)) {
-            Ok(id) => id,
-            Err(errors) => {
-                for e in &errors.0 {
-                    eprintln!("error: {e}");
-                }
-                return ExitCode::from(2);
-            }
-        }
-    } else if args.encounter.ends_with(".ron") || args.encounter.contains('/') {
-        // A path with no file there: said as such (an id that is not known
-        // is refused by the simulator, with the ids there are).
-        eprintln!("error: no encounter file `{}`", args.encounter);
-        return ExitCode::from(2);
-    } else {
-        args.encounter.clone()
+    let encounter = match resolve_encounter(&mut db, &args.encounter) {
+        Ok(id) => id,
+        Err(code) => return code,
     };
     let mut cfg = SimConfig::new(
         &encounter,

@@ -23,7 +23,7 @@ mod overlay;
 mod picker;
 mod reasons;
 mod report;
-mod saves;
+pub(crate) mod saves;
 mod screenshot;
 mod theme;
 mod tokens;
@@ -262,7 +262,14 @@ pub fn run(options: ClientOptions) -> ExitCode {
         }
     };
     let content = match ContentDb::load(&assets) {
-        Ok(db) => Arc::new(db),
+        Ok(mut db) => {
+            // Encounters built and saved in the user's folder join the
+            // picker; one that fails is left out, and said.
+            for p in crate::built::load_all(&mut db) {
+                eprintln!("warning: {p}");
+            }
+            Arc::new(db)
+        }
         Err(errors) => {
             for e in &errors.0 {
                 eprintln!("error: {e}");

@@ -9,15 +9,15 @@ use super::ContentDb;
 use super::types::{Monster, Organization};
 use crate::content::encounter::{EncounterDef, MonsterDef};
 
-/// A hero's share of the budget: 4 + 2 x level (6 at level 1).
+/// A hero's share of the budget: 6 + 2 x level (8 at level 1).
 pub fn hero_budget(level: u32) -> u32 {
-    4 + 2 * level
+    6 + 2 * level
 }
 
 /// A monster's encounter value: its stat block's `ev` if it gives one;
 /// else a platoon creature's 1 + 2 x level, a minion a quarter of that (a
 /// squad of four is one platoon creature), an elite or leader twice it, a
-/// solo six times it.
+/// solo five times it.
 pub fn monster_ev(m: &Monster) -> f64 {
     if let Some(ev) = m.ev {
         return ev as f64;
@@ -27,7 +27,7 @@ pub fn monster_ev(m: &Monster) -> f64 {
         Organization::Minion => platoon / 4.0,
         Organization::Platoon => platoon,
         Organization::Elite | Organization::Leader => 2.0 * platoon,
-        Organization::Solo => 6.0 * platoon,
+        Organization::Solo => 5.0 * platoon,
     }
 }
 
@@ -122,8 +122,8 @@ mod tests {
         assert_eq!(Band::of(18.0, 12.0), Band::Hard);
         assert_eq!(Band::of(18.5, 12.0), Band::Extreme);
         assert_eq!(Band::of(1.0, 0.0), Band::Extreme);
-        assert_eq!(hero_budget(1), 6);
-        assert_eq!(hero_budget(3), 10);
+        assert_eq!(hero_budget(1), 8);
+        assert_eq!(hero_budget(3), 12);
     }
 
     // docs/rules.md#encounter-budget: a squad of four minions is worth one
@@ -141,8 +141,8 @@ mod tests {
         assert_eq!(monster_ev(&own), 7.0);
         let fb = of(&db, &db.encounters["first_blood"]);
         // Two level-1 heroes; four platoon bandits and four lackeys.
-        assert_eq!(fb.budget, 12.0);
+        assert_eq!(fb.budget, 16.0);
         assert_eq!(fb.ev, 15.0);
-        assert_eq!(fb.band, Band::Hard);
+        assert_eq!(fb.band, Band::Standard);
     }
 }

@@ -11,22 +11,30 @@ use crate::stats::Characteristics;
 pub struct HeroDef {
     pub class: String,
     pub name: String,
-    #[serde(default = "one")]
+    #[serde(default = "one", skip_serializing_if = "is_one")]
     pub level: u32,
     /// Victories: the hero starts combat with this much heroic resource.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub victories: u32,
     /// Overrides the class's default characteristics.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub characteristics: Option<Characteristics>,
     /// Extra abilities beyond the class's.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub abilities: Vec<String>,
     pub at: (i32, i32),
 }
 
 fn one() -> u32 {
     1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl HeroDef {
@@ -65,16 +73,16 @@ impl MonsterDef {
 #[serde(deny_unknown_fields)]
 pub struct MonsterDef {
     /// The stat block's id under `assets/monsters/`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub monster: Option<String>,
     /// Or the stat block written inline.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inline: Option<crate::content::Monster>,
     /// Overrides the stat block's name (e.g. "Bandit Captain").
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Minions with the same squad number act together and share stamina.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub squad: Option<u32>,
     pub at: (i32, i32),
 }
@@ -100,7 +108,7 @@ pub struct EncounterDef {
     pub id: String,
     pub name: String,
     /// One line shown in the encounter picker.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub briefing: String,
     #[serde(default = "default_ruleset")]
     pub ruleset: String,

@@ -3,6 +3,7 @@
 //! tier lines are all reported in one pass, each with file:line:column.
 
 pub mod budget;
+pub mod builder;
 pub mod encounter;
 pub mod free_text;
 mod locate;

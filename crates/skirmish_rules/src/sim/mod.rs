@@ -41,6 +41,9 @@ pub struct SimConfig {
     pub overwrite: bool,
     /// Commands after which a game is called off as a draw.
     pub max_commands: u32,
+    /// Set to stop the batch early: the games not yet begun are not
+    /// played, and the report counts those that were.
+    pub cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl SimConfig {
@@ -55,6 +58,7 @@ impl SimConfig {
             replay_dir: None,
             overwrite: false,
             max_commands: 20_000,
+            cancel: None,
         }
     }
 }
@@ -77,6 +81,10 @@ pub struct GameResult {
     pub resource_spent: u32,
     /// Brain mistakes: illegal commands and panics, each with what to reproduce it.
     pub errors: Vec<String>,
+    /// The rows down at the end: a creature at 0 stamina or less (a hero
+    /// dying or dead), a squad with every minion dead; summons are left out.
+    #[serde(default)]
+    pub fell: std::collections::BTreeSet<String>,
 }
 
 /// A share with its 95% confidence interval (Wilson score interval).
@@ -127,6 +135,9 @@ pub struct CreatureTotals {
     /// How many of the games it was in.
     #[serde(default)]
     pub games: u32,
+    /// The share of those games it ended down (see [`GameResult::fell`]).
+    #[serde(default)]
+    pub fell: f64,
 }
 
 /// The report of a batch.
@@ -437,6 +448,7 @@ pub(crate) fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult
         abilities: BTreeMap::new(),
         resource_spent: 0,
         errors,
+        fell: Default::default(),
     };
     // A minion squad is one row, as its pool is one number
     // (docs/rules.md#minions): named for its first member.
@@ -451,13 +463,27 @@ pub(crate) fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult
         None => c.name.clone(),
     };
     let mut names = BTreeMap::new();
+    // A squad's row is down when every member is.
+    let mut standing_squads = std::collections::BTreeSet::new();
     for c in &creatures {
         let name = row(c, &mut squads);
+        // (A summon vanishing with its summoner is not counted.)
+        let down = c.stamina.current <= 0 && c.summoned.is_none();
+        match c.squad {
+            Some(_) if !down => {
+                standing_squads.insert(name.clone());
+            }
+            _ if down => {
+                r.fell.insert(name.clone());
+            }
+            _ => {}
+        }
         r.dealt.insert(name.clone(), 0);
         r.taken.insert(name.clone(), 0);
         r.sides.insert(name.clone(), c.side);
         names.insert(c.id, name);
     }
+    r.fell.retain(|n| !standing_squads.contains(n));
     // Each damage is credited to whoever the log says dealt it (not
     // whoever acted last: an aura's damage at the start of an enemy's turn
     // is its user's, and a strain's nobody's).
@@ -524,6 +550,13 @@ pub fn simulate(
                     // after a panic left it in pieces.
                     let mut reused: Option<Encounter> = None;
                     for i in (j..total).step_by(jobs) {
+                        if cfg
+                            .cancel
+                            .as_ref()
+                            .is_some_and(|c| c.load(Ordering::Relaxed))
+                        {
+                            break;
+                        }
                         let seed = cfg.seed.wrapping_add(i as u64);
                         let r = catch_unwind(AssertUnwindSafe(|| {
                             let e = match reused.as_mut() {
@@ -564,6 +597,10 @@ pub fn simulate(
 /// The most errors a report lists (the lowest seeds'); the rest are counted.
 pub const MAX_LISTED_ERRORS: usize = 100;
 
+/// A creature's sums: damage dealt, taken, its side, the games it was in,
+/// kills credited, the games it ended down.
+type CreatureRow = (i64, i64, Option<Side>, u32, i64, u32);
+
 /// A batch's games folded together as they end: sums and counts only.
 #[derive(Clone, Debug, Default)]
 struct Tally {
@@ -576,7 +613,8 @@ struct Tally {
     resource_spent: u64,
     /// Per creature: damage dealt, taken, its side, the games it was in,
     /// kills credited.
-    creatures: BTreeMap<String, (i64, i64, Option<Side>, u32, i64)>,
+    /// And the games it ended down.
+    creatures: BTreeMap<String, CreatureRow>,
     abilities: BTreeMap<String, u32>,
     /// (seed, message), the lowest seeds' kept.
     errors: Vec<(u64, String)>,
@@ -613,6 +651,9 @@ impl Tally {
             row.2 = Some(*side);
             row.3 += 1;
         }
+        for c in &g.fell {
+            self.creatures.entry(c.clone()).or_default().5 += 1;
+        }
         for (a, k) in &g.abilities {
             *self.abilities.entry(a.clone()).or_insert(0) += k;
         }
@@ -641,13 +682,14 @@ impl Tally {
         };
         self.rounds_max = self.rounds_max.max(other.rounds_max);
         self.resource_spent += other.resource_spent;
-        for (c, (d, t, side, n, k)) in other.creatures {
+        for (c, (d, t, side, n, k, down)) in other.creatures {
             let row = self.creatures.entry(c).or_default();
             row.0 += d;
             row.1 += t;
             row.2 = row.2.or(side);
             row.3 += n;
             row.4 += k;
+            row.5 += down;
         }
         for (a, k) in other.abilities {
             *self.abilities.entry(a).or_insert(0) += k;
@@ -666,7 +708,7 @@ impl Tally {
         let creatures = self
             .creatures
             .into_iter()
-            .map(|(name, (dealt, taken, side, games, kills))| {
+            .map(|(name, (dealt, taken, side, games, kills, down))| {
                 let per = games.max(1) as f64;
                 let totals = CreatureTotals {
                     dealt_per_game: dealt as f64 / per,
@@ -674,6 +716,7 @@ impl Tally {
                     kills_per_game: kills as f64 / per,
                     side,
                     games,
+                    fell: down as f64 / per,
                 };
                 (name, totals)
             })
@@ -746,8 +789,8 @@ impl std::fmt::Display for Report {
         writeln!(f, "  per creature, on average over the games it was in:")?;
         writeln!(
             f,
-            "    {:<width$} {:>7} {:>7} {:>6} {:>9}",
-            "", "dealt", "taken", "kills", "in games"
+            "    {:<width$} {:>7} {:>7} {:>6} {:>6} {:>9}",
+            "", "dealt", "taken", "kills", "down", "in games"
         )?;
         for (side, title) in [
             (Some(Side::Heroes), "heroes:"),
@@ -767,8 +810,11 @@ impl std::fmt::Display for Report {
                 let share = 100.0 * c.games as f64 / self.games.max(1) as f64;
                 writeln!(
                     f,
-                    "    {name:<width$} {:7.1} {:7.1} {:6.2} {share:8.0}%",
-                    c.dealt_per_game, c.taken_per_game, c.kills_per_game
+                    "    {name:<width$} {:7.1} {:7.1} {:6.2} {:5.0}% {share:8.0}%",
+                    c.dealt_per_game,
+                    c.taken_per_game,
+                    c.kills_per_game,
+                    100.0 * c.fell
                 )?;
             }
         }
@@ -785,6 +831,8 @@ impl std::fmt::Display for Report {
         Ok(())
     }
 }
+
+pub mod forecast;
 
 #[cfg(test)]
 mod tests;

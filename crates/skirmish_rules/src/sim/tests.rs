@@ -173,6 +173,7 @@ fn game_with(seed: u64, rows: &[(&str, Side, i64, i64)]) -> GameResult {
         abilities: BTreeMap::new(),
         resource_spent: 0,
         errors: Vec::new(),
+        fell: Default::default(),
     }
 }
 
