@@ -111,8 +111,11 @@ fn check_folder(path: &Path) -> ExitCode {
 
 /// The content folder `file` is part of: the parent of the nearest
 /// enclosing folder named for a kind of content (`monsters/`, `maps/`...).
+/// (The user's data folder, whose `encounters/` holds built encounters,
+/// is not a content folder.)
 fn content_root(file: &Path) -> Option<PathBuf> {
     let file = file.canonicalize().ok()?;
+    let data = crate::client::saves::data_dir().and_then(|d| d.canonicalize().ok());
     file.ancestors().skip(1).find_map(|dir| {
         let name = dir.file_name()?.to_str()?;
         Kind::ALL
@@ -120,6 +123,7 @@ fn content_root(file: &Path) -> Option<PathBuf> {
             .any(|k| k.folder() == name)
             .then(|| dir.parent().map(Path::to_path_buf))
             .flatten()
+            .filter(|root| data.as_ref() != Some(root))
     })
 }
 

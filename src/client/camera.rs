@@ -159,6 +159,7 @@ fn fit_new_board(
     geometry: Res<BoardGeometry>,
     layout: Res<Layout>,
     camera: Single<(&mut BoardCamera, &mut Transform, &mut Projection)>,
+    builder: Res<super::builder::BuilderOpen>,
 ) {
     let (mut cam, mut t, mut proj) = camera.into_inner();
     let board = layout.board.size();
@@ -173,8 +174,16 @@ fn fit_new_board(
     cam.fitted = board;
     cam.followed = game.version;
     if let Projection::Orthographic(o) = &mut *proj {
-        o.scale = fit_scale(&geometry, &layout);
-        t.translation = first_look(&game, &geometry).extend(0.0);
+        if builder.0.is_some() {
+            // Building: the whole map, to place on any square of it.
+            let (w, h) = (geometry.width.max(1) as f32, geometry.height.max(1) as f32);
+            let pps = (board.x / w).min(board.y / h);
+            o.scale = SQUARE / pps.max(1e-3);
+            t.translation = Vec3::ZERO;
+        } else {
+            o.scale = fit_scale(&geometry, &layout);
+            t.translation = first_look(&game, &geometry).extend(0.0);
+        }
     }
     cam.goal = None;
     cam.goal_scale = None;
@@ -247,8 +256,10 @@ fn pan_and_zoom(
     time: Res<Time>,
     picker: Res<super::picker::PickerOpen>,
     camera: Single<(&mut BoardCamera, &mut Transform, &mut Projection)>,
+    builder: Res<super::builder::BuilderOpen>,
 ) {
-    if picker.0 {
+    // (The builder shows the whole map and takes the keyboard for the name.)
+    if picker.0 || builder.0.is_some() {
         return;
     }
     let (mut cam, mut t, mut proj) = camera.into_inner();

@@ -186,7 +186,12 @@ fn click(
     mut out: MessageWriter<Applied>,
     mut dragged: Local<f32>,
     settings: Res<Settings>,
+    builder: Res<super::builder::BuilderOpen>,
 ) {
+    // (The builder takes the board's clicks while it is open.)
+    if builder.0.is_some() {
+        return;
+    }
     if mouse.pressed(MouseButton::Right) {
         *dragged += motion.delta.length();
     }
@@ -285,6 +290,7 @@ fn keys(
     settings: Res<Settings>,
     help: Res<super::hud::help::HelpOpen>,
     mut exit: MessageWriter<AppExit>,
+    builder: Res<super::builder::BuilderOpen>,
 ) {
     // (Pressed now, or pressed and let go within this frame.)
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight])
@@ -308,8 +314,9 @@ fn keys(
             _ => WindowMode::Windowed,
         };
     }
-    // The help panel takes F1 and Esc itself, and nothing else plays under it.
-    if help.0 {
+    // The help panel takes F1 and Esc itself, and nothing else plays under
+    // it; the builder takes Esc and typing.
+    if help.0 || builder.0.is_some() {
         return;
     }
     if keys.just_pressed(KeyCode::Escape) {

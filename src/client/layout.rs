@@ -182,6 +182,7 @@ fn apply(
     mut camera: Query<&mut Camera, With<BoardView>>,
     mut left: Single<&mut Node, (With<LeftColumn>, Without<RightColumn>)>,
     mut right: Single<&mut Node, (With<RightColumn>, Without<LeftColumn>)>,
+    builder: Res<super::builder::BuilderOpen>,
 ) {
     let size = Vec2::new(
         window.physical_width() as f32,
@@ -191,7 +192,15 @@ fn apply(
         return;
     }
     let scale = ui.0 * window.scale_factor();
-    let now = compute(size, scale);
+    let mut now = compute(size, scale);
+    // The builder's panel takes the right of the window: the board is
+    // drawn between the left column and it.
+    if builder.0.is_some() {
+        let panel = (super::builder::panel_width(&window, ui.0) * scale).floor();
+        now.left = Rect::new(0.0, 0.0, 0.0, size.y);
+        now.right = Rect::new(size.x - panel, 0.0, size.x, size.y);
+        now.board = Rect::new(0.0, 0.0, size.x - panel, size.y);
+    }
     if *layout != now {
         *layout = now;
     }
@@ -213,7 +222,7 @@ fn apply(
             cam.viewport = Some(viewport);
         }
     }
-    let shown = if now.compact {
+    let shown = if now.compact || builder.0.is_some() {
         Display::None
     } else {
         Display::Flex
@@ -230,6 +239,14 @@ fn apply(
     if right.width != width {
         right.width = width;
         right.right = px(0);
+    }
+    let shown = if builder.0.is_some() {
+        Display::None
+    } else {
+        Display::Flex
+    };
+    if right.display != shown {
+        right.display = shown;
     }
 }
 

@@ -7,6 +7,7 @@
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 mod board;
+mod builder;
 mod camera;
 mod floating;
 mod focus;
@@ -70,6 +71,10 @@ pub struct ClientOptions {
     /// Open with the encounter picker showing (Esc opens it in the window).
     #[arg(long)]
     pub menu: bool,
+    /// Open with the encounter builder showing (the picker's "New
+    /// encounter").
+    #[arg(long)]
+    pub builder: bool,
     #[command(flatten)]
     pub window: WindowOptions,
     /// Before showing the fight, let the AI play at least N commands for
@@ -218,6 +223,7 @@ pub fn replay(file: &std::path::Path, window: WindowOptions, advance: Option<u32
         seed: r.seed,
         ai: ai::DEFAULT_BRAIN.into(),
         menu: false,
+        builder: false,
         kiosk: false,
         window,
         advance,
@@ -475,7 +481,12 @@ pub fn run(options: ClientOptions) -> ExitCode {
             kiosk::plugin,
             saves::plugin,
         ))
-        .add_plugins((reasons::plugin, forecast::plugin, icons::plugin));
+        .add_plugins((
+            reasons::plugin,
+            forecast::plugin,
+            icons::plugin,
+            builder::plugin,
+        ));
     if options.window.frame_stats {
         app.add_plugins(frame_stats::plugin);
     }
@@ -536,6 +547,16 @@ pub fn run(options: ClientOptions) -> ExitCode {
         app.insert_resource(input::IgnorePointer);
     }
     app.insert_resource(picker::PickerOpen(options.menu));
+    if options.builder {
+        let content = app.world().resource::<Content>().0.clone();
+        let map = content
+            .encounters
+            .get(&options.encounter)
+            .map_or(String::new(), |e| e.map.clone());
+        app.insert_resource(builder::BuilderOpen(Some(builder::Draft::new(
+            content, &map,
+        ))));
+    }
     if let Some(applied) = last {
         app.world_mut().write_message(applied);
     }

@@ -49,6 +49,8 @@ enum Pick {
     Encounter(String),
     Mode(Mode),
     Start,
+    /// Open the encounter builder.
+    New,
     Close,
 }
 
@@ -162,6 +164,7 @@ fn draw(
                         .map(|s| (Pick::Save(s.path.clone()), "Continue [Enter]".to_string()));
                     let picks = auto.into_iter().chain([
                         (Pick::Start, start),
+                        (Pick::New, "New encounter".to_string()),
                         (Pick::Close, "Back [Esc]".to_string()),
                     ]);
                     for (p, label) in picks {
@@ -407,6 +410,7 @@ fn press(
     mut restart: MessageWriter<Restart>,
     mut saves: ResMut<Saves>,
     content: Res<Content>,
+    mut builder: ResMut<super::builder::BuilderOpen>,
 ) {
     for (i, p) in &pressed {
         if *i != Interaction::Pressed {
@@ -424,6 +428,15 @@ fn press(
                     same: true,
                     load: None,
                 });
+                open.0 = false;
+            }
+            Pick::New => {
+                let map = content
+                    .encounters
+                    .get(&setup.encounter)
+                    .map_or(String::new(), |e| e.map.clone());
+                super::builder::open(&mut builder, &content, &map);
+                saves.problem = None;
                 open.0 = false;
             }
             Pick::Close => {

@@ -59,6 +59,7 @@ fn open_or_close(
     time: Res<Time>,
     game: NonSend<Game>,
     picker: Res<crate::client::picker::PickerOpen>,
+    builder: Res<crate::client::builder::BuilderOpen>,
     mut shown: Local<Shown>,
     mut node: Single<&mut Node, With<Briefing>>,
 ) {
@@ -83,7 +84,7 @@ fn open_or_close(
             shown.open = false;
         }
     }
-    let display = if shown.open && !picker.0 {
+    let display = if shown.open && !picker.0 && builder.0.is_none() {
         Display::Flex
     } else {
         Display::None
