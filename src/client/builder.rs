@@ -65,6 +65,8 @@ pub struct Draft {
     confirm_overwrite: bool,
     /// The round a new reinforcement arrives at.
     pub round: u32,
+    /// The next board click moves the zone to hold.
+    pub zone_pick: bool,
     /// The class and the roster's monster the add buttons offer.
     pub class_pick: usize,
     pub monster_pick: usize,
@@ -105,6 +107,7 @@ impl Draft {
             forecast: None,
             confirm_overwrite: false,
             round: 2,
+            zone_pick: false,
             class_pick: 0,
             monster_pick: 0,
             version: 1,
@@ -230,6 +233,10 @@ enum Act {
     AutoPlace,
     Objective(i32),
     Rounds(i32),
+    /// Change the selected hero's characteristic `k` (might first).
+    Char(usize, i32),
+    /// The next board click moves the zone to hold.
+    PickZone,
     Edge,
     Round(i32),
     AddReinforcement(String),
@@ -296,8 +303,12 @@ fn draw(
         ))
         .with_children(|c| {
             c.spawn(text("NEW ENCOUNTER", HEADING + 4.0, Palette::GOLD));
+            let typing = match d.selected {
+                Some(Who::Hero(i)) => def.heroes.get(i).map(|h| format!("Hero: {}▏ (type to rename)", h.name)),
+                _ => None,
+            };
             c.spawn(text(
-                format!("Name: {}▏ (type to rename)", def.name),
+                typing.unwrap_or_else(|| format!("Name: {}▏ (type to rename)", def.name)),
                 BODY,
                 Palette::TEXT,
             ));
@@ -343,6 +354,33 @@ fn draw(
                     let who = Who::Hero(i);
                     let label = format!("{} · {} · at {:?}", h.name, h.class, h.at);
                     creature_row(c, &label, who, d.selected == Some(who), Palette::HEROES);
+                }
+                // The selected hero's characteristics.
+                if let Some(Who::Hero(i)) = d.selected
+                    && let Some(h) = def.heroes.get(i)
+                {
+                    let own = h
+                        .characteristics
+                        .or_else(|| db.classes.get(&h.class).map(|k| k.characteristics))
+                        .unwrap_or_default();
+                    let all = [
+                        ("Might", own.might),
+                        ("Agility", own.agility),
+                        ("Reason", own.reason),
+                        ("Intuition", own.intuition),
+                        ("Presence", own.presence),
+                    ];
+                    for pair in all.chunks(3).enumerate() {
+                        let (k0, chunk) = pair;
+                        row(c, |r| {
+                            for (j, (name, v)) in chunk.iter().enumerate() {
+                                let k = k0 * 3 + j;
+                                r.spawn(text(format!("{name} {v:+}"), SMALL, Palette::TEXT));
+                                chip(r, "−", Act::Char(k, -1), false);
+                                chip(r, "+", Act::Char(k, 1), false);
+                            }
+                        });
+                    }
                 }
                 let classes: Vec<&String> = db.classes.keys().collect();
                 let class = classes[d.class_pick % classes.len().max(1)].clone();
@@ -399,16 +437,21 @@ fn draw(
                 section(c, "OBJECTIVE");
                 row(c, |r| {
                     chip(r, "◀", Act::Objective(-1), false);
-                    r.spawn(text(def.objective.describe(), BODY, Palette::TEXT));
                     chip(r, "▶", Act::Objective(1), false);
-                    match def.objective {
-                        Objective::Survive { .. } | Objective::Hold { .. } => {
-                            chip(r, "− round", Act::Rounds(-1), false);
-                            chip(r, "+ round", Act::Rounds(1), false);
-                        }
-                        Objective::Escape { .. } => chip(r, "other edge", Act::Edge, false),
-                        Objective::DefeatAll => {}
+                    r.spawn(text(def.objective.describe(), BODY, Palette::TEXT));
+                });
+                row(c, |r| match def.objective {
+                    Objective::Survive { .. } => {
+                        chip(r, "− round", Act::Rounds(-1), false);
+                        chip(r, "+ round", Act::Rounds(1), false);
                     }
+                    Objective::Hold { .. } => {
+                        chip(r, "− round", Act::Rounds(-1), false);
+                        chip(r, "+ round", Act::Rounds(1), false);
+                        chip(r, "Move zone (then click a square)", Act::PickZone, d.zone_pick);
+                    }
+                    Objective::Escape { .. } => chip(r, "Another edge", Act::Edge, false),
+                    Objective::DefeatAll => {}
                 });
                 // Reinforcements.
                 section(c, "REINFORCEMENTS");
@@ -807,6 +850,32 @@ fn press(
                     d.apply(BuildCommand::Objective(Objective::Escape { edge }));
                 }
             }
+            Act::Char(k, step) => {
+                let Some(Who::Hero(i)) = d.selected else {
+                    continue;
+                };
+                let Some(h) = def.heroes.get(i) else {
+                    continue;
+                };
+                let mut c = h
+                    .characteristics
+                    .or_else(|| d.base.classes.get(&h.class).map(|k| k.characteristics))
+                    .unwrap_or_default();
+                let v = match k {
+                    0 => &mut c.might,
+                    1 => &mut c.agility,
+                    2 => &mut c.reason,
+                    3 => &mut c.intuition,
+                    _ => &mut c.presence,
+                };
+                *v = (*v + step).clamp(-5, 5);
+                d.apply(BuildCommand::Characteristics(i, Some(c)));
+            }
+            Act::PickZone => {
+                d.zone_pick = !d.zone_pick;
+                d.selected = None;
+                d.version += 1;
+            }
             Act::Round(step) => {
                 d.round = (d.round as i32 + step).clamp(1, 20) as u32;
                 d.version += 1;
@@ -860,7 +929,14 @@ fn type_name(mut typed: MessageReader<KeyboardInput>, mut open: ResMut<BuilderOp
         typed.clear();
         return;
     };
-    let mut name = d.builder.def.name.clone();
+    let hero = match d.selected {
+        Some(Who::Hero(i)) => d.builder.def.heroes.get(i).map(|h| (i, h.name.clone())),
+        _ => None,
+    };
+    let before = hero
+        .as_ref()
+        .map_or(d.builder.def.name.clone(), |(_, n)| n.clone());
+    let mut name = before.clone();
     for k in typed.read() {
         if !k.state.is_pressed() {
             continue;
@@ -880,8 +956,11 @@ fn type_name(mut typed: MessageReader<KeyboardInput>, mut open: ResMut<BuilderOp
             _ => {}
         }
     }
-    if name != d.builder.def.name {
-        d.apply(BuildCommand::Name(name));
+    if name != before {
+        match hero {
+            Some((i, _)) => d.apply(BuildCommand::RenameHero(i, name)),
+            None => d.apply(BuildCommand::Name(name)),
+        }
     }
 }
 
@@ -903,6 +982,18 @@ fn place_on_board(
         return;
     };
     let sq = (at.x, at.y);
+    if d.zone_pick {
+        if let Objective::Hold { rounds, .. } = d.builder.def.objective {
+            let zone = Zone {
+                from: (sq.0 - 1, sq.1 - 1),
+                to: (sq.0 + 1, sq.1 + 1),
+            };
+            d.apply(BuildCommand::Objective(Objective::Hold { zone, rounds }));
+        }
+        d.zone_pick = false;
+        d.version += 1;
+        return;
+    }
     match d.selected {
         Some(who) => {
             d.apply(BuildCommand::Place(who, sq));

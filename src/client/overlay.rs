@@ -4,6 +4,7 @@
 //! cursor with the squares its effect can't reach drawn apart.
 
 use bevy::prelude::*;
+use skirmish_rules::content::encounter::Objective;
 use skirmish_rules::encounter::Command;
 use skirmish_rules::map::Pos;
 use skirmish_rules::stats::CreatureId;
@@ -149,6 +150,65 @@ fn draw(
             Color::srgba(1.0, 1.0, 1.0, 0.55),
             6.0,
         );
+    }
+    // docs/rules.md#objectives: the zone to hold or the edge to escape by,
+    // and (docs/rules.md#reinforcements) where monsters are still to arrive.
+    if let Some(plan) = game.encounter.plan() {
+        let goal = Palette::GOLD;
+        match &plan.objective {
+            Objective::Hold { zone, .. } => {
+                for p in zone.squares() {
+                    square(&mut commands, &g, p, goal.with_alpha(0.16), 1.4, 4.0);
+                    outline(&mut commands, &g, p, 1, goal.with_alpha(0.6), 1.45);
+                }
+            }
+            Objective::Escape { edge } => {
+                for y in 0..g.height {
+                    for x in 0..g.width {
+                        let p = Pos { x, y };
+                        if edge.holds(p, g.width, g.height) {
+                            square(
+                                &mut commands,
+                                &g,
+                                p,
+                                Palette::GOOD.with_alpha(0.16),
+                                1.4,
+                                4.0,
+                            );
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        let round = game.encounter.flow().round;
+        for (r, arrivals) in &plan.reinforcements {
+            if *r <= round {
+                continue;
+            }
+            for (m, _) in arrivals {
+                let p = Pos {
+                    x: m.at.0,
+                    y: m.at.1,
+                };
+                outline(
+                    &mut commands,
+                    &g,
+                    p,
+                    1,
+                    Palette::DIRECTOR.with_alpha(0.8),
+                    1.5,
+                );
+                label(
+                    &mut commands,
+                    &g,
+                    (p, Vec2::ZERO),
+                    format!("R{r}"),
+                    18.0,
+                    Palette::DIRECTOR,
+                );
+            }
+        }
     }
     // Pending slow actions (docs/rules.md#moving): where they will land, for everyone
     // to see and step out of.

@@ -116,6 +116,14 @@ fn draw(
         .and_then(|d| content.0.rulesets.get(&d.ruleset))
         .map_or(String::new(), |r| r.name.clone());
     let briefing = def.map_or(String::new(), |d| d.briefing.clone());
+    let objective = def.map_or("defeat every enemy".to_string(), |d| {
+        let o = d.objective.describe();
+        let mut o = o[..1].to_lowercase() + &o[1..];
+        if !d.reinforcements.is_empty() {
+            o.push_str(" (more monsters are coming)");
+        }
+        o
+    });
     let how = if matches!(game.mode, Mode::Demo | Mode::Replay) {
         "[B] briefing"
     } else {
@@ -127,7 +135,11 @@ fn draw(
         if !rules.is_empty() {
             p.spawn(text(rules, SMALL, Palette::DIM));
         }
-        p.spawn(text("Objective: defeat every enemy", BODY, Palette::TEXT));
+        p.spawn(text(
+            format!("Objective: {}", objective),
+            BODY,
+            Palette::TEXT,
+        ));
         if !briefing.is_empty() {
             p.spawn(text(briefing, BODY, Palette::TEXT));
         }

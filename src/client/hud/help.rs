@@ -138,10 +138,31 @@ pub fn win_condition(game: &Game) -> Vec<String> {
             .count()
     };
     let (heroes, monsters) = (left(Side::Heroes), left(Side::Director));
+    use skirmish_rules::content::encounter::Objective;
+    let round = e.flow().round;
+    let goal = match e.plan().map(|p| &p.objective) {
+        Some(Objective::Survive { rounds }) => format!(
+            "The heroes win when round {rounds} ends with one of them alive (now round {round}), or when no monster is left."
+        ),
+        Some(Objective::Hold { rounds, .. }) => format!(
+            "The heroes win by holding the gold zone at the end of {rounds} rounds: a hero in it and no monster (held {} so far), or when no monster is left.",
+            e.flow().held
+        ),
+        Some(Objective::Escape { edge }) => format!(
+            "The heroes win when every one of them still alive stands on the {} edge (green) at once, or when no monster is left.",
+            edge.name()
+        ),
+        _ => "The heroes win when no monster is left alive.".to_string(),
+    };
     let mut out = vec![
-        "The heroes win when no monster is left alive; the monsters win when no hero is. A dying hero still counts: heal them or they bleed.".to_string(),
+        format!(
+            "{goal} The monsters win when no hero is left alive. A dying hero still counts: heal them or they bleed."
+        ),
         format!("Now: {heroes} heroes and {monsters} monsters are standing."),
     ];
+    if e.plan().is_some_and(|p| p.still_to_come(round)) {
+        out.push("More monsters are still to arrive (outlined in red with their round).".into());
+    }
     out.push(match game.mode {
         Mode::Solo => "You lead the heroes; the AI plays the monsters.".into(),
         Mode::Hotseat => "Hot-seat: each side is played at this screen in turn.".into(),

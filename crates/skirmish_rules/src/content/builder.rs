@@ -36,6 +36,8 @@ pub enum BuildCommand {
         class: String,
         name: String,
     },
+    /// Rename a hero.
+    RenameHero(usize, String),
     /// Set a hero's characteristics (None: the class's own).
     Characteristics(usize, Option<Characteristics>),
     RemoveHero(usize),
@@ -256,6 +258,17 @@ impl Builder {
                 let taken = self.taken(db, None);
                 let at = self.free_square(db, true, 1, &taken)?;
                 self.def.heroes.push(HeroDef::new(&class, &name, at));
+            }
+            BuildCommand::RenameHero(i, name) => {
+                let h = self
+                    .def
+                    .heroes
+                    .get_mut(i)
+                    .ok_or(BuildError::NoSuch("hero"))?;
+                if name.trim().is_empty() {
+                    return Err(BuildError::Invalid("a hero needs a name".into()));
+                }
+                h.name = name;
             }
             BuildCommand::Characteristics(i, c) => {
                 let h = self

@@ -40,6 +40,11 @@ impl Encounter {
         self.app.world().res::<Malice>().0
     }
 
+    /// The encounter's objective and reinforcements (docs/rules.md#objectives).
+    pub fn plan(&self) -> Option<&objective::Plan> {
+        self.app.world().get_res::<objective::Plan>()
+    }
+
     /// A creature's name (for log lines).
     pub fn name(&self, id: CreatureId) -> String {
         let w = self.app.world();
