@@ -2,7 +2,7 @@
 //! greedy brains play it out on every core (docs/balance.md), beside its
 //! encounter value against the party's budget.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -58,18 +58,7 @@ pub fn run(args: ForecastArgs, assets: &Path) -> ExitCode {
     }
     let jobs = args.jobs.map_or_else(forecast::all_cores, usize::from);
     let show = std::io::stderr().is_terminal() && !args.json;
-    let progress = |done: usize, total: usize| {
-        if show {
-            let width = 30;
-            let filled = done * width / total.max(1);
-            eprint!(
-                "\r[{}{}] {done}/{total} games",
-                "#".repeat(filled),
-                ".".repeat(width - filled)
-            );
-            let _ = std::io::stderr().flush();
-        }
-    };
+    let progress = crate::sim::progress_bar(show);
     let result = forecast::forecast(Arc::new(db), &encounter, args.games, jobs, &progress, None);
     if show {
         eprintln!();
@@ -81,20 +70,5 @@ pub fn run(args: ForecastArgs, assets: &Path) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if args.json {
-        match serde_json::to_string_pretty(&f) {
-            Ok(s) => println!("{s}"),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        }
-    } else {
-        print!("{f}");
-    }
-    if f.errors.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    crate::sim::print_result(&f, args.json, f.errors.is_empty())
 }

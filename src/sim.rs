@@ -106,18 +106,7 @@ pub fn run(args: SimArgs, assets: &Path) -> ExitCode {
     cfg.replay_dir = args.replay_dir.clone();
     cfg.overwrite = args.force;
     let show = std::io::stderr().is_terminal() && !args.json;
-    let progress = |done: usize, total: usize| {
-        if show {
-            let width = 30;
-            let filled = done * width / total.max(1);
-            eprint!(
-                "\r[{}{}] {done}/{total} games",
-                "#".repeat(filled),
-                ".".repeat(width - filled)
-            );
-            let _ = std::io::stderr().flush();
-        }
-    };
+    let progress = progress_bar(show);
     let report = match simulate(Arc::new(db), &cfg, &progress) {
         Ok(r) => r,
         Err(e) => {
@@ -128,8 +117,35 @@ pub fn run(args: SimArgs, assets: &Path) -> ExitCode {
     if show {
         eprintln!();
     }
-    if args.json {
-        match serde_json::to_string_pretty(&report) {
+    print_result(&report, args.json, report.errors.is_empty())
+}
+
+/// A progress bar on standard error, drawn when `show` (a terminal, and
+/// no JSON asked for), after each game.
+pub fn progress_bar(show: bool) -> impl Fn(usize, usize) + Sync {
+    move |done: usize, total: usize| {
+        if show {
+            let width = 30;
+            let filled = done * width / total.max(1);
+            eprint!(
+                "\r[{}{}] {done}/{total} games",
+                "#".repeat(filled),
+                ".".repeat(width - filled)
+            );
+            let _ = std::io::stderr().flush();
+        }
+    }
+}
+
+/// Print a batch's result, as JSON or as text; exit 1 when the brains made
+/// mistakes (`clean` false), 2 when it can't be written.
+pub fn print_result<T: serde::Serialize + std::fmt::Display>(
+    value: &T,
+    json: bool,
+    clean: bool,
+) -> ExitCode {
+    if json {
+        match serde_json::to_string_pretty(value) {
             Ok(s) => println!("{s}"),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -137,9 +153,9 @@ pub fn run(args: SimArgs, assets: &Path) -> ExitCode {
             }
         }
     } else {
-        print!("{report}");
+        print!("{value}");
     }
-    if report.errors.is_empty() {
+    if clean {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -1102,3 +1102,73 @@ fn show(
         load: None,
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finish(d: &mut Draft) {
+        for _ in 0..600 {
+            let done = d
+                .running
+                .as_ref()
+                .and_then(|r| r.result.lock().ok().and_then(|mut x| x.take()));
+            if let Some(result) = done {
+                d.running = None;
+                d.forecast = Some(result.unwrap());
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("the forecast never finished");
+    }
+
+    // Issue 54, point 2: the window's Forecast plays 200 greedy games of
+    // the draft as it stands, on a thread of its own.
+    #[test]
+    fn the_drafts_forecast_plays_it_as_it_stands() {
+        let mut d = Draft::new(crate::client::shipped_content(), "ruined_hall");
+        d.start_forecast();
+        assert!(d.running.is_some());
+        finish(&mut d);
+        let f = d.forecast.as_ref().unwrap();
+        assert_eq!(f.games, 200);
+        assert!(!f.cancelled);
+        assert_eq!(f.encounter, d.builder.def.id);
+        // Korva and Aldous against a bandit and an archer.
+        assert_eq!(f.falls.len(), 4, "{f}");
+        // Any change forgets it.
+        d.apply(BuildCommand::AddMonster {
+            monster: "bandit".into(),
+            squad: None,
+        });
+        assert!(d.forecast.is_none());
+    }
+
+    // Cancel stops it early, and says so.
+    #[test]
+    fn a_cancelled_forecast_says_so() {
+        let mut d = Draft::new(crate::client::shipped_content(), "ruined_hall");
+        d.start_forecast();
+        d.running
+            .as_ref()
+            .unwrap()
+            .cancel
+            .store(true, Ordering::Relaxed);
+        finish(&mut d);
+        let f = d.forecast.as_ref().unwrap();
+        assert!(f.cancelled && f.games < 200, "{} games", f.games);
+    }
+
+    // A draft with no monster is not forecast: it says what is missing.
+    #[test]
+    fn an_unready_draft_says_what_is_missing() {
+        let mut d = Draft::new(crate::client::shipped_content(), "ruined_hall");
+        d.apply(BuildCommand::RemoveMonster(1));
+        d.apply(BuildCommand::RemoveMonster(0));
+        d.start_forecast();
+        assert!(d.running.is_none());
+        let (m, good) = d.message.clone().unwrap();
+        assert!(!good && m.contains("add at least one monster"), "{m}");
+    }
+}

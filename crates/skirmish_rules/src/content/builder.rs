@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::ContentDb;
-use super::encounter::{EncounterDef, FirstSide, HeroDef, MonsterDef, Objective, Reinforcement};
+use crate::content::encounter::{
+    EncounterDef, FirstSide, HeroDef, MonsterDef, Objective, Reinforcement,
+};
 use crate::map::{Footprint, Map, Pos};
 use crate::stats::Characteristics;
 

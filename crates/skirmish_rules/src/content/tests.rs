@@ -1036,8 +1036,14 @@ fn target_tags_must_be_borne_and_requirements_can_be_missing() {
 #[test]
 fn objectives_and_reinforcements_are_checked_at_load() {
     let mut db = ContentDb::load(shipped_assets()).unwrap_or_else(|e| panic!("{e}"));
-    let shipped =
-        std::fs::read_to_string(shipped_assets().join("encounters/first_blood.ron")).unwrap();
+    // (Its own band left out: the broken one gives another.)
+    let shipped: String =
+        std::fs::read_to_string(shipped_assets().join("encounters/first_blood.ron"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.contains("heroes_win"))
+            .map(|l| format!("{l}\n"))
+            .collect();
     let end = shipped.rfind(')').unwrap();
     let broken = format!(
         "{}    objective: Hold(zone: (from: (2, 2), to: (40, 3)), rounds: 2),\n    \
