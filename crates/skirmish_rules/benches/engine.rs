@@ -1,4 +1,5 @@
-//! Speed of whole encounters and of the AI (issue #6 point 5). Run:
+//! Speed of whole encounters, of the AI and of a forecast (issue #6 point
+//! 5, issue 54). Run:
 //! `cargo bench -p skirmish_rules --bench engine`.
 //!
 //! The fight: 4 heroes against 6 monsters on an open 20 x 20 map with a few
@@ -193,9 +194,38 @@ fn learning(c: &mut Criterion) {
     );
 }
 
+/// The builder's Forecast (issue 54, point 2: "at most 10 s for a
+/// four-hero fight on this 2-core machine"): 200 greedy games of the
+/// bench fight on two threads.
+fn forecast(c: &mut Criterion) {
+    let db = content();
+    c.bench_function(
+        "forecast: 200 greedy games, 4 heroes v 6 monsters, 2 threads",
+        |b| {
+            b.iter(|| {
+                let f = skirmish_rules::sim::forecast::forecast(
+                    db.clone(),
+                    "bench",
+                    200,
+                    2,
+                    &|_, _| {},
+                    None,
+                )
+                .unwrap();
+                black_box(f.heroes_win);
+            })
+        },
+    );
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
     targets = games, decisions, learning
 }
-criterion_main!(benches);
+criterion_group! {
+    name = slow;
+    config = Criterion::default().sample_size(10);
+    targets = forecast
+}
+criterion_main!(benches, slow);
