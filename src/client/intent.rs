@@ -251,6 +251,7 @@ pub fn action_name(a: ActionType) -> &'static str {
         ActionType::SlowAction => "Slow",
         ActionType::Passive => "Passive",
         ActionType::Episodic => "Episodic",
+        ActionType::VillainAction => "Villain action",
     }
 }
 

@@ -34,6 +34,18 @@ pub enum Place {
         victories: u32,
         #[serde(default)]
         abilities: Vec<String>,
+        /// docs/rules.md#levels-and-echelons (1 if not given).
+        #[serde(default)]
+        level: Option<u32>,
+        /// docs/rules.md#subclasses, #kits, #ancestries, #class-tables.
+        #[serde(default)]
+        subclass: Option<String>,
+        #[serde(default)]
+        kit: Option<String>,
+        #[serde(default)]
+        ancestry: Option<String>,
+        #[serde(default)]
+        picks: Vec<String>,
     },
     /// A monster by stat block id.
     Monster {
@@ -43,6 +55,9 @@ pub enum Place {
         /// A minion squad number (docs/rules.md#minions).
         #[serde(default)]
         squad: Option<u32>,
+        /// docs/rules.md#captains: the squad it leads.
+        #[serde(default)]
+        captain: Option<u32>,
     },
     /// A monster written inline with its numbers and abilities.
     Inline(Monster),
@@ -394,6 +409,11 @@ impl Scenario {
                         characteristics,
                         victories,
                         abilities,
+                        level,
+                        subclass,
+                        kit,
+                        ancestry,
+                        picks,
                     }) => {
                         if !db.classes.contains_key(class) {
                             let message = format!("hero `{name}`: unknown class id `{class}`");
@@ -403,23 +423,46 @@ impl Scenario {
                             let message = format!("hero `{name}`: unknown ability id `{a}`");
                             return Err(self.error(Spot::InLetter(c, a), message));
                         }
-                        heroes.push(HeroDef {
+                        let hero = HeroDef {
                             victories: *victories,
                             characteristics: *characteristics,
                             abilities: abilities.clone(),
+                            level: level.unwrap_or(1),
+                            subclass: subclass.clone(),
+                            kit: kit.clone(),
+                            ancestry: ancestry.clone(),
+                            picks: picks.clone(),
                             ..HeroDef::new(class, name, at)
-                        });
+                        };
+                        if let Err(m) = crate::content::hero::build(&hero, &db) {
+                            let message = format!("hero `{name}`: {m}");
+                            return Err(self.error(Spot::InLetter(c, name), message));
+                        }
+                        heroes.push(hero);
                         out.push('.');
                     }
-                    Some(Place::Monster { id, name, squad }) => {
+                    Some(Place::Monster {
+                        id,
+                        name,
+                        squad,
+                        captain,
+                    }) => {
                         if !db.monsters.contains_key(id) {
                             let message = format!("unknown monster id `{id}`");
+                            return Err(self.error(Spot::InLetter(c, id), message));
+                        }
+                        let minion =
+                            db.monsters[id].organization == crate::content::Organization::Minion;
+                        if captain.is_some() && (minion || squad.is_some()) {
+                            let message =
+                                format!("monster `{id}`: a captain is no minion and in no squad");
                             return Err(self.error(Spot::InLetter(c, id), message));
                         }
                         monster_letters.push(c);
                         monsters.push(MonsterDef {
                             name: name.clone(),
                             squad: *squad,
+                            captain: *captain,
                             ..MonsterDef::of(id, at)
                         });
                         out.push('.');
@@ -450,6 +493,7 @@ impl Scenario {
                             inline: Some(m.clone()),
                             name: None,
                             squad: None,
+                            captain: None,
                             at,
                         });
                         out.push('.');

@@ -82,6 +82,16 @@ impl Characteristics {
         }
     }
 
+    pub fn set(&mut self, c: Characteristic, v: i32) {
+        match c {
+            Characteristic::Might => self.might = v,
+            Characteristic::Agility => self.agility = v,
+            Characteristic::Reason => self.reason = v,
+            Characteristic::Intuition => self.intuition = v,
+            Characteristic::Presence => self.presence = v,
+        }
+    }
+
     /// The highest score: used for potency and for surge damage.
     pub fn highest(&self) -> i32 {
         Characteristic::ALL

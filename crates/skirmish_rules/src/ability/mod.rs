@@ -59,6 +59,10 @@ pub enum ActionType {
     /// docs/rules.md#passives "Episodics": "performed at the start of a new Episode": its
     /// effect is applied to the user when the encounter starts.
     Episodic,
+    /// docs/rules.md#villain-actions: a leader's or solo's, used at the end
+    /// of any creature's turn, at most one a round, each once an encounter
+    /// (`uses: 1`).
+    VillainAction,
 }
 
 impl ActionType {
@@ -100,6 +104,10 @@ pub enum TriggerEvent {
     /// The engine's own: an ally's `signature strike` lets the creature
     /// use a signature ability at once, as a free triggered action.
     StrikeNow,
+    /// The engine's own: a creature's turn ends, and a leader or solo may
+    /// use a villain action (docs/rules.md#villain-actions). The prompt
+    /// offers its villain actions; no content trigger names it.
+    TurnEnded,
 }
 
 /// docs/rules.md#triggered-actions: when a triggered ability can be used.

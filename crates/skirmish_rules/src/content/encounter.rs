@@ -16,7 +16,21 @@ pub struct HeroDef {
     /// Victories: the hero starts combat with this much heroic resource.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub victories: u32,
-    /// Overrides the class's default characteristics.
+    /// docs/rules.md#subclasses: the class's subclass (its first if none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subclass: Option<String>,
+    /// docs/rules.md#kits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kit: Option<String>,
+    /// docs/rules.md#ancestries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ancestry: Option<String>,
+    /// docs/rules.md#class-tables: abilities chosen for the table's places
+    /// (each fills a place of its cost before the list's first does).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub picks: Vec<String>,
+    /// Overrides the class's 1st-level characteristics (the table's rises
+    /// apply to them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub characteristics: Option<Characteristics>,
     /// Extra abilities beyond the class's.
@@ -47,6 +61,10 @@ impl HeroDef {
             name: name.into(),
             level: one(),
             victories: 0,
+            subclass: None,
+            kit: None,
+            ancestry: None,
+            picks: Vec::new(),
             characteristics: None,
             abilities: Vec::new(),
             at,
@@ -63,6 +81,7 @@ impl MonsterDef {
             inline: None,
             name: None,
             squad: None,
+            captain: None,
             at,
         }
     }
@@ -84,6 +103,9 @@ pub struct MonsterDef {
     /// Minions with the same squad number act together and share stamina.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub squad: Option<u32>,
+    /// docs/rules.md#captains: the squad this monster (not a minion) leads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captain: Option<u32>,
     pub at: (i32, i32),
 }
 

@@ -6,6 +6,7 @@ pub mod budget;
 pub mod builder;
 pub mod encounter;
 pub mod free_text;
+pub mod hero;
 mod locate;
 pub mod types;
 pub mod weights;
@@ -154,6 +155,10 @@ pub struct ContentDb {
     /// every creature at every command, and nothing lists them in order.
     pub abilities: AbilityMap,
     pub monsters: BTreeMap<String, Monster>,
+    /// docs/rules.md#kits.
+    pub kits: BTreeMap<String, hero::Kit>,
+    /// docs/rules.md#ancestries.
+    pub ancestries: BTreeMap<String, hero::Ancestry>,
     pub maps: BTreeMap<String, LoadedMap>,
     pub encounters: BTreeMap<String, EncounterDef>,
     pub origins: BTreeMap<(Kind, String), Origin>,
@@ -189,16 +194,20 @@ pub enum Kind {
     Class,
     Ability,
     Monster,
+    Kit,
+    Ancestry,
     Map,
     Encounter,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Ruleset,
         Kind::Class,
         Kind::Ability,
         Kind::Monster,
+        Kind::Kit,
+        Kind::Ancestry,
         Kind::Map,
         Kind::Encounter,
     ];
@@ -209,6 +218,8 @@ impl Kind {
             Kind::Class => "classes",
             Kind::Ability => "abilities",
             Kind::Monster => "monsters",
+            Kind::Kit => "kits",
+            Kind::Ancestry => "ancestries",
             Kind::Map => "maps",
             Kind::Encounter => "encounters",
         }
@@ -220,6 +231,8 @@ impl Kind {
             Kind::Class => "class",
             Kind::Ability => "ability",
             Kind::Monster => "monster",
+            Kind::Kit => "kit",
+            Kind::Ancestry => "ancestry",
             Kind::Map => "map",
             Kind::Encounter => "encounter",
         }
@@ -243,8 +256,14 @@ impl ContentDb {
         vec![
             (Kind::Ruleset, self.rulesets.len()),
             (Kind::Class, self.classes.len()),
-            (Kind::Ability, self.abilities.len()),
+            // (Not the kits' versions of abilities: content does not write them.)
+            (
+                Kind::Ability,
+                self.abilities.keys().filter(|k| !k.contains('@')).count(),
+            ),
             (Kind::Monster, self.monsters.len()),
+            (Kind::Kit, self.kits.len()),
+            (Kind::Ancestry, self.ancestries.len()),
             (Kind::Map, self.maps.len()),
             (Kind::Encounter, self.encounters.len()),
         ]
@@ -509,6 +528,14 @@ impl Loader {
                 let items = self.items::<Monster>(kind, file, &src);
                 self.db.monsters.extend(items);
             }
+            Kind::Kit => {
+                let items = self.items::<hero::Kit>(kind, file, &src);
+                self.db.kits.extend(items);
+            }
+            Kind::Ancestry => {
+                let items = self.items::<hero::Ancestry>(kind, file, &src);
+                self.db.ancestries.extend(items);
+            }
             Kind::Map => {
                 let items = self.items::<MapDef>(kind, file, &src);
                 self.map_defs.extend(items);
@@ -722,6 +749,7 @@ impl Loader {
     fn validate(&mut self) {
         self.build_maps();
         self.validate_abilities();
+        self.validate_heroes();
         // docs/rules.md#glyphs: a map may start with a glyph network as a trap.
         let map_ids: Vec<String> = self.db.maps.keys().cloned().collect();
         for id in map_ids {
@@ -797,6 +825,20 @@ impl Loader {
                         Needle::String(a),
                         self.unknown(Kind::Ability, a),
                     );
+                }
+                // docs/rules.md#villain-actions: a leader's or a solo's.
+                let villain = self
+                    .db
+                    .ability(a)
+                    .is_some_and(|ab| ab.action == crate::ability::ActionType::VillainAction);
+                if villain
+                    && !matches!(
+                        m.organization,
+                        types::Organization::Leader | types::Organization::Solo
+                    )
+                {
+                    let msg = format!("`{a}` is a villain action: only a leader or solo has them");
+                    self.report(Kind::Monster, &id, Needle::String(a), msg);
                 }
             }
         }
@@ -1037,6 +1079,10 @@ impl Loader {
                     i,
                     format!("hero `{}` has level {} (1 to 10)", h.name, h.level),
                 );
+            } else if self.db.classes.contains_key(&h.class)
+                && let Err(m) = hero::build(h, &self.db)
+            {
+                self.report_at(id, "heroes", i, format!("hero `{}`: {m}", h.name));
             }
             let fp = Footprint::single(Pos::new(h.at.0, h.at.1));
             place(self, "heroes", i, format!("hero `{}`", h.name), fp);
@@ -1071,6 +1117,94 @@ impl Loader {
                     self.report_at(id, "monsters", i, msg);
                 }
             }
+            // docs/rules.md#captains: a captain is no minion, in no squad,
+            // and leads a squad there is; one to a squad.
+            if let Some(n) = m.captain {
+                let problem = if block
+                    .as_ref()
+                    .is_some_and(|b| b.organization == types::Organization::Minion)
+                    || m.squad.is_some()
+                {
+                    Some(format!(
+                        "monster `{name}` captains squad {n} but is a minion"
+                    ))
+                } else if !e.monsters.iter().any(|o| o.squad == Some(n)) {
+                    Some(format!(
+                        "monster `{name}` captains squad {n}, which has no minions"
+                    ))
+                } else if e.monsters[..i].iter().any(|o| o.captain == Some(n)) {
+                    Some(format!("squad {n} has two captains"))
+                } else {
+                    None
+                };
+                if let Some(msg) = problem {
+                    self.report_at(id, "monsters", i, msg);
+                }
+            }
+        }
+    }
+
+    /// Kits, ancestries and the classes' tables (docs/rules.md#class-tables);
+    /// then each kit's versions of the class abilities it changes join
+    /// the abilities.
+    fn validate_heroes(&mut self) {
+        let ids: Vec<String> = self.db.kits.keys().cloned().collect();
+        for id in ids {
+            for (field, m) in self.db.kits[&id].problems() {
+                self.report(Kind::Kit, &id, Needle::Field(field), m);
+            }
+        }
+        let ids: Vec<String> = self.db.ancestries.keys().cloned().collect();
+        for id in ids {
+            for (field, m) in self.db.ancestries[&id].problems() {
+                self.report(Kind::Ancestry, &id, Needle::Field(field), m);
+            }
+        }
+        let class_ids: Vec<String> = self.db.classes.keys().cloned().collect();
+        for id in class_ids {
+            let class = &self.db.classes[&id];
+            let unknown: Vec<String> = class
+                .subclasses
+                .iter()
+                .flat_map(|s| &s.abilities)
+                .filter(|a| !self.db.abilities.contains_key(*a))
+                .cloned()
+                .collect();
+            let known_all = unknown.is_empty()
+                && class
+                    .abilities
+                    .iter()
+                    .all(|a| self.db.abilities.contains_key(a));
+            for a in unknown {
+                let m = self.unknown(Kind::Ability, &a);
+                self.report(Kind::Class, &id, Needle::String(&a), m);
+            }
+            if known_all {
+                let class = self.db.classes[&id].clone();
+                for (field, m) in hero::table_problems(&class, &self.db) {
+                    self.report(Kind::Class, &id, Needle::Field(field), m);
+                }
+            }
+        }
+        let mut class_abilities: Vec<&str> = self
+            .db
+            .classes
+            .values()
+            .flat_map(|c| {
+                c.abilities
+                    .iter()
+                    .chain(c.subclasses.iter().flat_map(|s| &s.abilities))
+            })
+            .map(String::as_str)
+            .collect();
+        class_abilities.sort_unstable();
+        class_abilities.dedup();
+        let made = hero::kit_abilities(
+            self.db.kits.values(),
+            class_abilities.iter().filter_map(|id| self.db.ability(id)),
+        );
+        for a in made {
+            self.db.abilities.insert(a.id.clone(), Arc::new(a));
         }
     }
 

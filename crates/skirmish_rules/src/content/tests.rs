@@ -87,6 +87,8 @@ fn a_valid_folder_loads_with_counts() {
             (Kind::Class, 0),
             (Kind::Ability, 1),
             (Kind::Monster, 1),
+            (Kind::Kit, 0),
+            (Kind::Ancestry, 0),
             (Kind::Map, 1),
             (Kind::Encounter, 0)
         ]
@@ -389,9 +391,11 @@ fn the_nine_classes_cover_the_rules() {
             .unwrap_or_else(|| panic!("no class {id}"));
         assert_eq!(class.resource, resource, "{id}");
         triggers.insert(format!("{:?}", class.resource_trigger));
+        // (docs/rules.md#class-tables: with its subclasses' abilities.)
         let abilities: Vec<_> = class
             .abilities
             .iter()
+            .chain(class.subclasses.iter().flat_map(|s| &s.abilities))
             .map(|a| {
                 db.ability(a)
                     .unwrap_or_else(|| panic!("{id}: no ability {a}"))
@@ -529,7 +533,8 @@ fn every_class_ability_is_used_in_play() {
     }
     let mut missing = Vec::new();
     for class in db.classes.values() {
-        for a in &class.abilities {
+        let subclasses = class.subclasses.iter().flat_map(|s| &s.abilities);
+        for a in class.abilities.iter().chain(subclasses) {
             let ab = db.ability(a).unwrap();
             if ab.trigger.is_none() && !used.contains(&ab.name) {
                 missing.push(format!("{} ({})", ab.name, class.id));

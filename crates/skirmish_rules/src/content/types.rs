@@ -171,7 +171,14 @@ pub struct Class {
     pub stability: u32,
     /// The class's default characteristics at 1st level (a hero may override them).
     pub characteristics: Characteristics,
+    /// The class's abilities: its signature abilities, always known, and
+    /// the heroic abilities its table's Abilities column chooses from.
     pub abilities: Vec<String>,
+    /// docs/rules.md#class-tables: what a hero has at each level, 1 to 10.
+    pub progression: Vec<super::hero::LevelRow>,
+    /// docs/rules.md#subclasses.
+    #[serde(default)]
+    pub subclasses: Vec<super::hero::Subclass>,
     /// Damage of the free strike (melee or ranged), before the characteristic.
     #[serde(default = "two")]
     pub free_strike: i32,
@@ -294,6 +301,33 @@ pub enum Organization {
     Solo,
 }
 
+/// docs/rules.md#captains: what a minion gains while its squad's captain
+/// stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaptainBonus {
+    /// An edge on its strikes.
+    #[serde(default)]
+    pub edge: bool,
+    /// Added to the damage of its strikes (its free strike too).
+    #[serde(default)]
+    pub damage: i32,
+}
+
+impl CaptainBonus {
+    /// It in a few words, for the card.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.edge {
+            parts.push("an edge on strikes".to_string());
+        }
+        if self.damage != 0 {
+            parts.push(format!("{:+} damage on strikes", self.damage));
+        }
+        parts.join(", ")
+    }
+}
+
 /// A monster's stat block.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -338,6 +372,10 @@ pub struct Monster {
     /// The token's icon (a file name under `assets/icons/`), optional.
     #[serde(default)]
     pub icon: Option<String>,
+    /// docs/rules.md#captains: what each minion of its squad gains while
+    /// the squad's captain stands (a minion's stat block only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with_captain: Option<CaptainBonus>,
     /// Its encounter value, where the rule of docs/rulings.md ("Encounter
     /// budget") would misjudge it; else that rule's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -368,6 +406,23 @@ impl Monster {
         }
         if self.organization == Organization::Minion && self.role == Role::Solo {
             p.push(("organization", "a minion can't be a solo".into()));
+        }
+        if let Some(b) = self.with_captain {
+            if self.organization != Organization::Minion {
+                p.push(("with_captain", "only a minion gains from a captain".into()));
+            }
+            if !(0..=20).contains(&b.damage) {
+                p.push((
+                    "with_captain",
+                    format!("damage {} is outside 0 to 20", b.damage),
+                ));
+            }
+            if !b.edge && b.damage == 0 {
+                p.push((
+                    "with_captain",
+                    "a captain's bonus needs an edge or damage".into(),
+                ));
+            }
         }
         p.extend(characteristic_problems(&self.characteristics));
         p
@@ -403,6 +458,10 @@ fn characteristic_problems(c: &Characteristics) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// The highest heroic resource or Malice cost an ability may have (the
+/// class tables go up to 11).
+pub const MAX_COST: u32 = 30;
+
 /// The most stamina a stat block may give (a solo monster has hundreds).
 pub const MAX_STAMINA: i32 = 100_000;
 
@@ -429,7 +488,17 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
         Cost::Heroic(0) | Cost::Malice(0) => {
             p.push(("cost", "a cost of 0: use Free or Signature".into()))
         }
+        Cost::Heroic(n) | Cost::Malice(n) if n > MAX_COST => {
+            p.push(("cost", format!("a cost of {n} is more than {MAX_COST}")))
+        }
         _ => {}
+    }
+    // docs/rules.md#villain-actions: each is used once an encounter.
+    if a.action == ActionType::VillainAction && a.uses != Some(1) {
+        p.push((
+            "action",
+            "a villain action is used once an encounter: give it `uses: 1`".into(),
+        ));
     }
     if let Some(g) = &a.glyph {
         if !a.distance.is_area() {

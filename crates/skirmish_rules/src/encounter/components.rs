@@ -101,25 +101,28 @@ impl Resolved {
 /// every step and every hit, for every creature: most answer none, and
 /// this tells so without looking their abilities up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Triggers(u8);
+pub struct Triggers(u16);
 
 impl Triggers {
     /// The events the abilities with these ids answer.
     pub fn of(ids: &[String], content: &crate::content::ContentDb) -> Triggers {
         let mut t = Triggers(0);
         for id in ids {
-            if let Some(on) = content
-                .ability(id)
-                .and_then(|a| a.trigger.as_ref())
-                .map(|t| t.on)
-            {
+            let Some(a) = content.ability(id) else {
+                continue;
+            };
+            if let Some(on) = a.trigger.as_ref().map(|t| t.on) {
                 t.0 |= Triggers::bit(on);
+            }
+            // docs/rules.md#villain-actions: offered as any turn ends.
+            if a.action == crate::ability::ActionType::VillainAction {
+                t.0 |= Triggers::bit(TriggerEvent::TurnEnded);
             }
         }
         t
     }
 
-    fn bit(on: TriggerEvent) -> u8 {
+    fn bit(on: TriggerEvent) -> u16 {
         1 << on as u8
     }
 
@@ -176,6 +179,10 @@ pub struct Heroic {
     /// The class's own gain trigger (docs/rules.md#heroic-resources).
     pub trigger: crate::content::ResourceTrigger,
     pub trigger_amount: u32,
+    /// docs/rules.md#class-tables: resource at the start of each turn
+    /// besides the class's gain (from the hero's level).
+    #[serde(default)]
+    pub per_turn: u32,
     /// The last round the trigger fired ("the first time each round").
     pub trigger_round: u32,
     /// Resource spent that the hero did not have (the talent's strain): it
@@ -298,6 +305,12 @@ pub struct SquadPool {
     pub max: i32,
     /// One minion's stamina.
     pub per_minion: i32,
+    /// docs/rules.md#captains: the squad's captain, and what its minions
+    /// gain while it stands.
+    #[serde(default)]
+    pub captain: Option<crate::stats::CreatureId>,
+    #[serde(default)]
+    pub with_captain: Option<crate::content::CaptainBonus>,
 }
 
 /// Every squad's pool, by squad number.
@@ -468,6 +481,10 @@ pub struct Progress {
     pub experience: u32,
     /// Ids of limited abilities and items used up, oldest first.
     pub spent: Vec<String>,
+    /// docs/rules.md#villain-actions: the round of its last villain action
+    /// (0: none yet), for "at most one a round".
+    #[serde(default)]
+    pub villain_round: u32,
 }
 
 /// A summoned creature (docs/rules.md#summons): who summoned it, the round it

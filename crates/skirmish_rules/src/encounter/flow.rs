@@ -686,7 +686,7 @@ pub(super) fn start_of_turn(
                 Some(crate::content::ResourceGain::Flat(n)) => n,
                 Some(crate::content::ResourceGain::Die(n)) => dice.roll(n),
                 None => 0,
-            };
+            } + h.per_turn;
             h.gain(gain);
             if gain > 0 {
                 touched.0.push(id);

@@ -521,6 +521,7 @@ pub fn trigger_text(e: TriggerEvent) -> &'static str {
         TriggerEvent::SelfTakesDamage => "takes damage",
         TriggerEvent::CriticalHit => "a critical hit's extra main action",
         TriggerEvent::StrikeNow => "an ally's call to strike now",
+        TriggerEvent::TurnEnded => "a villain action at a turn's end",
     }
 }
 

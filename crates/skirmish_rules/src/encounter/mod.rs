@@ -10,6 +10,7 @@
 //! the check for victory.
 
 pub mod aura;
+pub mod captain;
 pub(crate) mod check;
 pub mod command;
 pub mod components;

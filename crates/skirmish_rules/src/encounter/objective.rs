@@ -213,7 +213,7 @@ pub(super) fn arrive(world: &mut World, round: u32) {
             &basic,
         );
         if let Some(n) = m.squad {
-            join_squad(world, entity, n, block.stamina);
+            join_squad(world, entity, n, &block);
         }
         world.res_mut::<CreatureIndex>().set(id, entity);
         emit(

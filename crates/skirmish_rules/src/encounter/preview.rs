@@ -457,6 +457,12 @@ fn tier_outcomes(
             Some(p) => p.tier(tier).effects.clone(),
             None => Vec::new(),
         };
+        crate::encounter::captain::add_damage(
+            world,
+            user.entity,
+            ability.is_strike(),
+            &mut effects,
+        );
         effects.extend(always.iter().cloned());
         effects.extend(chosen.extra.iter().cloned());
         let o = evaluate(&effects, &user.chars, &ts.chars, chosen.potency_bonus);

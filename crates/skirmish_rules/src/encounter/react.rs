@@ -103,6 +103,9 @@ pub(super) enum Resume {
     },
     /// A summon's automatic turn (docs/rules.md#summons: "Move+0, Attack+0").
     SummonTurn { creature: CreatureId },
+    /// The turn ends once the villain actions offered at its end are
+    /// answered (docs/rules.md#villain-actions).
+    FinishTurn,
     /// The attack that ends a summon's turn.
     SummonStrike { creature: CreatureId },
     /// Ask these creatures, in order, about an event.
@@ -199,6 +202,7 @@ pub(super) fn run(world: &mut World) -> bool {
             } => resolve::charge_attack(world, creature, target, ability.as_deref()),
             Resume::Sweep { roll, path, reach } => resolve::sweep_roll(world, *roll, &path, reach),
             Resume::SummonTurn { creature } => super::summon::take_turn(world, creature),
+            Resume::FinishTurn => resolve::finish_turn(world),
             Resume::SummonStrike { creature } => super::summon::strike(world, creature),
             Resume::Ask {
                 event,
@@ -361,7 +365,7 @@ fn each_option(
     };
     if matches!(
         event.kind,
-        TriggerEvent::CriticalHit | TriggerEvent::StrikeNow
+        TriggerEvent::CriticalHit | TriggerEvent::StrikeNow | TriggerEvent::TurnEnded
     ) {
         critical_options(world, reactor, re, event, take);
         return;
@@ -476,7 +480,7 @@ fn each_option(
             TriggerEvent::EnemyLeavesAdjacency => actor_side != my_side,
             TriggerEvent::CreatureMovesAdjacent => event.actor != reactor,
             // (Answered by `critical_options`, never by a content trigger.)
-            TriggerEvent::CriticalHit | TriggerEvent::StrikeNow => false,
+            TriggerEvent::CriticalHit | TriggerEvent::StrikeNow | TriggerEvent::TurnEnded => false,
         };
         if !related {
             continue;
@@ -516,7 +520,9 @@ fn each_option(
 /// the creature it just struck or any other in reach and line of effect
 /// that the ability may target, on itself, or around itself (an aura or
 /// burst). Abilities placed elsewhere (a cube, a line) and moves are not
-/// offered: a prompt answers with targets (docs/rulings.md).
+/// offered: a prompt answers with targets (docs/rulings.md). At a turn's
+/// end (docs/rules.md#villain-actions) the same is offered of its villain
+/// actions instead.
 fn critical_options(
     world: &World,
     reactor: CreatureId,
@@ -526,6 +532,20 @@ fn critical_options(
 ) {
     if !alive(world, re) || !world.comp::<Stamina>(re).is_some_and(can_act) {
         return;
+    }
+    // docs/rules.md#villain-actions: at most one a round, and not while
+    // its side is surprised.
+    let villain = event.kind == TriggerEvent::TurnEnded;
+    if villain {
+        let round = world.res::<super::flow::Flow>().round;
+        let side = world.comp::<Creature>(re).map(|c| c.side);
+        if world
+            .comp::<Progress>(re)
+            .is_some_and(|p| p.villain_round == round)
+            || side.is_some_and(|s| surprised_side(world) == Some(s))
+        {
+            return;
+        }
     }
     let (Some(my_side), Some(my_space), Some(known)) = (
         world.comp::<Creature>(re).map(|c| c.side),
@@ -552,7 +572,12 @@ fn critical_options(
         let Some(a) = content.ability(id) else {
             continue;
         };
-        if a.action != ActionType::MainAction
+        let wanted = if villain {
+            ActionType::VillainAction
+        } else {
+            ActionType::MainAction
+        };
+        if a.action != wanted
             || a.trigger.is_some()
             || (event.kind == TriggerEvent::StrikeNow && a.cost != Cost::Signature)
         {

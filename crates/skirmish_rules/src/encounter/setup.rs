@@ -8,7 +8,7 @@ use crate::conditions::Conditions;
 use crate::content::ContentDb;
 use crate::content::encounter::EncounterDef;
 use crate::map::{Footprint, Pos, Side};
-use crate::stats::{CreatureId, DamageTraits, LifeRule, Stamina};
+use crate::stats::{CreatureId, LifeRule, Stamina};
 
 /// Why an encounter could not be set up.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -50,9 +50,10 @@ pub fn spawn_creatures(
             .classes
             .get(&h.class)
             .ok_or_else(|| invalid(format!("unknown class `{}`", h.class)))?;
-        let characteristics = h.characteristics.unwrap_or(class.characteristics);
-        let mut abilities = class.abilities.clone();
-        abilities.extend(h.abilities.iter().cloned());
+        // docs/rules.md#class-tables: level, subclass, kit and ancestry.
+        let build = crate::content::hero::build(h, content)
+            .map_err(|m| invalid(format!("hero `{}`: {m}", h.name)))?;
+        let characteristics = build.characteristics;
         world.spawn((
             Creature {
                 id: CreatureId(next),
@@ -62,32 +63,36 @@ pub fn spawn_creatures(
                 kind: CreatureKind::Hero {
                     class: class.id.clone(),
                 },
-                tags: class.tags.clone(),
-                size: crate::stats::Size::default(),
+                tags: build.tags,
+                size: build.size,
             },
-            Space(Footprint::single(Pos::new(h.at.0, h.at.1))),
+            Space(Footprint::new(
+                Pos::new(h.at.0, h.at.1),
+                build.size.squares(),
+            )),
             Movement {
-                speed: class.speed,
-                stability: class.stability,
+                speed: build.speed,
+                stability: build.stability,
                 modes: crate::map::movement::Modes::of(
-                    &[],
+                    &build.movement,
                     characteristics.might,
                     characteristics.agility,
                 ),
             },
             characteristics,
-            Stamina::new(class.stamina_at(h.level), class.recoveries, LifeRule::Hero),
+            Stamina::new(build.stamina, build.recoveries, LifeRule::Hero),
             Conditions::default(),
-            DamageTraits::default(),
-            Abilities::new(with_basic(abilities), content),
-            FreeStrike(class.free_strike),
+            build.damage,
+            Abilities::new(with_basic(build.abilities), content),
+            FreeStrike(build.free_strike),
             Heroic {
                 resource: class.resource.clone(),
-                amount: h.victories,
+                amount: build.starting_resource,
                 surges: 0,
                 potency_from: class.potency_characteristic,
                 trigger: class.resource_trigger,
-                trigger_amount: class.resource_trigger_amount,
+                trigger_amount: build.trigger_amount,
+                per_turn: build.resource_per_turn,
                 trigger_round: 0,
                 strain: 0,
                 // The talent's cost (docs/rulings.md): down to -(1 + Reason).
@@ -128,9 +133,18 @@ pub fn spawn_creatures(
             &basic,
         );
         if let Some(n) = m.squad {
-            join_squad(world, entity, n, block.stamina);
+            join_squad(world, entity, n, &block);
         }
         next += 1;
+    }
+    // docs/rules.md#captains: a squad's captain.
+    for (i, m) in def.monsters.iter().enumerate() {
+        if let Some(n) = m.captain
+            && let Some(mut squads) = world.get_resource_mut::<Squads>()
+            && let Some(p) = squads.0.get_mut(&n)
+        {
+            p.captain = Some(CreatureId(def.heroes.len() as u32 + 1 + i as u32));
+        }
     }
     let mut index = CreatureIndex::default();
     let mut q = world.query::<(Entity, &Creature)>();
@@ -171,13 +185,21 @@ pub fn spawn_creatures(
 
 /// A minion joins squad `n`, its stamina added to the squad's pool
 /// (docs/rules.md#minions).
-pub(super) fn join_squad(world: &mut World, entity: Entity, n: u32, stamina: i32) {
+pub(super) fn join_squad(
+    world: &mut World,
+    entity: Entity,
+    n: u32,
+    block: &crate::content::Monster,
+) {
+    let stamina = block.stamina;
     world.entity_mut(entity).insert(SquadMember(n));
     let mut squads = world.get_resource_or_insert_with(Squads::default);
     let p = squads.0.entry(n).or_insert(SquadPool {
         pool: 0,
         max: 0,
         per_minion: stamina,
+        captain: None,
+        with_captain: block.with_captain,
     });
     p.pool += stamina;
     p.max += stamina;

@@ -377,6 +377,11 @@ pub(crate) fn action(
                 "triggered actions answer prompts".into(),
             ));
         }
+        ActionType::VillainAction => {
+            return Err(Refusal::Unsupported(
+                "villain actions answer the prompt at a turn's end".into(),
+            ));
+        }
         ActionType::Passive | ActionType::Episodic => {
             return Err(Refusal::Unsupported(
                 "passive and episodic abilities apply when the encounter starts".into(),

@@ -129,6 +129,12 @@ pub(crate) fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction
             event: prompt.event.kind,
         },
     );
+    if ability.action == ActionType::VillainAction {
+        let round = world.res::<crate::encounter::flow::Flow>().round;
+        if let Some(mut p) = world.comp_mut::<Progress>(entity) {
+            p.villain_round = round;
+        }
+    }
     pay(world, entity, id, ability, 0);
     crate::encounter::aura::start(world, entity, ability);
     let space = world.comp::<Space>(entity).map(|s| s.0);
@@ -426,19 +432,22 @@ pub(crate) fn free_strike_hits(
 }
 
 /// The damage of a creature's free strike: its free strike value, plus the
-/// higher of Might and Agility for a hero.
+/// higher of Might and Agility for a hero, plus a captain's damage for a
+/// minion (docs/rules.md#captains).
 pub(crate) fn free_strike_damage(world: &World, entity: Entity) -> i32 {
+    let captain = crate::encounter::captain::bonus(world, entity).map_or(0, |b| b.damage);
     let chars = world
         .comp::<Characteristics>(entity)
         .copied()
         .unwrap_or_default();
     let base = world.comp::<FreeStrike>(entity).map_or(2, |f| f.0);
     let hero = world.comp::<Heroic>(entity).is_some();
-    base + if hero {
-        chars.might.max(chars.agility)
-    } else {
-        0
-    }
+    base + captain
+        + if hero {
+            chars.might.max(chars.agility)
+        } else {
+            0
+        }
 }
 
 pub(crate) fn free_strike(

@@ -239,9 +239,19 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
         (Plan::StartTurn { seized }, _) => start_turn(world, entity, id, seized),
         (Plan::Delay, _) => crate::encounter::ruleset::of(world).delay(world, entity, id, phase),
         (Plan::EndTurn, _) => {
-            let mut flow = world.res_mut::<Flow>();
-            let done = flow.finish_turn();
-            flow.events.ended = done;
+            // docs/rules.md#villain-actions: offered as the turn ends; the
+            // turn is over once they are answered.
+            world
+                .res_mut::<Resolution>()
+                .push(react::Resume::FinishTurn);
+            react::offer(
+                world,
+                react::Event {
+                    kind: crate::ability::TriggerEvent::TurnEnded,
+                    actor: id,
+                    subject: None,
+                },
+            );
         }
         (Plan::Movement(moving), Command::Movement { power, path, .. }) => {
             crate::encounter::ruleset::of(world).movement(
@@ -299,6 +309,16 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
         _ => unreachable!("the check plans each command as its own kind"),
     }
     Ok(())
+}
+
+/// The current turn ends: everyone taking it has acted.
+pub(crate) fn finish_turn(world: &mut World) {
+    let mut flow = world.res_mut::<Flow>();
+    if flow.active.is_none() {
+        return;
+    }
+    let done = flow.finish_turn();
+    flow.events.ended = done;
 }
 
 /// A creature's turn starts (checked: [`crate::encounter::check::start_turn`];

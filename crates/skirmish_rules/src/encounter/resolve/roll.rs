@@ -272,6 +272,7 @@ pub(crate) fn resolve_roll(
             0
         } + potency_adjustment(world, user, target);
         let mut effects = power_roll.tier(tier).effects.clone();
+        crate::encounter::captain::add_damage(world, entity, facts.strike, &mut effects);
         effects.extend(always.iter().cloned());
         effects.extend_from_slice(extra);
         // For docs/rules.md#critical-hit's shifted saves: what this target's roll was.
@@ -421,6 +422,7 @@ pub(crate) fn edges_and_banes(
     if target.side != user.side && world.comp::<Stance>(entity).is_some_and(|s| s.hidden) {
         edges += 1;
     }
+    edges += crate::encounter::captain::edge(world, entity, facts.strike);
     (edges, banes)
 }
 

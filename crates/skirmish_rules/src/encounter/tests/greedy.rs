@@ -242,7 +242,10 @@ fn an_aura_is_forecast_by_what_it_does_to_enemies_in_it() {
 #[test]
 fn surges_the_user_gains_are_worth_something() {
     let mut e = started(
-        vec![hero("fury", "Korva", (2, 2))],
+        vec![super::triggers::with(
+            hero("fury", "Korva", (2, 2)),
+            &["fury_blood_up"],
+        )],
         vec![monster("bandit", (3, 2))],
         Some(3),
     );
@@ -283,7 +286,10 @@ fn a_wall_is_worth_the_strikes_it_keeps_off() {
     // squares west of it; a wall across its west side leaves it no way
     // round in reach (the map is six rows deep).
     let mut e = started(
-        vec![hero("elementalist", "Pell", (1, 2))],
+        vec![super::triggers::with(
+            hero("elementalist", "Pell", (1, 2)),
+            &["elem_earth_wall"],
+        )],
         vec![monster("bandit", (6, 2))],
         Some(3),
     );
@@ -366,7 +372,7 @@ fn a_granted_shift_is_worth_the_ground_it_gains_the_allies() {
     let score_with_bandit_at = |x: i32| {
         let mut e = started(
             vec![
-                hero("tactician", "Hollis", (1, 2)),
+                super::triggers::with(hero("tactician", "Hollis", (1, 2)), &["tact_advance"]),
                 hero("fury", "Korva", (2, 2)),
             ],
             vec![monster("bandit", (x, 2))],

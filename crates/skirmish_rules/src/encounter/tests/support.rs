@@ -57,7 +57,7 @@ fn mending_word_heals_an_ally_up_to_its_maximum() {
 fn a_ward_of_temporary_stamina_takes_the_damage_first() {
     let mut e = setup(
         vec![
-            hero("conduit", "Ines", (1, 1)),
+            super::triggers::with(hero("conduit", "Ines", (1, 1)), &["conduit_ward"]),
             hero("fury", "Korva", (2, 1)),
         ],
         vec![monster("bandit", (15, 9))],
@@ -141,7 +141,7 @@ fn strike_now_lends_an_ally_a_signature_ability_and_a_surge() {
 fn advance_shifts_allies_toward_the_nearest_enemy() {
     let mut e = setup(
         vec![
-            hero("tactician", "Hollis", (2, 7)),
+            super::triggers::with(hero("tactician", "Hollis", (2, 7)), &["tact_advance"]),
             hero("fury", "Korva", (3, 7)),
         ],
         vec![monster("bandit", (9, 7))],
@@ -177,7 +177,10 @@ fn advance_shifts_allies_toward_the_nearest_enemy() {
 #[test]
 fn the_talent_spends_clarity_it_does_not_have_and_pays_in_stamina() {
     let mut e = setup(
-        vec![hero("talent", "Mira", (1, 1))],
+        vec![super::triggers::with(
+            hero("talent", "Mira", (1, 1)),
+            &["talent_stop_time"],
+        )],
         vec![monster("bandit", (5, 1)), monster("bandit", (15, 9))],
         1,
     );
@@ -223,7 +226,10 @@ fn the_talent_spends_clarity_it_does_not_have_and_pays_in_stamina() {
 #[test]
 fn strain_has_a_floor() {
     let mut e = setup(
-        vec![hero("talent", "Mira", (1, 1))],
+        vec![super::triggers::with(
+            hero("talent", "Mira", (1, 1)),
+            &["talent_stop_time"],
+        )],
         vec![monster("bandit", (5, 1))],
         1,
     );
