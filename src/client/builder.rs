@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 use skirmish_rules::content::budget;
-use skirmish_rules::content::builder::{BuildCommand, Builder, SaveError, Who};
+use skirmish_rules::content::builder::{BuildCommand, Builder, HeroChoice, SaveError, Who};
 use skirmish_rules::content::encounter::{Edge, FirstSide, Objective, Zone};
 use skirmish_rules::content::{Content, ContentDb, Organization};
 use skirmish_rules::sim::forecast::{self, Forecast};
@@ -219,6 +219,14 @@ struct BodyScroll;
 #[derive(Component)]
 struct ProgressLabel;
 
+/// What [`Act::NextChoice`] cycles.
+#[derive(Clone, Copy)]
+enum Choice {
+    Subclass,
+    Kit,
+    Ancestry,
+}
+
 #[derive(Component, Clone)]
 enum Act {
     Map(i32),
@@ -235,6 +243,11 @@ enum Act {
     Rounds(i32),
     /// Change the selected hero's characteristic `k` (might first).
     Char(usize, i32),
+    /// The selected hero's level, up or down.
+    Level(i32),
+    /// The selected hero's next subclass, kit or ancestry (`None` among
+    /// the kits and ancestries: none).
+    NextChoice(Choice),
     /// The next board click moves the zone to hold.
     PickZone,
     Edge,
@@ -352,7 +365,7 @@ fn draw(
                 section(c, &format!("PARTY ({})", def.heroes.len()));
                 for (i, h) in def.heroes.iter().enumerate() {
                     let who = Who::Hero(i);
-                    let label = format!("{} · {} · at {:?}", h.name, h.class, h.at);
+                    let label = format!("{} · {} {} · at {:?}", h.name, h.class, h.level, h.at);
                     creature_row(c, &label, who, d.selected == Some(who), Palette::HEROES);
                 }
                 // The selected hero's characteristics.
@@ -370,6 +383,36 @@ fn draw(
                         ("Intuition", own.intuition),
                         ("Presence", own.presence),
                     ];
+                    // docs/rules.md#levels-and-echelons, #subclasses, #kits, #ancestries.
+                    let named = |id: &Option<String>, names: &dyn Fn(&str) -> Option<String>| {
+                        id.as_deref()
+                            .map_or("none".to_string(), |i| names(i).unwrap_or(i.to_string()))
+                    };
+                    let class = db.classes.get(&h.class);
+                    let subclass = h
+                        .subclass
+                        .clone()
+                        .or_else(|| class.and_then(|k| k.subclasses.first()).map(|s| s.id.clone()));
+                    let sub_name = named(&subclass, &|i| {
+                        class
+                            .and_then(|k| k.subclasses.iter().find(|s| s.id == i))
+                            .map(|s| s.name.clone())
+                    });
+                    row(c, |r| {
+                        r.spawn(text(format!("Level {}", h.level), SMALL, Palette::TEXT));
+                        chip(r, "−", Act::Level(-1), false);
+                        chip(r, "+", Act::Level(1), false);
+                        r.spawn(text(format!("Subclass: {sub_name}"), SMALL, Palette::TEXT));
+                        chip(r, "▶", Act::NextChoice(Choice::Subclass), false);
+                    });
+                    row(c, |r| {
+                        let kit = named(&h.kit, &|i| db.kits.get(i).map(|k| k.name.clone()));
+                        r.spawn(text(format!("Kit: {kit}"), SMALL, Palette::TEXT));
+                        chip(r, "▶", Act::NextChoice(Choice::Kit), false);
+                        let anc = named(&h.ancestry, &|i| db.ancestries.get(i).map(|a| a.name.clone()));
+                        r.spawn(text(format!("Ancestry: {anc}"), SMALL, Palette::TEXT));
+                        chip(r, "▶", Act::NextChoice(Choice::Ancestry), false);
+                    });
                     for pair in all.chunks(3).enumerate() {
                         let (k0, chunk) = pair;
                         row(c, |r| {
@@ -870,6 +913,59 @@ fn press(
                 };
                 *v = (*v + step).clamp(-5, 5);
                 d.apply(BuildCommand::Characteristics(i, Some(c)));
+            }
+            Act::Level(step) => {
+                let Some(Who::Hero(i)) = d.selected else {
+                    continue;
+                };
+                let Some(h) = def.heroes.get(i) else {
+                    continue;
+                };
+                let level = (h.level as i32 + step).clamp(1, 10) as u32;
+                d.apply(BuildCommand::Hero(i, HeroChoice::Level(level)));
+            }
+            Act::NextChoice(what) => {
+                let Some(Who::Hero(i)) = d.selected else {
+                    continue;
+                };
+                let Some(h) = def.heroes.get(i) else {
+                    continue;
+                };
+                // Each list with "none" first (a subclass has no "none":
+                // the class's first stands in for it).
+                let (ids, now): (Vec<Option<String>>, Option<String>) = match what {
+                    Choice::Subclass => (
+                        d.base
+                            .classes
+                            .get(&h.class)
+                            .map(|k| k.subclasses.iter().map(|s| Some(s.id.clone())).collect())
+                            .unwrap_or_default(),
+                        h.subclass.clone(),
+                    ),
+                    Choice::Kit => (
+                        std::iter::once(None)
+                            .chain(d.base.kits.keys().cloned().map(Some))
+                            .collect(),
+                        h.kit.clone(),
+                    ),
+                    Choice::Ancestry => (
+                        std::iter::once(None)
+                            .chain(d.base.ancestries.keys().cloned().map(Some))
+                            .collect(),
+                        h.ancestry.clone(),
+                    ),
+                };
+                if ids.is_empty() {
+                    continue;
+                }
+                let at = ids.iter().position(|x| *x == now).unwrap_or(0);
+                let next = ids[(at + 1) % ids.len()].clone();
+                let choice = match what {
+                    Choice::Subclass => HeroChoice::Subclass(next),
+                    Choice::Kit => HeroChoice::Kit(next),
+                    Choice::Ancestry => HeroChoice::Ancestry(next),
+                };
+                d.apply(BuildCommand::Hero(i, choice));
             }
             Act::PickZone => {
                 d.zone_pick = !d.zone_pick;

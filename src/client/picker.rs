@@ -251,8 +251,16 @@ fn draw(
                                 row.insert(ChosenRow);
                             }
                             row.with_children(|b| {
+                                // docs/rules.md#levels-and-echelons: the heroes' level.
+                                let lo = def.heroes.iter().map(|h| h.level).min().unwrap_or(1);
+                                let hi = def.heroes.iter().map(|h| h.level).max().unwrap_or(1);
+                                let level = if lo == hi {
+                                    format!("level {lo}")
+                                } else {
+                                    format!("levels {lo}-{hi}")
+                                };
                                 let sides = format!(
-                                    "{} · {} heroes v {} monsters",
+                                    "{} · {} heroes of {level} v {} monsters",
                                     def.map,
                                     def.heroes.len(),
                                     def.monsters.len()

@@ -179,3 +179,80 @@ fn a_draft_with_nobody_is_not_saved() {
     ));
     assert!(!dir.join("empty.ron").exists());
 }
+
+/// Issue 56, point 1: a hero's level, subclass, kit and ancestry are set in
+/// the builder, checked against the content (docs/rules.md#class-tables,
+/// #kits, #ancestries), saved and read back.
+#[test]
+fn the_builder_sets_a_heros_level_subclass_kit_and_ancestry() {
+    use skirmish_rules::content::builder::HeroChoice;
+    let db = ContentDb::load(assets()).unwrap();
+    let mut b = Builder::new(&db, "Wyrm Hunt", "wyrm_lair");
+    use BuildCommand::*;
+    b.apply(
+        &db,
+        AddHero {
+            class: "fury".into(),
+            name: "Korva".into(),
+        },
+    )
+    .unwrap();
+    b.apply(
+        &db,
+        AddMonster {
+            monster: "cinder_wyrm".into(),
+            squad: None,
+        },
+    )
+    .unwrap();
+    for choice in [
+        HeroChoice::Level(8),
+        HeroChoice::Subclass(Some("reaver".into())),
+        HeroChoice::Kit(Some("panther".into())),
+        HeroChoice::Ancestry(Some("hillkin".into())),
+        HeroChoice::Victories(5),
+    ] {
+        b.apply(&db, Hero(0, choice)).unwrap();
+    }
+    for (bad, why) in [
+        (HeroChoice::Level(11), "outside 1 to 10"),
+        (HeroChoice::Level(0), "outside 1 to 10"),
+        (
+            HeroChoice::Subclass(Some("berserker".into())),
+            "no subclass",
+        ),
+        (HeroChoice::Kit(Some("bazooka".into())), "unknown kit"),
+        (
+            HeroChoice::Ancestry(Some("martian".into())),
+            "unknown ancestry",
+        ),
+    ] {
+        let err = b.apply(&db, Hero(0, bad)).unwrap_err();
+        assert!(
+            matches!(&err, BuildError::Invalid(m) if m.contains(why)),
+            "{err}"
+        );
+    }
+    assert!(b.apply(&db, Hero(3, HeroChoice::Level(2))).is_err());
+    let h = &b.def.heroes[0];
+    assert_eq!(
+        (
+            h.level,
+            h.subclass.as_deref(),
+            h.kit.as_deref(),
+            h.ancestry.as_deref()
+        ),
+        (8, Some("reaver"), Some("panther"), Some("hillkin"))
+    );
+    let dir = temp("levels");
+    let file = b.save(&db, &dir, false).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("level: 8") && text.contains("kit: \"panther\""),
+        "{text}"
+    );
+    let mut db2 = db.clone();
+    let id = db2.add_encounter_file(&file).unwrap();
+    assert_eq!(db2.encounters[&id].heroes[0], b.def.heroes[0]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -42,6 +42,9 @@ pub enum BuildCommand {
     RenameHero(usize, String),
     /// Set a hero's characteristics (None: the class's own).
     Characteristics(usize, Option<Characteristics>),
+    /// Change a hero's level, subclass, kit, ancestry or victories
+    /// (docs/rules.md#levels-and-echelons, #subclasses, #kits, #ancestries).
+    Hero(usize, HeroChoice),
     RemoveHero(usize),
     /// Add a monster from the roster, in a minion squad or not, placed at
     /// the monsters' end of the map.
@@ -63,6 +66,19 @@ pub enum BuildCommand {
         at: (i32, i32),
     },
     RemoveReinforcement(usize, usize),
+}
+
+/// One choice about a hero ([`BuildCommand::Hero`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HeroChoice {
+    /// 1 to 10.
+    Level(u32),
+    /// None: the class's first.
+    Subclass(Option<String>),
+    Kit(Option<String>),
+    Ancestry(Option<String>),
+    /// Heroic resource at the start (and the Director's Malice with it).
+    Victories(u32),
 }
 
 /// Why a command was refused.
@@ -288,6 +304,33 @@ impl Builder {
                     ));
                 }
                 h.characteristics = c;
+            }
+            BuildCommand::Hero(i, choice) => {
+                let h = self
+                    .def
+                    .heroes
+                    .get_mut(i)
+                    .ok_or(BuildError::NoSuch("hero"))?;
+                let mut changed = h.clone();
+                match choice {
+                    HeroChoice::Level(n) => changed.level = n,
+                    HeroChoice::Subclass(s) => changed.subclass = s,
+                    HeroChoice::Kit(k) => changed.kit = k,
+                    HeroChoice::Ancestry(a) => changed.ancestry = a,
+                    HeroChoice::Victories(v) if v > 20 => {
+                        return Err(BuildError::Invalid("victories run from 0 to 20".into()));
+                    }
+                    HeroChoice::Victories(v) => changed.victories = v,
+                }
+                // Picks that no longer have a place at the new level go.
+                let base = changed.clone();
+                changed.picks.retain(|p| {
+                    let mut one = base.clone();
+                    one.picks = vec![p.clone()];
+                    super::hero::build(&one, db).is_ok()
+                });
+                super::hero::build(&changed, db).map_err(BuildError::Invalid)?;
+                *h = changed;
             }
             BuildCommand::RemoveHero(i) => {
                 if i >= self.def.heroes.len() {

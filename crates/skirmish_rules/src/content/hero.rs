@@ -17,6 +17,10 @@ use crate::stats::{
 /// The highest level a hero reaches.
 pub const MAX_LEVEL: u32 = 10;
 
+/// The most victories a hero brings into an encounter (its heroic resource
+/// at the start, and the Director's Malice with it).
+pub const MAX_VICTORIES: u32 = 100;
+
 /// docs/rules.md#levels-and-echelons: levels 1-3 are the first echelon,
 /// 4-6 the second, 7-9 the third and 10 the fourth.
 pub fn echelon(level: u32) -> u32 {
@@ -470,7 +474,7 @@ pub fn build(def: &HeroDef, db: &ContentDb) -> Result<HeroBuild, String> {
             let v = characteristics.get(c);
             characteristics.set(c, (v + 1).min(MAX_CHARACTERISTIC).max(v));
         }
-        recoveries += r.recoveries;
+        recoveries = recoveries.saturating_add(r.recoveries);
         trigger_amount = r.trigger_amount.unwrap_or(trigger_amount);
         per_turn = r.resource_per_turn.unwrap_or(per_turn);
         starting = r.starting_resource.unwrap_or(starting);
@@ -490,7 +494,7 @@ pub fn build(def: &HeroDef, db: &ContentDb) -> Result<HeroBuild, String> {
         free_strike: class.free_strike,
         trigger_amount,
         resource_per_turn: per_turn,
-        starting_resource: starting + def.victories,
+        starting_resource: starting.saturating_add(def.victories),
         subclass: subclass.map(|s| s.id.clone()),
     };
     if let Some(k) = kit {
@@ -511,7 +515,7 @@ pub fn build(def: &HeroDef, db: &ContentDb) -> Result<HeroBuild, String> {
                 Trait::Speed(n) => b.speed += n,
                 Trait::Stability(n) => b.stability += n,
                 Trait::Stamina(n) => b.stamina += n * ech,
-                Trait::Recoveries(n) => b.recoveries += n,
+                Trait::Recoveries(n) => b.recoveries = b.recoveries.saturating_add(*n),
                 Trait::Size(s) => b.size = *s,
                 Trait::Movement(m) => b.movement.extend(m.iter().copied()),
                 Trait::Immunity(t) => b
@@ -562,6 +566,19 @@ pub fn table_problems(class: &Class, db: &ContentDb) -> Vec<(&'static str, Strin
         }
     }
     for r in &class.progression {
+        for (what, n, most) in [
+            ("recoveries", r.recoveries, 10),
+            ("trigger_amount", r.trigger_amount.unwrap_or(0), 10),
+            ("resource_per_turn", r.resource_per_turn.unwrap_or(0), 10),
+            ("starting_resource", r.starting_resource.unwrap_or(0), 20),
+        ] {
+            if n > most {
+                p.push((
+                    "progression",
+                    format!("level {}: {what} {n} is more than {most}", r.level),
+                ));
+            }
+        }
         for c in r.abilities.iter().chain(&r.subclass) {
             if !(1..=20).contains(c) {
                 p.push((
@@ -603,6 +620,52 @@ pub fn table_problems(class: &Class, db: &ContentDb) -> Vec<(&'static str, Strin
     p
 }
 
+/// The class's and its subclasses' heroic abilities whose cost has no
+/// place in the table's column for them, each with a message.
+pub fn unplaced(class: &Class, db: &ContentDb) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let costs = |col: &dyn Fn(&LevelRow) -> &Vec<u32>| {
+        let mut c: Vec<u32> = class
+            .progression
+            .iter()
+            .flat_map(|r| col(r).clone())
+            .collect();
+        c.sort_unstable();
+        c.dedup();
+        c
+    };
+    let lists = [
+        (
+            costs(&|r| &r.abilities),
+            class.abilities.iter().collect::<Vec<_>>(),
+            "Abilities",
+        ),
+        (
+            costs(&|r| &r.subclass),
+            class.subclasses.iter().flat_map(|s| &s.abilities).collect(),
+            "subclass",
+        ),
+    ];
+    for (placed, ids, column) in lists {
+        for id in ids {
+            if let Some(Cost::Heroic(n)) = db.ability(id).map(|a| a.cost)
+                && !placed.contains(&n)
+            {
+                let listed: Vec<String> = placed.iter().map(u32::to_string).collect();
+                out.push((
+                    id.clone(),
+                    format!(
+                        "class `{}` lists it, but its cost {n} has no place in the table's {column} column (costs {})",
+                        class.id,
+                        listed.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// Each kit's version of each weapon ability it changes, to add to the
 /// content (ids from [`kit_ability_id`]).
 pub fn kit_abilities<'a>(
@@ -614,11 +677,6 @@ pub fn kit_abilities<'a>(
         out.extend(abilities.clone().filter_map(|a| k.apply(a)));
     }
     out
-}
-
-/// A characteristic by name in messages.
-pub fn characteristic_name(c: Characteristic) -> String {
-    c.to_string()
 }
 
 #[cfg(test)]

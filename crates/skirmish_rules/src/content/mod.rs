@@ -1079,6 +1079,18 @@ impl Loader {
                     i,
                     format!("hero `{}` has level {} (1 to 10)", h.name, h.level),
                 );
+            } else if h.victories > hero::MAX_VICTORIES {
+                self.report_at(
+                    id,
+                    "heroes",
+                    i,
+                    format!(
+                        "hero `{}` has {} victories (0 to {})",
+                        h.name,
+                        h.victories,
+                        hero::MAX_VICTORIES
+                    ),
+                );
             } else if self.db.classes.contains_key(&h.class)
                 && let Err(m) = hero::build(h, &self.db)
             {
@@ -1183,6 +1195,11 @@ impl Loader {
                 let class = self.db.classes[&id].clone();
                 for (field, m) in hero::table_problems(&class, &self.db) {
                     self.report(Kind::Class, &id, Needle::Field(field), m);
+                }
+                // An ability whose cost has no place in the table could
+                // never be known: the error is the ability's.
+                for (ability, m) in hero::unplaced(&class, &self.db) {
+                    self.report(Kind::Ability, &ability, Needle::Field("cost"), m);
                 }
             }
         }

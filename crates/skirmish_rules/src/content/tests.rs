@@ -518,12 +518,19 @@ fn the_nine_classes_cover_the_rules() {
 fn every_class_ability_is_used_in_play() {
     use std::collections::BTreeSet;
     use std::sync::Arc;
-    let db = Arc::new(
-        ContentDb::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")).unwrap(),
-    );
+    let mut db =
+        ContentDb::load(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets")).unwrap();
+    // Every hero can afford any of its abilities from its first turn (the
+    // costliest is 11), so random play reaches the costly ones too.
+    for e in db.encounters.values_mut() {
+        for h in &mut e.heroes {
+            h.victories = h.victories.max(11);
+        }
+    }
+    let db = Arc::new(db);
     let mut used = BTreeSet::new();
     for enc in db.encounters.keys() {
-        for seed in 1..=12 {
+        for seed in 1..=24 {
             let heroes = crate::ai::by_name("random", seed, &db).unwrap();
             let monsters = crate::ai::by_name("random", seed + 100, &db).unwrap();
             let (g, _) = crate::sim::play_with(&db, enc, seed, heroes, monsters, 20_000).unwrap();

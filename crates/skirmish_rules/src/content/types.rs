@@ -201,6 +201,9 @@ pub struct Class {
 fn one() -> u32 {
     1
 }
+fn is_one_turn(n: &u32) -> bool {
+    *n == 1
+}
 fn two() -> i32 {
     2
 }
@@ -372,6 +375,10 @@ pub struct Monster {
     /// The token's icon (a file name under `assets/icons/`), optional.
     #[serde(default)]
     pub icon: Option<String>,
+    /// docs/rules.md#solo-turns: turns it takes each round (a solo may take
+    /// 2 or 3; every other creature 1).
+    #[serde(default = "one", skip_serializing_if = "is_one_turn")]
+    pub turns: u32,
     /// docs/rules.md#captains: what each minion of its squad gains while
     /// the squad's captain stands (a minion's stat block only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -406,6 +413,14 @@ impl Monster {
         }
         if self.organization == Organization::Minion && self.role == Role::Solo {
             p.push(("organization", "a minion can't be a solo".into()));
+        }
+        if self.turns == 0 || self.turns > 3 {
+            p.push(("turns", format!("turns {} is outside 1 to 3", self.turns)));
+        } else if self.turns > 1 && self.organization != Organization::Solo {
+            p.push((
+                "turns",
+                "only a solo takes more than one turn a round".into(),
+            ));
         }
         if let Some(b) = self.with_captain {
             if self.organization != Organization::Minion {

@@ -313,6 +313,11 @@ pub struct SquadPool {
     pub with_captain: Option<crate::content::CaptainBonus>,
 }
 
+/// docs/rules.md#solo-turns: how many turns the creature takes a round
+/// (only those with more than one have it).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turns(pub u32);
+
 /// Every squad's pool, by squad number.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Squads(pub std::collections::BTreeMap<u32, SquadPool>);

@@ -198,6 +198,10 @@ pub struct Flow {
     /// end-of-turn effects come with its (docs/rulings.md).
     #[serde(default)]
     pub summons: Vec<CreatureId>,
+    /// docs/rules.md#solo-turns: a creature once for each turn it has left
+    /// this round beyond the one `acted` counts.
+    #[serde(default)]
+    pub spare: Vec<CreatureId>,
     /// The phased 2d6 ruleset's round (docs/rules.md#moving); `None` otherwise.
     #[serde(default)]
     pub phased: Option<crate::phased::PhasedRound>,
@@ -233,11 +237,16 @@ impl Flow {
         }
     }
 
-    /// End the current turn: everyone taking it has acted.
+    /// End the current turn: everyone taking it has acted (but a solo with
+    /// a turn to spare this round, docs/rules.md#solo-turns).
     pub fn finish_turn(&mut self) -> Vec<CreatureId> {
         let mut done = self.acting();
         done.append(&mut self.summons);
         for &id in &done {
+            if let Some(i) = self.spare.iter().position(|&s| s == id) {
+                self.spare.remove(i);
+                continue;
+            }
             if !self.acted.contains(&id) {
                 self.acted.push(id);
             }
@@ -261,6 +270,7 @@ impl Default for Flow {
             delayed: None,
             squad: Vec::new(),
             summons: Vec::new(),
+            spare: Vec::new(),
             phased: None,
             held: 0,
             events: TurnEvents::default(),
@@ -614,9 +624,17 @@ pub(super) fn new_round(world: &mut World) {
     let heroes = super::world::creatures_and_stamina(world)
         .filter(|(c, s)| c.side == Side::Heroes && !s.is_dead())
         .count() as u32;
+    // docs/rules.md#solo-turns: a solo's turns beyond its first.
+    let mut spare: Vec<CreatureId> = Vec::new();
+    let mut q = world.query::<(&Creature, &Turns)>();
+    for (c, t) in q.iter(world) {
+        spare.extend(std::iter::repeat_n(c.id, t.0.saturating_sub(1) as usize));
+    }
+    spare.sort_unstable();
     let mut flow = world.res_mut::<Flow>();
     flow.round += 1;
     flow.acted = summons;
+    flow.spare = spare;
     if flow.round == 2 {
         flow.surprised = None;
     }

@@ -203,7 +203,10 @@ impl Encounter {
             flow.to_act = first;
             flow.surprised = surprised;
             // docs/rules.md#malice: the Director starts with the average victories per hero.
-            let victories: u32 = def.heroes.iter().map(|h| h.victories).sum();
+            let victories: u32 = def
+                .heroes
+                .iter()
+                .fold(0u32, |n, h| n.saturating_add(h.victories));
             let start = victories / def.heroes.len().max(1) as u32;
             world.res_mut::<Malice>().0 = start;
         }

@@ -228,41 +228,43 @@ pub(super) fn spawn_monster(
         Some(c) => Abilities::new(abilities, &c.0),
         None => Abilities(abilities.into(), Triggers::default(), Default::default()),
     };
-    world
-        .spawn((
-            Creature {
-                id,
-                name,
-                side,
-                level: block.level,
-                kind: CreatureKind::Monster {
-                    stat_block: block.id.clone(),
-                    squad,
-                },
-                tags: block.tags.clone(),
-                size: block.size,
+    let mut spawned = world.spawn((
+        Creature {
+            id,
+            name,
+            side,
+            level: block.level,
+            kind: CreatureKind::Monster {
+                stat_block: block.id.clone(),
+                squad,
             },
-            Space(at),
-            Movement {
-                speed: block.speed,
-                stability: block.stability,
-                modes: crate::map::movement::Modes::of(
-                    &block.movement,
-                    block.characteristics.might,
-                    block.characteristics.agility,
-                ),
-            },
-            block.characteristics,
-            Stamina::new(block.stamina, 0, LifeRule::Director),
-            Conditions::default(),
-            block.damage.clone(),
-            abilities,
-            FreeStrike(block.free_strike),
-            TurnBudget::default(),
-            Stance::default(),
-            (Auras::default(), Bonuses::default(), Progress::default()),
-        ))
-        .id()
+            tags: block.tags.clone(),
+            size: block.size,
+        },
+        Space(at),
+        Movement {
+            speed: block.speed,
+            stability: block.stability,
+            modes: crate::map::movement::Modes::of(
+                &block.movement,
+                block.characteristics.might,
+                block.characteristics.agility,
+            ),
+        },
+        block.characteristics,
+        Stamina::new(block.stamina, 0, LifeRule::Director),
+        Conditions::default(),
+        block.damage.clone(),
+        abilities,
+        FreeStrike(block.free_strike),
+        TurnBudget::default(),
+        Stance::default(),
+        (Auras::default(), Bonuses::default(), Progress::default()),
+    ));
+    if block.turns > 1 {
+        spawned.insert(Turns(block.turns));
+    }
+    spawned.id()
 }
 
 /// Each creature's entity by id (creatures are never despawned: the dead stay

@@ -1450,7 +1450,16 @@ fn a_turn_ends_with_strain_then_auras_then_saves() {
     start(&mut e, TALENT);
     // A failed save: the condition stays, and the roll is logged.
     e.dice_mut().force([1]);
-    let log = e.apply(Command::EndTurn { creature: TALENT }).unwrap();
+    let mut log = e.apply(Command::EndTurn { creature: TALENT }).unwrap();
+    // docs/rules.md#villain-actions: the hierophant, a leader, is asked
+    // first; it lets them pass, and the turn ends.
+    log.extend(
+        e.apply(Command::Answer {
+            creature: CreatureId(2),
+            reaction: None,
+        })
+        .unwrap(),
+    );
     let at = |found: &dyn Fn(&LogEntry) -> bool| {
         log.iter()
             .position(found)

@@ -242,9 +242,10 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
         }
         i += 1;
     }
-    // A vertical movement ends in the air: the target falls back down.
-    if force.vertical && !force.flies && !result.fell() && moved > 0 {
-        // It can't land in another creature's space: step back along the path.
+    // A vertical movement ends in the air: the target falls back down (a
+    // flier stays aloft). Either way it can't end in another creature's
+    // space: it steps back along the path.
+    if force.vertical && !result.fell() && moved > 0 {
         while let Some(&last) = result.path.last() {
             let fp = Footprint::new(last, size);
             let taken = fp.squares().any(|q| {
@@ -256,11 +257,13 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
             result.path.pop();
             result.end = result.path.last().copied().unwrap_or(start);
         }
-        result.events.push(ForcedEvent::Fell {
-            at: result.end,
-            depth: moved,
-            damage: fall_damage(moved),
-        });
+        if !force.flies {
+            result.events.push(ForcedEvent::Fell {
+                at: result.end,
+                depth: moved,
+                damage: fall_damage(moved),
+            });
+        }
     }
     result
 }
@@ -458,7 +461,7 @@ mod tests {
         #![proptest_config(crate::map::fixed_proptest())]
         // Issue #3 point 7: forced movement never ends inside a wall or another creature.
         #[test]
-        fn never_ends_inside(walls in proptest::collection::vec(0u8..8, 100), d in 1u32..8, kind in 0u8..3, tx in 1i32..9, ty in 1i32..9, sx in 0i32..10, sy in 0i32..10, vertical: bool) {
+        fn never_ends_inside(walls in proptest::collection::vec(0u8..8, 100), d in 1u32..8, kind in 0u8..3, tx in 1i32..9, ty in 1i32..9, sx in 0i32..10, sy in 0i32..10, vertical: bool, flies: bool) {
             let mut m = Map::new(10, 10);
             for (i, w) in walls.iter().enumerate() {
                 let p = Pos::new(i as i32 % 10, i as i32 / 10);
@@ -478,6 +481,9 @@ mod tests {
             let kind = [ForcedKind::Push, ForcedKind::Pull, ForcedKind::Slide][kind as usize];
             let mut f = push(kind, d, (sx, sy), (tx, ty));
             f.vertical = vertical;
+            // (A flier pushed up and over a creature was left on its square:
+            // issue 56's hellgate found it.)
+            f.flies = flies;
             f.aim = Some(Pos::new(sx, sy));
             let r = resolve(&m, &others, &f);
             let cell = m.cell(r.end);

@@ -270,3 +270,55 @@ fn a_pick_takes_the_place_of_its_cost() {
     assert!(picked.abilities.contains(&"fury_blood_up".to_string()));
     assert!(!picked.abilities.contains(&"fury_cleave".to_string()));
 }
+
+/// docs/rules.md#villain-actions, #captains, #solo-turns: the shipped
+/// monsters reach 10th level; every leader and solo has three villain
+/// actions, each once an encounter; each echelon has minions that gain from
+/// a captain; and the echelons each have an encounter whose heroes are of
+/// that echelon.
+#[test]
+fn monsters_reach_tenth_level_with_captains_and_villain_actions() {
+    use crate::ability::ActionType;
+    use crate::content::Organization;
+    let db = shipped();
+    assert!(db.monsters.len() >= 68, "{} stat blocks", db.monsters.len());
+    for level in 1..=10 {
+        assert!(
+            db.monsters.values().any(|m| m.level == level),
+            "no monster of level {level}"
+        );
+    }
+    for m in db.monsters.values() {
+        let villain: Vec<&str> = m
+            .abilities
+            .iter()
+            .filter(|a| db.ability(a).unwrap().action == ActionType::VillainAction)
+            .map(String::as_str)
+            .collect();
+        let leads = matches!(m.organization, Organization::Leader | Organization::Solo);
+        if leads {
+            assert_eq!(villain.len(), 3, "{} has villain actions {villain:?}", m.id);
+        }
+        for v in villain {
+            assert_eq!(db.ability(v).unwrap().uses, Some(1), "{v}");
+        }
+    }
+    for ech in 1..=4 {
+        assert!(
+            db.monsters
+                .values()
+                .any(|m| m.with_captain.is_some() && crate::content::hero::echelon(m.level) == ech),
+            "no captained minion in echelon {ech}"
+        );
+        assert!(
+            db.encounters.values().any(|e| !e.heroes.is_empty()
+                && e.heroes.iter().all(|h| echelon(h.level) == ech)
+                && e.monsters.iter().any(|m| m.captain.is_some()
+                    || m.monster.as_ref().is_some_and(|id| {
+                        matches!(db.monsters[id].organization, Organization::Solo)
+                    }))),
+            "no encounter for echelon {ech} with a captain or a solo"
+        );
+    }
+    assert!(db.monsters.values().any(|m| m.turns > 1));
+}

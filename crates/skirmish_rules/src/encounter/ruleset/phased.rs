@@ -151,6 +151,8 @@ fn begin_round(world: &mut World) {
         .map(|id| (*id, scores.iter().find(|s| s.0 == *id).map_or(0, |s| s.1)))
         .collect();
     let mut flow = world.res_mut::<Flow>();
+    // docs/rules.md#solo-turns: one turn a phase for everyone here.
+    flow.spare.clear();
     let round = flow.round;
     let disengaged = flow
         .phased
