@@ -23,11 +23,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const CONTENT_FOLDERS: [&str; 8] = [
+const CONTENT_FOLDERS: [&str; 10] = [
     "abilities",
     "ai",
+    "ancestries",
     "classes",
     "encounters",
+    "kits",
     "maps",
     "monsters",
     "rulesets",

@@ -684,15 +684,15 @@ fn check_names_a_stat_block_without_an_icon() {
     // Named, it passes; the same folder without ui/ is headless content.
     let tokens = std::fs::read_to_string(dir.join("ui/tokens.ron"))
         .unwrap()
-        .replace("monsters: {", "monsters: {\n        \"thug\": \"ogre\",");
+        .replace("monsters: {", "monsters: {\n        \"thug\": \"kraken\",");
     std::fs::write(dir.join("ui/tokens.ron"), tokens).unwrap();
     let out = skirmish().arg("check").arg(&*dir).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("the icon `ogre` has no"), "{stderr}");
+    assert!(stderr.contains("the icon `kraken` has no"), "{stderr}");
     let tokens = std::fs::read_to_string(dir.join("ui/tokens.ron"))
         .unwrap()
-        .replace("\"ogre\"", "\"bandit\"");
+        .replace("\"kraken\"", "\"bandit\"");
     std::fs::write(dir.join("ui/tokens.ron"), tokens).unwrap();
     let out = skirmish().arg("check").arg(&*dir).output().unwrap();
     assert!(

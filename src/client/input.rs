@@ -557,12 +557,12 @@ mod tests {
             g.legal = g.encounter.legal_actions();
         }
         g.encounter.apply(start).unwrap();
-        g.encounter.heroic_mut(tactician).unwrap().amount = 3;
+        g.encounter.heroic_mut(tactician).unwrap().amount = 5;
         g.legal = g.encounter.legal_actions();
         let mut app = App::new();
         app.add_message::<Applied>();
         let mut sel = Selection::default();
-        let aim = SlotAction::Aim(Aim::Ability("tact_advance".into()));
+        let aim = SlotAction::Aim(Aim::Ability("tact_rally".into()));
         let mut state: bevy::ecs::system::SystemState<MessageWriter<Applied>> =
             bevy::ecs::system::SystemState::new(app.world_mut());
         let mut out = state.get_mut(app.world_mut()).unwrap();
@@ -570,7 +570,7 @@ mod tests {
         activate(&mut g, &mut sel, aim.clone(), &settings, &mut out);
         assert_eq!(
             sel.aim,
-            Aim::Ability("tact_advance".into()),
+            Aim::Ability("tact_rally".into()),
             "first press aims"
         );
         assert_eq!(g.version, 0);
@@ -578,7 +578,7 @@ mod tests {
         assert_eq!(g.version, 1, "second press uses it");
         assert_eq!(sel.aim, Aim::Move);
         let used = g.encounter.log().iter().any(|l| {
-            matches!(l, skirmish_rules::encounter::LogEntry::AbilityUsed { ability, .. } if ability == "tact_advance")
+            matches!(l, skirmish_rules::encounter::LogEntry::AbilityUsed { ability, .. } if ability == "tact_rally")
         });
         assert!(used);
     }
