@@ -370,14 +370,16 @@ pub fn abilities_at(
     let row = row(class, level)
         .ok_or_else(|| format!("class `{}` has no row for level {level}", class.id))?;
     let cost = |id: &str| db.ability(id).map(|a| a.cost);
-    let mut out: Vec<String> = class
-        .abilities
-        .iter()
-        // Signature abilities and features (triggered abilities with no
-        // heroic cost) are known at every level.
-        .filter(|id| !matches!(cost(id), Some(Cost::Heroic(_))))
-        .cloned()
-        .collect();
+    let mut out: Vec<String> = class.features.clone();
+    out.extend(
+        class
+            .abilities
+            .iter()
+            // Signature abilities and features (triggered abilities with no
+            // heroic cost) are known at every level.
+            .filter(|id| !matches!(cost(id), Some(Cost::Heroic(_))))
+            .cloned(),
+    );
     let mut fill = |pool: &[String], costs: &[u32], whose: &str| -> Result<(), String> {
         let mut sorted = costs.to_vec();
         sorted.sort_unstable();
@@ -605,6 +607,14 @@ pub fn table_problems(class: &Class, db: &ContentDb) -> Vec<(&'static str, Strin
                 p.push(("progression", e));
                 break;
             }
+        }
+    }
+    for f in &class.features {
+        if class.abilities.contains(f) || class.subclasses.iter().any(|s| s.abilities.contains(f)) {
+            p.push((
+                "features",
+                format!("`{f}` is a feature and in the class's or a subclass's list"),
+            ));
         }
     }
     for s in &class.subclasses {

@@ -1179,6 +1179,7 @@ impl Loader {
                 .subclasses
                 .iter()
                 .flat_map(|s| &s.abilities)
+                .chain(&class.features)
                 .filter(|a| !self.db.abilities.contains_key(*a))
                 .cloned()
                 .collect();

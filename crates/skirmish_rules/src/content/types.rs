@@ -176,6 +176,11 @@ pub struct Class {
     pub abilities: Vec<String>,
     /// docs/rules.md#class-tables: what a hero has at each level, 1 to 10.
     pub progression: Vec<super::hero::LevelRow>,
+    /// docs/rules.md#class-tables: class features, known at every level
+    /// whatever they cost (the one its resource trigger needs: the null's
+    /// Null Field), outside the table's columns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<String>,
     /// docs/rules.md#subclasses.
     #[serde(default)]
     pub subclasses: Vec<super::hero::Subclass>,
