@@ -193,9 +193,13 @@ impl Kit {
         let mut out = a.clone();
         out.id = kit_ability_id(&a.id, &self.id);
         out.distance = match (a.distance, reach) {
-            (Distance::Melee(n), Reach::Melee) => Distance::Melee(n + extra),
-            (Distance::Ranged(n), Reach::Ranged) => Distance::Ranged(n + extra),
-            (Distance::MeleeOrRanged(m, r), Reach::Melee) => Distance::MeleeOrRanged(m + extra, r),
+            // (Saturating: a distance past the limits is the checks' to
+            // name, not a panic here.)
+            (Distance::Melee(n), Reach::Melee) => Distance::Melee(n.saturating_add(extra)),
+            (Distance::Ranged(n), Reach::Ranged) => Distance::Ranged(n.saturating_add(extra)),
+            (Distance::MeleeOrRanged(m, r), Reach::Melee) => {
+                Distance::MeleeOrRanged(m.saturating_add(extra), r)
+            }
             (d, _) => d,
         };
         if let Some(roll) = out.power_roll.as_mut() {
@@ -209,7 +213,7 @@ impl Kit {
                     .iter_mut()
                     .find(|e| matches!(e, Effect::Damage { .. }))
                 {
-                    *base += bonus;
+                    *base = base.saturating_add(bonus);
                     line.text = add_to_first_damage(&line.text, bonus);
                 }
             }
@@ -236,7 +240,7 @@ fn add_to_first_damage(text: &str, bonus: i32) -> String {
                     format!(
                         "{}{}{}",
                         &seg[..lead],
-                        n + bonus,
+                        n.saturating_add(bonus),
                         &seg[lead + digits.len()..]
                     )
                 }

@@ -620,20 +620,29 @@ impl Loader {
                     };
                     let src = self.sources.get(&file).cloned().unwrap_or_default();
                     let loc = Locator::new(&src);
-                    let offset = row.and_then(|(heights, r, c)| {
-                        let field = if heights { "heights" } else { "rows" };
-                        let rows_at = loc.find_field(at, field)?;
-                        let rows = if heights { &def.heights } else { &def.rows };
-                        // Each row found after the one before it, so equal
-                        // rows are told apart.
-                        let mut from = rows_at;
-                        for earlier in rows.get(..r)? {
-                            from = loc.find_string(from, earlier)? + earlier.len();
-                        }
-                        let text = rows.get(r)?;
-                        let start = loc.find_string(from, text)?;
-                        let byte = text.char_indices().nth(c).map_or(0, |(b, _)| b);
-                        Some(start + byte)
+                    // A legend entry's number: at its symbol in the legend.
+                    let legend = match &e {
+                        MapError::BadLegend { symbol, .. } => loc
+                            .find_field(at, "legend")
+                            .and_then(|from| loc.find_from(from, &format!("'{symbol}'"))),
+                        _ => None,
+                    };
+                    let offset = legend.or_else(|| {
+                        row.and_then(|(heights, r, c)| {
+                            let field = if heights { "heights" } else { "rows" };
+                            let rows_at = loc.find_field(at, field)?;
+                            let rows = if heights { &def.heights } else { &def.rows };
+                            // Each row found after the one before it, so equal
+                            // rows are told apart.
+                            let mut from = rows_at;
+                            for earlier in rows.get(..r)? {
+                                from = loc.find_string(from, earlier)? + earlier.len();
+                            }
+                            let text = rows.get(r)?;
+                            let start = loc.find_string(from, text)?;
+                            let byte = text.char_indices().nth(c).map_or(0, |(b, _)| b);
+                            Some(start + byte)
+                        })
                     });
                     self.error_at(&file, offset.or(Some(at)), format!("map `{id}`: {e}"));
                 }

@@ -31,8 +31,16 @@ fn prop_int(tile: &tiled::Tile, key: &str) -> Option<i32> {
     }
 }
 
-/// What one Tiled tile stands for.
+/// What one Tiled tile stands for, its numbers checked as a legend's are.
 fn tile_meaning(tile: &tiled::Tile, id: u32) -> Result<Tile, MapError> {
+    let meaning = read_tile(tile, id)?;
+    meaning
+        .check()
+        .map_err(|problem| MapError::Tiled(format!("tile {id}: {problem}")))?;
+    Ok(meaning)
+}
+
+fn read_tile(tile: &tiled::Tile, id: u32) -> Result<Tile, MapError> {
     let terrain = prop_str(tile, "terrain")
         .map(str::to_string)
         .unwrap_or_else(|| tile.user_type.clone())
@@ -42,8 +50,8 @@ fn tile_meaning(tile: &tiled::Tile, id: u32) -> Result<Tile, MapError> {
         "floor" | "" => Tile::Floor,
         "wall" => Tile::Wall,
         "difficult" => Tile::Difficult,
-        "pit" => Tile::Pit(prop_int(tile, "depth").unwrap_or(3).max(1) as u32),
-        "ledge" => Tile::Ledge(prop_int(tile, "depth").unwrap_or(2).max(1) as u32),
+        "pit" => Tile::Pit(prop_int(tile, "depth").unwrap_or(3).max(0) as u32),
+        "ledge" => Tile::Ledge(prop_int(tile, "depth").unwrap_or(2).max(0) as u32),
         "hazard" => {
             let damage_type = match prop_str(tile, "damage_type") {
                 None => DamageType::Fire,
@@ -63,7 +71,7 @@ fn tile_meaning(tile: &tiled::Tile, id: u32) -> Result<Tile, MapError> {
                 Some("metal") => Material::Metal,
                 Some(other) => return Err(bad(&format!("unknown material `{other}`"))),
             };
-            Tile::Object(material, prop_int(tile, "size").unwrap_or(1).max(1) as u32)
+            Tile::Object(material, prop_int(tile, "size").unwrap_or(1).max(0) as u32)
         }
         other => {
             return Err(bad(&format!(

@@ -803,6 +803,10 @@ impl Map {
 
     /// Parse ASCII rows with a legend.
     pub fn from_ascii(rows: &[String], legend: &BTreeMap<char, Tile>) -> Result<Map, MapError> {
+        for (&symbol, tile) in legend {
+            tile.check()
+                .map_err(|problem| MapError::BadLegend { symbol, problem })?;
+        }
         let height = rows.len();
         let lengths: Vec<usize> = rows.iter().map(|r| r.chars().count()).collect();
         check_size(lengths.iter().copied().max().unwrap_or(0), height)?;
@@ -871,7 +875,38 @@ pub enum Tile {
     Treasure(u32),
 }
 
+/// The deepest pit or ledge, and the largest object, a map may hold: as a
+/// distance and a creature's size may be (the README's limits).
+pub const MAX_DEPTH: u32 = 100;
+pub const MAX_OBJECT_SIZE: u32 = 4;
+/// The most a hazard deals or a treasure holds: as a number in a tier line.
+pub const MAX_TILE_NUMBER: i64 = 999;
+
 impl Tile {
+    /// What is wrong with this tile's numbers, if anything: checked for
+    /// every legend entry and every Tiled tile before a map is made of
+    /// them, so no number past the limits reaches the rules.
+    pub fn check(self) -> Result<(), String> {
+        let (what, n, low, high) = match self {
+            Tile::Pit(d) => ("a pit's depth", i64::from(d), 1, i64::from(MAX_DEPTH)),
+            Tile::Ledge(d) => ("a ledge's depth", i64::from(d), 1, i64::from(MAX_DEPTH)),
+            Tile::Hazard(n, _) => ("a hazard's damage", i64::from(n), 0, MAX_TILE_NUMBER),
+            Tile::Object(_, size) => (
+                "an object's size",
+                i64::from(size),
+                1,
+                i64::from(MAX_OBJECT_SIZE),
+            ),
+            Tile::Treasure(n) => ("a treasure's coins", i64::from(n), 0, MAX_TILE_NUMBER),
+            _ => return Ok(()),
+        };
+        if (low..=high).contains(&n) {
+            Ok(())
+        } else {
+            Err(format!("{what} is {n}: from {low} to {high}"))
+        }
+    }
+
     pub fn cell(self) -> Cell {
         let (terrain, object) = match self {
             Tile::Floor | Tile::Start | Tile::Treasure(_) => (Terrain::Floor, None),
@@ -1006,6 +1041,8 @@ pub enum MapError {
     },
     #[error("the heights have {got} rows but the map has {want}")]
     HeightRows { got: usize, want: usize },
+    #[error("legend `{symbol}`: {problem}")]
+    BadLegend { symbol: char, problem: String },
     #[error("{0}")]
     Tiled(String),
 }
