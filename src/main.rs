@@ -1,18 +1,10 @@
 //! The `skirmish` binary: the game client (the default) and its subcommands.
 
-mod assets;
-mod built;
-mod check;
-mod client;
-mod forecast;
-mod icons;
-mod scenario;
-mod sim;
-
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use skirmish::{assets, check, client, forecast, scenario, sim, usage};
 
 /// Simulations allocate and drop many small paths: mimalloc does that a
 /// good deal faster than the system allocator (README, "Benchmarks").
@@ -126,10 +118,4 @@ fn main() -> ExitCode {
         }) => client::replay(&file, window, advance),
         None => client::run(cli.client),
     }
-}
-
-/// Say what is wrong with the command line; exit 2.
-fn usage(message: &str) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
 }

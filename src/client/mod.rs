@@ -1,11 +1,6 @@
 //! The game client: a Bevy window on the headless rules engine. Every click
 //! becomes an engine command; no rule is decided here.
 
-// Bevy systems take their world access as parameters and queries as types:
-// long lists and nested types are the norm (the bevy_new_2d template allows
-// both lints for the same reason).
-#![allow(clippy::too_many_arguments, clippy::type_complexity)]
-
 mod board;
 mod builder;
 mod camera;
@@ -23,9 +18,10 @@ mod layout;
 mod overlay;
 mod picker;
 mod reasons;
-mod report;
+pub mod report;
 pub(crate) mod saves;
 mod screenshot;
+pub mod testing;
 mod theme;
 mod tokens;
 mod view;
@@ -258,134 +254,274 @@ fn best_anchor(g: &game::Game, aim: &str) -> Option<Pos> {
         .map(|(_, p)| p)
 }
 
-/// Run the client until the window closes.
-pub fn run(options: ClientOptions) -> ExitCode {
-    let assets = match crate::assets::find(options.window.assets.clone()) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let content = match ContentDb::load(&assets) {
-        Ok(mut db) => {
-            // Encounters built and saved in the user's folder join the
-            // picker; one that fails is left out, and said.
-            for p in crate::built::load_all(&mut db) {
-                eprintln!("warning: {p}");
+/// Everything the window starts with, read and checked before any window
+/// opens: the content, the icons, the fight (advanced as asked), and
+/// where the pointer is taken to be.
+pub(crate) struct Start {
+    options: ClientOptions,
+    /// The content folder.
+    assets: PathBuf,
+    content: Arc<ContentDb>,
+    icons: icons::DecodedIcons,
+    setup: game::Setup,
+    game: game::Game,
+    /// The last command `--advance` played, shown as it would have been.
+    last: Option<game::Applied>,
+    hover: Option<Pos>,
+}
+
+impl Start {
+    /// Read the content and the icons, set the fight up and play
+    /// `--advance`. An error comes back as the lines to print (each
+    /// `error: ...`), and is exit 2.
+    pub(crate) fn new(options: ClientOptions) -> Result<Start, String> {
+        let error = |e: &dyn std::fmt::Display| format!("error: {e}");
+        let assets = crate::assets::find(options.window.assets.clone()).map_err(|e| error(&e))?;
+        let content = match ContentDb::load(&assets) {
+            Ok(mut db) => {
+                // Encounters built and saved in the user's folder join the
+                // picker; one that fails is left out, and said.
+                for p in crate::built::load_all(&mut db) {
+                    eprintln!("warning: {p}");
+                }
+                Arc::new(db)
             }
-            Arc::new(db)
-        }
-        Err(errors) => {
-            for e in &errors.0 {
-                eprintln!("error: {e}");
+            Err(errors) => {
+                let lines: Vec<String> = errors.0.iter().map(|e| error(e)).collect();
+                return Err(format!(
+                    "{}\nthe content has errors; fix them or run `skirmish check`",
+                    lines.join("\n")
+                ));
             }
-            eprintln!("the content has errors; fix them or run `skirmish check`");
-            return ExitCode::from(2);
-        }
-    };
-    // Every token, badge, tile mark and ability has its icon (docs/art.md).
-    let icons = match icons::decode(&assets, &content) {
-        Ok(i) => i,
-        Err(errors) => {
-            for e in &errors {
-                eprintln!("error: {e}");
+        };
+        // Every token, badge, tile mark and ability has its icon (docs/art.md).
+        let icons = match icons::decode(&assets, &content) {
+            Ok(i) => i,
+            Err(errors) => {
+                let lines: Vec<String> = errors.iter().map(|e| error(e)).collect();
+                return Err(format!(
+                    "{}\nthe icons have errors; fix them or run `skirmish check`",
+                    lines.join("\n")
+                ));
             }
-            eprintln!("the icons have errors; fix them or run `skirmish check`");
-            return ExitCode::from(2);
+        };
+        ai::by_name(&options.ai, 0, &content).map_err(|e| error(&e))?;
+        // A save is validated as a replay is: read, then played through; a
+        // command that no longer fits is named with its line and column.
+        let load = match &options.load {
+            Some(path) => match Replay::load(path).and_then(|r| {
+                r.play_file(content.clone(), path)?;
+                Ok(r)
+            }) {
+                Ok(r) => Some(r),
+                Err(ReplayError::File(e)) => return Err(error(&e)),
+                Err(e) => return Err(error(&format!("{}: {e}", path.display()))),
+            },
+            None => None,
+        };
+        let setup = game::Setup {
+            encounter: load
+                .as_ref()
+                .map_or_else(|| options.encounter.clone(), |r| r.encounter.clone()),
+            // A kiosk plays itself.
+            mode: if options.kiosk {
+                Mode::Demo
+            } else {
+                options.mode
+            },
+            seed: load.as_ref().map_or(options.seed, |r| r.seed),
+            brain: options.ai.clone(),
+            replay: options.replay.clone(),
+            load,
+        };
+        let mut the_game = game::Game::new(content.clone(), &setup, 1).map_err(|e| error(&e))?;
+        if let Some(aim) = &options.aim
+            && content.ability(aim).is_none()
+        {
+            // People type what the ability bar shows: name the ids of
+            // abilities called that.
+            let mut named: Vec<&str> = content
+                .abilities
+                .values()
+                .filter(|a| a.name.eq_ignore_ascii_case(aim.trim()))
+                .map(|a| a.id.as_str())
+                .collect();
+            named.sort_unstable();
+            return Err(error(&if named.is_empty() {
+                format!("--aim {aim}: no ability with that id in the content")
+            } else {
+                format!(
+                    "--aim {aim}: no ability with that id in the content \
+                     (the id of an ability called that: {})",
+                    named
+                        .iter()
+                        .map(|id| format!("`{id}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }));
         }
-    };
-    if let Err(e) = ai::by_name(&options.ai, 0, &content) {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
-    }
-    // A save is validated as a replay is: read, then played through; a
-    // command that no longer fits is named with its line and column.
-    let load = match &options.load {
-        Some(path) => match Replay::load(path).and_then(|r| {
-            r.play_file(content.clone(), path)?;
-            Ok(r)
-        }) {
-            Ok(r) => Some(r),
-            Err(ReplayError::File(e)) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        },
-        None => None,
-    };
-    let setup = game::Setup {
-        encounter: load
-            .as_ref()
-            .map_or_else(|| options.encounter.clone(), |r| r.encounter.clone()),
-        // A kiosk plays itself.
-        mode: if options.kiosk {
-            Mode::Demo
-        } else {
-            options.mode
-        },
-        seed: load.as_ref().map_or(options.seed, |r| r.seed),
-        brain: options.ai.clone(),
-        replay: options.replay.clone(),
-        load,
-    };
-    let mut the_game = match game::Game::new(content.clone(), &setup, 1) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    if let Some(aim) = &options.aim
-        && content.ability(aim).is_none()
-    {
-        // People type what the ability bar shows: name the ids of abilities
-        // called that.
-        let mut named: Vec<&str> = content
-            .abilities
-            .values()
-            .filter(|a| a.name.eq_ignore_ascii_case(aim.trim()))
-            .map(|a| a.id.as_str())
-            .collect();
-        named.sort_unstable();
-        if named.is_empty() {
-            eprintln!("error: --aim {aim}: no ability with that id in the content");
-        } else {
+        let last = match options.advance {
+            Some(n) => game::advance(&mut the_game, n, options.aim.as_deref()),
+            None => None,
+        };
+        // Said, not left to a screenshot to show: the fight played past
+        // every chance to aim it.
+        if let Some(aim) = &options.aim
+            && !the_game.can_aim(aim)
+        {
             eprintln!(
-                "error: --aim {aim}: no ability with that id in the content \
-                 (the id of an ability called that: {})",
-                named
-                    .iter()
-                    .map(|id| format!("`{id}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "warning: --aim {aim}: none of your creatures can use it now (round {}{})",
+                the_game.encounter.flow().round,
+                if the_game.encounter.outcome().is_some() {
+                    ", the fight is over"
+                } else {
+                    ""
+                }
             );
         }
-        return ExitCode::from(2);
+        // With an aim and no square given, point at its best placement (the
+        // one the forecast says reaches the most targets), for screenshots.
+        let hover = options
+            .window
+            .hover
+            .or_else(|| best_anchor(&the_game, options.aim.as_deref()?));
+        Ok(Start {
+            options,
+            assets,
+            content,
+            icons,
+            setup,
+            game: the_game,
+            last,
+            hover,
+        })
     }
-    let last = match options.advance {
-        Some(n) => game::advance(&mut the_game, n, options.aim.as_deref()),
-        None => None,
-    };
-    // Said, not left to a screenshot to show: the fight played past every
-    // chance to aim it.
-    if let Some(aim) = &options.aim
-        && !the_game.can_aim(aim)
-    {
-        eprintln!(
-            "warning: --aim {aim}: none of your creatures can use it now (round {}{})",
-            the_game.encounter.flow().round,
-            if the_game.encounter.outcome().is_some() {
-                ", the fight is over"
-            } else {
-                ""
+
+    /// Add the client (its resources and plugins) to `app`, which has
+    /// Bevy's own plugins and the rules already.
+    pub(crate) fn add_to(self, app: &mut App) {
+        let Start {
+            options,
+            assets,
+            content,
+            icons,
+            setup,
+            game: the_game,
+            last,
+            hover,
+        } = self;
+        // The shipped font (with the symbols the board uses) replaces the
+        // built-in one everywhere.
+        if let Ok(bytes) = std::fs::read(assets.join("fonts/DejaVuSans.ttf")) {
+            let mut fonts = app.world_mut().resource_mut::<Assets<Font>>();
+            let _ = fonts.insert(AssetId::default(), Font::from_bytes(bytes));
+        }
+        app.insert_resource(Content(content))
+            .insert_resource(ClearColor(Color::srgb(0.05, 0.05, 0.07)))
+            .insert_resource(camera::UserScale(options.window.ui_scale.clamp(0.5, 3.0)))
+            .insert_resource(icons)
+            .insert_resource(game::Pace {
+                delay: options.window.pace.clamp(0.05, 10.0),
+                ..default()
+            })
+            .insert_resource(setup)
+            .insert_non_send(the_game)
+            .add_plugins((
+                game::plugin,
+                board::plugin,
+                tokens::plugin,
+                overlay::plugin,
+                input::plugin,
+                camera::plugin,
+                layout::plugin,
+                floating::plugin,
+                hud::plugin,
+                picker::plugin,
+                screenshot::plugin,
+                report::plugin,
+                focus::plugin,
+                kiosk::plugin,
+                saves::plugin,
+            ))
+            .add_plugins((
+                reasons::plugin,
+                forecast::plugin,
+                icons::plugin,
+                builder::plugin,
+            ));
+        if options.window.frame_stats {
+            app.add_plugins(frame_stats::plugin);
+        }
+        if let Some(path) = &options.window.layout_json {
+            app.insert_resource(report::ReportTo {
+                path: path.clone(),
+                after_frames: options.window.after_frames,
+                exit: options.window.screenshot.is_none(),
+            });
+        }
+        if let Some(aim) = &options.aim {
+            app.world_mut().resource_mut::<game::Selection>().aim =
+                intent::Aim::Ability(aim.clone());
+        }
+        match options.open {
+            Some(OpenPanel::Help) => {
+                app.insert_resource(hud::help::HelpOpen(true));
             }
-        );
+            Some(OpenPanel::EndTurn) => {
+                let g = app.world().non_send::<game::Game>();
+                let ask = g.encounter.active_creature().and_then(|actor| {
+                    let end = skirmish_rules::encounter::Command::EndTurn { creature: actor };
+                    game::confirm_for(g, &end, &game::Settings::default())
+                });
+                app.world_mut().resource_mut::<game::Selection>().confirm = ask;
+            }
+            Some(OpenPanel::Spend) => {
+                let g = app.world().non_send::<game::Game>();
+                let pending = (|| {
+                    let actor = g.encounter.active_creature()?;
+                    let aim = intent::Aim::Ability(options.aim.clone()?);
+                    let at = hover?;
+                    let on = g
+                        .encounter
+                        .occupants()
+                        .into_iter()
+                        .find(|o| o.space.squares().any(|q| q == at))
+                        .map(|o| o.id);
+                    let cmd = intent::command_at(&g.legal, actor, &aim, at, on, false)?;
+                    input::spend_choice(g, &cmd)
+                })();
+                if pending.is_none() {
+                    eprintln!("warning: --open spend: nothing to choose for --aim at that square");
+                }
+                app.world_mut().resource_mut::<game::Selection>().pending = pending;
+            }
+            None => {}
+        }
+        app.insert_resource(input::ForcedHover(hover));
+        if options.window.screenshot.is_some() || options.window.layout_json.is_some() {
+            app.insert_resource(input::IgnorePointer);
+        }
+        app.insert_resource(picker::PickerOpen(options.menu));
+        if options.builder {
+            let content = app.world().resource::<Content>().0.clone();
+            let map = content
+                .encounters
+                .get(&options.encounter)
+                .map_or(String::new(), |e| e.map.clone());
+            app.insert_resource(builder::BuilderOpen(Some(builder::Draft::new(
+                content, &map,
+            ))));
+        }
+        if let Some(applied) = last {
+            app.world_mut().write_message(applied);
+        }
+        app.insert_resource(options);
     }
+}
+
+/// Run the client until the window closes.
+pub fn run(options: ClientOptions) -> ExitCode {
     if let Some(path) = &options.window.layout_json
         && let Err(e) = writable(path, options.window.force)
     {
@@ -415,12 +551,21 @@ pub fn run(options: ClientOptions) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    let start = match Start::new(options) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     if let Some(missing) = no_display() {
         eprintln!("error: {missing}");
         return ExitCode::from(2);
     }
     let mut app = App::new();
-    let (w, h) = options.window.size;
+    let (w, h) = start.options.window.size;
+    let fullscreen = start.options.window.fullscreen;
+    let assets = start.assets.clone();
     let built = quietly(|| {
         app.add_plugins(
             DefaultPlugins
@@ -428,7 +573,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
                     primary_window: Some(Window {
                         title: "Skirmish".into(),
                         resolution: WindowResolution::new(w, h),
-                        mode: if options.window.fullscreen {
+                        mode: if fullscreen {
                             WindowMode::BorderlessFullscreen(MonitorSelection::Current)
                         } else {
                             WindowMode::Windowed
@@ -448,119 +593,7 @@ pub fn run(options: ClientOptions) -> ExitCode {
         eprintln!("error: {}", startup_failure(&why));
         return ExitCode::from(2);
     }
-    // The shipped font (with the symbols the board uses) replaces the
-    // built-in one everywhere.
-    if let Ok(bytes) = std::fs::read(assets.join("fonts/DejaVuSans.ttf")) {
-        let mut fonts = app.world_mut().resource_mut::<Assets<Font>>();
-        let _ = fonts.insert(AssetId::default(), Font::from_bytes(bytes));
-    }
-    app.insert_resource(Content(content))
-        .insert_resource(ClearColor(Color::srgb(0.05, 0.05, 0.07)))
-        .insert_resource(camera::UserScale(options.window.ui_scale.clamp(0.5, 3.0)))
-        .insert_resource(icons)
-        .insert_resource(game::Pace {
-            delay: options.window.pace.clamp(0.05, 10.0),
-            ..default()
-        })
-        .insert_resource(setup)
-        .insert_non_send(the_game)
-        .add_plugins((
-            game::plugin,
-            board::plugin,
-            tokens::plugin,
-            overlay::plugin,
-            input::plugin,
-            camera::plugin,
-            layout::plugin,
-            floating::plugin,
-            hud::plugin,
-            picker::plugin,
-            screenshot::plugin,
-            report::plugin,
-            focus::plugin,
-            kiosk::plugin,
-            saves::plugin,
-        ))
-        .add_plugins((
-            reasons::plugin,
-            forecast::plugin,
-            icons::plugin,
-            builder::plugin,
-        ));
-    if options.window.frame_stats {
-        app.add_plugins(frame_stats::plugin);
-    }
-    if let Some(path) = &options.window.layout_json {
-        app.insert_resource(report::ReportTo {
-            path: path.clone(),
-            after_frames: options.window.after_frames,
-            exit: options.window.screenshot.is_none(),
-        });
-    }
-    if let Some(aim) = &options.aim {
-        app.world_mut().resource_mut::<game::Selection>().aim = intent::Aim::Ability(aim.clone());
-    }
-
-    // With an aim and no square given, point at its best placement (the one
-    // the forecast says reaches the most targets), for screenshots.
-    let hover = options.window.hover.or_else(|| {
-        let aim = options.aim.as_deref()?;
-        let g = app.world().non_send::<game::Game>();
-        best_anchor(g, aim)
-    });
-    match options.open {
-        Some(OpenPanel::Help) => app.insert_resource(hud::help::HelpOpen(true)),
-        Some(OpenPanel::EndTurn) => {
-            let g = app.world().non_send::<game::Game>();
-            let ask = g.encounter.active_creature().and_then(|actor| {
-                let end = skirmish_rules::encounter::Command::EndTurn { creature: actor };
-                game::confirm_for(g, &end, &game::Settings::default())
-            });
-            app.world_mut().resource_mut::<game::Selection>().confirm = ask;
-            &mut app
-        }
-        Some(OpenPanel::Spend) => {
-            let g = app.world().non_send::<game::Game>();
-            let pending = (|| {
-                let actor = g.encounter.active_creature()?;
-                let aim = intent::Aim::Ability(options.aim.clone()?);
-                let at = hover?;
-                let on = g
-                    .encounter
-                    .occupants()
-                    .into_iter()
-                    .find(|o| o.space.squares().any(|q| q == at))
-                    .map(|o| o.id);
-                let cmd = intent::command_at(&g.legal, actor, &aim, at, on, false)?;
-                input::spend_choice(g, &cmd)
-            })();
-            if pending.is_none() {
-                eprintln!("warning: --open spend: nothing to choose for --aim at that square");
-            }
-            app.world_mut().resource_mut::<game::Selection>().pending = pending;
-            &mut app
-        }
-        None => &mut app,
-    };
-    app.insert_resource(input::ForcedHover(hover));
-    if options.window.screenshot.is_some() || options.window.layout_json.is_some() {
-        app.insert_resource(input::IgnorePointer);
-    }
-    app.insert_resource(picker::PickerOpen(options.menu));
-    if options.builder {
-        let content = app.world().resource::<Content>().0.clone();
-        let map = content
-            .encounters
-            .get(&options.encounter)
-            .map_or(String::new(), |e| e.map.clone());
-        app.insert_resource(builder::BuilderOpen(Some(builder::Draft::new(
-            content, &map,
-        ))));
-    }
-    if let Some(applied) = last {
-        app.world_mut().write_message(applied);
-    }
-    app.insert_resource(options);
+    start.add_to(&mut app);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),

@@ -94,6 +94,14 @@ pub struct TextReport {
     pub shown: Area,
 }
 
+/// A text drawn over the board (a float, a forecast label, a token's
+/// number), where it is on screen.
+#[derive(Serialize, Debug, Clone)]
+pub struct BoardText {
+    pub text: String,
+    pub rect: Area,
+}
+
 #[derive(Serialize, Debug)]
 pub struct Report {
     pub window: Area,
@@ -103,6 +111,9 @@ pub struct Report {
     /// One column for every panel (the roster folded away, on `Tab`).
     pub compact: bool,
     pub board: Area,
+    /// The whole map, where the board camera puts it (it may reach past
+    /// the board's rectangle: then part of it is out of view).
+    pub map: Area,
     /// The part of the map on screen.
     pub map_visible: Area,
     /// `map_visible`'s share of the window.
@@ -111,6 +122,8 @@ pub struct Report {
     pub token_px: f32,
     pub panels: Vec<PanelReport>,
     pub texts: Vec<TextReport>,
+    /// The texts over the board, in view.
+    pub board_texts: Vec<BoardText>,
     pub problems: Vec<String>,
 }
 
@@ -137,10 +150,44 @@ pub fn ready(fight_frames: &FightFrames, after_frames: u32, focused: bool) -> bo
     count >= due && (focused || count - due >= 300)
 }
 
-fn write_report(
-    report_to: Option<Res<ReportTo>>,
-    fight_frames: Res<FightFrames>,
-    mut written: Local<bool>,
+/// Write the report once it is due (an exclusive system: it reads the
+/// whole layout through [`compute`]).
+fn write_report(world: &mut World, mut written: Local<bool>) {
+    let Some(to) = world.get_resource::<ReportTo>().cloned() else {
+        return;
+    };
+    let focused = world
+        .query_filtered::<&Window, With<PrimaryWindow>>()
+        .iter(world)
+        .next()
+        .is_some_and(|w| w.focused);
+    if *written || !ready(world.resource::<FightFrames>(), to.after_frames, focused) {
+        return;
+    }
+    *written = true;
+    let Some(report) = compute(world) else {
+        return;
+    };
+    let written = serde_json::to_string_pretty(&report)
+        .map_err(|e| e.to_string())
+        .and_then(|json| std::fs::write(&to.path, json).map_err(|e| e.to_string()));
+    if let Err(e) = written {
+        eprintln!("error: --layout-json {}: {e}", to.path.display());
+        world.write_message(AppExit::from_code(2));
+        return;
+    }
+    if to.exit {
+        world.write_message(AppExit::Success);
+    }
+}
+
+/// Where everything is on screen now and what is wrong with it (None
+/// before the window and the board exist).
+pub fn compute(world: &mut World) -> Option<Report> {
+    world.run_system_cached(measure).ok()
+}
+
+fn measure(
     window: Single<&Window, With<PrimaryWindow>>,
     layout: Res<Layout>,
     geometry: Res<BoardGeometry>,
@@ -165,13 +212,14 @@ fn write_report(
         &TextFont,
         Option<&CalculatedClip>,
     )>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    let Some(to) = report_to else { return };
-    if *written || !ready(&fight_frames, to.after_frames, window.focused) {
-        return;
-    }
-    *written = true;
+    board_texts: Query<(
+        &Text2d,
+        &bevy::text::TextLayoutInfo,
+        &GlobalTransform,
+        &InheritedVisibility,
+        Option<&bevy::sprite::Anchor>,
+    )>,
+) -> Report {
     let win = Rect::new(
         0.0,
         0.0,
@@ -359,28 +407,40 @@ fn write_report(
             }
         }
     }
-    let report = Report {
+    // The texts over the board, as the board camera shows them.
+    let mut on_board = Vec::new();
+    for (text, info, at, vis, anchor) in &board_texts {
+        if !vis.get() || text.0.trim().is_empty() || info.size.x < 0.5 {
+            continue;
+        }
+        let (world_scale, _, centre) = at.to_scale_rotation_translation();
+        // Laid out in physical pixels of the window; drawn in world units.
+        let size = info.size / window.scale_factor() * world_scale.truncate() / scale;
+        let anchor = anchor.map_or(Vec2::ZERO, |a| a.as_vec());
+        let centre = super::layout::to_screen(&layout, view, centre.truncate())
+            - Vec2::new(anchor.x, -anchor.y) * size;
+        let r = Rect::from_center_size(centre, size);
+        if area(r.intersect(layout.board)) < 1.0 {
+            continue;
+        }
+        on_board.push(BoardText {
+            text: text.0.clone(),
+            rect: r.into(),
+        });
+    }
+    Report {
         window: win.into(),
         focused: window.focused,
         ui_scale: ui.0 * window.scale_factor(),
         compact: layout.compact,
         board: layout.board.into(),
+        map: map.into(),
         map_visible: visible.into(),
         map_share: area(visible) / area(win).max(1.0),
         token_px: SQUARE * TOKEN_SHARE / scale,
         panels,
         texts: out.into_iter().map(|t| t.0).collect(),
+        board_texts: on_board,
         problems,
-    };
-    let written = serde_json::to_string_pretty(&report)
-        .map_err(|e| e.to_string())
-        .and_then(|json| std::fs::write(&to.path, json).map_err(|e| e.to_string()));
-    if let Err(e) = written {
-        eprintln!("error: --layout-json {}: {e}", to.path.display());
-        exit.write(AppExit::from_code(2));
-        return;
-    }
-    if to.exit {
-        exit.write(AppExit::Success);
     }
 }
