@@ -14,7 +14,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let trials: usize = args.first().map_or(50, |a| a.parse().expect("trials"));
     let seed: u64 = args.get(1).map_or(0, |a| a.parse().expect("a seed"));
-    let summary = extreme_content::run(trials, seed, 400, "content_fuzz", |what| {
+    let summary = extreme_content::run(0..trials, seed, 400, "content_fuzz", |what| {
         eprintln!("{what}")
     });
     for p in &summary.problems {

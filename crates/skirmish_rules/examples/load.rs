@@ -1,7 +1,7 @@
 //! The load test (issue 51, point 7): seeded games of every shipped
 //! encounter, random and greedy brains on either side, with the engine's
 //! invariants checked after every command (`tests/common/load.rs`; the
-//! test `tests/load.rs` plays a 500-game slice):
+//! test `tests/shipped.rs` plays a 500-game slice, as `load::slice_N`):
 //! `CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true cargo run --release -p skirmish_rules --example load -- [GAMES] [SEED]`.
 //! Prints each failure and a summary; exits 1 on any failure.
 
@@ -14,7 +14,7 @@ fn main() -> std::process::ExitCode {
     let seed: u64 = args.get(1).map_or(0, |a| a.parse().expect("a seed"));
     let db = load::shipped();
     let started = std::time::Instant::now();
-    let summary = load::run(&db, games, seed);
+    let summary = load::run_games(&db, 0..games, seed);
     for f in &summary.failures {
         println!("{f}");
     }

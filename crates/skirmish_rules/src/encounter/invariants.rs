@@ -1,5 +1,5 @@
 //! What must hold after every command, whatever was played: checked by the
-//! random-game property test, the load test (`tests/load.rs`) and its
+//! random-game property test, the load test (`tests/shipped.rs`, `load::`) and its
 //! larger run (`examples/load.rs`), so a broken rule shows up as the
 //! command that broke it.
 

@@ -1,6 +1,6 @@
 //! One number of the shipped content set to an extreme, then the content
 //! loaded and every encounter played: shared by the test
-//! `tests/extreme_content.rs` and the example `content_fuzz` (each includes
+//! `tests/shipped.rs` (`extreme_content::`) and the example `content_fuzz` (each includes
 //! this file).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -90,12 +90,13 @@ pub struct Summary {
     pub problems: Vec<String>,
 }
 
-/// Run `trials` trials from `seed`, each game `commands` long, in a copy of
-/// the shipped content under the temp dir (`tag` names it). `each` hears
-/// each trial's change before it is loaded (where a run that dies
-/// outright stopped).
+/// Run the trials numbered `trials` of `seed` (each trial draws its change
+/// from its own generator, so a run can be cut into slices played side by
+/// side), each game `commands` long, in a copy of the shipped content
+/// under the temp dir (`tag` names it). `each` hears each trial's change
+/// before it is loaded (where a run that dies outright stopped).
 pub fn run(
-    trials: usize,
+    trials: std::ops::Range<usize>,
     seed: u64,
     commands: usize,
     tag: &str,
@@ -109,9 +110,10 @@ pub fn run(
     ron_files(&work, &mut files);
     files.sort();
     files.retain(|f| !f.to_string_lossy().contains("/scenarios/"));
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = Summary::default();
-    for t in 0..trials {
+    for t in trials {
+        let mut rng =
+            ChaCha8Rng::seed_from_u64(seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let file = &files[rng.random_range(0..files.len())];
         let original = std::fs::read_to_string(file).unwrap();
         let nums = numbers(&original);

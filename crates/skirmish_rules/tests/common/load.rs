@@ -1,7 +1,7 @@
 //! Seeded games across every shipped encounter, with random and greedy
 //! brains on either side, the engine's invariants
 //! ([`skirmish_rules::encounter::invariants`]) checked after every
-//! command: shared by the test `tests/load.rs` (a slice) and the example
+//! command: shared by the test `tests/shipped.rs` (a slice) and the example
 //! `load` (the full run, recorded in docs/performance.md).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -42,10 +42,12 @@ pub fn shipped() -> Arc<ContentDb> {
 /// Play `games` games from seed `first`: game `i` is encounter `i` modulo
 /// their number, with the pairing after that. Every tenth game is also
 /// replayed from its record and must give the same log.
-pub fn run(db: &Arc<ContentDb>, games: usize, first: u64) -> Summary {
+/// (A slice of a longer run, so slices can be played side by side: game
+/// `i` is the same game in any slice that holds it.)
+pub fn run_games(db: &Arc<ContentDb>, games: std::ops::Range<usize>, first: u64) -> Summary {
     let ids: Vec<&String> = db.encounters.keys().collect();
     let mut out = Summary::default();
-    for i in 0..games {
+    for i in games {
         let id = ids[i % ids.len()];
         let (heroes, monsters) = PAIRINGS[(i / ids.len()) % PAIRINGS.len()];
         let seed = first.wrapping_add(i as u64);

@@ -1,5 +1,5 @@
 //! Malformed commands thrown at an encounter between legal ones, shared by
-//! the test `tests/malformed_commands.rs` and the example `fuzz` (each
+//! the test `tests/shipped.rs` (`malformed::`) and the example `fuzz` (each
 //! includes this file): squares far off the map, paths that jump, unknown
 //! creatures and abilities, amounts near `u32::MAX`, answers nobody asked
 //! for, and legal commands with one part changed.
