@@ -31,6 +31,7 @@ pub mod resolve;
 pub mod ruleset;
 pub mod setup;
 pub mod snapshot;
+mod stack;
 pub mod summon;
 mod view;
 pub mod world;

@@ -4,7 +4,7 @@
 //! leaves an enemy's reach, moves adjacent to another, starts an ability,
 //! targets someone, deals damage. When a creature could answer an event with
 //! a triggered action, resolution stops at that point with a [`Prompt`]; the
-//! rest of the work waits on the [`Resolution`] stack until the prompted
+//! rest of the work waits on the work stack ([`super::stack`]) until the prompted
 //! creature answers with [`Command::Answer`](super::Command::Answer), by a
 //! person or by an AI. Events that fire before something (a move's next
 //! step, an ability's roll) pause before it; damage events pause after the
@@ -17,12 +17,12 @@ use serde::{Deserialize, Serialize};
 
 use super::components::*;
 use super::flow::can_act;
-use super::resolve::{self, PendingRoll};
+use super::stack::{Resolution, Resume};
 use super::world::{entity_of, surprised_side};
 use crate::ability::{ActionType, Cost, Distance, Relation, TargetKind, TriggerEvent};
 use crate::conditions::{Conditions, action_limits};
 use crate::content::Content;
-use crate::map::{Footprint, Pos, line_of_effect};
+use crate::map::{Footprint, line_of_effect};
 use crate::stats::{CreatureId, Stamina};
 
 /// The id a prompt uses for the opportunity attack every creature has
@@ -65,166 +65,6 @@ pub struct Prompt {
     pub event: Event,
     /// What it may do; answering with none of them lets the event pass.
     pub options: Vec<Reaction>,
-}
-
-/// Work that waits while a prompt is open, last in first out.
-#[derive(Clone, Debug)]
-pub(super) enum Resume {
-    /// Walk the rest of a path (its first square is where the mover stands).
-    /// `asked`: the first step's opportunity attacks were already offered.
-    /// `airborne`: it stands over a gap in the middle of a jump
-    /// (docs/rules.md#climbing-swimming-jumping-and-flying).
-    Walk {
-        creature: CreatureId,
-        path: Vec<Pos>,
-        shift: bool,
-        asked: bool,
-        airborne: bool,
-    },
-    /// Roll an ability and resolve it on its targets.
-    Roll(Box<PendingRoll>),
-    /// After an ability: bleeding.
-    After {
-        creature: CreatureId,
-        ability: String,
-    },
-    /// The attack that ends a charge.
-    FollowUp {
-        creature: CreatureId,
-        target: CreatureId,
-        ability: Option<String>,
-    },
-    /// The roll of an ability used during a move, once the move is over
-    /// (docs/rules.md#during-the-move).
-    Sweep {
-        roll: Box<crate::encounter::resolve::PendingRoll>,
-        path: Vec<Pos>,
-        reach: u32,
-    },
-    /// A summon's automatic turn (docs/rules.md#summons: "Move+0, Attack+0").
-    SummonTurn { creature: CreatureId },
-    /// The turn ends once the villain actions offered at its end are
-    /// answered (docs/rules.md#villain-actions).
-    FinishTurn,
-    /// The attack that ends a summon's turn.
-    SummonStrike { creature: CreatureId },
-    /// Ask these creatures, in order, about an event.
-    Ask {
-        event: Event,
-        reactors: Vec<CreatureId>,
-    },
-}
-
-/// The open prompt and the work waiting for it.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Resolution {
-    pub prompt: Option<Prompt>,
-    pub(super) stack: Vec<Resume>,
-    /// Damage dealt since the last check: (by, to).
-    pub(super) damage: Vec<(CreatureId, CreatureId)>,
-}
-
-impl Resolution {
-    pub(super) fn push(&mut self, r: Resume) {
-        self.stack.push(r);
-    }
-
-    /// Drop everything waiting (the acting creature fell).
-    pub(super) fn clear(&mut self) {
-        self.stack.clear();
-        self.prompt = None;
-        self.damage.clear();
-    }
-}
-
-/// Run waiting work until it is done or a prompt opens. Returns whether a
-/// prompt is open. The first item of work may read what the listing
-/// handed over, if it is a listed walk (see [`world::ListedWalk`]).
-pub(super) fn run(world: &mut World) -> bool {
-    let mut first = true;
-    loop {
-        // (Only the first item may read it: anything run changes the world.)
-        if !std::mem::replace(&mut first, false)
-            && crate::fast::handed::<world::ListedWalk>(world).is_some()
-        {
-            crate::fast::clear_handed::<world::ListedWalk>(world);
-        }
-        // The prompt, the damage to ask about and the next item, read with
-        // one lookup of the resolution.
-        let mut res = world.res_mut::<Resolution>();
-        if res.prompt.is_some() {
-            return true;
-        }
-        let damage = std::mem::take(&mut res.damage);
-        let item = if damage.is_empty() {
-            res.stack.pop()
-        } else {
-            None
-        };
-        if !damage.is_empty() {
-            // Pushed in reverse so the first damage is asked about first.
-            for (by, to) in damage.into_iter().rev() {
-                for kind in [
-                    TriggerEvent::SelfTakesDamage,
-                    TriggerEvent::CreatureDealsDamage,
-                ] {
-                    offer(
-                        world,
-                        Event {
-                            kind,
-                            actor: by,
-                            subject: Some(to),
-                        },
-                    );
-                }
-            }
-            continue;
-        }
-        let Some(item) = item else {
-            return false;
-        };
-        match item {
-            Resume::Walk {
-                creature,
-                path,
-                shift,
-                asked,
-                airborne,
-            } => resolve::walk_steps(world, creature, path, shift, asked, airborne),
-            Resume::Roll(r) => resolve::run_roll(world, *r),
-            Resume::After { creature, ability } => {
-                resolve::after_ability(world, creature, &ability)
-            }
-            Resume::FollowUp {
-                creature,
-                target,
-                ability,
-            } => resolve::charge_attack(world, creature, target, ability.as_deref()),
-            Resume::Sweep { roll, path, reach } => resolve::sweep_roll(world, *roll, &path, reach),
-            Resume::SummonTurn { creature } => super::summon::take_turn(world, creature),
-            Resume::FinishTurn => resolve::finish_turn(world),
-            Resume::SummonStrike { creature } => super::summon::strike(world, creature),
-            Resume::Ask {
-                event,
-                mut reactors,
-            } => {
-                while !reactors.is_empty() {
-                    let r = reactors.remove(0);
-                    let options = options_for(world, r, &event);
-                    if !options.is_empty() {
-                        let mut res = world.res_mut::<Resolution>();
-                        res.push(Resume::Ask { event, reactors });
-                        res.prompt = Some(Prompt {
-                            creature: r,
-                            event,
-                            options,
-                        });
-                        break;
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// Queue a prompt for every creature that could answer `event` now, in id

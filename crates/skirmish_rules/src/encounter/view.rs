@@ -33,7 +33,7 @@ impl Encounter {
 
     /// The open triggered-action prompt, if resolution is waiting on one.
     pub fn prompt(&self) -> Option<&react::Prompt> {
-        self.app.world().res::<react::Resolution>().prompt.as_ref()
+        self.app.world().res::<stack::Resolution>().prompt.as_ref()
     }
 
     pub fn malice(&self) -> u32 {

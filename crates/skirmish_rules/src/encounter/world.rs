@@ -108,7 +108,7 @@ crate::fast::keyed::keyed!(
     crate::encounter::glyph::Glyphs,
     crate::encounter::log::CombatLog,
     crate::fast::Handoff<crate::encounter::world::ListedWalk>,
-    crate::encounter::react::Resolution,
+    crate::encounter::stack::Resolution,
     crate::encounter::setup::CreatureIndex,
     bevy_state::state::State<crate::encounter::flow::Phase>,
     bevy_state::state::NextState<crate::encounter::flow::Phase>,

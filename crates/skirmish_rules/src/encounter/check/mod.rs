@@ -28,7 +28,7 @@ use crate::conditions::{Conditions, action_limits};
 use crate::encounter::command::{Command, Refusal, Who};
 use crate::encounter::components::*;
 use crate::encounter::flow::{Flow, Malice, Phase, can_act};
-use crate::encounter::react::Resolution;
+use crate::encounter::stack::Resolution;
 use crate::encounter::world::*;
 use crate::fast::KeyedWorld;
 use crate::map::Side;

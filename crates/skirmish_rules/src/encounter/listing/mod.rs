@@ -46,7 +46,7 @@ pub(crate) fn list(world: &mut World) -> Listing {
         return Listing::default();
     }
     // An open prompt: its answers, letting it pass first.
-    if let Some(p) = &world.res::<react::Resolution>().prompt {
+    if let Some(p) = &world.res::<stack::Resolution>().prompt {
         let mut out = vec![Command::Answer {
             creature: p.creature,
             reaction: None,

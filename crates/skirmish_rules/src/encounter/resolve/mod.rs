@@ -39,7 +39,8 @@ use crate::encounter::command::{Command, Placement, Refusal, Who};
 use crate::encounter::components::*;
 use crate::encounter::flow::{Flow, Malice, Phase, Step, can_act};
 use crate::encounter::log::{CombatLog, LogEntry};
-use crate::encounter::react::{self, Event, Reaction, Resolution, Resume};
+use crate::encounter::react::{self, Event, Reaction};
+use crate::encounter::stack::{self, Resolution, Resume};
 use crate::encounter::world::*;
 use crate::fast::KeyedWorld;
 use crate::map::forced::{Force, ForcedEvent};
@@ -160,7 +161,7 @@ pub(crate) fn handle_command(world: &mut World, cmd: Command) -> (Result<(), Ref
         // (A listed move or shift has just put its walk up, first to run,
         // with nothing changed since the listing but the walker's move
         // spent: it may read what the listing handed over.)
-        prompt = Some(react::run(world));
+        prompt = Some(stack::run(world));
         check_grabs(world);
     }
     if end_fallen_turn(world) != Fallen::Standing {
@@ -241,9 +242,7 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
         (Plan::EndTurn, _) => {
             // docs/rules.md#villain-actions: offered as the turn ends; the
             // turn is over once they are answered.
-            world
-                .res_mut::<Resolution>()
-                .push(react::Resume::FinishTurn);
+            world.res_mut::<Resolution>().push(Resume::FinishTurn);
             react::offer(
                 world,
                 react::Event {
