@@ -4,8 +4,8 @@
 //! leaves an enemy's reach, moves adjacent to another, starts an ability,
 //! targets someone, deals damage. When a creature could answer an event with
 //! a triggered action, resolution stops at that point with a [`Prompt`]; the
-//! rest of the work waits on the work stack ([`super::stack`]) until the prompted
-//! creature answers with [`Command::Answer`](super::Command::Answer), by a
+//! rest of the work waits on the work stack (`stack.rs`) until the
+//! prompted creature answers with [`Command::Answer`](super::Command::Answer), by a
 //! person or by an AI. Events that fire before something (a move's next
 //! step, an ability's roll) pause before it; damage events pause after the
 //! action that dealt the damage.
