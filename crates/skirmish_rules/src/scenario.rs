@@ -815,7 +815,7 @@ fn command(
         ScenarioStep::Delay(n) => Command::Delay { creature: who(n)? },
         ScenarioStep::React(n, ability, targets) => Command::Answer {
             creature: who(n)?,
-            reaction: Some(crate::encounter::react::Reaction {
+            reaction: Some(crate::encounter::state::work::Reaction {
                 ability: ability.clone(),
                 targets: many(targets)?,
             }),

@@ -14,14 +14,18 @@ use bevy_app::App;
 use bevy_ecs::prelude::*;
 
 use super::check::target_allowed;
-use super::components::*;
-use super::flow::{Step, can_act, end_of_turn, start_of_turn};
+use super::flow::{end_of_turn, start_of_turn};
 use super::log::LogEntry;
 use super::resolve::{self, apply_outcome};
-use super::stack::Resolution;
-use super::world::{Battlefield, entity_of, snapshot};
+use super::state::board::Battlefield;
+use super::state::components::*;
+use super::state::turn::{Step, can_act};
+use super::state::work::Resolution;
+use super::world::{entity_of, snapshot};
 use crate::ability::{Ability, AuraLasts, AuraTiming, Distance};
 use crate::content::Content;
+use crate::encounter::state::board::KnownCarriers;
+use crate::encounter::world::{Carrier, carrier};
 use crate::map::{Footprint, line_of_effect};
 use crate::stats::CreatureId;
 
@@ -65,9 +69,6 @@ pub(super) fn start(world: &mut World, entity: Entity, ability: &Ability) {
 fn reaches(map: &crate::map::Map, owner: Footprint, radius: u32, fp: Footprint) -> bool {
     owner.distance(fp) <= radius && line_of_effect(map, owner, fp)
 }
-
-/// A creature carrying auras: its entity, id, space and auras.
-pub(super) type Carrier = (Entity, CreatureId, Footprint, Vec<ActiveAura>);
 
 /// Every living carrier of a lasting aura, with its auras.
 /// In id order (the order the creatures are listed in, and auras act in).
@@ -118,17 +119,6 @@ fn carrying(world: &World) -> smallvec::SmallVec<[Entity; 4]> {
     known
 }
 
-/// The creatures that may carry an aura, for [`carriers`]: every creature
-/// whose auras are not empty is in the list (it may hold some that no
-/// longer carry one). [`start`] adds to it; a turn's boundary, the first
-/// to run while it is not known, learns it with a pass over everyone. Not
-/// known at the start, after a restore, after a hand on the world through
-/// `Encounter::world_mut` (either may bring auras of its own); [`carriers`]
-/// then passes over everyone. Kept out of snapshots. (Missing, as in a
-/// world built without the setup, it counts as not known.)
-#[derive(Resource, Default)]
-pub(super) struct KnownCarriers(pub(super) resolve::Known);
-
 /// Learn who may carry an aura, if that is not known (see [`KnownCarriers`]).
 fn learn_carriers(world: &mut World) {
     if world
@@ -138,20 +128,7 @@ fn learn_carriers(world: &mut World) {
         return;
     }
     let known = carrying(world);
-    world.res_mut::<KnownCarriers>().0 = resolve::Known(Some(known));
-}
-
-/// A creature as [`carriers`] lists it: one still able to act that
-/// carries an aura.
-#[inline]
-pub(super) fn carrier(
-    e: Entity,
-    c: &Creature,
-    sp: &Space,
-    s: &crate::stats::Stamina,
-    auras: &Auras,
-) -> Option<Carrier> {
-    (!auras.0.is_empty() && can_act(s)).then(|| (e, c.id, sp.0, auras.0.clone()))
+    world.res_mut::<KnownCarriers>().0 = crate::encounter::state::board::Known(Some(known));
 }
 
 /// Every living creature's id and space.
@@ -245,7 +222,7 @@ fn turn_boundary(world: &mut World, who: &[CreatureId], inside: AuraTiming, own:
 }
 
 fn at_turn_start(world: &mut World) {
-    let started = super::flow::turns_started(world);
+    let started = super::state::turn::turns_started(world);
     turn_boundary(
         world,
         &started,
@@ -257,7 +234,7 @@ fn at_turn_start(world: &mut World) {
 /// End of a turn: auras act, then those of the creatures ending their turn
 /// count down (an aura "until the end of your next turn" ends).
 fn at_turn_end(world: &mut World) {
-    let ended = super::flow::turns_ended(world);
+    let ended = super::state::turn::turns_ended(world);
     turn_boundary(
         world,
         &ended,
@@ -356,7 +333,7 @@ pub(crate) fn potency_from_auras(
             return 0;
         }
         let content = world.res::<crate::content::Content>();
-        let map = &world.res::<world::Battlefield>().0;
+        let map = &world.res::<crate::encounter::state::board::Battlefield>().0;
         let mut total = 0;
         for &e in known {
             let (Some(auras), Some(c), Some(space), Some(s)) = (

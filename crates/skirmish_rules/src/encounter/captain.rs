@@ -3,7 +3,7 @@
 
 use bevy_ecs::prelude::*;
 
-use super::components::{SquadMember, Squads};
+use super::state::components::{SquadMember, Squads};
 use super::world::entity_of;
 use crate::ability::Effect;
 use crate::content::CaptainBonus;

@@ -145,7 +145,7 @@ pub enum Command {
     Answer {
         creature: CreatureId,
         #[serde(default)]
-        reaction: Option<super::react::Reaction>,
+        reaction: Option<super::state::work::Reaction>,
     },
 }
 
@@ -395,7 +395,7 @@ impl Who {
     /// A creature of the encounter, by name.
     pub fn of(world: &bevy_ecs::world::World, id: CreatureId) -> Who {
         let name = super::world::entity_of(world, id)
-            .and_then(|e| world.comp::<super::components::Creature>(e))
+            .and_then(|e| world.comp::<super::state::components::Creature>(e))
             .map(|c| c.name.clone())
             .unwrap_or_default();
         Who { id, name }

@@ -20,80 +20,17 @@ use crate::encounter::log::emit;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::components::{Auras, Bonuses, Creature, PreparedAbilities};
 use super::log::LogEntry;
-use super::world::{CachedQuery, all_creatures, entity_of};
+use super::state::components::{Auras, Bonuses, Creature, PreparedAbilities};
+use super::world::{all_creatures, entity_of};
 use crate::ability::Component;
 use crate::conditions::Conditions;
 use crate::content::Content;
 use crate::dice::Dice;
+use crate::encounter::state::work::ResourceTouched;
+use crate::encounter::world::active;
+use crate::encounter::world::sustained;
 use crate::stats::{CreatureId, Stamina};
-
-/// What [`sustained`] reads of each creature: the conditions and bonuses
-/// others may have made.
-pub(super) type SustainData = (
-    &'static Creature,
-    Option<&'static Conditions>,
-    Option<&'static Bonuses>,
-);
-
-/// The abilities whose lasting effects (conditions, bonuses, an aura) made
-/// by `user` still hold and that `keep` picks, in id order.
-fn sustained(
-    world: &World,
-    user: CreatureId,
-    keep: impl Fn(&crate::ability::Ability) -> bool,
-) -> Vec<String> {
-    let content = world.res::<Content>();
-    let mut out: Vec<String> = Vec::new();
-    let mut add = |id: &str| {
-        if content.ability(id).is_some_and(&keep) && !out.iter().any(|x| x == id) {
-            out.push(id.to_string());
-        }
-    };
-    // Every creature's conditions and bonuses, through a kept query (each
-    // time a creature takes damage or heals: 0.3% fewer instructions a
-    // random game than two lookups a creature). Any order: the list is
-    // sorted below.
-    CachedQuery::<SustainData>::with(world, |q| {
-        q.iter_manual(world).for_each(|(_, c, b)| {
-            for a in c.into_iter().flat_map(|c| &c.list) {
-                if a.source == Some(user)
-                    && let Some(id) = &a.ability
-                {
-                    add(id);
-                }
-            }
-            for x in b.into_iter().flat_map(|b| &b.0) {
-                if x.source == Some(user) {
-                    add(&x.from);
-                }
-            }
-        })
-    });
-    if let Some(e) = entity_of(world, user) {
-        for a in world.comp::<Auras>(e).into_iter().flat_map(|a| &a.0) {
-            add(&a.ability);
-        }
-        // docs/rules.md#prepared-abilities: an ability prepared under
-        // concentration is one of its lasting effects.
-        let prepared = world.comp::<PreparedAbilities>(e).into_iter();
-        for p in prepared.flat_map(|p| &p.0) {
-            if let Some(source) = &p.source {
-                add(source);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-/// Every ability of `user`'s whose effects still last (conditions it
-/// imposed, bonuses it gave, its aura), in id order: what it may end at
-/// will (docs/rules.md#ending-effects).
-pub fn sustained_by(world: &World, user: CreatureId) -> Vec<String> {
-    sustained(world, user, |_| true)
-}
 
 /// docs/rules.md#ending-effects: `user` ends what its `ability` made.
 pub(super) fn end_at_will(world: &mut World, user: CreatureId, ability: &str) {
@@ -102,11 +39,6 @@ pub(super) fn end_at_will(world: &mut World, user: CreatureId, ability: &str) {
         .ability(ability)
         .map_or_else(|| ability.to_string(), |a| a.name.clone());
     end(world, user, ability, &name, Ended::AtWill);
-}
-
-/// The concentration abilities `user` keeps going, in id order.
-pub fn active(world: &World, user: CreatureId) -> Vec<String> {
-    sustained(world, user, |a| a.concentration)
 }
 
 /// The save against losing concentration: the lowest of 1 + `stacks` d10s.
@@ -130,11 +62,6 @@ fn save(world: &mut World, disadvantages: usize) -> (u32, bool) {
 pub(super) fn resource_changed(world: &mut World, user: CreatureId) {
     affected(world, user, &[Component::Resource]);
 }
-
-/// The heroes whose resource a turn's start changed, waiting for their
-/// saves (the turn-start system can't roll them itself).
-#[derive(Resource, Default)]
-pub(super) struct ResourceTouched(pub(super) Vec<CreatureId>);
 
 /// After the turn-start gains: the saves they call for.
 pub(super) fn resource_saves_at_turn_start(world: &mut World) {

@@ -14,17 +14,20 @@ use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::ScheduleLabel;
 use bevy_state::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use super::components::*;
 use super::log::{CombatLog, LogEntry};
-use super::setup::CreatureIndex;
-use super::world::{BonusData, CachedQuery, StandingData, SummonData, VictoryData};
-use crate::conditions::{ConditionKind, Conditions};
+use super::state::board::CreatureIndex;
+use super::state::components::*;
+use super::world::{BonusData, CachedQuery, SummonData, VictoryData};
+use crate::conditions::Conditions;
 use crate::content::Content;
 use crate::dice::Dice;
+use crate::encounter::state::turn::{
+    ActiveRuleset, Flow, Malice, Phase, Standing, Step, can_act, turns_ended,
+};
+use crate::encounter::world::waiting;
 use crate::map::Side;
-use crate::stats::{CreatureId, Health, Stamina};
+use crate::stats::{CreatureId, Stamina};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_state::<Phase>()
@@ -48,7 +51,7 @@ pub(super) fn plugin(app: &mut App) {
     // a stage's own schedule would pick another.
     app.add_systems(Step::EndOfTurn, (strain, end_of_turn).chain())
         .add_systems(Step::Advance, (advance, glyph_round).chain())
-        .init_resource::<super::concentration::ResourceTouched>()
+        .init_resource::<super::state::work::ResourceTouched>()
         .add_systems(
             Step::StartOfTurn,
             (
@@ -70,25 +73,6 @@ fn must_advance(f: &Flow) -> bool {
 /// (a move, an ability) leave none, and their step runs no stage of it.
 pub(super) fn at_boundary(flow: &Flow) -> bool {
     !flow.events.ended.is_empty() || !flow.events.started.is_empty() || must_advance(flow)
-}
-
-/// The ordered stages of a turn boundary, each a schedule: end-of-turn
-/// effects, the turn order moving on, start-of-turn effects. A step runs
-/// them through `Boundary` after its command when the command ended or
-/// started a turn or left none under way (`at_boundary`).
-#[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Step {
-    /// End-of-turn effects: EoT conditions end, saves.
-    EndOfTurn,
-    /// Choose the side to act next; end and start rounds.
-    Advance,
-    /// Start-of-turn effects: heroic resource.
-    StartOfTurn,
-}
-
-impl Step {
-    /// The stages, in the order they run.
-    pub const ALL: [Step; 3] = [Step::EndOfTurn, Step::Advance, Step::StartOfTurn];
 }
 
 /// The turn boundary's three stages, taken out of the world's schedules
@@ -134,182 +118,13 @@ impl Boundary {
     }
 }
 
-/// Where the encounter is.
-#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Phase {
-    #[default]
-    Setup,
-    /// A side must choose which creature acts.
-    AwaitingTurn,
-    /// A creature is taking its turn.
-    Acting,
-    /// Resolution waits on a triggered-action prompt.
-    Reacting,
-    Over,
-}
-
-/// The ruleset the encounter is played under.
-#[derive(Resource, Clone, Debug, PartialEq, Eq)]
-pub struct ActiveRuleset(pub crate::content::Ruleset);
-
-impl Default for ActiveRuleset {
-    fn default() -> Self {
-        ActiveRuleset(crate::content::Ruleset {
-            id: "power_roll".into(),
-            name: "Power roll".into(),
-            kind: Default::default(),
-            description: String::new(),
-            save_target: crate::conditions::SAVE_TARGET,
-            heroes_choose_on: 6,
-            max_surges_per_damage: 3,
-            max_squad_size: 8,
-            basic_abilities: Vec::new(),
-            defend_banes: 2,
-            phased: None,
-        })
-    }
-}
-
-/// The Director's Malice.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Malice(pub u32);
-
-/// The turn order's state.
-#[derive(Resource, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Flow {
-    pub round: u32,
-    /// The side that went first leads every round.
-    pub first: Side,
-    /// The side that picks the next creature to act.
-    pub to_act: Side,
-    pub active: Option<CreatureId>,
-    pub acted: Vec<CreatureId>,
-    pub outcome: Option<Side>,
-    /// Monsters or heroes wholly surprised in round 1.
-    pub surprised: Option<Side>,
-    /// The side that delayed its pick, until the next turn starts.
-    #[serde(default)]
-    pub delayed: Option<Side>,
-    /// A minion squad taking its turn together: every member (docs/rules.md#minions
-    /// "Minions": a squad "takes one turn together").
-    #[serde(default)]
-    pub squad: Vec<CreatureId>,
-    /// Summons that acted just before the active creature this turn: their
-    /// end-of-turn effects come with its (docs/rulings.md).
-    #[serde(default)]
-    pub summons: Vec<CreatureId>,
-    /// docs/rules.md#solo-turns: a creature once for each turn it has left
-    /// this round beyond the one `acted` counts.
-    #[serde(default)]
-    pub spare: Vec<CreatureId>,
-    /// The phased 2d6 ruleset's round (docs/rules.md#moving); `None` otherwise.
-    #[serde(default)]
-    pub phased: Option<crate::phased::PhasedRound>,
-    /// Rounds the heroes have ended holding the zone of a Hold objective
-    /// (docs/rules.md#objectives).
-    #[serde(default)]
-    pub held: u32,
-    /// The turn boundaries this step's command left for the boundary's
-    /// stages (each stage takes its own): never saved, and empty between
-    /// steps. (Kept here, not as a resource of their own: the step reads
-    /// them where it reads the turn's state, after every command.)
-    #[serde(skip)]
-    pub events: TurnEvents,
-}
-
-impl Flow {
-    /// Whether `id` is taking the current turn (alone or with its squad).
-    pub fn is_acting(&self, id: CreatureId) -> bool {
-        self.active == Some(id) || self.squad.contains(&id)
-    }
-
-    /// The side that is wholly surprised, while it still is (round 1).
-    pub fn surprised_now(&self) -> Option<Side> {
-        self.surprised.filter(|_| self.round <= 1)
-    }
-
-    /// Everyone taking the current turn.
-    pub fn acting(&self) -> Vec<CreatureId> {
-        if !self.squad.is_empty() {
-            self.squad.clone()
-        } else {
-            self.active.into_iter().collect()
-        }
-    }
-
-    /// End the current turn: everyone taking it has acted (but a solo with
-    /// a turn to spare this round, docs/rules.md#solo-turns).
-    pub fn finish_turn(&mut self) -> Vec<CreatureId> {
-        let mut done = self.acting();
-        done.append(&mut self.summons);
-        for &id in &done {
-            if let Some(i) = self.spare.iter().position(|&s| s == id) {
-                self.spare.remove(i);
-                continue;
-            }
-            if !self.acted.contains(&id) {
-                self.acted.push(id);
-            }
-        }
-        self.active = None;
-        self.squad.clear();
-        done
-    }
-}
-
-impl Default for Flow {
-    fn default() -> Self {
-        Flow {
-            round: 0,
-            first: Side::Heroes,
-            to_act: Side::Heroes,
-            active: None,
-            acted: Vec::new(),
-            outcome: None,
-            surprised: None,
-            delayed: None,
-            squad: Vec::new(),
-            summons: Vec::new(),
-            spare: Vec::new(),
-            phased: None,
-            held: 0,
-            events: TurnEvents::default(),
-        }
-    }
-}
-
-/// Turn boundaries the command stage asks the later stages to handle
-/// ([`Flow::events`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TurnEvents {
-    pub ended: Vec<CreatureId>,
-    pub started: Vec<CreatureId>,
-}
-
-/// A copy of the turns a step ended, for a boundary system that writes to
-/// the world as it goes (on the stack: a turn or a squad's).
-pub(super) fn turns_ended(world: &World) -> smallvec::SmallVec<[CreatureId; 8]> {
-    smallvec::SmallVec::from_slice(&world.res::<Flow>().events.ended)
-}
-
-/// [`turns_ended`] for the turns a step started.
-pub(super) fn turns_started(world: &World) -> smallvec::SmallVec<[CreatureId; 8]> {
-    smallvec::SmallVec::from_slice(&world.res::<Flow>().events.started)
-}
-
-/// A creature that can still take turns: anyone not dead. (docs/rules.md#stamina
-/// "Stamina": a dying hero can't Catch Breath and bleeds, but still acts.)
-pub fn can_act(stamina: &Stamina) -> bool {
-    stamina.health() != Health::Dead
-}
-
 /// A new round: abilities prepared for the last one expire, and glyph
 /// commands sent last round arrive (docs/rules.md#glyphs: "At the
 /// start of the next Round ... all connected Glyphs, and the glyph itself,
 /// will receive the Glyph Command").
 fn glyph_round(world: &mut World) {
     let round = world.res::<Flow>().round;
-    let Some(mut g) = world.get_res_mut::<super::glyph::Glyphs>() else {
+    let Some(mut g) = world.get_res_mut::<super::state::board::Glyphs>() else {
         return;
     };
     if g.round >= round {
@@ -521,43 +336,6 @@ fn advance(world: &mut World) {
     world.res_mut::<NextState<Phase>>().set(Phase::AwaitingTurn);
 }
 
-/// Whether `side` has a creature that can still take a turn this round.
-pub(super) fn waiting(world: &World, side: Side) -> bool {
-    let flow = world.res::<Flow>();
-    // Any will do: the creatures are neither gathered nor put in order.
-    CachedQuery::<StandingData>::with(world, |q| {
-        q.iter_manual(world)
-            .any(|(c, s)| still_to_act(flow, side, c, s))
-    })
-    .unwrap_or(false)
-}
-
-/// The creatures of the side to pick that can still take a turn this
-/// round, in id order, and whether the other side has any ([`waiting`]),
-/// found in one pass (a listing asks both at every pick).
-pub(super) fn picks(world: &World, flow: &Flow) -> (Vec<CreatureId>, bool) {
-    let (side, other) = (flow.to_act, flow.to_act.other());
-    // (Room for a side at once, not grown as they come.)
-    let mut out = Vec::with_capacity(16);
-    let mut other_waiting = false;
-    CachedQuery::<StandingData>::with(world, |q| {
-        q.iter_manual(world).for_each(|(c, s)| {
-            if still_to_act(flow, side, c, s) {
-                out.push(c.id);
-            } else if still_to_act(flow, other, c, s) {
-                other_waiting = true;
-            }
-        })
-    });
-    out.sort_unstable();
-    (out, other_waiting)
-}
-
-/// Whether this creature of `side` can still take a turn this round.
-pub(super) fn still_to_act(flow: &Flow, side: Side, c: &Creature, s: &Stamina) -> bool {
-    c.side == side && can_act(s) && !flow.acted.contains(&c.id)
-}
-
 /// docs/rules.md#actions-on-a-turn: the sides alternate, a side that runs out lets the
 /// other finish.
 pub(super) fn side_advance(world: &mut World) {
@@ -674,7 +452,7 @@ pub(super) fn start_of_turn(
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
     (content, index, active): (Res<Content>, Res<CreatureIndex>, Res<ActiveRuleset>),
-    mut touched: ResMut<super::concentration::ResourceTouched>,
+    mut touched: ResMut<super::state::work::ResourceTouched>,
 ) {
     let started = std::mem::take(&mut flow.events.started);
     let rules = super::ruleset::of_rules(&active);
@@ -719,16 +497,6 @@ pub(super) fn start_of_turn(
     }
 }
 
-/// A creature of each side the last victory check found able to fight
-/// (heroes, then the Director's): while both still can, no side has lost.
-/// Only a shortcut for [`check_outcome`], which reads their stamina again
-/// each time, so it is kept out of snapshots: whatever a restore or a
-/// despawn did, a witness no longer standing (or no longer there) just
-/// sends the check back to its pass over everyone. (A creature's side
-/// never changes.)
-#[derive(Resource, Default)]
-pub(super) struct Standing([Option<Entity>; 2]);
-
 /// Victory: a side with no creature able to fight loses. (Called while
 /// no side has won yet.)
 pub(super) fn check_outcome(world: &mut World) {
@@ -771,11 +539,6 @@ pub(super) fn check_outcome(world: &mut World) {
     if let Some(side) = winner {
         super::objective::declare(world, side);
     }
-}
-
-/// Conditions a creature can't act through (for legal actions).
-pub fn is_dazed(c: &Conditions) -> bool {
-    c.has(ConditionKind::Dazed)
 }
 
 #[cfg(test)]

@@ -6,11 +6,13 @@ use crate::encounter::log::emit;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::components::*;
 use super::log::{CombatLog, LogEntry};
-use super::world::{Battlefield, entity_of};
+use super::state::board::Battlefield;
+use super::state::components::*;
+use super::world::entity_of;
 use crate::ability::Ability;
 use crate::content::Content;
+use crate::encounter::world::LooterData;
 use crate::map::{Footprint, Map, Pos, line_of_effect};
 use crate::stats::CreatureId;
 
@@ -157,29 +159,6 @@ pub(super) fn end_of_turn(world: &mut World, ended: &[CreatureId]) {
             take(world, e, id, space.squares().collect());
         }
     }
-}
-
-/// What [`end_of_turn`] reads of the creature whose turn ended: whether it
-/// is a hero (with a heroic resource, not summoned), where it stands, and
-/// its stamina.
-pub(super) type LooterData = (
-    Has<Heroic>,
-    Has<Summoned>,
-    Option<&'static Space>,
-    Option<&'static crate::stats::Stamina>,
-);
-
-/// How many uses of `ability` the creature has left (`None`: unlimited).
-pub fn uses_left(progress: Option<&Progress>, ability: &Ability) -> Option<u32> {
-    let max = ability.uses?;
-    let used = progress.map_or(0, |p| p.spent.iter().filter(|s| **s == ability.id).count());
-    Some(max.saturating_sub(used as u32))
-}
-
-/// Whether the creature may use `ability` now (it is not spent).
-pub(super) fn available(world: &World, entity: Entity, ability: &Ability) -> bool {
-    // Most abilities have no limit: no need to read what was spent.
-    ability.uses.is_none() || uses_left(world.comp::<Progress>(entity), ability) != Some(0)
 }
 
 /// docs/rules.md#prepared-abilities: the user gains `ability` until it has

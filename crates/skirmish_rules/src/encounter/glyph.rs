@@ -15,62 +15,17 @@ use crate::encounter::log::emit;
 use crate::encounter::world;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use super::components::Space;
-use super::flow::Flow;
 use super::log::LogEntry;
 use super::resolve::{self};
+use super::state::components::Space;
+use super::state::turn::Flow;
 use super::world::entity_of;
 use crate::ability::{GlyphAfter, GlyphSpec, GlyphTrigger};
 use crate::content::Content;
+use crate::encounter::state::board::{Glyph, Glyphs};
 use crate::map::{Footprint, Pos, Side};
 use crate::stats::CreatureId;
-
-/// One glyph on the board.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Glyph {
-    pub at: Pos,
-    /// The glyphic ability it came from (its glyph abilities are there).
-    pub from: String,
-    pub name: String,
-    pub side: Side,
-    pub maker: Option<CreatureId>,
-    /// The round its Beat was last spent.
-    pub beat_round: u32,
-    /// Disabled until this round begins.
-    pub disabled_until: u32,
-    pub dismissed: bool,
-    /// It has shone (sent a command or reacted): it is no longer unseen.
-    pub revealed: bool,
-    /// The squares of the glyphs its maker chose to connect it to; `None`:
-    /// every glyph of its side within 1 square (docs/rules.md#glyphs).
-    #[serde(default)]
-    pub links: Option<Vec<Pos>>,
-}
-
-/// Every glyph, and the commands on their way (delivered at the start of
-/// the round named).
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Glyphs {
-    pub list: Vec<Glyph>,
-    pub pending: Vec<(u32, usize, String)>,
-    /// The last round whose commands were delivered.
-    pub round: u32,
-}
-
-impl Glyphs {
-    /// Whether a glyph (not dismissed) lies on `p`: a square takes one.
-    pub fn taken(&self, p: Pos) -> bool {
-        self.list.iter().any(|g| !g.dismissed && g.at == p)
-    }
-
-    /// Whether glyph `i` can act in `round`.
-    pub fn ready(&self, i: usize, round: u32) -> bool {
-        let g = &self.list[i];
-        !g.dismissed && g.disabled_until <= round && g.beat_round != round
-    }
-}
 
 /// The glyphs connected to glyph `i`: every glyph of its side within 1
 /// square of it (docs/rules.md#moving: "connected to any other Glyph within Swinging
@@ -97,7 +52,11 @@ pub fn connected(list: &[Glyph], i: usize) -> Vec<usize> {
 /// Glyphs the map starts with, for the Director.
 pub(super) fn setup(world: &mut World) {
     let content = world.res::<Content>().clone();
-    let placed = world.res::<world::Battlefield>().0.glyphs.clone();
+    let placed = world
+        .res::<crate::encounter::state::board::Battlefield>()
+        .0
+        .glyphs
+        .clone();
     let mut glyphs = Glyphs::default();
     for (at, from) in placed {
         if let Some(spec) = content.ability(&from).and_then(|a| a.glyph.clone()) {
@@ -144,7 +103,10 @@ pub(super) fn place(
     let Some(spec) = content.ability(ability).and_then(|a| a.glyph.clone()) else {
         return;
     };
-    let map = world.res::<world::Battlefield>().0.clone();
+    let map = world
+        .res::<crate::encounter::state::board::Battlefield>()
+        .0
+        .clone();
     let mut placed = Vec::new();
     {
         let mut glyphs = world.res_mut::<Glyphs>();
@@ -193,7 +155,10 @@ pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) -> bool 
     let Some(e) = entity_of(world, id) else {
         return false;
     };
-    let Some(side) = world.comp::<super::components::Creature>(e).map(|c| c.side) else {
+    let Some(side) = world
+        .comp::<super::state::components::Creature>(e)
+        .map(|c| c.side)
+    else {
         return false;
     };
     let round = world.res::<Flow>().round;
@@ -323,7 +288,9 @@ pub(super) fn signal(world: &mut World, user: CreatureId, command: &str) {
     };
     let (Some(space), Some(side)) = (
         world.comp::<Space>(e).map(|s| s.0),
-        world.comp::<super::components::Creature>(e).map(|c| c.side),
+        world
+            .comp::<super::state::components::Creature>(e)
+            .map(|c| c.side),
     ) else {
         return;
     };

@@ -5,7 +5,7 @@
 //! through [`Encounter::apply`]. Each command is checked and carried out
 //! (`resolve::handle_command`, run on the world as an exclusive system); then, if
 //! the command ended or started a turn or left none under way, the turn
-//! boundary's [`flow::Step`] schedules, which end turns, advance the turn
+//! boundary's [`state::turn::Step`] schedules, which end turns, advance the turn
 //! order and start turns, each run only when it has something to do; then
 //! the check for victory.
 
@@ -13,7 +13,6 @@ pub mod aura;
 pub mod captain;
 pub(crate) mod check;
 pub mod command;
-pub mod components;
 pub mod concentration;
 
 pub mod flow;
@@ -32,6 +31,7 @@ pub mod ruleset;
 pub mod setup;
 pub mod snapshot;
 mod stack;
+pub mod state;
 pub mod summon;
 mod view;
 pub mod world;
@@ -49,26 +49,26 @@ use bevy_state::state::StateTransition;
 // The face the AI, the simulator and the client use: the `Encounter`, its
 // commands, and the types its views and answers are made of.
 pub use command::{Command, Placement, Refusal};
-pub use components::{CreatureKind, Heroic};
-pub use flow::{Flow, Malice, Phase};
-pub use gather::{ITEM_SOLD_FOR, uses_left};
-pub use glyph::{Glyph, Glyphs};
+pub use gather::ITEM_SOLD_FOR;
 pub use listing::{Listing, Picked, SlotView};
 pub use log::{CombatLog, LogEntry, trigger_text};
 pub use preview::{Forecaster, Preview, TargetPreview};
-pub use react::{Prompt, Reaction};
 pub use replay::{Replay, ReplayError};
 pub use setup::SetupError;
 pub use snapshot::Snapshot;
+pub use state::board::{Battlefield, Glyph, Glyphs};
+pub use state::components::uses_left;
+pub use state::components::{CreatureKind, Heroic};
+pub use state::turn::{Flow, Malice, Phase};
+pub use state::work::{Prompt, Reaction};
 pub use view::CreatureView;
-pub use world::Battlefield;
 
 use crate::conditions::Conditions;
 use crate::content::{Content, ContentDb};
 use crate::dice::Dice;
 use crate::map::Side;
 use crate::stats::{CreatureId, Stamina};
-use components::*;
+use state::components::*;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((flow::plugin, resolve::plugin, aura::plugin));
@@ -124,7 +124,7 @@ impl Encounter {
         app.insert_resource(Dice::seeded(0));
         app.insert_resource(Battlefield::new(map));
         if let Some(r) = content.rulesets.get(&def.ruleset) {
-            app.insert_resource(flow::ActiveRuleset(r.clone()));
+            app.insert_resource(state::turn::ActiveRuleset(r.clone()));
         }
         setup::spawn_creatures(app.world_mut(), &content, &def)?;
         glyph::setup(app.world_mut());

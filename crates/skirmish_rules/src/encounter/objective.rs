@@ -4,39 +4,20 @@
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::NextState;
 
-use super::components::Creature;
-use super::flow::{Flow, Phase, can_act};
 use super::log::{LogEntry, emit};
-use super::setup::{CreatureIndex, join_squad, spawn_monster};
-use super::summon::summon_square;
-use super::world::{Battlefield, occupants};
+use super::setup::{join_squad, spawn_monster};
+use super::state::board::Battlefield;
+use super::state::board::CreatureIndex;
+use super::state::components::Creature;
+use super::state::turn::{Flow, Phase, can_act};
+use super::world::occupants;
 use crate::content::Content;
-use crate::content::encounter::{MonsterDef, Objective, Zone};
+use crate::content::encounter::{Objective, Zone};
+use crate::encounter::state::board::{Arrivals, Plan};
 use crate::fast::KeyedWorld;
+use crate::map::summon_square;
 use crate::map::{Footprint, Pos, Side};
 use crate::stats::{CreatureId, Stamina};
-
-/// Monsters arriving together, each with its name.
-pub type Arrivals = Vec<(MonsterDef, Option<String>)>;
-
-/// The encounter's objective and its reinforcements, as its file gives
-/// them (fixed for the fight: what changes is in [`Flow`]).
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Plan {
-    pub objective: Objective,
-    /// Each arrival's round and its monsters with their names (numbered
-    /// with the encounter's own at setup).
-    pub reinforcements: Vec<(u32, Arrivals)>,
-}
-
-impl Plan {
-    /// Whether monsters are still to arrive after round `round`.
-    pub fn still_to_come(&self, round: u32) -> bool {
-        self.reinforcements
-            .iter()
-            .any(|(r, m)| *r > round && !m.is_empty())
-    }
-}
 
 /// Whether monsters are still to arrive after this round (the heroes
 /// have not defeated every monster while more are coming).
@@ -64,7 +45,7 @@ fn standing(world: &World) -> Vec<(Side, Footprint)> {
         .filter_map(|(_, e)| {
             let c = world.comp::<Creature>(e)?;
             let s = world.comp::<Stamina>(e)?;
-            let sp = world.comp::<super::components::Space>(e)?;
+            let sp = world.comp::<super::state::components::Space>(e)?;
             can_act(s).then_some((c.side, sp.0))
         })
         .collect()
@@ -173,7 +154,7 @@ pub(super) fn arrive(world: &mut World, round: u32) {
     }
     let content = world.res::<Content>().0.clone();
     let basic = world
-        .res::<super::flow::ActiveRuleset>()
+        .res::<super::state::turn::ActiveRuleset>()
         .0
         .basic_abilities
         .clone();

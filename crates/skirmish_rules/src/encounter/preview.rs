@@ -14,9 +14,10 @@ use serde::{Deserialize, Serialize};
 
 use super::Encounter;
 use super::command::Command;
-use super::components::*;
 use super::resolve::{self, edges_and_banes};
-use super::world::{Battlefield, entity_of, occupants, snapshot};
+use super::state::board::Battlefield;
+use super::state::components::*;
+use super::world::{entity_of, occupants, snapshot};
 use crate::ability::{ActionType, ForcedKind, evaluate};
 use crate::conditions::ConditionKind;
 use crate::content::Content;

@@ -13,59 +13,17 @@
 use crate::encounter::world;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use super::components::*;
-use super::flow::can_act;
-use super::stack::{Resolution, Resume};
+use super::state::components::*;
+use super::state::turn::can_act;
+use super::state::work::{Resolution, Resume};
 use super::world::{entity_of, surprised_side};
 use crate::ability::{ActionType, Cost, Distance, Relation, TargetKind, TriggerEvent};
 use crate::conditions::{Conditions, action_limits};
 use crate::content::Content;
+use crate::encounter::state::work::{Event, OPPORTUNITY_ATTACK, Reaction};
 use crate::map::{Footprint, line_of_effect};
 use crate::stats::{CreatureId, Stamina};
-
-/// The id a prompt uses for the opportunity attack every creature has
-/// (docs/rules.md#moving: "that enemy may use a triggered action to make a
-/// melee free strike").
-pub const OPPORTUNITY_ATTACK: &str = "opportunity_attack";
-
-/// Something happened that a triggered action may answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Event {
-    pub kind: TriggerEvent,
-    /// The creature that did it: the mover, the ability's user, the damager.
-    pub actor: CreatureId,
-    /// The creature it was done to: the one targeted or damaged.
-    pub subject: Option<CreatureId>,
-}
-
-/// One answer a prompted creature may give.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Reaction {
-    /// A triggered ability's id, or [`OPPORTUNITY_ATTACK`].
-    pub ability: String,
-    /// Its targets (empty for an aura or burst around the reactor).
-    pub targets: Vec<CreatureId>,
-}
-
-impl Reaction {
-    /// Whether this is an opportunity attack (a melee free strike), not a
-    /// triggered ability.
-    pub fn is_opportunity_attack(&self) -> bool {
-        self.ability == OPPORTUNITY_ATTACK
-    }
-}
-
-/// A question to one creature: use a triggered action now, or let it pass.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Prompt {
-    /// Who is asked.
-    pub creature: CreatureId,
-    pub event: Event,
-    /// What it may do; answering with none of them lets the event pass.
-    pub options: Vec<Reaction>,
-}
 
 /// Queue a prompt for every creature that could answer `event` now, in id
 /// order. Returns whether anyone could.
@@ -110,7 +68,7 @@ pub(super) fn askers(
     if reactors.len() < 2 {
         return reactors;
     }
-    let flow = world.res::<super::flow::Flow>();
+    let flow = world.res::<super::state::turn::Flow>();
     reactors.sort_by_key(|&r| turn_order(flow, r));
     reactors
 }
@@ -126,7 +84,7 @@ pub(super) fn ask(world: &mut World, event: Event, reactors: Vec<CreatureId>) {
 /// power roll, whose sides alternate with no initiative: those who have
 /// taken their turn this round in the order they took it, then the rest by
 /// id; phased 2d6: the current phase's initiative order).
-pub fn turn_order(flow: &super::flow::Flow, id: CreatureId) -> (usize, CreatureId) {
+pub fn turn_order(flow: &super::state::turn::Flow, id: CreatureId) -> (usize, CreatureId) {
     let place = match &flow.phased {
         Some(p) => p.order().iter().position(|&c| c == id),
         None => flow.acted.iter().position(|&c| c == id),
@@ -197,7 +155,7 @@ fn each_option(
     event: &Event,
     mut take: impl FnMut(&str, Option<CreatureId>) -> bool,
 ) {
-    let Some(index) = world.get_res::<super::setup::CreatureIndex>() else {
+    let Some(index) = world.get_res::<super::state::board::CreatureIndex>() else {
         return;
     };
     let Some(re) = index.entity(reactor) else {
@@ -215,7 +173,7 @@ fn each_option(
     let answers = known.is_some_and(|k| k.1.contains(event.kind));
     debug_assert!(
         known.is_none_or(
-            |k| k.1 == super::components::Triggers::of(&k.0, &world.res::<Content>().0)
+            |k| k.1 == super::state::components::Triggers::of(&k.0, &world.res::<Content>().0)
         ),
         "abilities changed without their triggers"
     );
@@ -276,7 +234,7 @@ fn each_option(
     });
     let heroic = world.comp::<Heroic>(re);
     let malice = world.res::<super::Malice>().0;
-    let map = &world.res::<world::Battlefield>().0;
+    let map = &world.res::<crate::encounter::state::board::Battlefield>().0;
     for (id, a) in triggered {
         match a.action {
             ActionType::TriggeredAction if !budget.triggered => continue,
@@ -377,7 +335,7 @@ fn critical_options(
     // its side is surprised.
     let villain = event.kind == TriggerEvent::TurnEnded;
     if villain {
-        let round = world.res::<super::flow::Flow>().round;
+        let round = world.res::<super::state::turn::Flow>().round;
         let side = world.comp::<Creature>(re).map(|c| c.side);
         if world
             .comp::<Progress>(re)
@@ -397,7 +355,7 @@ fn critical_options(
     let content = &world.res::<Content>().0;
     let heroic = world.comp::<Heroic>(re);
     let malice = world.res::<super::Malice>().0;
-    let map = &world.res::<world::Battlefield>().0;
+    let map = &world.res::<crate::encounter::state::board::Battlefield>().0;
     // The creature just struck first, then the rest in id order.
     let mut others: Vec<(CreatureId, Entity)> = Vec::new();
     world::CachedQuery::<world::TriggerData>::with(world, |q| {
@@ -428,7 +386,7 @@ fn critical_options(
             Cost::Malice(n) => malice >= n,
             Cost::Free | Cost::Signature => true,
         };
-        if !affordable || !super::gather::available(world, re, a) {
+        if !affordable || !super::world::available(world, re, a) {
             continue;
         }
         if a.distance.is_area() {

@@ -3,10 +3,11 @@
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::components::*;
+use super::state::components::*;
 use crate::conditions::Conditions;
 use crate::content::ContentDb;
 use crate::content::encounter::EncounterDef;
+use crate::encounter::state::board::CreatureIndex;
 use crate::map::{Footprint, Pos, Side};
 use crate::stats::{CreatureId, LifeRule, Stamina};
 
@@ -156,9 +157,9 @@ pub fn spawn_creatures(
     // entity, and one made before them had the kept queries pass over the
     // monsters' table before the heroes', out of id order, which cost the
     // listing's sort about 1% of a random game's instructions.)
-    world.init_resource::<super::flow::Standing>();
-    world.init_resource::<super::resolve::Grabs>();
-    world.init_resource::<super::aura::KnownCarriers>();
+    world.init_resource::<super::state::turn::Standing>();
+    world.init_resource::<super::state::board::Grabs>();
+    world.init_resource::<super::state::board::KnownCarriers>();
     let arrivals: Vec<Vec<_>> = def
         .reinforcements
         .iter()
@@ -170,7 +171,7 @@ pub fn spawn_creatures(
                 .collect()
         })
         .collect();
-    world.insert_resource(super::objective::Plan {
+    world.insert_resource(super::state::board::Plan {
         objective: def.objective.clone(),
         reinforcements: def
             .reinforcements
@@ -265,55 +266,6 @@ pub(super) fn spawn_monster(
         spawned.insert(Turns(block.turns));
     }
     spawned.id()
-}
-
-/// Each creature's entity by id (creatures are never despawned: the dead stay
-/// for the log and the summary). Written only at setup ([`CreatureIndex::set`]),
-/// by a summon (a new id) and by a restore, which takes back the summons
-/// made since its snapshot and despawns them ([`CreatureIndex::truncate`]):
-/// so an id's entity never changes while that entity lives.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct CreatureIndex(Vec<Option<Entity>>);
-
-impl CreatureIndex {
-    /// The creature's entity. Loops over creatures fetch the index once and
-    /// ask it, rather than [`entity_of`](super::world::entity_of) each time.
-    pub fn entity(&self, id: CreatureId) -> Option<Entity> {
-        self.0.get(id.0 as usize).copied().flatten()
-    }
-
-    /// One more than the highest id it holds (0 when empty).
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// Every creature's id and entity, in id order.
-    pub fn iter(&self) -> impl Iterator<Item = (CreatureId, Entity)> + '_ {
-        self.0
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| Some((CreatureId(i as u32), (*e)?)))
-    }
-
-    /// Give `id` its entity (at setup, or a summon's new id).
-    pub(super) fn set(&mut self, id: CreatureId, entity: Entity) {
-        let i = id.0 as usize;
-        if self.0.len() <= i {
-            self.0.resize(i + 1, None);
-        }
-        self.0[i] = Some(entity);
-    }
-
-    /// Drop the ids from `len` on, handing back their entities (for the
-    /// caller to despawn: a restore taking back later summons).
-    pub(super) fn truncate(&mut self, len: usize) -> Vec<Entity> {
-        let len = len.min(self.0.len());
-        self.0.drain(len..).flatten().collect()
-    }
 }
 
 /// Each monster's name, where it can be told: its own, or its stat block's;

@@ -1,59 +1,32 @@
 //! Cheap snapshots of an encounter, for search: everything that changes in
 //! a fight (each creature's changing components and the encounter's
-//! resources), copied out and written back. Creatures summoned after a
-//! snapshot are despawned when it is restored.
+//! resources, as [`super::state`] declares them), copied out and written
+//! back. Creatures summoned after a snapshot are despawned when it is
+//! restored.
 
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
-use super::components::*;
-use super::flow::{Flow, Malice, Phase, TurnEvents};
 use super::log::CombatLog;
-use super::setup::CreatureIndex;
-use super::stack::Resolution;
-use super::world::Battlefield;
+use super::state::board::{Battlefield, CreatureIndex};
+use super::state::turn::{Flow, Phase, TurnEvents};
+use super::state::{SavedCreature, SavedResources};
 use super::{Encounter, replay};
-use crate::conditions::Conditions;
-use crate::dice::Dice;
-use crate::stats::Stamina;
-
-/// One creature's changing components.
-#[derive(Clone, Debug)]
-struct CreatureState {
-    entity: Entity,
-    space: Space,
-    stamina: Stamina,
-    conditions: Conditions,
-    heroic: Option<Heroic>,
-    budget: TurnBudget,
-    stance: Stance,
-    auras: Auras,
-    bonuses: Bonuses,
-    progress: Progress,
-    casting: Option<Casting>,
-    abilities: Abilities,
-    prepared: Option<PreparedAbilities>,
-}
 
 /// An encounter's state at one moment (see [`Encounter::snapshot`]).
 #[derive(Clone, Debug)]
 pub struct Snapshot {
-    creatures: Vec<CreatureState>,
-    flow: Flow,
-    malice: Malice,
-    dice: Dice,
+    creatures: Vec<(Entity, SavedCreature)>,
+    saved: SavedResources,
+    /// The map (walls raised and objects worn are saved resources; the map
+    /// itself changes only when a restore puts an older one back).
     map: std::sync::Arc<crate::map::Map>,
-    walls: super::resolve::RaisedWalls,
-    wear: super::resolve::ObjectWear,
     log_len: usize,
-    squads: Squads,
-    resolution: Resolution,
     phase: Phase,
     commands: usize,
     /// How many creature slots existed (summons made later are removed).
     creatures_len: usize,
-    glyphs: super::glyph::Glyphs,
 }
 
 impl Snapshot {
@@ -63,39 +36,16 @@ impl Snapshot {
         let creatures = w
             .res::<CreatureIndex>()
             .iter()
-            .filter_map(|(_, e)| {
-                Some(CreatureState {
-                    entity: e,
-                    space: *w.comp::<Space>(e)?,
-                    stamina: w.comp::<Stamina>(e)?.clone(),
-                    conditions: w.comp::<Conditions>(e)?.clone(),
-                    heroic: w.comp::<Heroic>(e).cloned(),
-                    budget: *w.comp::<TurnBudget>(e)?,
-                    stance: *w.comp::<Stance>(e)?,
-                    auras: w.comp::<Auras>(e)?.clone(),
-                    bonuses: w.comp::<Bonuses>(e).cloned().unwrap_or_default(),
-                    progress: w.comp::<Progress>(e).cloned().unwrap_or_default(),
-                    casting: w.comp::<Casting>(e).cloned(),
-                    abilities: w.comp::<Abilities>(e).cloned().unwrap_or_default(),
-                    prepared: w.comp::<PreparedAbilities>(e).cloned(),
-                })
-            })
+            .filter_map(|(_, e)| Some((e, SavedCreature::take(w, e)?)))
             .collect();
         Snapshot {
             creatures,
-            flow: w.res::<Flow>().clone(),
-            malice: *w.res::<Malice>(),
-            dice: w.res::<Dice>().clone(),
+            saved: SavedResources::take(w),
             map: w.res::<Battlefield>().0.clone(),
-            walls: w.res::<super::resolve::RaisedWalls>().clone(),
-            wear: w.res::<super::resolve::ObjectWear>().clone(),
             log_len: w.res::<CombatLog>().entries().len(),
-            squads: w.res::<Squads>().clone(),
-            resolution: w.res::<Resolution>().clone(),
             phase: *w.res::<State<Phase>>().get(),
             commands,
             creatures_len: w.res::<CreatureIndex>().len(),
-            glyphs: w.res::<super::glyph::Glyphs>().clone(),
         }
     }
 }
@@ -116,50 +66,15 @@ impl Encounter {
         for e in extra {
             w.despawn(e);
         }
-        for c in &s.creatures {
-            let Ok(mut e) = w.get_entity_mut(c.entity) else {
+        for (entity, c) in &s.creatures {
+            let Ok(mut e) = w.get_entity_mut(*entity) else {
                 continue;
             };
-            e.insert((
-                c.space,
-                c.stamina.clone(),
-                c.conditions.clone(),
-                c.budget,
-                c.stance,
-                c.auras.clone(),
-                (c.bonuses.clone(), c.progress.clone()),
-            ));
-            if let Some(h) = &c.heroic {
-                e.insert(h.clone());
-            }
-            e.insert(c.abilities.clone());
-            match &c.prepared {
-                Some(p) => {
-                    e.insert(p.clone());
-                }
-                None => {
-                    e.remove::<PreparedAbilities>();
-                }
-            }
-            match &c.casting {
-                Some(k) => {
-                    e.insert(k.clone());
-                }
-                None => {
-                    e.remove::<Casting>();
-                }
-            }
+            c.put(&mut e);
         }
-        *w.res_mut::<Flow>() = s.flow.clone();
-        *w.res_mut::<Malice>() = s.malice;
-        *w.res_mut::<Dice>() = s.dice.clone();
+        s.saved.put(w);
         w.res_mut::<Battlefield>().0 = s.map.clone();
-        *w.res_mut::<super::resolve::RaisedWalls>() = s.walls.clone();
-        *w.res_mut::<super::resolve::ObjectWear>() = s.wear.clone();
         w.res_mut::<CombatLog>().rewind(s.log_len);
-        *w.res_mut::<Squads>() = s.squads.clone();
-        *w.res_mut::<super::glyph::Glyphs>() = s.glyphs.clone();
-        *w.res_mut::<Resolution>() = s.resolution.clone();
         w.res_mut::<Flow>().events = TurnEvents::default();
         // The restored creatures may hold grabs and carry auras again.
         super::resolve::hints_unknown(w);

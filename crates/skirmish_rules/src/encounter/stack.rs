@@ -10,83 +10,13 @@
 
 use bevy_ecs::prelude::*;
 
-use super::react::{Event, Prompt, offer, options_for};
-use super::resolve::{self, PendingRoll};
+use super::react::{offer, options_for};
+use super::resolve::{self};
+use super::state::work::{Event, Prompt};
 use super::world;
 use crate::ability::TriggerEvent;
+use crate::encounter::state::work::{Resolution, Resume};
 use crate::fast::KeyedWorld;
-use crate::map::Pos;
-use crate::stats::CreatureId;
-
-/// Work that waits while a prompt is open, last in first out.
-#[derive(Clone, Debug)]
-pub(super) enum Resume {
-    /// Walk the rest of a path (its first square is where the mover stands).
-    /// `asked`: the first step's opportunity attacks were already offered.
-    /// `airborne`: it stands over a gap in the middle of a jump
-    /// (docs/rules.md#climbing-swimming-jumping-and-flying).
-    Walk {
-        creature: CreatureId,
-        path: Vec<Pos>,
-        shift: bool,
-        asked: bool,
-        airborne: bool,
-    },
-    /// Roll an ability and resolve it on its targets.
-    Roll(Box<PendingRoll>),
-    /// After an ability: bleeding.
-    After {
-        creature: CreatureId,
-        ability: String,
-    },
-    /// The attack that ends a charge.
-    FollowUp {
-        creature: CreatureId,
-        target: CreatureId,
-        ability: Option<String>,
-    },
-    /// The roll of an ability used during a move, once the move is over
-    /// (docs/rules.md#during-the-move).
-    Sweep {
-        roll: Box<PendingRoll>,
-        path: Vec<Pos>,
-        reach: u32,
-    },
-    /// A summon's automatic turn (docs/rules.md#summons: "Move+0, Attack+0").
-    SummonTurn { creature: CreatureId },
-    /// The turn ends once the villain actions offered at its end are
-    /// answered (docs/rules.md#villain-actions).
-    FinishTurn,
-    /// The attack that ends a summon's turn.
-    SummonStrike { creature: CreatureId },
-    /// Ask these creatures, in order, about an event.
-    Ask {
-        event: Event,
-        reactors: Vec<CreatureId>,
-    },
-}
-
-/// The open prompt and the work waiting for it.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct Resolution {
-    pub prompt: Option<Prompt>,
-    pub(super) stack: Vec<Resume>,
-    /// Damage dealt since the last check: (by, to).
-    pub(super) damage: Vec<(CreatureId, CreatureId)>,
-}
-
-impl Resolution {
-    pub(super) fn push(&mut self, r: Resume) {
-        self.stack.push(r);
-    }
-
-    /// Drop everything waiting (the acting creature fell).
-    pub(super) fn clear(&mut self) {
-        self.stack.clear();
-        self.prompt = None;
-        self.damage.clear();
-    }
-}
 
 /// Run waiting work until it is done or a prompt opens. Returns whether a
 /// prompt is open. The first item of work may read what the listing

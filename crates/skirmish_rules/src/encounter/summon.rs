@@ -17,92 +17,19 @@ use crate::encounter::world;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::components::*;
-use super::flow::{Flow, can_act};
 use super::log::LogEntry;
 use super::resolve::{self};
-use super::setup::{CreatureIndex, spawn_monster};
-use super::stack::{Resolution, Resume};
-use super::world::{Battlefield, entity_of, occupants};
+use super::setup::spawn_monster;
+use super::state::board::Battlefield;
+use super::state::board::CreatureIndex;
+use super::state::components::*;
+use super::state::turn::{Flow, can_act};
+use super::state::work::{Resolution, Resume};
+use super::world::{entity_of, occupants};
 use crate::content::Content;
 use crate::map::movement::{Mover, reachable};
-use crate::map::{Footprint, Map, Occupant, Pos, Side, line_of_effect};
+use crate::map::{Footprint, Map, Occupant, Pos, Side, line_of_effect, summon_square};
 use crate::stats::{CreatureId, Stamina};
-
-/// The empty square next to `owner` where a creature of `size` appears:
-/// the one nearest an enemy of `side` (then top-left first). `None`: no room,
-/// and the summon "cannot be used".
-pub fn summon_square(
-    map: &Map,
-    creatures: &[Occupant],
-    owner: Footprint,
-    side: Side,
-    size: u32,
-) -> Option<Pos> {
-    let s = size as i32;
-    let o = owner.size as i32;
-    let mut best: Option<((u32, i32, i32, i32), Pos)> = None;
-    for y in (owner.pos.y - s)..=(owner.pos.y + o) {
-        for x in (owner.pos.x - s)..=(owner.pos.x + o) {
-            let fp = Footprint::new(Pos::new(x, y), size);
-            if fp.overlaps(owner) || fp.distance(owner) != 1 || !map.footprint_open(fp) {
-                continue;
-            }
-            if creatures.iter().any(|c| c.space.overlaps(fp)) {
-                continue;
-            }
-            let near = creatures
-                .iter()
-                .filter(|c| c.side != side)
-                .map(|c| c.space.distance(fp))
-                .min()
-                .unwrap_or(u32::MAX);
-            // Nearest by the grid's distance, then the straighter way.
-            let straight = creatures
-                .iter()
-                .filter(|c| c.side != side)
-                .map(|c| (c.space.pos.x - x).abs() + (c.space.pos.y - y).abs())
-                .min()
-                .unwrap_or(0);
-            let key = (near, straight, y, x);
-            if best.is_none_or(|b| key < b.0) {
-                best = Some((key, fp.pos));
-            }
-        }
-    }
-    best.map(|b| b.1)
-}
-
-/// Whether `owner` has room for each creature `ability` would summon.
-#[inline(always)]
-pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::Ability) -> bool {
-    // The quick test first, where it is asked: the legal-action listing
-    // asks this of every ability, and gathering the stat blocks for one
-    // that summons nobody cost random games 4% more instructions.
-    !ability.summons() || room_for_summons(world, owner, ability)
-}
-
-/// [`room_for`] an ability that summons.
-fn room_for_summons(world: &World, owner: Entity, ability: &crate::ability::Ability) -> bool {
-    let stat_blocks = ability.summoned_stat_blocks();
-    if stat_blocks.is_empty() {
-        return true;
-    }
-    let (Some(space), Some(c)) = (
-        world.comp::<Space>(owner).map(|s| s.0),
-        world.comp::<Creature>(owner),
-    ) else {
-        return false;
-    };
-    let content = world.res::<Content>();
-    let map = &world.res::<Battlefield>().0;
-    let creatures = occupants(world);
-    stat_blocks.iter().all(|id| {
-        content.monsters.get(id).is_some_and(|b| {
-            summon_square(map, &creatures, space, c.side, b.size.squares()).is_some()
-        })
-    })
-}
 
 /// Bring a creature of `stat_block` to the board next to `owner`.
 pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
@@ -141,7 +68,7 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         format!("{}'s {} {}", c.name, block.name, order + 1)
     };
     let basic = world
-        .res::<super::flow::ActiveRuleset>()
+        .res::<super::state::turn::ActiveRuleset>()
         .0
         .basic_abilities
         .clone();

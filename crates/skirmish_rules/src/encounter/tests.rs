@@ -167,7 +167,7 @@ fn unnamed_monsters_sharing_a_name_are_numbered() {
 #[test]
 fn known_abilities_follow_the_events_they_answer() {
     use crate::ability::TriggerEvent as T;
-    use components::Abilities;
+    use state::components::Abilities;
     let db = content();
     let mut known = Abilities::new(vec!["free_strike_dummy".into(), "riposte".into()], &db);
     assert!(known.1.contains(T::SelfTargeted));
@@ -178,7 +178,7 @@ fn known_abilities_follow_the_events_they_answer() {
     assert!(!known.1.contains(T::SelfTargeted));
     assert!(known.1.contains(T::SelfTakesDamage));
     known.remove("parting_knife", &db);
-    assert_eq!(known.1, components::Triggers::default());
+    assert_eq!(known.1, state::components::Triggers::default());
 }
 
 // A step sets the next phase itself only while no system watches phase
@@ -1163,8 +1163,8 @@ fn the_triggered_action_returns_each_round() {
     .unwrap();
     e.apply(Command::Answer {
         creature: bandit,
-        reaction: Some(react::Reaction {
-            ability: react::OPPORTUNITY_ATTACK.into(),
+        reaction: Some(state::work::Reaction {
+            ability: state::work::OPPORTUNITY_ATTACK.into(),
             targets: vec![FURY],
         }),
     })
@@ -1333,7 +1333,7 @@ fn the_log_says_how_much_damage_temporary_stamina_took() {
 #[test]
 #[cfg(debug_assertions)]
 fn a_listed_move_the_walk_would_refuse_fails_loudly_in_debug_builds() {
-    use crate::encounter::components::{Creature, Space};
+    use crate::encounter::state::components::{Creature, Space};
     let mut e = duel();
     start(&mut e, FURY);
     let (cmd, end) = e
@@ -1375,7 +1375,7 @@ fn a_listed_move_the_walk_would_refuse_fails_loudly_in_debug_builds() {
 #[test]
 #[cfg(debug_assertions)]
 fn a_walk_reads_who_stands_where_from_its_listing_and_a_stale_one_fails_loudly() {
-    use crate::encounter::components::{Creature, TurnBudget};
+    use crate::encounter::state::components::{Creature, TurnBudget};
     // The fury's first listed move, with what its listing read.
     let listed = |e: &mut Encounter| {
         let mut listing = e.listing();
@@ -1495,7 +1495,7 @@ fn a_turn_ends_with_strain_then_auras_then_saves() {
 /// Every creature's id and square, read with a query made for the call.
 fn ids_and_squares(e: &mut Encounter) -> Vec<(CreatureId, Pos)> {
     let world = e.world_mut();
-    let mut q = world.query::<(&components::Creature, &components::Space)>();
+    let mut q = world.query::<(&state::components::Creature, &state::components::Space)>();
     let mut out: Vec<_> = q.iter(world).map(|(c, s)| (c.id, s.0.pos)).collect();
     out.sort();
     out
@@ -1541,7 +1541,7 @@ fn kept_queries_answer_for_the_world_asked_on_any_thread() {
     struct Marked;
     let marked = {
         let world = a.world_mut();
-        let mut q = world.query_filtered::<Entity, With<components::Creature>>();
+        let mut q = world.query_filtered::<Entity, With<state::components::Creature>>();
         q.iter(world).next().unwrap()
     };
     assert_eq!(kept_ids_and_squares(a.world()), want_a);
@@ -1568,7 +1568,7 @@ fn kept_queries_answer_for_the_world_asked_on_any_thread() {
     // another thread.
     let index = |e: &Encounter| {
         e.world()
-            .res::<setup::CreatureIndex>()
+            .res::<state::board::CreatureIndex>()
             .iter()
             .collect::<Vec<_>>()
     };
@@ -1589,7 +1589,7 @@ fn kept_queries_answer_for_the_world_asked_on_any_thread() {
         c.spawn_empty();
     }
     let far = c.spawn_empty().id();
-    let mut index_c = setup::CreatureIndex::default();
+    let mut index_c = state::board::CreatureIndex::default();
     index_c.set(CreatureId(1), far);
     c.insert_resource(index_c);
     for _ in 0..2 {
@@ -1610,11 +1610,11 @@ fn kept_queries_answer_for_the_world_asked_on_any_thread() {
     // A world that changes is read as it is now.
     let moved = a
         .world()
-        .res::<setup::CreatureIndex>()
+        .res::<state::board::CreatureIndex>()
         .entity(want_a[0].0)
         .unwrap();
     a.world_mut()
-        .get_mut::<components::Space>(moved)
+        .get_mut::<state::components::Space>(moved)
         .unwrap()
         .0
         .pos = Pos::new(9, 9);

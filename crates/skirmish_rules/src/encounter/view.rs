@@ -32,8 +32,12 @@ impl Encounter {
     }
 
     /// The open triggered-action prompt, if resolution is waiting on one.
-    pub fn prompt(&self) -> Option<&react::Prompt> {
-        self.app.world().res::<stack::Resolution>().prompt.as_ref()
+    pub fn prompt(&self) -> Option<&crate::encounter::state::work::Prompt> {
+        self.app
+            .world()
+            .res::<crate::encounter::state::work::Resolution>()
+            .prompt
+            .as_ref()
     }
 
     pub fn malice(&self) -> u32 {
@@ -41,8 +45,10 @@ impl Encounter {
     }
 
     /// The encounter's objective and reinforcements (docs/rules.md#objectives).
-    pub fn plan(&self) -> Option<&objective::Plan> {
-        self.app.world().get_res::<objective::Plan>()
+    pub fn plan(&self) -> Option<&crate::encounter::state::board::Plan> {
+        self.app
+            .world()
+            .get_res::<crate::encounter::state::board::Plan>()
     }
 
     /// A creature's name (for log lines).
@@ -67,12 +73,18 @@ impl Encounter {
     pub fn object_stamina(&self, at: crate::map::Pos) -> Option<i32> {
         let w = self.app.world();
         let object = w.res::<Battlefield>().0.cell(at).object?;
-        Some(object.stamina() - w.res::<resolve::ObjectWear>().taken(at))
+        Some(
+            object.stamina()
+                - w.res::<crate::encounter::state::board::ObjectWear>()
+                    .taken(at),
+        )
     }
 
     /// The glyphs on the board (docs/rules.md#glyphs), seen or not.
-    pub fn glyphs(&self) -> &glyph::Glyphs {
-        self.app.world().res::<glyph::Glyphs>()
+    pub fn glyphs(&self) -> &crate::encounter::state::board::Glyphs {
+        self.app
+            .world()
+            .res::<crate::encounter::state::board::Glyphs>()
     }
 
     /// Read one creature's components.
@@ -129,7 +141,7 @@ impl Encounter {
     pub fn ids(&self) -> Vec<CreatureId> {
         self.app
             .world()
-            .res::<setup::CreatureIndex>()
+            .res::<crate::encounter::state::board::CreatureIndex>()
             .iter()
             .map(|(id, _)| id)
             .collect()
@@ -159,7 +171,7 @@ impl Encounter {
     /// The concentration abilities `id` keeps going (docs/rules.md#concentration),
     /// in id order: none when it concentrates on nothing.
     pub fn concentrating(&self, id: CreatureId) -> Vec<String> {
-        super::concentration::active(self.world(), id)
+        super::world::active(self.world(), id)
     }
 
     /// The content the encounter was built from.

@@ -5,39 +5,26 @@
 
 // The kept queries are the speed machinery's (`crate::fast`); world access
 // names which are kept, and the rules reach them through here.
+use crate::ability::Ability;
 use crate::conditions::{ConditionKind, Conditions, action_limits};
-use crate::encounter::components::*;
-use crate::encounter::flow::{Flow, can_act};
+use crate::content::Content;
+use crate::encounter::state::board::Battlefield;
+use crate::encounter::state::components::uses_left;
+use crate::encounter::state::components::*;
+use crate::encounter::state::turn::{Flow, can_act};
 use crate::fast::KeyedWorld;
 pub(crate) use crate::fast::kept::kept_queries;
 pub(crate) use crate::fast::{CachedQuery, KeptQuery, QuerySlot};
-use crate::map::{Footprint, Map, Occupant, Side};
+use crate::map::{Footprint, Map, Occupant, Side, any_clear_sight, summon_square};
 use crate::stats::{Characteristics, CreatureId, Stamina};
 use bevy_ecs::prelude::*;
-
-/// The map the encounter is fought on. Shared: reading it is a cheap
-/// clone of the pointer; the rare change (a wall raised, an object broken,
-/// treasure taken) copies it first if a snapshot still holds it.
-#[derive(Resource, Clone, Debug, PartialEq)]
-pub struct Battlefield(pub std::sync::Arc<Map>);
-
-impl Battlefield {
-    pub fn new(map: Map) -> Battlefield {
-        Battlefield(std::sync::Arc::new(map))
-    }
-
-    /// The map to change.
-    pub fn map_mut(&mut self) -> &mut Map {
-        std::sync::Arc::make_mut(&mut self.0)
-    }
-}
 
 /// Find a creature's entity (a keyed read of the index: as cheap as the
 /// copy of it each thread once kept for this).
 #[inline(always)]
 pub fn entity_of(world: &World, id: CreatureId) -> Option<Entity> {
     world
-        .get_res::<crate::encounter::setup::CreatureIndex>()?
+        .get_res::<crate::encounter::state::board::CreatureIndex>()?
         .entity(id)
 }
 
@@ -86,50 +73,6 @@ pub(crate) type TriggerData = (&'static Creature, Option<&'static Abilities>);
 /// carrier's creature, space and stamina after).
 pub(crate) type AuraData = (Entity, &'static Auras);
 
-// The resources and components the rules read outside systems.
-crate::fast::keyed::keyed!(
-    crate::content::Content,
-    crate::dice::Dice,
-    crate::conditions::Conditions,
-    crate::stats::Stamina,
-    crate::stats::Characteristics,
-    crate::stats::DamageTraits,
-    crate::encounter::world::Battlefield,
-    crate::encounter::resolve::RaisedWalls,
-    crate::encounter::resolve::ObjectWear,
-    crate::encounter::resolve::RollFacts,
-    crate::encounter::resolve::Grabs,
-    crate::encounter::aura::KnownCarriers,
-    crate::encounter::flow::Flow,
-    crate::encounter::flow::Malice,
-    crate::encounter::flow::ActiveRuleset,
-    crate::encounter::flow::Standing,
-    crate::encounter::objective::Plan,
-    crate::encounter::glyph::Glyphs,
-    crate::encounter::log::CombatLog,
-    crate::fast::Handoff<crate::encounter::world::ListedWalk>,
-    crate::encounter::stack::Resolution,
-    crate::encounter::setup::CreatureIndex,
-    bevy_state::state::State<crate::encounter::flow::Phase>,
-    bevy_state::state::NextState<crate::encounter::flow::Phase>,
-    crate::encounter::components::Abilities,
-    crate::encounter::components::Auras,
-    crate::encounter::components::Bonuses,
-    crate::encounter::components::Casting,
-    crate::encounter::components::Creature,
-    crate::encounter::components::FreeStrike,
-    crate::encounter::components::Heroic,
-    crate::encounter::components::Movement,
-    crate::encounter::components::PreparedAbilities,
-    crate::encounter::components::Progress,
-    crate::encounter::components::Space,
-    crate::encounter::components::SquadMember,
-    crate::encounter::components::Squads,
-    crate::encounter::components::Stance,
-    crate::encounter::components::Summoned,
-    crate::encounter::components::TurnBudget,
-);
-
 kept_queries!(
     OccupantData,
     SceneData,
@@ -146,8 +89,8 @@ kept_queries!(
     SnapshotData,
     HeroData,
     WalkerData,
-    crate::encounter::concentration::SustainData,
-    crate::encounter::gather::LooterData,
+    crate::encounter::world::SustainData,
+    crate::encounter::world::LooterData,
     &'static mut TurnBudget,
 );
 
@@ -214,6 +157,10 @@ pub(crate) struct Scene {
     pub hidden: Vec<CreatureId>,
     pub largest_held: Option<crate::stats::Size>,
 }
+
+// A handoff between the listing and the walk, not a part of the fight's
+// state (`state` declares those).
+crate::fast::keyed::keyed!(crate::fast::Handoff<ListedWalk>);
 
 /// A move or shift taken from the listing of this very moment, with
 /// nothing done to the encounter since: the facade hands it to the walk
@@ -283,13 +230,13 @@ pub(crate) fn walk_scene(
 ) -> (
     Vec<Occupant>,
     Vec<(CreatureId, Entity)>,
-    Vec<crate::encounter::aura::Carrier>,
+    Vec<crate::encounter::world::Carrier>,
 ) {
     let surprised = surprised_side(world);
     // (The walker is always among those near: room for a few at once.)
     let mut others: Vec<Occupant> = Vec::with_capacity(8);
     let mut held: Vec<(CreatureId, Entity)> = Vec::new();
-    let mut carriers: Vec<crate::encounter::aura::Carrier> = Vec::new();
+    let mut carriers: Vec<crate::encounter::world::Carrier> = Vec::new();
     // (A `for` loop: with `for_each`, each creature was a call of its own,
     // the body too large to inline, and a random game took 1% more
     // instructions; the listing's pass above, smaller, is inlined either
@@ -305,7 +252,7 @@ pub(crate) fn walk_scene(
             if !cond.list.is_empty() && held_by(cond, s, walker) {
                 held.push((c.id, e));
             }
-            if let Some(a) = crate::encounter::aura::carrier(e, c, sp, s, auras) {
+            if let Some(a) = crate::encounter::world::carrier(e, c, sp, s, auras) {
                 carriers.push(a);
             }
         }
@@ -321,7 +268,7 @@ pub(crate) fn walk_scene(
 /// engine's hot paths call this many times a command).
 pub(crate) fn all_creatures(world: &World) -> impl Iterator<Item = Entity> + '_ {
     world
-        .get_res::<crate::encounter::setup::CreatureIndex>()
+        .get_res::<crate::encounter::state::board::CreatureIndex>()
         .into_iter()
         .flat_map(|i| i.iter().map(|(_, e)| e))
 }
@@ -412,7 +359,7 @@ pub fn surprised_side(world: &World) -> Option<Side> {
     world.res::<Flow>().surprised_now()
 }
 
-/// What [`crate::encounter::resolve::grabbed_by`] reads of each creature.
+/// What [`crate::encounter::world::grabbed_by`] reads of each creature.
 pub(crate) type GrabData = (
     Entity,
     &'static Creature,
@@ -434,8 +381,248 @@ pub(crate) type WalkerData = (
 pub(crate) type WalkerState = (bool, u32, Side);
 
 /// Whether a creature with these conditions and stamina is one of the
-/// living creatures `grabber` has grabbed (as [`crate::encounter::resolve::grabbed_by`] lists them).
+/// living creatures `grabber` has grabbed (as [`crate::encounter::world::grabbed_by`] lists them).
 #[inline]
 pub(crate) fn held_by(cond: &Conditions, s: &Stamina, grabber: CreatureId) -> bool {
     cond.source_of(ConditionKind::Grabbed) == Some(grabber) && !s.is_dead()
+}
+
+/// A creature carrying auras: its entity, id, space and auras.
+pub(crate) type Carrier = (Entity, CreatureId, Footprint, Vec<ActiveAura>);
+
+/// A creature as [`carriers`] lists it: one still able to act that
+/// carries an aura.
+#[inline]
+pub(crate) fn carrier(
+    e: Entity,
+    c: &Creature,
+    sp: &Space,
+    s: &crate::stats::Stamina,
+    auras: &Auras,
+) -> Option<Carrier> {
+    (!auras.0.is_empty() && can_act(s)).then(|| (e, c.id, sp.0, auras.0.clone()))
+}
+
+/// What [`sustained`] reads of each creature: the conditions and bonuses
+/// others may have made.
+pub(crate) type SustainData = (
+    &'static Creature,
+    Option<&'static Conditions>,
+    Option<&'static Bonuses>,
+);
+
+/// What [`end_of_turn`] reads of the creature whose turn ended: whether it
+/// is a hero (with a heroic resource, not summoned), where it stands, and
+/// its stamina.
+pub(crate) type LooterData = (
+    Has<Heroic>,
+    Has<Summoned>,
+    Option<&'static Space>,
+    Option<&'static crate::stats::Stamina>,
+);
+
+/// Whether every enemy either lacks line of effect to `space` or sees it
+/// only with cover: the Hide maneuver's requirement, and what keeps a
+/// creature hidden after it moves.
+pub(crate) fn unseen(world: &World, id: CreatureId, space: Footprint, side: Side) -> bool {
+    unseen_among(
+        &world.res::<Battlefield>().0,
+        &occupants(world),
+        id,
+        space,
+        side,
+    )
+}
+
+/// [`unseen`] among these creatures.
+pub(crate) fn unseen_among(
+    map: &Map,
+    creatures: &[Occupant],
+    id: CreatureId,
+    space: Footprint,
+    side: Side,
+) -> bool {
+    let enemies = || creatures.iter().filter(|o| o.side != side && o.id != id);
+    // Adjacency first: it is cheap and settles it without a look.
+    enemies().all(|o| o.space.distance(space) > 1)
+        && !any_clear_sight(map, enemies().map(|o| o.space), space)
+}
+
+/// docs/rules.md#grabbed: "If a creature's size is equal to or less than the
+/// size of a creature they have grabbed, their speed is halved while they
+/// have that creature grabbed."
+pub(crate) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 {
+    let Some((id, size)) = world.comp::<Creature>(entity).map(|c| (c.id, c.size)) else {
+        return speed;
+    };
+    let largest = grabbed_by(world, id)
+        .iter()
+        .filter_map(|&(_, e)| world.comp::<Creature>(e).map(|c| c.size))
+        .max();
+    halved_by_grab(speed, size, largest)
+}
+
+/// The rule of [`speed_with_grab`] over plain data: a grabber of `size`
+/// whose largest grabbed creature is of size `largest_held` (none: it
+/// holds no one).
+pub(crate) fn halved_by_grab(
+    speed: u32,
+    size: crate::stats::Size,
+    largest_held: Option<crate::stats::Size>,
+) -> u32 {
+    if largest_held.is_some_and(|l| l >= size) {
+        speed / 2
+    } else {
+        speed
+    }
+}
+
+/// The living creatures `grabber` has grabbed.
+pub(crate) fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
+    let mut held: Vec<(CreatureId, Entity)> = Vec::new();
+    CachedQuery::<GrabData>::with(world, |q| {
+        q.iter_manual(world)
+            .filter(|(_, _, cond, s)| held_by(cond, s, grabber))
+            .for_each(|(e, c, _, _)| held.push((c.id, e)))
+    });
+    // In id order, whatever order the store keeps them in.
+    held.sort_unstable_by_key(|h| h.0);
+    held
+}
+
+/// Whether `side` has a creature that can still take a turn this round.
+pub(crate) fn waiting(world: &World, side: Side) -> bool {
+    let flow = world.res::<Flow>();
+    // Any will do: the creatures are neither gathered nor put in order.
+    CachedQuery::<StandingData>::with(world, |q| {
+        q.iter_manual(world)
+            .any(|(c, s)| still_to_act(flow, side, c, s))
+    })
+    .unwrap_or(false)
+}
+
+/// The creatures of the side to pick that can still take a turn this
+/// round, in id order, and whether the other side has any ([`waiting`]),
+/// found in one pass (a listing asks both at every pick).
+pub(crate) fn picks(world: &World, flow: &Flow) -> (Vec<CreatureId>, bool) {
+    let (side, other) = (flow.to_act, flow.to_act.other());
+    // (Room for a side at once, not grown as they come.)
+    let mut out = Vec::with_capacity(16);
+    let mut other_waiting = false;
+    CachedQuery::<StandingData>::with(world, |q| {
+        q.iter_manual(world).for_each(|(c, s)| {
+            if still_to_act(flow, side, c, s) {
+                out.push(c.id);
+            } else if still_to_act(flow, other, c, s) {
+                other_waiting = true;
+            }
+        })
+    });
+    out.sort_unstable();
+    (out, other_waiting)
+}
+
+/// Whether this creature of `side` can still take a turn this round.
+pub(crate) fn still_to_act(flow: &Flow, side: Side, c: &Creature, s: &Stamina) -> bool {
+    c.side == side && can_act(s) && !flow.acted.contains(&c.id)
+}
+
+/// Whether `owner` has room for each creature `ability` would summon.
+#[inline(always)]
+pub(crate) fn room_for(world: &World, owner: Entity, ability: &crate::ability::Ability) -> bool {
+    // The quick test first, where it is asked: the legal-action listing
+    // asks this of every ability, and gathering the stat blocks for one
+    // that summons nobody cost random games 4% more instructions.
+    !ability.summons() || room_for_summons(world, owner, ability)
+}
+
+/// [`room_for`] an ability that summons.
+fn room_for_summons(world: &World, owner: Entity, ability: &crate::ability::Ability) -> bool {
+    let stat_blocks = ability.summoned_stat_blocks();
+    if stat_blocks.is_empty() {
+        return true;
+    }
+    let (Some(space), Some(c)) = (
+        world.comp::<Space>(owner).map(|s| s.0),
+        world.comp::<Creature>(owner),
+    ) else {
+        return false;
+    };
+    let content = world.res::<Content>();
+    let map = &world.res::<Battlefield>().0;
+    let creatures = occupants(world);
+    stat_blocks.iter().all(|id| {
+        content.monsters.get(id).is_some_and(|b| {
+            summon_square(map, &creatures, space, c.side, b.size.squares()).is_some()
+        })
+    })
+}
+
+/// Whether the creature may use `ability` now (it is not spent).
+pub(crate) fn available(world: &World, entity: Entity, ability: &Ability) -> bool {
+    // Most abilities have no limit: no need to read what was spent.
+    ability.uses.is_none() || uses_left(world.comp::<Progress>(entity), ability) != Some(0)
+}
+
+/// Every ability of `user`'s whose effects still last (conditions it
+/// imposed, bonuses it gave, its aura), in id order: what it may end at
+/// will (docs/rules.md#ending-effects).
+pub fn sustained_by(world: &World, user: CreatureId) -> Vec<String> {
+    sustained(world, user, |_| true)
+}
+
+/// The abilities whose lasting effects (conditions, bonuses, an aura) made
+/// by `user` still hold and that `keep` picks, in id order.
+pub(crate) fn sustained(
+    world: &World,
+    user: CreatureId,
+    keep: impl Fn(&crate::ability::Ability) -> bool,
+) -> Vec<String> {
+    let content = world.res::<Content>();
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |id: &str| {
+        if content.ability(id).is_some_and(&keep) && !out.iter().any(|x| x == id) {
+            out.push(id.to_string());
+        }
+    };
+    // Every creature's conditions and bonuses, through a kept query (each
+    // time a creature takes damage or heals: 0.3% fewer instructions a
+    // random game than two lookups a creature). Any order: the list is
+    // sorted below.
+    CachedQuery::<SustainData>::with(world, |q| {
+        q.iter_manual(world).for_each(|(_, c, b)| {
+            for a in c.into_iter().flat_map(|c| &c.list) {
+                if a.source == Some(user)
+                    && let Some(id) = &a.ability
+                {
+                    add(id);
+                }
+            }
+            for x in b.into_iter().flat_map(|b| &b.0) {
+                if x.source == Some(user) {
+                    add(&x.from);
+                }
+            }
+        })
+    });
+    if let Some(e) = entity_of(world, user) {
+        for a in world.comp::<Auras>(e).into_iter().flat_map(|a| &a.0) {
+            add(&a.ability);
+        }
+        // docs/rules.md#prepared-abilities: an ability prepared under
+        // concentration is one of its lasting effects.
+        let prepared = world.comp::<PreparedAbilities>(e).into_iter();
+        for p in prepared.flat_map(|p| &p.0) {
+            if let Some(source) = &p.source {
+                add(source);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The concentration abilities `user` keeps going, in id order.
+pub fn active(world: &World, user: CreatureId) -> Vec<String> {
+    sustained(world, user, |a| a.concentration)
 }

@@ -461,9 +461,12 @@ fn user_of(e: &Encounter, id: CreatureId) -> Option<User> {
     let w = e.world();
     let ent = crate::encounter::world::entity_of(w, id)?;
     Some(User {
-        at: w.comp::<crate::encounter::components::Space>(ent)?.0.pos,
+        at: w
+            .comp::<crate::encounter::state::components::Space>(ent)?
+            .0
+            .pos,
         owner: w
-            .get::<crate::encounter::components::Summoned>(ent)
+            .get::<crate::encounter::state::components::Summoned>(ent)
             .map(|s| s.owner),
     })
 }

@@ -6,10 +6,10 @@
 
 use crate::conditions::{ConditionKind, Conditions};
 use crate::encounter::Encounter;
-use crate::encounter::components::{
+use crate::encounter::state::board::CreatureIndex;
+use crate::encounter::state::components::{
     Auras, Casting, Creature, Heroic, Movement, Space, SquadMember, Stance, TurnBudget,
 };
-use crate::encounter::setup::CreatureIndex;
 use crate::fast::KeyedWorld;
 use crate::map::{Footprint, Pos, Side, Terrain};
 use crate::stats::Stamina;

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::dice::Dice;
-use crate::encounter::components::{Space, Stance};
+use crate::encounter::state::components::{Space, Stance};
 use std::path::Path;
 
 fn content() -> Arc<ContentDb> {

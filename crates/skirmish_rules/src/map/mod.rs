@@ -7,6 +7,7 @@ pub mod forced;
 pub mod grid;
 pub mod los;
 pub mod movement;
+pub mod place;
 pub mod tiled;
 
 pub use grid::{
@@ -14,6 +15,7 @@ pub use grid::{
     Terrain, Tile, check_size,
 };
 pub use los::{Sight, any_clear_sight, clear_sight, line_of_effect, sight, squares_between};
+pub use place::summon_square;
 
 /// The property tests' configuration: a fixed seed, so CI runs the same
 /// cases every time (a failure is reproducible, never a flake), and more

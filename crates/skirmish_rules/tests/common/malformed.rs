@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use skirmish_rules::content::ContentDb;
 use skirmish_rules::encounter::command::Placement;
-use skirmish_rules::encounter::react::{Prompt, Reaction};
+use skirmish_rules::encounter::state::work::{Prompt, Reaction};
 use skirmish_rules::encounter::{Command, Encounter};
 use skirmish_rules::map::Pos;
 use skirmish_rules::map::movement::Path;

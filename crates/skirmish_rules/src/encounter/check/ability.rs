@@ -5,6 +5,7 @@ use super::*;
 use crate::ability::{Ability, Distance, Relation, TargetKind};
 use crate::content::Content;
 use crate::encounter::command::Placement;
+use crate::encounter::state::board::Battlefield;
 use crate::map::area::Area;
 use crate::map::{Footprint, Map, Occupant, line_of_effect};
 
@@ -122,7 +123,7 @@ pub(crate) fn target_allowed(
 pub(crate) fn tags_allow(world: &World, allowed: &crate::ability::Target, entity: Entity) -> bool {
     allowed.tags.is_empty()
         || world
-            .comp::<crate::encounter::components::Creature>(entity)
+            .comp::<crate::encounter::state::components::Creature>(entity)
             .is_some_and(|c| allowed.tags_allow(&c.tags))
 }
 
@@ -219,9 +220,9 @@ pub(crate) fn use_ability(
             ));
         }
         let side = world
-            .comp::<crate::encounter::components::Creature>(entity)
+            .comp::<crate::encounter::state::components::Creature>(entity)
             .map(|c| c.side);
-        let glyphs = world.res::<crate::encounter::glyph::Glyphs>();
+        let glyphs = world.res::<crate::encounter::state::board::Glyphs>();
         if let Some(p) = links.iter().find(|&&p| {
             !glyphs
                 .list
@@ -242,7 +243,7 @@ pub(crate) fn use_ability(
     }
     let user = snapshot(world, entity).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
     // docs/rules.md#recover-and-refresh: a spent ability waits to be recovered.
-    if !crate::encounter::gather::available(world, entity, ability) {
+    if !crate::encounter::world::available(world, entity, ability) {
         return Err(Refusal::Spent(ability.name.clone()));
     }
     // docs/rules.md#requirements: "Conditions that must be met to start an
@@ -252,7 +253,7 @@ pub(crate) fn use_ability(
     }
     // docs/rules.md#summons: "If there are no available hexes, the summon
     // ability cannot be used."
-    if !crate::encounter::summon::room_for(world, entity, ability) {
+    if !crate::encounter::world::room_for(world, entity, ability) {
         return Err(Refusal::NoRoomToSummon);
     }
     // The action first: "main action already used" outranks target problems.

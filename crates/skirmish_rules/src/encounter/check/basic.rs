@@ -79,7 +79,7 @@ pub(crate) fn release(
     entity: Entity,
     id: CreatureId,
 ) -> Result<TurnBudget, Refusal> {
-    if crate::encounter::resolve::grabbed_by(world, id).is_empty() {
+    if crate::encounter::world::grabbed_by(world, id).is_empty() {
         return Err(Refusal::NothingToRelease(Who::of(world, id)));
     }
     world
@@ -100,7 +100,7 @@ pub(crate) fn hide(world: &World, entity: Entity, id: CreatureId) -> Result<Turn
     if world.comp::<Stance>(entity).is_some_and(|s| s.hidden) {
         return Err(Refusal::CannotHide("already hidden"));
     }
-    if !crate::encounter::resolve::unseen(world, id, space, side) {
+    if !crate::encounter::world::unseen(world, id, space, side) {
         return Err(Refusal::CannotHide(
             "an enemy is adjacent or sees this square without cover",
         ));

@@ -26,9 +26,10 @@ pub(crate) use moving::*;
 use crate::ability::{ActionType, Cost};
 use crate::conditions::{Conditions, action_limits};
 use crate::encounter::command::{Command, Refusal, Who};
-use crate::encounter::components::*;
-use crate::encounter::flow::{Flow, Malice, Phase, can_act};
-use crate::encounter::stack::Resolution;
+use crate::encounter::state::board::Battlefield;
+use crate::encounter::state::components::*;
+use crate::encounter::state::turn::{Flow, Malice, Phase, can_act};
+use crate::encounter::state::work::Resolution;
 use crate::encounter::world::*;
 use crate::fast::KeyedWorld;
 use crate::map::Side;
@@ -198,7 +199,7 @@ pub(crate) fn command(world: &World, cmd: &Command, phase: Phase) -> Result<Chec
         },
         // A free maneuver: it must have made something that lasts.
         Command::EndEffect { ability, .. } => {
-            if !crate::encounter::concentration::sustained_by(world, id).contains(ability) {
+            if !crate::encounter::world::sustained_by(world, id).contains(ability) {
                 return Err(Refusal::NoEffectToEnd(Who::of(world, id), ability.clone()));
             }
             Plan::Basic {
@@ -277,7 +278,7 @@ pub(crate) fn delay(
     if world.res::<Flow>().delayed == Some(other) {
         return Err(Refusal::CannotDelay("the other side has just delayed"));
     }
-    if !crate::encounter::flow::waiting(world, other) {
+    if !crate::encounter::world::waiting(world, other) {
         return Err(Refusal::CannotDelay(
             "the other side has nobody left to act",
         ));
@@ -289,7 +290,7 @@ pub(crate) fn delay(
 pub(crate) fn answer(
     world: &World,
     id: CreatureId,
-    choice: Option<&crate::encounter::react::Reaction>,
+    choice: Option<&crate::encounter::state::work::Reaction>,
 ) -> Result<(), Refusal> {
     let prompt = world
         .res::<Resolution>()
@@ -305,7 +306,7 @@ pub(crate) fn answer(
         return Err(Refusal::NotAnOption(c.ability.clone()));
     }
     if let Some(c) = choice
-        && c.ability != crate::encounter::react::OPPORTUNITY_ATTACK
+        && c.ability != crate::encounter::state::work::OPPORTUNITY_ATTACK
         && world
             .res::<crate::content::Content>()
             .ability(&c.ability)

@@ -5,7 +5,8 @@ use super::*;
 use crate::ability::{Distance, Keyword};
 use crate::conditions::movement_limits;
 use crate::content::Content;
-use crate::encounter::resolve::speed_with_grab;
+use crate::encounter::state::board::Battlefield;
+use crate::encounter::world::speed_with_grab;
 use crate::map::movement::{Mover, is_straight, nears, path_cost};
 use crate::map::{Footprint, Pos};
 
@@ -225,7 +226,7 @@ pub(crate) fn charge(
             }
             // What would stop the ability after the run stops the charge
             // before it.
-            if !crate::encounter::gather::available(world, entity, ab) {
+            if !crate::encounter::world::available(world, entity, ab) {
                 return Err(Refusal::Spent(ab.name.clone()));
             }
             affordable(world, entity, ab)?;

@@ -8,6 +8,9 @@ mod sweeps;
 pub(crate) use charges::*;
 pub(crate) use sweeps::*;
 
+use super::command::Command;
+use super::state::board::Battlefield;
+use super::state::turn::{Flow, Malice};
 use super::*;
 use crate::ability::{ActionType, Distance};
 use crate::conditions::movement_limits;
@@ -18,13 +21,8 @@ use crate::map::movement::Mover;
 use crate::map::{Side, line_of_effect};
 use crate::stats::{CreatureId, Stamina};
 use bevy_ecs::prelude::*;
-pub use command::{Command, Refusal};
-pub use flow::{Flow, Malice, Phase};
-pub use log::{CombatLog, LogEntry};
-pub use setup::SetupError;
 use smallvec::SmallVec;
 use std::sync::Arc;
-pub use world::Battlefield;
 
 /// The legal commands of this moment in `world` (see [`Encounter::listing`]).
 pub(crate) fn list(world: &mut World) -> Listing {
@@ -46,7 +44,10 @@ pub(crate) fn list(world: &mut World) -> Listing {
         return Listing::default();
     }
     // An open prompt: its answers, letting it pass first.
-    if let Some(p) = &world.res::<stack::Resolution>().prompt {
+    if let Some(p) = &world
+        .res::<crate::encounter::state::work::Resolution>()
+        .prompt
+    {
         let mut out = vec![Command::Answer {
             creature: p.creature,
             reaction: None,
@@ -66,7 +67,7 @@ pub(crate) fn list(world: &mut World) -> Listing {
         let world: &World = world;
         let flow = world.res::<Flow>();
         // In id order.
-        let (picks, other_waiting) = flow::picks(world, flow);
+        let (picks, other_waiting) = world::picks(world, flow);
         // (With room for the delay: a command is large, and growing
         // the list for it moved them all.)
         let mut out: Vec<Command> = Vec::with_capacity(picks.len() + 1);
@@ -305,7 +306,7 @@ impl Check {
 }
 
 /// [`Check::of`] for Hide's check: cover from, or no line of effect to,
-/// every enemy, none adjacent ([`resolve::unseen_among`]).
+/// every enemy, none adjacent ([`world::unseen_among`]).
 pub(crate) const HIDE: u32 = u32::MAX;
 
 /// What a listing's checks read, with its creatures: the battlefield as it
@@ -323,7 +324,7 @@ impl ListedScene {
     /// Whether check `of` holds among `creatures` (the listing's).
     fn holds(&mut self, of: u32, creatures: &[crate::map::Occupant]) -> bool {
         if of == HIDE {
-            return resolve::unseen_among(&self.map, creatures, self.id, self.user, self.side);
+            return world::unseen_among(&self.map, creatures, self.id, self.user, self.side);
         }
         let n = of as usize;
         let (map, user) = (&self.map, self.user);
@@ -769,9 +770,9 @@ pub(crate) fn creature_actions(
     }
     let (mv, budget) = (*mv, *budget);
     // docs/rules.md#grabbed: halved while holding one as large (a creature
-    // with no space holds no one, as `resolve::speed_with_grab` has it).
+    // with no space holds no one, as `world::speed_with_grab` has it).
     let speed = space.map_or(mv.speed, |_| {
-        resolve::halved_by_grab(mv.speed, me.size, largest_held)
+        world::halved_by_grab(mv.speed, me.size, largest_held)
     });
     let space = space
         .map(|s| s.0)
@@ -896,7 +897,7 @@ pub(crate) fn creature_actions(
                 && a.target.tags.is_empty()
                 && a.requirement_missing(cond).is_none()
                 && cost_ok(a)
-                && gather::available(world, e, a)
+                && world::available(world, e, a)
             {
                 with.push(ChargeWith {
                     ability: id,
@@ -950,8 +951,8 @@ pub(crate) fn creature_actions(
         if !allows(a.action)
             || !cost_ok(a)
             || a.requirement_missing(cond).is_some()
-            || !gather::available(world, e, a)
-            || !summon::room_for(world, e, a)
+            || !world::available(world, e, a)
+            || !world::room_for(world, e, a)
         {
             continue;
         }
@@ -1074,7 +1075,7 @@ pub(crate) fn creature_actions(
     }
     // Ending what one's own abilities made: a free maneuver
     // (docs/rules.md#ending-effects), one command per ability.
-    for ability in crate::encounter::concentration::sustained_by(world, active) {
+    for ability in crate::encounter::world::sustained_by(world, active) {
         out.push(Listed::Other(others.len() as u32));
         others.push(Command::EndEffect {
             creature: active,
@@ -1084,9 +1085,9 @@ pub(crate) fn creature_actions(
     // Letting go of a grab takes no action (docs/rules.md#grabbed); looked
     // for only when someone may be grabbed (the grab check's hint).
     let maybe_grabbing = world
-        .get_res::<resolve::Grabs>()
+        .get_res::<crate::encounter::state::board::Grabs>()
         .is_none_or(|g| g.0.0.as_ref().is_none_or(|k| !k.is_empty()));
-    if maybe_grabbing && !resolve::grabbed_by(world, active).is_empty() {
+    if maybe_grabbing && !world::grabbed_by(world, active).is_empty() {
         out.push(Listed::Basic {
             creature: active,
             kind: Basic::Release,

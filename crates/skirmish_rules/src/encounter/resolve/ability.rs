@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::encounter::log::emit;
+use crate::encounter::state::board::{Battlefield, RaisedWall, RaisedWalls};
+use crate::encounter::state::work::PendingRoll;
 
 /// docs/rules.md#flanking: an ally on the opposite side or corner of the
 /// target, adjacent to it and able to take triggered actions, gives an edge
@@ -329,31 +331,6 @@ pub(crate) fn sweep_roll(world: &mut World, mut roll: PendingRoll, path: &[Pos],
     roll.area = Some(area);
     roll.source = Some(user.space);
     start_ability(world, entity, ability, roll);
-}
-
-/// An ability roll waiting to be made: the user, the ability, and the
-/// choices made when it was started. Targets are checked again when it is
-/// rolled, since triggered actions may have moved or felled them.
-#[derive(Clone, Debug)]
-pub struct PendingRoll {
-    pub user: CreatureId,
-    pub ability: String,
-    pub targets: Vec<CreatureId>,
-    /// An area ability's placed area: its targets are whoever it reaches at
-    /// the roll.
-    pub area: Option<crate::map::area::Area>,
-    /// Where forced movement is measured from (the user, if none).
-    pub source: Option<Footprint>,
-    pub surges: u32,
-    /// Targets whose potency is raised by 1 for 2 surges each.
-    pub potency_surges: Vec<CreatureId>,
-    pub tier: Option<crate::power_roll::Tier>,
-    pub extra: Vec<crate::ability::Effect>,
-    /// Heroic resource spent on `extra` ("Spend X").
-    pub spend: u32,
-    /// The squares of the objects a strike targets (docs/rules.md#objects;
-    /// an area's are whatever objects it reaches at the roll).
-    pub objects: Vec<Pos>,
 }
 
 /// Passive and episodic abilities take effect on their users as the

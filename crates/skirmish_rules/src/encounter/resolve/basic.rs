@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::encounter::log::emit;
+use crate::encounter::state::board::Battlefield;
+use crate::encounter::state::work::PendingRoll;
 
 /// A side lets the other pick first this time (the power roll's delay,
 /// checked: [`crate::encounter::check::delay`]).
@@ -29,33 +31,6 @@ pub(crate) fn defend(world: &mut World, entity: Entity, id: CreatureId, budget: 
             name: "Defend".into(),
         },
     );
-}
-
-/// Whether every enemy either lacks line of effect to `space` or sees it
-/// only with cover: the Hide maneuver's requirement, and what keeps a
-/// creature hidden after it moves.
-pub(crate) fn unseen(world: &World, id: CreatureId, space: Footprint, side: Side) -> bool {
-    unseen_among(
-        &world.res::<Battlefield>().0,
-        &occupants(world),
-        id,
-        space,
-        side,
-    )
-}
-
-/// [`unseen`] among these creatures.
-pub(crate) fn unseen_among(
-    map: &Map,
-    creatures: &[Occupant],
-    id: CreatureId,
-    space: Footprint,
-    side: Side,
-) -> bool {
-    let enemies = || creatures.iter().filter(|o| o.side != side && o.id != id);
-    // Adjacency first: it is cheap and settles it without a look.
-    enemies().all(|o| o.space.distance(space) > 1)
-        && !any_clear_sight(map, enemies().map(|o| o.space), space)
 }
 
 /// Hide (maneuver, our ruling), checked
@@ -107,7 +82,7 @@ pub(crate) fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction
     let Some(entity) = entity_of(world, id) else {
         return;
     };
-    if choice.ability == react::OPPORTUNITY_ATTACK {
+    if choice.ability == crate::encounter::state::work::OPPORTUNITY_ATTACK {
         let target = prompt.event.actor;
         opportunity_attack(world, entity, id, target);
         return;
@@ -130,7 +105,7 @@ pub(crate) fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction
         },
     );
     if ability.action == ActionType::VillainAction {
-        let round = world.res::<crate::encounter::flow::Flow>().round;
+        let round = world.res::<crate::encounter::state::turn::Flow>().round;
         if let Some(mut p) = world.comp_mut::<Progress>(entity) {
             p.villain_round = round;
         }

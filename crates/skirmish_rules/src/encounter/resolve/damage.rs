@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::encounter::log::emit;
+use crate::encounter::state::board::{Battlefield, ObjectWear};
 
 /// Apply damage through immunity and weakness; log it, and log death.
 /// `by` is the creature dealing it, as the rules see it (its triggers, the

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::encounter::log::emit;
+use crate::encounter::state::board::{Battlefield, Grabs};
 
 /// docs/rules.md#grabbed: "If a creature is grabbed by another creature and
 /// that creature moves, they bring the grabbed creature with them." The
@@ -64,48 +65,6 @@ pub(crate) fn modes_of(world: &World, entity: Entity) -> crate::map::movement::M
     world
         .comp::<Movement>(entity)
         .map_or_else(Default::default, |m| m.modes.crawling(prone))
-}
-
-/// docs/rules.md#grabbed: "If a creature's size is equal to or less than the
-/// size of a creature they have grabbed, their speed is halved while they
-/// have that creature grabbed."
-pub(crate) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 {
-    let Some((id, size)) = world.comp::<Creature>(entity).map(|c| (c.id, c.size)) else {
-        return speed;
-    };
-    let largest = grabbed_by(world, id)
-        .iter()
-        .filter_map(|&(_, e)| world.comp::<Creature>(e).map(|c| c.size))
-        .max();
-    halved_by_grab(speed, size, largest)
-}
-
-/// The rule of [`speed_with_grab`] over plain data: a grabber of `size`
-/// whose largest grabbed creature is of size `largest_held` (none: it
-/// holds no one).
-pub(crate) fn halved_by_grab(
-    speed: u32,
-    size: crate::stats::Size,
-    largest_held: Option<crate::stats::Size>,
-) -> u32 {
-    if largest_held.is_some_and(|l| l >= size) {
-        speed / 2
-    } else {
-        speed
-    }
-}
-
-/// The living creatures `grabber` has grabbed.
-pub(crate) fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
-    let mut held: Vec<(CreatureId, Entity)> = Vec::new();
-    CachedQuery::<GrabData>::with(world, |q| {
-        q.iter_manual(world)
-            .filter(|(_, _, cond, s)| held_by(cond, s, grabber))
-            .for_each(|(e, c, _, _)| held.push((c.id, e)))
-    });
-    // In id order, whatever order the store keeps them in.
-    held.sort_unstable_by_key(|h| h.0);
-    held
 }
 
 /// End a grab.

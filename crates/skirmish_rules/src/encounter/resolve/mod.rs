@@ -36,17 +36,20 @@ use crate::content::Content;
 use crate::dice::Dice;
 use crate::encounter::check::{Checked, Plan, place_area, target_allowed};
 use crate::encounter::command::{Command, Placement, Refusal, Who};
-use crate::encounter::components::*;
-use crate::encounter::flow::{Flow, Malice, Phase, Step, can_act};
 use crate::encounter::log::{CombatLog, LogEntry};
-use crate::encounter::react::{self, Event, Reaction};
-use crate::encounter::stack::{self, Resolution, Resume};
+use crate::encounter::react::{self};
+use crate::encounter::stack::{self};
+use crate::encounter::state::board::{
+    Battlefield, Grabs, Known, ObjectWear, RaisedWalls, RoundsInPlay,
+};
+use crate::encounter::state::components::*;
+use crate::encounter::state::turn::{Flow, Malice, Phase, Step, can_act};
+use crate::encounter::state::work::{Event, Reaction};
+use crate::encounter::state::work::{Resolution, Resume};
 use crate::encounter::world::*;
 use crate::fast::KeyedWorld;
 use crate::map::forced::{Force, ForcedEvent};
-use crate::map::{
-    Footprint, Map, Occupant, Pos, Side, Sight, any_clear_sight, line_of_effect, sight,
-};
+use crate::map::{Footprint, Map, Occupant, Pos, Sight, line_of_effect, sight};
 use crate::power_roll::RollSpec;
 use crate::stats::{Characteristics, CreatureId, DamageTraits, DamageType, Health, Stamina};
 use bevy_app::App;
@@ -64,31 +67,6 @@ pub(crate) fn plugin(app: &mut App) {
         );
 }
 
-/// A wall an ability raised, and how long it has left.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RaisedWall {
-    pub squares: Vec<Pos>,
-    pub owner: CreatureId,
-    /// Ends of the owner's turns before it crumbles.
-    pub turn_ends_left: u32,
-}
-
-/// docs/rules.md#objects: the damage each object on the map has taken
-/// (by its square), until it is destroyed.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct ObjectWear(pub Vec<(Pos, i32)>);
-
-impl ObjectWear {
-    /// The damage the object on `at` has taken so far.
-    pub fn taken(&self, at: Pos) -> i32 {
-        self.0.iter().find(|(p, _)| *p == at).map_or(0, |w| w.1)
-    }
-}
-
-/// The walls abilities have raised.
-#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
-pub struct RaisedWalls(pub Vec<RaisedWall>);
-
 /// End of a turn: the walls of the creatures ending it count down, and
 /// crumble at zero.
 pub(crate) fn walls_crumble(world: &mut World) {
@@ -96,7 +74,7 @@ pub(crate) fn walls_crumble(world: &mut World) {
     if world.res::<RaisedWalls>().0.is_empty() {
         return;
     }
-    let ended = crate::encounter::flow::turns_ended(world);
+    let ended = crate::encounter::state::turn::turns_ended(world);
     if ended.is_empty() {
         return;
     }
@@ -245,7 +223,7 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
             world.res_mut::<Resolution>().push(Resume::FinishTurn);
             react::offer(
                 world,
-                react::Event {
+                crate::encounter::state::work::Event {
                     kind: crate::ability::TriggerEvent::TurnEnded,
                     actor: id,
                     subject: None,
@@ -382,11 +360,6 @@ pub(crate) fn start_turn(world: &mut World, entity: Entity, id: CreatureId, seiz
     world.res_mut::<NextState<Phase>>().set(Phase::Acting);
 }
 
-/// Set once a rounds duration is imposed (docs/rules.md#durations): until
-/// then no turn start looks for one to end.
-#[derive(Resource, Clone, Copy, Debug, Default)]
-pub(crate) struct RoundsInPlay;
-
 /// docs/rules.md#durations: end the rounds durations due now, at the start
 /// of `turn`'s turn in `round` (None: the start of `round`), logged in
 /// creature order.
@@ -420,33 +393,6 @@ pub(crate) fn set_budget(world: &mut World, entity: Entity, budget: TurnBudget) 
     }
 }
 
-/// Creatures a check keeps in mind between its runs (who may be grabbed,
-/// see [`Grabs`]; who may carry an aura, see `aura::KnownCarriers`): None
-/// when not known, and the check then passes over everyone.
-#[derive(Default)]
-pub(crate) struct Known(pub(super) Option<smallvec::SmallVec<[Entity; 4]>>);
-
-impl Known {
-    /// `entity` is one of them now (kept in mind only while they are known).
-    pub(super) fn add(&mut self, entity: Entity) {
-        if let Some(list) = &mut self.0
-            && !list.contains(&entity)
-        {
-            list.push(entity);
-        }
-    }
-}
-
-/// Who may be grabbed, for [`check_grabs`]: every creature grabbed is in
-/// the list (some in it may no longer be: the check reads their conditions
-/// and keeps those still grabbed). The check sets it; [`impose`] adds whom
-/// it grabs. Not known at the start, after a restore, or after a hand on
-/// the world through `Encounter::world_mut` (either may bring grabs of its
-/// own). Kept out of snapshots. (Missing, as in a world built without the
-/// setup, it counts as not known.)
-#[derive(Resource, Default)]
-pub(crate) struct Grabs(pub(crate) Known);
-
 /// Forget whom the hints kept for the checks name (who may be grabbed;
 /// who may carry an aura): after a restore, or a hand on the world, the
 /// checks find out again.
@@ -454,7 +400,7 @@ pub(crate) fn hints_unknown(world: &mut World) {
     if let Some(mut m) = world.get_res_mut::<Grabs>() {
         m.0 = Known::default();
     }
-    if let Some(mut k) = world.get_res_mut::<crate::encounter::aura::KnownCarriers>() {
+    if let Some(mut k) = world.get_res_mut::<crate::encounter::state::board::KnownCarriers>() {
         k.0 = Known::default();
     }
 }

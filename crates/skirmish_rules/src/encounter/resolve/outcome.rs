@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::encounter::log::emit;
+use crate::encounter::state::board::{Battlefield, Grabs};
+use crate::encounter::state::work::RollFacts;
 
 /// Apply one target's effects: damage (with surges spent on the first
 /// target that takes damage), then forced movement and conditions in the
@@ -272,7 +274,7 @@ pub(crate) fn support(
     if outcome.signature_strike && alive(world) {
         crate::encounter::react::ask(
             world,
-            crate::encounter::react::Event {
+            crate::encounter::state::work::Event {
                 kind: crate::ability::TriggerEvent::StrikeNow,
                 actor: user,
                 subject: Some(target.id),
@@ -614,7 +616,7 @@ pub(crate) fn impose(
     let duration = if let Duration::Rounds(_) = duration {
         let flow = world.res::<Flow>();
         let d = duration.imposed(flow.round, flow.active.unwrap_or(source));
-        world.insert_resource(super::RoundsInPlay);
+        world.insert_resource(crate::encounter::state::board::RoundsInPlay);
         d
     } else {
         duration

@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::encounter::log::emit;
+use crate::encounter::state::board::Battlefield;
+use crate::encounter::state::work::{PendingRoll, RollFacts};
 
 /// Make a waiting roll: the user must still be standing; strike targets
 /// must still be alive, in reach and in line of effect; an area affects
@@ -250,10 +252,13 @@ pub(crate) fn resolve_roll(
             // docs/rules.md#critical-hit: "at once, whether or not it's
             // your turn": off its turn (an opportunity attack, a triggered
             // ability) the creature is asked now, once this roll is done.
-            if !world.res::<crate::encounter::flow::Flow>().is_acting(id) {
+            if !world
+                .res::<crate::encounter::state::turn::Flow>()
+                .is_acting(id)
+            {
                 crate::encounter::react::ask(
                     world,
-                    crate::encounter::react::Event {
+                    crate::encounter::state::work::Event {
                         kind: crate::ability::TriggerEvent::CriticalHit,
                         actor: id,
                         subject: Some(target.id),
@@ -415,7 +420,7 @@ pub(crate) fn edges_and_banes(
             .is_some_and(|s| s.defending)
     {
         banes += world
-            .res::<crate::encounter::flow::ActiveRuleset>()
+            .res::<crate::encounter::state::turn::ActiveRuleset>()
             .0
             .defend_banes;
     }
@@ -424,15 +429,6 @@ pub(crate) fn edges_and_banes(
     }
     edges += crate::encounter::captain::edge(world, entity, facts.strike);
     (edges, banes)
-}
-
-/// The roll being applied to a target (for docs/rules.md#saving-throws's shifted saves).
-#[derive(Resource, Clone, Copy, Debug)]
-pub(crate) struct RollFacts {
-    pub(crate) tier: crate::power_roll::Tier,
-    pub(crate) critical: bool,
-    /// Both dice showed 1: the seed's "Critical Failure".
-    pub(crate) fumble: bool,
 }
 
 /// What a command chose about an ability's roll.

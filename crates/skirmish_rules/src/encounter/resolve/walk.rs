@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::encounter::log::emit;
+use crate::encounter::state::board::Battlefield;
 
 /// A walk, checked ([`crate::encounter::check::walk`]): the budget after
 /// it is written, and its steps are put up to be taken one by one,

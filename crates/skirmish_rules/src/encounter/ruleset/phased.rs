@@ -17,11 +17,11 @@ use crate::conditions::{ConditionKind, Conditions, movement_limits};
 use crate::content::RulesetKind;
 use crate::dice::Dice;
 use crate::encounter::command::{Command, Refusal, Who};
-use crate::encounter::components::*;
-use crate::encounter::flow::{ActiveRuleset, Flow, can_act};
 use crate::encounter::log::{CombatLog, LogEntry};
 use crate::encounter::resolve;
-use crate::encounter::stack::{Resolution, Resume};
+use crate::encounter::state::components::*;
+use crate::encounter::state::turn::{ActiveRuleset, Flow, can_act};
+use crate::encounter::state::work::{Resolution, Resume};
 use crate::encounter::world::{Snapshot, entity_of, occupants};
 use crate::map::movement::{Mover, is_straight, path_cost};
 use crate::map::{Pos, Side};
@@ -492,7 +492,7 @@ pub(crate) fn check_movement(
         ));
     }
     let side = side_of(world, id).unwrap_or(Side::Heroes);
-    let limits = movement_limits(&conditions, resolve::speed_with_grab(world, entity, speed));
+    let limits = movement_limits(&conditions, world::speed_with_grab(world, entity, speed));
     if limits.speed == 0 {
         return Err(Refusal::CannotMove);
     }
@@ -523,7 +523,7 @@ pub(crate) fn check_movement(
         modes: resolve::modes_of(world, entity),
     };
     let cost = path_cost(
-        &world.res::<world::Battlefield>().0,
+        &world.res::<crate::encounter::state::board::Battlefield>().0,
         &creatures,
         &mover,
         path,
@@ -771,12 +771,15 @@ pub(crate) fn movement_commands(world: &mut World, id: CreatureId) -> Vec<Comman
         return out;
     }
     let speed = world.comp::<Movement>(e).map_or(0, |m| m.speed);
-    let limits = movement_limits(&cond, resolve::speed_with_grab(world, e, speed));
+    let limits = movement_limits(&cond, world::speed_with_grab(world, e, speed));
     if limits.speed == 0 {
         return out;
     }
     let creatures = occupants(world);
-    let map = world.res::<world::Battlefield>().0.clone();
+    let map = world
+        .res::<crate::encounter::state::board::Battlefield>()
+        .0
+        .clone();
     let squares = |p: MovementPower| crate::phased::movement(p, limits.speed, &rules).squares;
     let push = |out: &mut Vec<Command>, power, path| {
         out.push(Command::Movement {
@@ -955,11 +958,11 @@ impl super::Ruleset for Phased {
         &self,
         world: &World,
         id: CreatureId,
-        phase: crate::encounter::flow::Phase,
+        phase: crate::encounter::state::turn::Phase,
     ) -> Result<bool, Refusal> {
         // docs/rules.md#turn-order: the phases' order, or seizing the
         // initiative.
-        if round(world).is_some() && phase == crate::encounter::flow::Phase::AwaitingTurn {
+        if round(world).is_some() && phase == crate::encounter::state::turn::Phase::AwaitingTurn {
             check_start(world, id)
         } else {
             Ok(false)
@@ -1025,7 +1028,7 @@ impl super::Ruleset for Phased {
         world: &World,
         entity: Entity,
         id: CreatureId,
-        phase: crate::encounter::flow::Phase,
+        phase: crate::encounter::state::turn::Phase,
     ) -> Result<(), Refusal> {
         crate::encounter::check::side_to_pick(world, entity, id, phase)?;
         check_delay(world, id).map(|_| ())
@@ -1036,7 +1039,7 @@ impl super::Ruleset for Phased {
         world: &mut World,
         _: Entity,
         id: CreatureId,
-        _: crate::encounter::flow::Phase,
+        _: crate::encounter::state::turn::Phase,
     ) {
         // (Found again as checked: nothing has changed since.)
         if let Ok(delaying) = check_delay(world, id) {

@@ -3,7 +3,7 @@
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::ability::TriggerEvent;
+use crate::ability::{Ability, TriggerEvent};
 use crate::map::{Footprint, Side};
 use crate::stats::CreatureId;
 
@@ -506,7 +506,7 @@ pub struct Summoned {
 /// "Slow Action"): the roll as started, and where the user stood.
 #[derive(Component, Clone, Debug)]
 pub struct Casting {
-    pub roll: Box<super::resolve::PendingRoll>,
+    pub roll: Box<super::work::PendingRoll>,
     pub from: crate::map::Pos,
 }
 
@@ -525,4 +525,11 @@ pub struct PreparedAbility {
     /// The concentration ability that prepared it: it expires when that
     /// concentration ends (docs/rules.md#prepared-abilities).
     pub source: Option<String>,
+}
+
+/// How many uses of `ability` the creature has left (`None`: unlimited).
+pub fn uses_left(progress: Option<&Progress>, ability: &Ability) -> Option<u32> {
+    let max = ability.uses?;
+    let used = progress.map_or(0, |p| p.spent.iter().filter(|s| **s == ability.id).count());
+    Some(max.saturating_sub(used as u32))
 }

@@ -89,7 +89,7 @@ fn an_aura_acts_on_enemies_starting_their_turn_in_it_and_moves_with_its_user() {
 
 // docs/rules.md#aura: it "always originates from you and moves with you for
 // the duration of the ability that created it". A turn's boundary reads
-// only those it knows may carry an aura (`aura::KnownCarriers`): an aura a
+// only those it knows may carry an aura (`state::board::KnownCarriers`): an aura a
 // restore brings back, or one put on by hand, still acts.
 #[test]
 fn an_aura_brought_back_by_a_restore_or_put_on_by_hand_still_acts() {

@@ -435,9 +435,9 @@ fn greedy_steps_round_a_glyph_it_has_seen_and_only_that() {
     let through = walk([(1, 2), (2, 2), (3, 2), (4, 2)]);
     let round = walk([(1, 2), (2, 2), (3, 3), (4, 2)]);
     e.world_mut()
-        .resource_mut::<glyph::Glyphs>()
+        .resource_mut::<state::board::Glyphs>()
         .list
-        .push(glyph::Glyph {
+        .push(state::board::Glyph {
             at: Pos::new(3, 2),
             from: "fire_glyph".into(),
             name: "Fire Glyph".into(),
@@ -450,12 +450,12 @@ fn greedy_steps_round_a_glyph_it_has_seen_and_only_that() {
             links: None,
         });
     assert_eq!(greedy_score(&e, &through), greedy_score(&e, &round));
-    e.world_mut().resource_mut::<glyph::Glyphs>().list[0].revealed = true;
+    e.world_mut().resource_mut::<state::board::Glyphs>().list[0].revealed = true;
     // The fire glyph deals "4 fire damage" to whoever enters it.
     let (t, r) = (greedy_score(&e, &through), greedy_score(&e, &round));
     assert!((r - t - 4.0).abs() < 1e-9, "{r} against {t}");
     // Its own side's glyphs harm no one of it.
-    e.world_mut().resource_mut::<glyph::Glyphs>().list[0].side = Side::Heroes;
+    e.world_mut().resource_mut::<state::board::Glyphs>().list[0].side = Side::Heroes;
     assert_eq!(greedy_score(&e, &through), greedy_score(&e, &round));
 }
 
@@ -738,7 +738,7 @@ fn greedy_ends_its_own_effect_only_when_it_holds_its_own_side() {
 #[test]
 fn greedy_connects_a_glyph_only_to_those_of_its_kind() {
     use crate::ai::lasting::{connect_glyphs, shares_command};
-    use crate::encounter::glyph::{Glyph, Glyphs};
+    use crate::encounter::state::board::{Glyph, Glyphs};
     let db = db_with(&[]);
     let spec = |id: &str| db.abilities[id].glyph.clone().unwrap();
     assert!(shares_command(&spec("fire_glyph"), &spec("fire_glyph")));

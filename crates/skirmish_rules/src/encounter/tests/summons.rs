@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::encounter::gather::loot_squares;
-use crate::encounter::summon::summon_square;
 use crate::encounter::world;
+use crate::map::summon_square;
 use crate::map::{Footprint, Map, Occupant, Side};
 
 fn occupant(id: u32, x: i32, y: i32, side: Side) -> Occupant {
@@ -115,7 +115,9 @@ fn restoring_a_snapshot_removes_later_summons() {
     let now = world::entity_of(e.world(), wolf.id).unwrap();
     assert_eq!(
         Some(now),
-        e.world().res::<setup::CreatureIndex>().entity(wolf.id)
+        e.world()
+            .res::<state::board::CreatureIndex>()
+            .entity(wolf.id)
     );
     assert_ne!(now, first);
 }
@@ -143,7 +145,8 @@ fn named_distances_read_as_squares() {
 // Swinging Distance of it" (1 square); our ruling keeps networks to one side.
 #[test]
 fn glyphs_connect_to_their_side_within_one_square() {
-    use crate::encounter::glyph::{Glyph, connected};
+    use crate::encounter::glyph::connected;
+    use crate::encounter::state::board::Glyph;
     let g = |x: i32, y: i32, side: Side| Glyph {
         at: Pos::new(x, y),
         from: "fire_glyph".into(),

@@ -3,7 +3,7 @@
 //! strain (spending clarity it doesn't have, at a cost).
 
 use super::*;
-use crate::encounter::components::Heroic;
+use crate::encounter::state::components::Heroic;
 use crate::encounter::world;
 
 fn heroic(e: &Encounter, id: CreatureId) -> Heroic {
@@ -115,7 +115,7 @@ fn strike_now_lends_an_ally_a_signature_ability_and_a_surge() {
         let a = content.ability(&o.ability).unwrap();
         assert_eq!(a.cost, crate::ability::Cost::Signature, "{o:?}");
     }
-    let tackle = react::Reaction {
+    let tackle = state::work::Reaction {
         ability: "fury_tackle".into(),
         targets: vec![lackey],
     };

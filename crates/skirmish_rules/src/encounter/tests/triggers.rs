@@ -5,7 +5,7 @@ use super::*;
 use crate::ability::{Ability, TriggerEvent};
 use crate::encounter::world;
 use crate::power_roll::Tier;
-use react::{OPPORTUNITY_ATTACK, Reaction};
+use state::work::{OPPORTUNITY_ATTACK, Reaction};
 
 const BANDIT: CreatureId = CreatureId(2);
 
@@ -704,7 +704,7 @@ fn a_grabber_drags_its_catch_at_half_speed_and_a_push_frees_it() {
 // docs/rules.md#grabbed: "if either the grabbed creature or the creature
 // grabbing them is force moved so that both creatures are not adjacent to
 // each other, that creature is no longer grabbed". The check after every
-// command reads only those it knows may be grabbed (`resolve::Grabs`): a grab
+// command reads only those it knows may be grabbed (`state::board::Grabs`): a grab
 // put on by hand, or brought back by a restore, is still found and ended.
 #[test]
 fn a_grab_put_on_by_hand_or_brought_back_by_a_restore_is_still_checked() {
