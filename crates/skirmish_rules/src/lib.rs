@@ -19,6 +19,7 @@ pub mod learn;
 pub mod map;
 pub mod phased;
 pub mod power_roll;
+pub mod saves;
 pub mod scenario;
 #[cfg(test)]
 mod scratch;

@@ -56,7 +56,7 @@ pub struct PhasedRules {
     /// movement phase available to them from their calling or role": the
     /// extra powers each monster role has ...
     #[serde(default)]
-    pub role_powers: std::collections::BTreeMap<crate::content::Role, Vec<MovementPower>>,
+    pub role_powers: std::collections::BTreeMap<crate::stats::Role, Vec<MovementPower>>,
     /// ... and each class (a hero's calling), by class id.
     #[serde(default)]
     pub class_powers: std::collections::BTreeMap<String, Vec<MovementPower>>,

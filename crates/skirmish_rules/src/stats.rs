@@ -388,6 +388,14 @@ impl Stamina {
     }
 }
 
+/// docs/rules.md#grabbed: "A creature can grab only creatures of their size
+/// or smaller. If a creature's Might score is 2 or higher, they can grab any
+/// creature larger than them with a size equal to or less than their Might
+/// score" (a one-square creature, 1T to 1L, is size 1 for that).
+pub fn may_grab(grabber: Size, might: i32, target: Size) -> bool {
+    target <= grabber || (might >= 2 && target.number() as i32 <= might)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -624,7 +632,7 @@ impl TryFrom<SizeSpec> for Size {
 
 #[cfg(test)]
 mod size_tests {
-    use super::Size;
+    use super::{Size, may_grab};
 
     // docs/rules.md#size-and-space: 1T < 1S < 1M < 1L < 2 < 3 < 4, the four
     // one-square sizes filling one square; `1` is 1M.
@@ -653,7 +661,6 @@ mod size_tests {
     // "a size equal to or less than their Might score" (1L is size 1).
     #[test]
     fn grabbing_compares_sizes_by_subdivision() {
-        use crate::encounter::resolve::may_grab;
         assert!(!may_grab(Size::SMALL, 0, Size::MEDIUM));
         assert!(may_grab(Size::MEDIUM, 0, Size::SMALL));
         assert!(!may_grab(Size::MEDIUM, 1, Size::LARGE));
@@ -662,4 +669,20 @@ mod size_tests {
         assert!(may_grab(Size::MEDIUM, 2, two));
         assert!(!may_grab(Size::MEDIUM, 2, Size::squares_of(3).unwrap()));
     }
+}
+
+/// A monster's role (for encounter building and the AI).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Role {
+    Ambusher,
+    Artillery,
+    Brute,
+    Controller,
+    Defender,
+    Harrier,
+    Hexer,
+    Mount,
+    Support,
+    Leader,
+    Solo,
 }

@@ -39,23 +39,7 @@ pub struct PotencyCheck {
     pub value: PotencyValue,
 }
 
-/// Push, pull or slide.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ForcedKind {
-    Push,
-    Pull,
-    Slide,
-}
-
-impl ForcedKind {
-    pub fn word(self) -> &'static str {
-        match self {
-            ForcedKind::Push => "push",
-            ForcedKind::Pull => "pull",
-            ForcedKind::Slide => "slide",
-        }
-    }
-}
+pub use crate::map::forced::ForcedKind;
 
 /// docs/rules.md#shield's defensive bonuses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

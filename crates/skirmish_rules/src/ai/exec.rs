@@ -6,7 +6,7 @@
 //!
 //! Each decision is sent as
 //! `{"type": "decide", "game": {"encounter", "seed"}, "side", "observation",
-//! "legal", "prompt"}`: the side's fair observation ([`crate::learn::describe`]),
+//! "legal", "prompt"}`: the side's fair observation ([`crate::ai::describe::describe`]),
 //! the legal commands (as replay files write them) and the open
 //! triggered-action prompt, if any. The answer is `{"index": N}` (a
 //! place in `legal`) or `{"command": {...}}` (one of them).
@@ -153,8 +153,8 @@ impl Exec {
         let message = serde_json::json!({
             "type": "decide",
             "game": { "encounter": e.replay().encounter, "seed": e.replay().seed },
-            "side": crate::learn::side_name(side),
-            "observation": crate::learn::describe(e, side),
+            "side": super::describe::side_name(side),
+            "observation": super::describe::describe(e, side),
             "legal": legal,
             "prompt": e.prompt(),
         });

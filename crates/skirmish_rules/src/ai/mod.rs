@@ -6,6 +6,7 @@
 //! `docs/ai.md` for writing a new one.
 
 pub mod bully;
+pub mod describe;
 pub mod exec;
 pub mod greedy;
 pub mod lasting;

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::HasId;
 use crate::ability::{Ability, ActionType, Cost, Distance, Effect, TriggerEvent};
+pub use crate::stats::Role;
 use crate::stats::{Characteristic, Characteristics, DamageTraits};
 
 /// Which family of rules an encounter uses.
@@ -279,22 +280,6 @@ impl HasId for Class {
     fn id(&self) -> &str {
         &self.id
     }
-}
-
-/// A monster's role (for encounter building and the AI).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Role {
-    Ambusher,
-    Artillery,
-    Brute,
-    Controller,
-    Defender,
-    Harrier,
-    Hexer,
-    Mount,
-    Support,
-    Leader,
-    Solo,
 }
 
 /// How a monster fights alongside others.

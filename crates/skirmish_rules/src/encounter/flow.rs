@@ -3,7 +3,7 @@
 //! finish, rounds, and the start and end of turns and rounds.
 //!
 //! The phase is a Bevy state. Each command is carried out
-//! (`resolve::handle_command`); then, when it ended or started a turn or left
+//! (`stack::handle_command`); then, when it ended or started a turn or left
 //! none under way, the turn boundary's [`Step`] schedules run, in order, each
 //! that has something to do (`Boundary`); then [`check_outcome`] looks for
 //! a victory.
@@ -49,17 +49,27 @@ pub(super) fn plugin(app: &mut App) {
     // talent's strain, then auras' end-of-turn effects, then EoT conditions
     // and saves), the order one schedule over all three stages had come to;
     // a stage's own schedule would pick another.
-    app.add_systems(Step::EndOfTurn, (strain, end_of_turn).chain())
-        .add_systems(Step::Advance, (advance, glyph_round).chain())
-        .init_resource::<super::state::work::ResourceTouched>()
-        .add_systems(
-            Step::StartOfTurn,
-            (
-                start_of_turn,
-                super::concentration::resource_saves_at_turn_start,
-            )
-                .chain(),
-        );
+    app.add_systems(
+        Step::EndOfTurn,
+        (
+            super::resolve::walls_crumble,
+            strain,
+            super::resolve::aura::at_turn_end,
+            end_of_turn,
+        )
+            .chain(),
+    )
+    .add_systems(Step::Advance, (advance, glyph_round).chain())
+    .init_resource::<super::state::work::ResourceTouched>()
+    .add_systems(
+        Step::StartOfTurn,
+        (
+            super::resolve::aura::at_turn_start,
+            start_of_turn,
+            super::concentration::resource_saves_at_turn_start,
+        )
+            .chain(),
+    );
 }
 
 /// Whether the turn order must move on: no turn under way, and no side has
@@ -135,7 +145,7 @@ fn glyph_round(world: &mut World) {
     if round > 1 {
         super::gather::end_round(world);
     }
-    super::glyph::round_started(world);
+    super::resolve::glyph::round_started(world);
 }
 
 /// The talent's strain hurts at the end of its turn (before saves).
@@ -146,27 +156,6 @@ pub(super) fn strain(world: &mut World) {
     let ended = turns_ended(world);
     super::resolve::strain(world, &ended);
     super::gather::end_of_turn(world, &ended);
-}
-
-/// One save, shifted (docs/rules.md#ability-saves): roll twice and keep
-/// the higher or the lower, or fail it outright (a total of 0).
-pub(super) fn shifted_save(
-    shift: crate::conditions::SaveShift,
-    dice: &mut Dice,
-    roll: &dyn Fn(&mut Dice) -> u32,
-    save_target: u32,
-) -> (u32, bool) {
-    if shift == crate::conditions::SaveShift::AlwaysFails {
-        return (0, false);
-    }
-    let first = roll(dice);
-    let second = if shift == crate::conditions::SaveShift::None {
-        first
-    } else {
-        roll(dice)
-    };
-    let total = shift.keep(first, second);
-    (total, total >= save_target)
 }
 
 /// A save for each save-ends condition, in order; a success removes that
@@ -190,7 +179,7 @@ pub(super) fn roll_saves(
         // docs/rules.md#ability-saves: the imposing roll may have shifted
         // this save (roll twice, keep the higher or lower; or no save).
         let shift = conditions.list[i].save_shift;
-        let (total, success) = shifted_save(shift, dice, roll, save_target);
+        let (total, success) = crate::saves::shifted_save(shift, dice, roll, save_target);
         log.emit(LogEntry::Saved {
             creature: id,
             roll: total,
@@ -451,11 +440,15 @@ pub(super) fn start_of_turn(
     mut creatures: Query<TurnStartData>,
     mut dice: ResMut<Dice>,
     mut log: ResMut<CombatLog>,
-    (content, index, active): (Res<Content>, Res<CreatureIndex>, Res<ActiveRuleset>),
+    (content, index, plugged): (
+        Res<Content>,
+        Res<CreatureIndex>,
+        Res<super::ruleset::Plugged>,
+    ),
     mut touched: ResMut<super::state::work::ResourceTouched>,
 ) {
     let started = std::mem::take(&mut flow.events.started);
-    let rules = super::ruleset::of_rules(&active);
+    let rules = plugged.0;
     // In the order the turns started: resource dice are rolled here.
     for e in in_list_order(&index, &started) {
         let Ok((_, c, mut budget, mut stance, heroic, stamina)) = creatures.get_mut(e) else {

@@ -3,13 +3,12 @@
 //! An encounter runs in a Bevy `App` with the rules plugin, driven only by
 //! [`Command`]s: the client, the AI, the simulator and the tests all go
 //! through [`Encounter::apply`]. Each command is checked and carried out
-//! (`resolve::handle_command`, run on the world as an exclusive system); then, if
+//! (`stack::handle_command`, run on the world as an exclusive system); then, if
 //! the command ended or started a turn or left none under way, the turn
 //! boundary's [`state::turn::Step`] schedules, which end turns, advance the turn
 //! order and start turns, each run only when it has something to do; then
 //! the check for victory.
 
-pub mod aura;
 pub mod captain;
 pub(crate) mod check;
 pub mod command;
@@ -17,7 +16,6 @@ pub mod concentration;
 
 pub mod flow;
 pub mod gather;
-pub mod glyph;
 pub mod invariants;
 
 pub mod listing;
@@ -28,11 +26,11 @@ pub mod react;
 pub mod replay;
 pub mod resolve;
 pub mod ruleset;
+pub mod rulesets;
 pub mod setup;
 pub mod snapshot;
 mod stack;
 pub mod state;
-pub mod summon;
 mod view;
 pub mod world;
 
@@ -71,7 +69,8 @@ use crate::stats::{CreatureId, Stamina};
 use state::components::*;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins((flow::plugin, resolve::plugin, aura::plugin));
+    app.insert_resource(ruleset::Plugged(&rulesets::Standard))
+        .add_plugins((flow::plugin, resolve::plugin));
 }
 
 /// A running encounter: owns a headless app with the rules plugin.
@@ -125,9 +124,10 @@ impl Encounter {
         app.insert_resource(Battlefield::new(map));
         if let Some(r) = content.rulesets.get(&def.ruleset) {
             app.insert_resource(state::turn::ActiveRuleset(r.clone()));
+            app.insert_resource(ruleset::Plugged(rulesets::for_rules(r)));
         }
         setup::spawn_creatures(app.world_mut(), &content, &def)?;
-        glyph::setup(app.world_mut());
+        resolve::glyph::setup(app.world_mut());
         let boundary = flow::Boundary::take(app.world_mut());
         let phase_watched = phase_watched(app.world());
         let unseeded = Arc::new(snapshot::Snapshot::take(app.world(), 0));
@@ -236,7 +236,7 @@ impl Encounter {
             }
             self.boundary.run(world);
             passes += 1;
-            if resolve::end_fallen_turn(world) != resolve::Fallen::Ended {
+            if stack::end_fallen_turn(world) != stack::Fallen::Ended {
                 break world.res::<Flow>().outcome.is_some();
             }
         };
@@ -297,7 +297,7 @@ impl Encounter {
         &mut self,
         command: Command,
     ) -> Result<(), Box<(Refusal, Option<Command>)>> {
-        let (reply, command) = resolve::handle_command(self.app.world_mut(), command);
+        let (reply, command) = stack::handle_command(self.app.world_mut(), command);
         self.settle();
         match reply {
             Ok(()) => {

@@ -9,6 +9,13 @@
 //! (docs/rules.md#triggered-actions).
 
 use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+
+use super::command::{Command, Refusal};
+use super::resolve::{check_grabs, execute};
+use super::state::turn::{Flow, Phase, can_act};
+use super::world::entity_of;
+use crate::stats::{CreatureId, Stamina};
 
 use super::react::{offer, options_for};
 use super::resolve::{self};
@@ -82,9 +89,9 @@ pub(super) fn run(world: &mut World) -> bool {
                 ability,
             } => resolve::charge_attack(world, creature, target, ability.as_deref()),
             Resume::Sweep { roll, path, reach } => resolve::sweep_roll(world, *roll, &path, reach),
-            Resume::SummonTurn { creature } => super::summon::take_turn(world, creature),
+            Resume::SummonTurn { creature } => super::resolve::summon::take_turn(world, creature),
             Resume::FinishTurn => resolve::finish_turn(world),
-            Resume::SummonStrike { creature } => super::summon::strike(world, creature),
+            Resume::SummonStrike { creature } => super::resolve::summon::strike(world, creature),
             Resume::Ask {
                 event,
                 mut reactors,
@@ -106,4 +113,88 @@ pub(super) fn run(world: &mut World) -> bool {
             }
         }
     }
+}
+
+/// Carry out a command: the first part of a step, run by
+/// [`crate::encounter::Encounter`] on the world directly, as Bevy runs an exclusive
+/// system (a schedule around this one system cost a random game 2% more
+/// instructions, for nothing). The command comes back with the answer (for
+/// the replay, or the refusal's report).
+pub(crate) fn handle_command(world: &mut World, cmd: Command) -> (Result<(), Refusal>, Command) {
+    // The phase stays as it is while the step runs (it changes after it).
+    let phase = *world.res::<State<Phase>>().get();
+    let result = execute(world, &cmd, phase);
+    // Whether a prompt is open, as the waiting work left it.
+    let mut prompt = None;
+    if result.is_ok() {
+        // (A listed move or shift has just put its walk up, first to run,
+        // with nothing changed since the listing but the walker's move
+        // spent: it may read what the listing handed over.)
+        prompt = Some(run(world));
+        check_grabs(world);
+    }
+    if end_fallen_turn(world) != Fallen::Standing {
+        // (It dropped what was waiting, the prompt too.)
+        prompt = Some(false);
+    }
+    // A turn started clears a delay; an open prompt is its own phase.
+    if matches!(cmd, Command::StartTurn { .. }) && result.is_ok() {
+        world.res_mut::<Flow>().delayed = None;
+    }
+    let prompt = prompt.unwrap_or_else(|| world.res::<Resolution>().prompt.is_some());
+    if prompt && phase != Phase::Reacting {
+        world.res_mut::<NextState<Phase>>().set(Phase::Reacting);
+    } else if !prompt && phase == Phase::Reacting && world.res::<Flow>().active.is_some() {
+        world.res_mut::<NextState<Phase>>().set(Phase::Acting);
+    }
+    (result, cmd)
+}
+
+/// What [`end_fallen_turn`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fallen {
+    /// Nothing: no turn under way, or its creature stands.
+    Standing,
+    /// The squad's turn passed to a minion still standing (what was
+    /// waiting dropped).
+    Passed,
+    /// The turn ended (what was waiting dropped).
+    Ended,
+}
+
+/// A creature that falls during its own turn (an opportunity attack, a
+/// collision, an aura as its turn starts) has its turn ended, and what it
+/// was doing with it; a squad's turn passes to a minion still standing.
+pub(crate) fn end_fallen_turn(world: &mut World) -> Fallen {
+    let Some(active) = world.res::<Flow>().active else {
+        return Fallen::Standing;
+    };
+    let standing = |world: &World, id: CreatureId| {
+        entity_of(world, id)
+            .and_then(|e| world.comp::<Stamina>(e))
+            .is_some_and(can_act)
+    };
+    if standing(world, active) {
+        return Fallen::Standing;
+    }
+    world.res_mut::<Resolution>().clear();
+    // A squad's turn goes on while any of its minions stands.
+    let next = world
+        .res::<Flow>()
+        .squad
+        .iter()
+        .copied()
+        .find(|&m| standing(world, m));
+    if let Some(m) = next {
+        world.res_mut::<Flow>().active = Some(m);
+        return Fallen::Passed;
+    }
+    let mut flow = world.res_mut::<Flow>();
+    let done = flow.finish_turn();
+    // A turn that ended as it began (its creature died of its slow
+    // action's bleeding) has nothing of its start left to do: the dead
+    // gain no resource.
+    flow.events.ended = done;
+    flow.events.started.clear();
+    Fallen::Ended
 }

@@ -1464,7 +1464,7 @@ fn a_turn_ends_with_strain_then_auras_then_saves() {
             world::entity_of(w, CreatureId(2)).unwrap(),
         )
     };
-    super::aura::start(e.world_mut(), hierophant, &fervour);
+    super::resolve::aura::start(e.world_mut(), hierophant, &fervour);
     e.world_mut().get_mut::<Heroic>(tess).unwrap().strain = 2;
     impose(&mut e, TALENT, ConditionKind::Slowed, Duration::SaveEnds);
     start(&mut e, TALENT);

@@ -159,13 +159,13 @@ impl Encounter {
 
     /// The phased 2d6 numbers, when the encounter plays that ruleset.
     pub fn phased_rules(&self) -> Option<&crate::phased::PhasedRules> {
-        ruleset::phased::rules(self.world())
+        rulesets::phased::rules(self.world())
     }
 
     /// Phased 2d6: who is next in the current phase's order (a creature
     /// starting its turn instead seizes the initiative).
     pub fn phased_next(&self) -> Option<CreatureId> {
-        ruleset::phased::next_up(self.world())
+        rulesets::phased::next_up(self.world())
     }
 
     /// The concentration abilities `id` keeps going (docs/rules.md#concentration),

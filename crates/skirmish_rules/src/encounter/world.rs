@@ -47,7 +47,7 @@ pub(crate) type StandingData = (&'static Creature, &'static Stamina);
 /// What the victory check reads of each creature.
 pub(crate) type VictoryData = (Entity, &'static Creature, &'static Stamina);
 
-/// What [`crate::encounter::summon::summons_of`] reads of each summoned creature.
+/// What [`crate::encounter::resolve::summon::summons_of`] reads of each summoned creature.
 pub(crate) type SummonData = (&'static Summoned, &'static Stamina, &'static Creature);
 
 /// What the listing reads of the creature acting.
@@ -180,7 +180,7 @@ pub(crate) struct ListedWalk {
 /// living creature, as [`listing_scene`] found them, and the walker's
 /// state. Made only when the walker holds no one (most often; whom it
 /// holds the walk reads anew). The carriers of auras are read from those
-/// known to carry one ([`crate::encounter::aura::carriers`]). Debug builds, where the
+/// known to carry one ([`crate::encounter::resolve::aura::carriers`]). Debug builds, where the
 /// tests run, check it against a fresh reading.
 pub(crate) struct Prepared {
     pub(super) walker: CreatureId,
@@ -220,7 +220,7 @@ pub(crate) fn listing_scene(world: &World, actor: CreatureId, surprised: Option<
 }
 
 /// [`occupants`] whose space is `near`, [`grabbed_by`] `walker` and
-/// [`crate::encounter::aura::carriers`] in one pass over the creatures, each as its
+/// [`crate::encounter::resolve::aura::carriers`] in one pass over the creatures, each as its
 /// own function gives it (a walk reads all three before its first step and
 /// after anything acts on one).
 pub(crate) fn walk_scene(

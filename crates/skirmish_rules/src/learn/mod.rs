@@ -5,7 +5,6 @@
 //! Gymnasium environments and its vector environment step this; it lives
 //! here, headless and tested in Rust, so a Rust user steps the same thing.
 
-pub mod describe;
 pub mod layout;
 pub mod observe;
 
@@ -16,8 +15,8 @@ use crate::encounter::{Command, Encounter, Listing, Refusal, SetupError, SlotVie
 use crate::map::Side;
 use crate::stats::CreatureId;
 
+pub use crate::ai::describe::{describe, side_name};
 use crate::fast::KeyedWorld;
-pub use describe::{describe, side_name};
 pub use layout::{ActionSlot, Layout, User};
 pub use observe::{FEATURES, ObsBuffers, PLANES, TURN, TurnFacts};
 

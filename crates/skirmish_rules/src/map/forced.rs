@@ -8,8 +8,26 @@
 use super::area::straight_line;
 use super::grid::{Footprint, Map, Occupant, Pos};
 use super::movement::{cuts_corner, occupancy};
-use crate::ability::ForcedKind;
 use crate::stats::CreatureId;
+use serde::{Deserialize, Serialize};
+
+/// Push, pull or slide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ForcedKind {
+    Push,
+    Pull,
+    Slide,
+}
+
+impl ForcedKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            ForcedKind::Push => "push",
+            ForcedKind::Pull => "pull",
+            ForcedKind::Slide => "slide",
+        }
+    }
+}
 
 /// A forced movement to resolve.
 #[derive(Clone, Copy, Debug)]

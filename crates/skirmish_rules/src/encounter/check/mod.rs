@@ -19,13 +19,20 @@ mod ability;
 mod basic;
 mod moving;
 
-pub(crate) use ability::*;
-pub(crate) use basic::*;
-pub(crate) use moving::*;
+pub(crate) use ability::{
+    AbilityChoices, UsePlan, hidden_from, in_reach, needs_line_of_effect, object_in_reach,
+    place_area, reach_of, tags_allow, target_allowed, use_ability,
+};
+pub(crate) use basic::{
+    can_catch_breath, can_escape, can_stand, catch_breath, escape_grab, free_strike,
+    free_strike_reaches, hide, release, stand_up,
+};
+pub(crate) use moving::{afraid_of, charge, walk};
 
 use crate::ability::{ActionType, Cost};
 use crate::conditions::{Conditions, action_limits};
 use crate::encounter::command::{Command, Refusal, Who};
+use crate::encounter::ruleset::Moving;
 use crate::encounter::state::board::Battlefield;
 use crate::encounter::state::components::*;
 use crate::encounter::state::turn::{Flow, Malice, Phase, can_act};
@@ -73,14 +80,6 @@ pub(crate) enum Plan {
     Basic {
         budget: TurnBudget,
     },
-}
-
-/// What a movement power needs carried out: the budget after it, and
-/// whether it moves without provoking.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Moving {
-    pub(crate) budget: TurnBudget,
-    pub(crate) shift: bool,
 }
 
 /// Check `cmd` against the encounter as it stands in `phase`.

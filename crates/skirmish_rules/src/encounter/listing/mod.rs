@@ -5,8 +5,10 @@
 mod charges;
 mod sweeps;
 
-pub(crate) use charges::*;
-pub(crate) use sweeps::*;
+pub(crate) use charges::{
+    ChargeSlot, ChargeWith, charge_slot_ends, charge_slots, charges, run_areas,
+};
+pub(crate) use sweeps::{objects_in_reach, sweeps};
 
 use super::command::Command;
 use super::state::board::Battlefield;

@@ -223,7 +223,7 @@ pub(crate) fn use_ability(
         if ability.glyph.is_some() {
             set_budget(world, entity, budget);
             pay(world, entity, id, ability, spend);
-            crate::encounter::glyph::place(world, id, user.side, &ability.id, &area.covered, links);
+            super::glyph::place(world, id, user.side, &ability.id, &area.covered, links);
             impose_penalties(world, entity, id, ability);
             return;
         }
@@ -256,7 +256,7 @@ pub(crate) fn use_ability(
         }
         set_budget(world, entity, budget);
         pay(world, entity, id, ability, spend);
-        crate::encounter::aura::start(world, entity, ability);
+        super::aura::start(world, entity, ability);
         let ids = area_targets(world, entity, &user, ability, &area, &creatures);
         start_ability(
             world,

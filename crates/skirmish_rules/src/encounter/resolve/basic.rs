@@ -111,7 +111,7 @@ pub(crate) fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction
         }
     }
     pay(world, entity, id, ability, 0);
-    crate::encounter::aura::start(world, entity, ability);
+    super::aura::start(world, entity, ability);
     let space = world.comp::<Space>(entity).map(|s| s.0);
     let area = match (ability.distance, space) {
         (Distance::Aura(_) | Distance::Burst(_), Some(space)) => {

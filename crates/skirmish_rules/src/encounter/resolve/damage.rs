@@ -127,7 +127,7 @@ pub(crate) fn downed(world: &mut World, entity: Entity, by: Option<CreatureId>) 
     }
     // docs/rules.md#summons: removed when "the summoner becomes exhausted".
     if let Some(id) = world.comp::<Creature>(entity).map(|c| c.id) {
-        crate::encounter::summon::vanish(world, id);
+        super::summon::vanish(world, id);
     }
     let side = world.comp::<Creature>(entity).map(|c| c.side);
     if let Some(be) = by.and_then(|b| entity_of(world, b))

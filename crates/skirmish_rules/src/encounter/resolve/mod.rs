@@ -8,22 +8,36 @@
 
 use crate::encounter::log::emit;
 mod ability;
+pub(crate) mod aura;
 mod basic;
 mod charge;
 mod damage;
+pub(crate) mod glyph;
 mod grab;
 mod outcome;
 mod roll;
+pub(crate) mod summon;
 mod walk;
 
-pub(crate) use ability::*;
-pub(crate) use basic::*;
-pub(crate) use charge::*;
-pub(crate) use damage::*;
-pub(crate) use grab::*;
-pub(crate) use outcome::*;
-pub(crate) use roll::*;
-pub(crate) use walk::*;
+pub(crate) use ability::{
+    AbilityUse, after_ability, begin_roll, bonus_text, dramatic_moment, encounter_start_abilities,
+    flanked, heroes_with, marked_by, pay, resolve_slow, sweep_roll, use_ability,
+};
+pub(crate) use basic::{
+    answer, catch_breath, defend, delay, free_strike, free_strike_damage, free_strike_hits,
+    glyph_effect, granted_shift, granted_strike, hide, reveal, stand_up, summon_strike,
+};
+pub(crate) use charge::{charge, charge_attack};
+#[cfg(test)]
+pub(crate) use damage::deal_damage_for_test;
+pub(crate) use damage::{action_bleeds, bleed, damage_object, deal_damage, deal_damage_credited};
+pub(crate) use grab::{check_grabs, drag_grabbed, escape_grab, modes_of, release};
+pub(crate) use outcome::{
+    Gains, apply_outcome, fall_from_gap, gain_for_user, heal, impose, potency_adjustment,
+    retaliate, shield_against_attack, spend_damage_surges, strain, trigger_resource,
+};
+pub(crate) use roll::{ability_facts, edges_and_banes, run_roll};
+pub(crate) use walk::{walk, walk_steps};
 
 use crate::ability::{
     Ability, ActionType, Cost, Distance, ForcedKind, Keyword, TriggerEvent, evaluate,
@@ -38,12 +52,11 @@ use crate::encounter::check::{Checked, Plan, place_area, target_allowed};
 use crate::encounter::command::{Command, Placement, Refusal, Who};
 use crate::encounter::log::{CombatLog, LogEntry};
 use crate::encounter::react::{self};
-use crate::encounter::stack::{self};
 use crate::encounter::state::board::{
     Battlefield, Grabs, Known, ObjectWear, RaisedWalls, RoundsInPlay,
 };
 use crate::encounter::state::components::*;
-use crate::encounter::state::turn::{Flow, Malice, Phase, Step, can_act};
+use crate::encounter::state::turn::{Flow, Malice, Phase, can_act};
 use crate::encounter::state::work::{Event, Reaction};
 use crate::encounter::state::work::{Resolution, Resume};
 use crate::encounter::world::*;
@@ -60,11 +73,7 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Resolution>()
         .init_resource::<RaisedWalls>()
         .init_resource::<ObjectWear>()
-        .init_resource::<crate::fast::Handoff<ListedWalk>>()
-        .add_systems(
-            Step::EndOfTurn,
-            walls_crumble.before(crate::encounter::flow::strain),
-        );
+        .init_resource::<crate::fast::Handoff<ListedWalk>>();
 }
 
 /// End of a turn: the walls of the creatures ending it count down, and
@@ -122,90 +131,6 @@ pub(crate) fn walls_crumble(world: &mut World) {
             },
         );
     }
-}
-
-/// Carry out a command: the first part of a step, run by
-/// [`crate::encounter::Encounter`] on the world directly, as Bevy runs an exclusive
-/// system (a schedule around this one system cost a random game 2% more
-/// instructions, for nothing). The command comes back with the answer (for
-/// the replay, or the refusal's report).
-pub(crate) fn handle_command(world: &mut World, cmd: Command) -> (Result<(), Refusal>, Command) {
-    // The phase stays as it is while the step runs (it changes after it).
-    let phase = *world.res::<State<Phase>>().get();
-    let result = execute(world, &cmd, phase);
-    // Whether a prompt is open, as the waiting work left it.
-    let mut prompt = None;
-    if result.is_ok() {
-        // (A listed move or shift has just put its walk up, first to run,
-        // with nothing changed since the listing but the walker's move
-        // spent: it may read what the listing handed over.)
-        prompt = Some(stack::run(world));
-        check_grabs(world);
-    }
-    if end_fallen_turn(world) != Fallen::Standing {
-        // (It dropped what was waiting, the prompt too.)
-        prompt = Some(false);
-    }
-    // A turn started clears a delay; an open prompt is its own phase.
-    if matches!(cmd, Command::StartTurn { .. }) && result.is_ok() {
-        world.res_mut::<Flow>().delayed = None;
-    }
-    let prompt = prompt.unwrap_or_else(|| world.res::<Resolution>().prompt.is_some());
-    if prompt && phase != Phase::Reacting {
-        world.res_mut::<NextState<Phase>>().set(Phase::Reacting);
-    } else if !prompt && phase == Phase::Reacting && world.res::<Flow>().active.is_some() {
-        world.res_mut::<NextState<Phase>>().set(Phase::Acting);
-    }
-    (result, cmd)
-}
-
-/// What [`end_fallen_turn`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Fallen {
-    /// Nothing: no turn under way, or its creature stands.
-    Standing,
-    /// The squad's turn passed to a minion still standing (what was
-    /// waiting dropped).
-    Passed,
-    /// The turn ended (what was waiting dropped).
-    Ended,
-}
-
-/// A creature that falls during its own turn (an opportunity attack, a
-/// collision, an aura as its turn starts) has its turn ended, and what it
-/// was doing with it; a squad's turn passes to a minion still standing.
-pub(crate) fn end_fallen_turn(world: &mut World) -> Fallen {
-    let Some(active) = world.res::<Flow>().active else {
-        return Fallen::Standing;
-    };
-    let standing = |world: &World, id: CreatureId| {
-        entity_of(world, id)
-            .and_then(|e| world.comp::<Stamina>(e))
-            .is_some_and(can_act)
-    };
-    if standing(world, active) {
-        return Fallen::Standing;
-    }
-    world.res_mut::<Resolution>().clear();
-    // A squad's turn goes on while any of its minions stands.
-    let next = world
-        .res::<Flow>()
-        .squad
-        .iter()
-        .copied()
-        .find(|&m| standing(world, m));
-    if let Some(m) = next {
-        world.res_mut::<Flow>().active = Some(m);
-        return Fallen::Passed;
-    }
-    let mut flow = world.res_mut::<Flow>();
-    let done = flow.finish_turn();
-    // A turn that ended as it began (its creature died of its slow
-    // action's bleeding) has nothing of its start left to do: the dead
-    // gain no resource.
-    flow.events.ended = done;
-    flow.events.started.clear();
-    Fallen::Ended
 }
 
 /// Carry out a command: [`crate::encounter::check::command`] decides
@@ -346,7 +271,7 @@ pub(crate) fn start_turn(world: &mut World, entity: Entity, id: CreatureId, seiz
     let summons = if movement_turn {
         Vec::new()
     } else {
-        crate::encounter::summon::queue_turns(world, id)
+        summon::queue_turns(world, id)
     };
     let mut f = world.res_mut::<Flow>();
     f.active = Some(id);

@@ -173,7 +173,7 @@ fn saved_as_it_lands(world: &mut World, target: &Snapshot, kinds: &[ConditionKin
     let (save_target, roll) = (rules.save_target(world), rules.save_dice());
     let (total, success) = {
         let mut dice = world.res_mut::<crate::dice::Dice>();
-        crate::encounter::flow::shifted_save(shift, &mut dice, &roll, save_target)
+        crate::saves::shifted_save(shift, &mut dice, &roll, save_target)
     };
     emit(
         world,
@@ -438,7 +438,7 @@ pub(crate) struct Gains {
 pub(crate) fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, gains: &Gains) {
     let (surges, resources) = (gains.surges, &gains.resources);
     for stat_block in &gains.summons {
-        crate::encounter::summon::summon(world, entity, stat_block);
+        super::summon::summon(world, entity, stat_block);
     }
     if let Some(range) = gains.loot {
         crate::encounter::gather::loot(world, entity, id, range);
@@ -450,7 +450,7 @@ pub(crate) fn gain_for_user(world: &mut World, entity: Entity, id: CreatureId, g
         crate::encounter::gather::recover(world, entity, id, gains.refresh, true);
     }
     for command in &gains.signals {
-        crate::encounter::glyph::signal(world, id, command);
+        super::glyph::signal(world, id, command);
     }
     for (ability, lasts, source) in &gains.prepare {
         crate::encounter::gather::prepare(world, entity, id, ability, *lasts, source.clone());
@@ -573,7 +573,7 @@ pub(crate) fn impose(
                 .map_or_else(Default::default, |c| c.size)
         };
         let might = world.comp::<Characteristics>(se).map_or(0, |c| c.might);
-        if !may_grab(size(se), might, size(entity)) {
+        if !crate::stats::may_grab(size(se), might, size(entity)) {
             emit(
                 world,
                 LogEntry::ConditionResisted {
@@ -845,18 +845,6 @@ pub(crate) fn ally_healed(world: &mut World, healed: Entity) {
     }
 }
 
-/// docs/rules.md#grabbed: "A creature can grab only creatures of their size
-/// or smaller. If a creature's Might score is 2 or higher, they can grab any
-/// creature larger than them with a size equal to or less than their Might
-/// score" (a one-square creature, 1T to 1L, is size 1 for that).
-pub(crate) fn may_grab(
-    grabber: crate::stats::Size,
-    might: i32,
-    target: crate::stats::Size,
-) -> bool {
-    target <= grabber || (might >= 2 && target.number() as i32 <= might)
-}
-
 /// docs/rules.md#potency-adjustments: what abilities and features add to
 /// the potencies of `user`'s abilities against `target`: its class's bonus
 /// against a creature it has marked (the censor's judged target), and the
@@ -869,7 +857,7 @@ pub(crate) fn potency_adjustment(world: &World, user: &Snapshot, target: &Snapsh
     if bonus != 0 && target.id != user.id && super::marked_by(world, target.entity, user.id) {
         n += bonus;
     }
-    n + crate::encounter::aura::potency_from_auras(world, user.id, user.side, user.space)
+    n + super::aura::potency_from_auras(world, user.id, user.side, user.space)
 }
 
 /// docs/rules.md#surges: "spend up to 3 surges to deal extra damage to one

@@ -129,7 +129,7 @@ pub(crate) fn walk_steps(
     let (mut others, mut held, mut carriers) = match prepared {
         Some(Prepared { mut occupants, .. }) => {
             occupants.retain(|o| near(size, o.space));
-            let (held, carriers) = (Vec::new(), crate::encounter::aura::carriers(world));
+            let (held, carriers) = (Vec::new(), super::aura::carriers(world));
             #[cfg(debug_assertions)]
             {
                 let fresh = scene(world, size);
@@ -145,7 +145,7 @@ pub(crate) fn walk_steps(
         }
         None => scene(world, size),
     };
-    let mut glyphs = crate::encounter::glyph::any(world);
+    let mut glyphs = super::glyph::any(world);
     let log_walk = |world: &mut World, walked: &[Pos]| {
         if walked.len() > 1 {
             emit(
@@ -229,14 +229,14 @@ pub(crate) fn walk_steps(
         }
         let dragged = !held.is_empty() && drag_grabbed(world, id, &held, path[i]);
         if dragged {
-            carriers = crate::encounter::aura::carriers(world);
+            carriers = super::aura::carriers(world);
         }
-        let pulsed = crate::encounter::aura::entered(world, entity, from, to, &carriers);
-        let triggered = glyphs && crate::encounter::glyph::entered(world, id, to);
+        let pulsed = super::aura::entered(world, entity, from, to, &carriers);
+        let triggered = glyphs && super::glyph::entered(world, id, to);
         if dragged || pulsed || triggered {
             walker = walker_state(world, entity);
             (others, held, carriers) = scene(world, walker.map_or(1, |w| w.1));
-            glyphs = crate::encounter::glyph::any(world);
+            glyphs = super::glyph::any(world);
         }
         let arriving = others
             .iter()

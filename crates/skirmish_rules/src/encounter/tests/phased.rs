@@ -51,7 +51,7 @@ fn stage(e: &Encounter) -> Stage {
 /// docs/rulings.md "Seizing the initiative": while the side other than
 /// the next mover's may seize, it lets the order stand.
 fn stand(e: &mut Encounter) {
-    if crate::encounter::ruleset::phased::seize_window(e.world()).is_some() {
+    if crate::encounter::rulesets::phased::seize_window(e.world()).is_some() {
         let delay = e
             .legal_actions()
             .into_iter()
@@ -64,7 +64,7 @@ fn stand(e: &mut Encounter) {
 /// Start `id`'s turn, the other side letting the order stand first if it
 /// may seize.
 fn go(e: &mut Encounter, id: CreatureId) {
-    if e.side_of(id) != crate::encounter::ruleset::phased::seize_window(e.world()) {
+    if e.side_of(id) != crate::encounter::rulesets::phased::seize_window(e.world()) {
         stand(e);
     }
     start(e, id);

@@ -145,7 +145,7 @@ fn named_distances_read_as_squares() {
 // Swinging Distance of it" (1 square); our ruling keeps networks to one side.
 #[test]
 fn glyphs_connect_to_their_side_within_one_square() {
-    use crate::encounter::glyph::connected;
+    use crate::encounter::resolve::glyph::connected;
     use crate::encounter::state::board::Glyph;
     let g = |x: i32, y: i32, side: Side| Glyph {
         at: Pos::new(x, y),

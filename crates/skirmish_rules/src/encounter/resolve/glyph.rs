@@ -16,11 +16,10 @@ use crate::encounter::world;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::log::LogEntry;
-use super::resolve::{self};
-use super::state::components::Space;
-use super::state::turn::Flow;
-use super::world::entity_of;
+use super::super::log::LogEntry;
+use super::super::state::components::Space;
+use super::super::state::turn::Flow;
+use super::super::world::entity_of;
 use crate::ability::{GlyphAfter, GlyphSpec, GlyphTrigger};
 use crate::content::Content;
 use crate::encounter::state::board::{Glyph, Glyphs};
@@ -50,7 +49,7 @@ pub fn connected(list: &[Glyph], i: usize) -> Vec<usize> {
 }
 
 /// Glyphs the map starts with, for the Director.
-pub(super) fn setup(world: &mut World) {
+pub(crate) fn setup(world: &mut World) {
     let content = world.res::<Content>().clone();
     let placed = world
         .res::<crate::encounter::state::board::Battlefield>()
@@ -91,7 +90,7 @@ fn new_glyph(
 
 /// A glyphic ability places its glyph on each open square of its area
 /// without a glyph already.
-pub(super) fn place(
+pub(crate) fn place(
     world: &mut World,
     maker: CreatureId,
     side: Side,
@@ -142,13 +141,13 @@ pub(super) fn place(
 /// Whether any glyph is on the board (most fights have none: a walk asks
 /// once, not at every step, and again only after something acted on a
 /// step, which is what can place one).
-pub(super) fn any(world: &World) -> bool {
+pub(crate) fn any(world: &World) -> bool {
     !world.res::<Glyphs>().list.is_empty()
 }
 
 /// A creature has stepped into `to`: glyphs there that work against it
 /// react with their "enters" abilities. True if any did.
-pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) -> bool {
+pub(crate) fn entered(world: &mut World, id: CreatureId, to: Footprint) -> bool {
     if !any(world) {
         return false;
     }
@@ -156,7 +155,7 @@ pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) -> bool 
         return false;
     };
     let Some(side) = world
-        .comp::<super::state::components::Creature>(e)
+        .comp::<super::super::state::components::Creature>(e)
         .map(|c| c.side)
     else {
         return false;
@@ -177,7 +176,7 @@ pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) -> bool 
 }
 
 /// The round starts: deliver the commands due, and let the glyphs react.
-pub(super) fn round_started(world: &mut World) {
+pub(crate) fn round_started(world: &mut World) {
     let round = world.res::<Flow>().round;
     let due: Vec<(usize, String)> = {
         let mut g = world.res_mut::<Glyphs>();
@@ -231,7 +230,7 @@ fn react(world: &mut World, i: usize, trigger: &GlyphTrigger, entering: Option<C
     };
     if let Some(effect) = &ga.effect {
         for t in targets {
-            resolve::glyph_effect(world, t, &effect.effects, glyph.maker, &glyph.name);
+            super::glyph_effect(world, t, &effect.effects, glyph.maker, &glyph.name);
         }
     }
     if let Some(command) = &ga.send {
@@ -282,14 +281,14 @@ fn react(world: &mut World, i: usize, trigger: &GlyphTrigger, entering: Option<C
 
 /// `signal X`: the user's side's glyphs within 8 squares of it receive
 /// command X at the start of the next round.
-pub(super) fn signal(world: &mut World, user: CreatureId, command: &str) {
+pub(crate) fn signal(world: &mut World, user: CreatureId, command: &str) {
     let Some(e) = entity_of(world, user) else {
         return;
     };
     let (Some(space), Some(side)) = (
         world.comp::<Space>(e).map(|s| s.0),
         world
-            .comp::<super::state::components::Creature>(e)
+            .comp::<super::super::state::components::Creature>(e)
             .map(|c| c.side),
     ) else {
         return;

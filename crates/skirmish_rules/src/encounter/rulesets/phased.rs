@@ -460,7 +460,7 @@ pub(crate) fn check_movement(
     id: CreatureId,
     power: MovementPower,
     path: &[Pos],
-) -> Result<crate::encounter::check::Moving, Refusal> {
+) -> Result<crate::encounter::ruleset::Moving, Refusal> {
     let rules = rules(world).cloned().ok_or(Refusal::WrongCommand(
         "movement powers belong to the phased 2d6 ruleset",
     ))?;
@@ -557,7 +557,7 @@ pub(crate) fn check_movement(
         Stage::Battle => crate::ability::ActionType::MainAction,
     };
     let budget = crate::encounter::check::action(&budget, &conditions, action)?;
-    Ok(crate::encounter::check::Moving {
+    Ok(crate::encounter::ruleset::Moving {
         budget,
         shift: !m.provokes,
     })
@@ -571,7 +571,7 @@ fn movement(
     id: CreatureId,
     power: MovementPower,
     path: &[Pos],
-    checked: crate::encounter::check::Moving,
+    checked: crate::encounter::ruleset::Moving,
 ) {
     resolve::set_budget(world, entity, checked.budget);
     let mut flow = world.res_mut::<Flow>();
@@ -1058,7 +1058,7 @@ impl super::Ruleset for Phased {
         id: CreatureId,
         power: MovementPower,
         path: &[Pos],
-    ) -> Result<crate::encounter::check::Moving, Refusal> {
+    ) -> Result<crate::encounter::ruleset::Moving, Refusal> {
         check_movement(world, entity, id, power, path)
     }
 
@@ -1069,7 +1069,7 @@ impl super::Ruleset for Phased {
         id: CreatureId,
         power: MovementPower,
         path: &[Pos],
-        checked: crate::encounter::check::Moving,
+        checked: crate::encounter::ruleset::Moving,
     ) {
         movement(world, entity, id, power, path, checked);
     }

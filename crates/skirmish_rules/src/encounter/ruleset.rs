@@ -1,28 +1,24 @@
-//! The rulesets' seam: what the power-roll rules ([`Standard`]) and the
-//! phased 2d6 rules ([`phased::Phased`], docs/rules.md#phased-2d6) do
-//! differently, behind one interface, [`Ruleset`]. The encounter's
-//! ruleset (its [`ActiveRuleset`], set when the encounter is set up) picks
-//! the implementation ([`of`]); resolution and the turn flow call it and
-//! never ask which ruleset is played.
+//! The rulesets' seam: what the power-roll rules and the phased 2d6 rules
+//! (docs/rules.md#phased-2d6) do differently, behind one interface,
+//! [`Ruleset`]. The implementations live above the stages that call them
+//! (`super::rulesets`); the one the encounter plays by is plugged in at
+//! setup ([`Plugged`]) and found with [`of`]. The checks, resolution and
+//! the turn flow call it and never ask which ruleset is played, and this
+//! file imports none of them.
 //!
-//! A new ruleset is a new implementation of [`Ruleset`], named by a new
-//! [`RulesetKind`] in [`of`].
-
-pub mod phased;
+//! A new ruleset is a new implementation of [`Ruleset`] in
+//! `super::rulesets`, named by a new `RulesetKind` there.
 
 use crate::conditions::Conditions;
-use crate::content::RulesetKind;
 use crate::dice::Dice;
-use crate::encounter::check::Moving;
 use crate::encounter::command::{Command, Refusal};
-use crate::encounter::log::{LogEntry, emit};
 use crate::encounter::state::components::TurnBudget;
-use crate::encounter::state::turn::{ActiveRuleset, Flow, Phase};
+use crate::encounter::state::turn::{Flow, Phase};
 use crate::encounter::world::Snapshot;
 use crate::fast::KeyedWorld;
 use crate::map::{Pos, Side};
 use crate::phased::MovementPower;
-use crate::power_roll::{RollResult, RollSpec, Tier, resolve_for_target};
+use crate::power_roll::{RollResult, RollSpec, Tier};
 use crate::stats::CreatureId;
 use bevy_ecs::prelude::*;
 
@@ -176,197 +172,26 @@ pub(crate) trait Ruleset: Sync {
     fn stops_moving(&self, world: &World, conditions: &Conditions) -> bool;
 }
 
-/// The encounter's ruleset.
+/// The encounter's ruleset: the implementation plugged in at setup.
 #[inline]
 pub(crate) fn of(world: &World) -> &'static dyn Ruleset {
-    of_rules(world.res::<ActiveRuleset>())
+    world.res::<Plugged>().0
 }
 
-/// The ruleset `active` names (for a system that holds the resource).
-#[inline]
-pub(crate) fn of_rules(active: &ActiveRuleset) -> &'static dyn Ruleset {
-    let r = &active.0;
-    match r.kind {
-        RulesetKind::Phased2d6 if r.phased.is_some() => &phased::Phased,
-        _ => &Standard,
-    }
-}
+/// The implementation of [`Ruleset`] the encounter plays by, plugged in
+/// as it is set up (the power-roll rules unless its ruleset says
+/// otherwise; `rulesets::for_rules` picks it).
+#[derive(Resource, Clone, Copy)]
+pub(crate) struct Plugged(pub(crate) &'static dyn Ruleset);
 
-/// The power-roll rules: 2d10 plus a characteristic against tiers, sides
-/// alternating with the side choosing who acts, saves at the end of a turn.
-pub(crate) struct Standard;
+// Read by key, as the fight's state is (`state` declares that; this is
+// the seam's, not a part of the fight).
+crate::fast::keyed::keyed!(Plugged);
 
-impl Ruleset for Standard {
-    fn check_start(&self, _: &World, _: CreatureId, _: Phase) -> Result<bool, Refusal> {
-        Ok(false)
-    }
-
-    fn turn_started(&self, _: &mut World, _: CreatureId, _: bool) {}
-
-    fn squads_share_turns(&self, _: &World) -> bool {
-        // docs/rules.md#minions: a squad "takes one turn together".
-        true
-    }
-
-    fn movement_turn(&self, _: &World) -> bool {
-        false
-    }
-
-    fn listed_starts(&self, _: &mut World) -> Option<Vec<Command>> {
-        None
-    }
-
-    fn lists_turns(&self, _: &World) -> bool {
-        false
-    }
-
-    fn turn_commands(
-        &self,
-        world: &mut World,
-        member: CreatureId,
-        surprised: Option<Side>,
-    ) -> Vec<Command> {
-        crate::encounter::listing::creature_actions(world, member, surprised).into_vec()
-    }
-
-    fn start_budget(&self, _: &Flow, _: &mut TurnBudget) -> bool {
-        true
-    }
-
-    fn check_delay(
-        &self,
-        world: &World,
-        entity: Entity,
-        id: CreatureId,
-        phase: Phase,
-    ) -> Result<(), Refusal> {
-        crate::encounter::check::delay(world, entity, id, phase)
-    }
-
-    fn delay(&self, world: &mut World, _: Entity, _: CreatureId, _: Phase) {
-        crate::encounter::resolve::delay(world);
-    }
-
-    fn check_command(&self, _: &World, _: CreatureId, cmd: &Command) -> Result<(), Refusal> {
-        match cmd {
-            Command::Movement { .. } => Err(Refusal::WrongCommand(
-                "movement powers belong to the phased 2d6 ruleset",
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    fn check_movement(
-        &self,
-        _: &World,
-        _: Entity,
-        _: CreatureId,
-        _: MovementPower,
-        _: &[Pos],
-    ) -> Result<Moving, Refusal> {
-        Err(Refusal::WrongCommand(
-            "movement powers belong to the phased 2d6 ruleset",
-        ))
-    }
-
-    fn movement(
-        &self,
-        _: &mut World,
-        _: Entity,
-        _: CreatureId,
-        _: MovementPower,
-        _: &[Pos],
-        _: Moving,
-    ) {
-        // (Refused by its check: the power roll has no movement powers.)
-    }
-
-    fn advance(&self, world: &mut World) {
-        crate::encounter::flow::side_advance(world);
-    }
-
-    fn roll_naturals(&self, world: &mut World, id: CreatureId, characteristic: i32) -> [u32; 2] {
-        let naturals = world.res_mut::<Dice>().roll_2d10();
-        emit(
-            world,
-            LogEntry::Rolled {
-                creature: id,
-                naturals,
-                characteristic,
-            },
-        );
-        naturals
-    }
-
-    fn roll_against(
-        &self,
-        _: &mut World,
-        _: &Snapshot,
-        _: &Snapshot,
-        spec: &RollSpec,
-        naturals: [u32; 2],
-        edges: u32,
-        banes: u32,
-    ) -> Option<RollResult> {
-        Some(resolve_for_target(spec, naturals, edges, banes))
-    }
-
-    fn tier_reached(
-        &self,
-        world: &mut World,
-        target: CreatureId,
-        result: &RollResult,
-        tier: Tier,
-        edges: u32,
-        banes: u32,
-    ) {
-        emit(
-            world,
-            LogEntry::TierResult {
-                target,
-                total: result.total,
-                tier,
-                edges,
-                banes,
-                critical: result.critical,
-            },
-        );
-    }
-
-    fn roll_odds(
-        &self,
-        _: &World,
-        _: &Snapshot,
-        _: &Snapshot,
-        _: i32,
-        _: u32,
-        _: u32,
-    ) -> Option<[f64; 3]> {
-        None
-    }
-
-    fn free_strike_lands(&self, _: &mut World, _: Entity, _: Entity) -> bool {
-        true
-    }
-
-    fn free_strike_odds(&self, _: &World, _: Entity, _: Entity) -> f64 {
-        1.0
-    }
-
-    fn saves_at_turn_end(&self, _: &World) -> bool {
-        true
-    }
-
-    fn save_target(&self, world: &World) -> u32 {
-        world.res::<ActiveRuleset>().0.save_target
-    }
-
-    fn save_dice(&self) -> fn(&mut Dice) -> u32 {
-        // docs/rules.md#durations: a d10 against the ruleset's target.
-        |d| d.roll(10)
-    }
-
-    fn stops_moving(&self, _: &World, _: &Conditions) -> bool {
-        false
-    }
+/// What a movement power needs carried out: the budget after it, and
+/// whether it moves without provoking.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Moving {
+    pub(crate) budget: TurnBudget,
+    pub(crate) shift: bool,
 }

@@ -17,22 +17,21 @@ use crate::encounter::world;
 use crate::fast::KeyedWorld;
 use bevy_ecs::prelude::*;
 
-use super::log::LogEntry;
-use super::resolve::{self};
-use super::setup::spawn_monster;
-use super::state::board::Battlefield;
-use super::state::board::CreatureIndex;
-use super::state::components::*;
-use super::state::turn::{Flow, can_act};
-use super::state::work::{Resolution, Resume};
-use super::world::{entity_of, occupants};
+use super::super::log::LogEntry;
+use super::super::setup::spawn_monster;
+use super::super::state::board::Battlefield;
+use super::super::state::board::CreatureIndex;
+use super::super::state::components::*;
+use super::super::state::turn::{Flow, can_act};
+use super::super::state::work::{Resolution, Resume};
+use super::super::world::{entity_of, occupants};
 use crate::content::Content;
 use crate::map::movement::{Mover, reachable};
 use crate::map::{Footprint, Map, Occupant, Pos, Side, line_of_effect, summon_square};
 use crate::stats::{CreatureId, Stamina};
 
 /// Bring a creature of `stat_block` to the board next to `owner`.
-pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
+pub(crate) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
     let content = world.res::<Content>().clone();
     let Some(block) = content.monsters.get(stat_block).cloned() else {
         return;
@@ -68,7 +67,7 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
         format!("{}'s {} {}", c.name, block.name, order + 1)
     };
     let basic = world
-        .res::<super::state::turn::ActiveRuleset>()
+        .res::<super::super::state::turn::ActiveRuleset>()
         .0
         .basic_abilities
         .clone();
@@ -103,7 +102,7 @@ pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
 }
 
 /// A creature's living summons, in the order they were summoned.
-pub(super) fn summons_of(world: &World, owner: CreatureId) -> Vec<(CreatureId, Summoned)> {
+pub(crate) fn summons_of(world: &World, owner: CreatureId) -> Vec<(CreatureId, Summoned)> {
     // Every turn start asks: a kept query of the summoned finds them
     // without a look at every creature.
     let mut out: Vec<(CreatureId, Summoned)> = Vec::new();
@@ -117,7 +116,7 @@ pub(super) fn summons_of(world: &World, owner: CreatureId) -> Vec<(CreatureId, S
 }
 
 /// The summoner fell: its summons are removed from the board.
-pub(super) fn vanish(world: &mut World, owner: CreatureId) {
+pub(crate) fn vanish(world: &mut World, owner: CreatureId) {
     for (id, _) in summons_of(world, owner) {
         let Some(e) = entity_of(world, id) else {
             continue;
@@ -132,7 +131,7 @@ pub(super) fn vanish(world: &mut World, owner: CreatureId) {
 /// The summoner starts its turn: queue its summons' turns (those summoned
 /// before this round), first-summoned first. Returns their ids, whose
 /// start- and end-of-turn effects go with the summoner's.
-pub(super) fn queue_turns(world: &mut World, owner: CreatureId) -> Vec<CreatureId> {
+pub(crate) fn queue_turns(world: &mut World, owner: CreatureId) -> Vec<CreatureId> {
     let summons = summons_of(world, owner);
     // (Most creatures have none: the round and the resolution are left
     // unread.)
@@ -252,7 +251,7 @@ fn focus(
 /// "Move+0": move toward its focus ([`focus`]), along the cheapest way to
 /// a square it can strike the focus from, as far as its speed goes,
 /// stopping as soon as it can strike the focus.
-pub(super) fn take_turn(world: &mut World, id: CreatureId) {
+pub(crate) fn take_turn(world: &mut World, id: CreatureId) {
     let Some(e) = entity_of(world, id) else {
         return;
     };
@@ -342,12 +341,12 @@ pub(super) fn take_turn(world: &mut World, id: CreatureId) {
     let Some(path) = reach.path_to(way[stop]) else {
         return;
     };
-    resolve::walk_steps(world, id, path, false, false, false);
+    super::walk_steps(world, id, path, false, false, false);
 }
 
 /// "Attack+0": a free strike on the nearest enemy it reaches (then the
 /// lowest id): adjacent, or within its range value in line of effect.
-pub(super) fn strike(world: &mut World, id: CreatureId) {
+pub(crate) fn strike(world: &mut World, id: CreatureId) {
     let Some(e) = entity_of(world, id) else {
         return;
     };
@@ -378,6 +377,6 @@ pub(super) fn strike(world: &mut World, id: CreatureId) {
             .copied()
     });
     if let Some(t) = target {
-        resolve::summon_strike(world, e, id, t.id);
+        super::summon_strike(world, e, id, t.id);
     }
 }

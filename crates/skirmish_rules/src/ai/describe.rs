@@ -1,5 +1,6 @@
 //! An observation as JSON, for readers rather than networks (the tensors
-//! are [`super::observe`]'s): the same fair information.
+//! are `crate::learn::observe`'s): the same fair information, for
+//! external brains and the Python package.
 
 use crate::encounter::Encounter;
 use crate::map::Side;

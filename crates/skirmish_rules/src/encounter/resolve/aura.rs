@@ -10,18 +10,16 @@
 use crate::encounter::log::emit;
 use crate::encounter::world;
 use crate::fast::KeyedWorld;
-use bevy_app::App;
 use bevy_ecs::prelude::*;
 
-use super::check::target_allowed;
-use super::flow::{end_of_turn, start_of_turn};
-use super::log::LogEntry;
-use super::resolve::{self, apply_outcome};
-use super::state::board::Battlefield;
-use super::state::components::*;
-use super::state::turn::{Step, can_act};
-use super::state::work::Resolution;
-use super::world::{entity_of, snapshot};
+use super::super::check::target_allowed;
+use super::super::log::LogEntry;
+use super::super::state::board::Battlefield;
+use super::super::state::components::*;
+use super::super::state::turn::can_act;
+use super::super::state::work::Resolution;
+use super::super::world::{entity_of, snapshot};
+use super::apply_outcome;
 use crate::ability::{Ability, AuraLasts, AuraTiming, Distance};
 use crate::content::Content;
 use crate::encounter::state::board::KnownCarriers;
@@ -29,23 +27,15 @@ use crate::encounter::world::{Carrier, carrier};
 use crate::map::{Footprint, line_of_effect};
 use crate::stats::CreatureId;
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Step::EndOfTurn,
-        at_turn_end.after(super::flow::strain).before(end_of_turn),
-    )
-    .add_systems(Step::StartOfTurn, at_turn_start.before(start_of_turn));
-}
-
 /// A creature used an ability: if it is a lasting aura, it now carries it
 /// (using it again replaces the old one).
-pub(super) fn start(world: &mut World, entity: Entity, ability: &Ability) {
+pub(crate) fn start(world: &mut World, entity: Entity, ability: &Ability) {
     let (Some(spec), Distance::Aura(radius)) = (&ability.aura, ability.distance) else {
         return;
     };
     let own_turn = world
         .comp::<Creature>(entity)
-        .is_some_and(|c| world.res::<super::Flow>().is_acting(c.id));
+        .is_some_and(|c| world.res::<super::super::Flow>().is_acting(c.id));
     let aura = ActiveAura {
         ability: ability.id.clone(),
         radius,
@@ -75,7 +65,7 @@ fn reaches(map: &crate::map::Map, owner: Footprint, radius: u32, fp: Footprint) 
 /// Read through a query kept for the encounter's life: it runs for every
 /// walk and turn boundary, and almost no one carries an aura, so it reads
 /// only the auras of each creature, the rest of a carrier's after.
-pub(super) fn carriers(world: &World) -> Vec<Carrier> {
+pub(crate) fn carriers(world: &World) -> Vec<Carrier> {
     // Only those known to have carried one are read (see `KnownCarriers`):
     // most often nobody. Not known, everyone's auras are looked at.
     with_known(world, |known| {
@@ -172,7 +162,7 @@ fn pulse(world: &mut World, owner: Entity, aura: &ActiveAura, targets: &[Creatur
         }
         // An aura acting is not an action: its damage triggers nothing.
         let before = world.res::<Resolution>().damage.len();
-        let potency = resolve::potency_adjustment(world, &user, &ts);
+        let potency = super::potency_adjustment(world, &user, &ts);
         apply_outcome(
             world,
             owner,
@@ -221,8 +211,8 @@ fn turn_boundary(world: &mut World, who: &[CreatureId], inside: AuraTiming, own:
     }
 }
 
-fn at_turn_start(world: &mut World) {
-    let started = super::state::turn::turns_started(world);
+pub(crate) fn at_turn_start(world: &mut World) {
+    let started = super::super::state::turn::turns_started(world);
     turn_boundary(
         world,
         &started,
@@ -233,8 +223,8 @@ fn at_turn_start(world: &mut World) {
 
 /// End of a turn: auras act, then those of the creatures ending their turn
 /// count down (an aura "until the end of your next turn" ends).
-fn at_turn_end(world: &mut World) {
-    let ended = super::state::turn::turns_ended(world);
+pub(crate) fn at_turn_end(world: &mut World) {
+    let ended = super::super::state::turn::turns_ended(world);
     turn_boundary(
         world,
         &ended,
@@ -287,7 +277,7 @@ fn at_turn_end(world: &mut World) {
 /// that now reach it and did not before act on it. True if any did.
 /// `carriers` are the aura carriers as [`carriers`] found them (a walk
 /// finds them once, and again only after something acted on a step).
-pub(super) fn entered(
+pub(crate) fn entered(
     world: &mut World,
     mover: Entity,
     from: Footprint,
