@@ -135,7 +135,7 @@ pub struct RollResult {
 /// docs/rules.md#edges-and-banes and docs/rules.md#critical-hit: the total is
 /// 2d10 + characteristic + flat bonuses, +2 for an edge or -2 for a bane; a
 /// double edge or bane moves the tier one step; a natural 19 or 20 is always
-/// tier 3, and a critical hit only on a main-action ability roll.
+/// tier 3 (docs/rules.md#natural-19-and-20), and a critical hit only on a main-action ability roll.
 pub fn resolve(spec: &RollSpec, naturals: [u32; 2]) -> RollResult {
     let edge_bane = EdgeBane::resolve(spec.edges, spec.banes);
     if let Some(tier) = spec.automatic {

@@ -147,7 +147,7 @@ pub fn potency_applies(target_score: i32, potency: i32) -> bool {
     target_score < potency
 }
 
-/// The damage types.
+/// The damage types (docs/rules.md#damage-types).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum DamageType {
     Untyped,
@@ -253,7 +253,7 @@ impl DamageTraits {
 
     /// The damage actually taken from `amount` damage of type `t`.
     ///
-    /// docs/rules.md#stamina: "Damage weakness is applied before immunity; only
+    /// docs/rules.md#damage-types: "Damage weakness is applied before immunity; only
     /// the highest weakness and the highest immunity of a type count."
     pub fn apply(&self, amount: i32, t: DamageType) -> i32 {
         if amount <= 0 {

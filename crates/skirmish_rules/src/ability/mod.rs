@@ -125,7 +125,7 @@ pub struct Trigger {
 }
 
 /// docs/rules.md#moving "Distance" and "Area Abilities", and docs/rules.md#moving's shapes.
-/// Content may also write docs/rules.md#moving's named distances (`Swinging`,
+/// Content may also write docs/rules.md#named-distances (`Swinging`,
 /// `Spitting`, `Throwing`, `Shooting`, `Sniping`), read as their squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "DistanceSpec")]

@@ -354,7 +354,8 @@ pub(crate) type HeroData = (
     &'static Space,
 );
 
-/// The side that is wholly surprised, while it still is (round 1).
+/// The side that is wholly surprised, while it still is (round 1:
+/// docs/rules.md#surprise).
 pub fn surprised_side(world: &World) -> Option<Side> {
     world.res::<Flow>().surprised_now()
 }

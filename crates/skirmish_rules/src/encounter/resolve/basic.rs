@@ -514,7 +514,7 @@ pub(crate) fn stand_up(world: &mut World, entity: Entity, budget: TurnBudget) {
     );
 }
 
-/// docs/rules.md#stamina: Catch Breath spends a recovery to heal its value
+/// docs/rules.md#recoveries: Catch Breath spends a recovery to heal its value
 /// (checked: [`crate::encounter::check::catch_breath`]).
 pub(crate) fn catch_breath(world: &mut World, entity: Entity, id: CreatureId, budget: TurnBudget) {
     set_budget(world, entity, budget);

@@ -370,7 +370,8 @@ pub(crate) fn retaliate(
     }
 }
 
-/// Regain stamina up to the maximum (a dying hero too; not the dead).
+/// Regain stamina up to the maximum (a dying hero too; not the dead): the
+/// "Heal X" effect (docs/rules.md#heal) and every other healing.
 pub(crate) fn heal(world: &mut World, entity: Entity, id: CreatureId, amount: i32) {
     let Some(mut st) = world.comp_mut::<Stamina>(entity) else {
         return;

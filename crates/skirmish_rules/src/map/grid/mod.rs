@@ -271,7 +271,7 @@ impl MapObject {
     }
 }
 
-/// The terrain of a square.
+/// The terrain of a square (docs/rules.md#terrain).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Terrain {
     #[default]
