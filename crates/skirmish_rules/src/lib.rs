@@ -8,6 +8,7 @@
 //! Each module is a plugin function, added by [`RulesPlugin`].
 
 pub mod ability;
+pub mod actions;
 pub mod ai;
 pub mod conditions;
 pub mod content;

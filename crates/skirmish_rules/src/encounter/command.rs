@@ -429,3 +429,22 @@ fn requirement_words(name: &str) -> &'static str {
         _ => "what it requires",
     }
 }
+
+impl From<crate::actions::Unspendable> for Refusal {
+    fn from(u: crate::actions::Unspendable) -> Refusal {
+        use crate::actions::Unspendable as U;
+        match u {
+            U::MainActionUsed => Refusal::MainActionUsed,
+            U::ManeuverUsed => Refusal::ManeuverUsed,
+            U::MoveActionUsed => Refusal::MoveActionUsed,
+            U::Dazed => Refusal::Dazed,
+            U::AnswersPrompts => Refusal::Unsupported("triggered actions answer prompts".into()),
+            U::AtTurnEnd => {
+                Refusal::Unsupported("villain actions answer the prompt at a turn's end".into())
+            }
+            U::AtEncounterStart => Refusal::Unsupported(
+                "passive and episodic abilities apply when the encounter starts".into(),
+            ),
+        }
+    }
+}

@@ -30,7 +30,7 @@ pub(crate) use basic::{
 pub(crate) use moving::{afraid_of, charge, walk};
 
 use crate::ability::{ActionType, Cost};
-use crate::conditions::{Conditions, action_limits};
+use crate::conditions::Conditions;
 use crate::encounter::command::{Command, Refusal, Who};
 use crate::encounter::ruleset::Moving;
 use crate::encounter::state::board::Battlefield;
@@ -316,87 +316,15 @@ pub(crate) fn answer(
     Ok(())
 }
 
-/// The budget after spending the action `action` takes, converting the
-/// main action when the maneuver or move action is gone
-/// (docs/rules.md#actions-on-a-turn: "the main action may be spent as a
-/// second maneuver or move action"), or why it can't be spent. The
-/// listing asks it of every ability it lists.
+/// The budget after spending the action `action` takes, or the refusal
+/// (the rule: [`crate::actions::spend`]). The listing asks it of every
+/// ability it lists.
 pub(crate) fn action(
     budget: &TurnBudget,
     conditions: &Conditions,
     action: ActionType,
 ) -> Result<TurnBudget, Refusal> {
-    let mut budget = *budget;
-    // docs/rules.md#critical-hit: the extra main action is taken "even if
-    // you are dazed", and is not the dazed creature's one thing.
-    if budget.critical_main
-        && budget.main
-        && matches!(action, ActionType::MainAction | ActionType::SlowAction)
-    {
-        budget.critical_main = false;
-        budget.main = false;
-        return Ok(budget);
-    }
-    let dazed = action_limits(conditions).one_action_only;
-    if dazed && budget.dazed_done {
-        return Err(Refusal::Dazed);
-    }
-    match action {
-        ActionType::MainAction | ActionType::SlowAction => {
-            if !budget.main {
-                return Err(Refusal::MainActionUsed);
-            }
-            budget.main = false;
-        }
-        ActionType::Maneuver => {
-            if budget.maneuver {
-                budget.maneuver = false;
-            } else if budget.main {
-                budget.main = false;
-            } else {
-                return Err(Refusal::ManeuverUsed);
-            }
-        }
-        ActionType::MoveAction => {
-            if budget.move_action {
-                budget.move_action = false;
-            } else if budget.main {
-                budget.main = false;
-            } else {
-                return Err(Refusal::MoveActionUsed);
-            }
-        }
-        ActionType::FreeManeuver | ActionType::FreeAction | ActionType::NoAction => {
-            if dazed {
-                return Err(Refusal::Dazed);
-            }
-            return Ok(budget);
-        }
-        ActionType::TriggeredAction | ActionType::FreeTriggeredAction => {
-            return Err(Refusal::Unsupported(
-                "triggered actions answer prompts".into(),
-            ));
-        }
-        ActionType::VillainAction => {
-            return Err(Refusal::Unsupported(
-                "villain actions answer the prompt at a turn's end".into(),
-            ));
-        }
-        ActionType::Passive | ActionType::Episodic => {
-            return Err(Refusal::Unsupported(
-                "passive and episodic abilities apply when the encounter starts".into(),
-            ));
-        }
-    }
-    if dazed {
-        budget.dazed_done = true;
-    }
-    // The extra main action spent another way (as a maneuver or move) is
-    // gone.
-    if !budget.main {
-        budget.critical_main = false;
-    }
-    Ok(budget)
+    Ok(crate::actions::spend(budget, conditions, action)?)
 }
 
 /// [`action`] for the creature's own budget and conditions.

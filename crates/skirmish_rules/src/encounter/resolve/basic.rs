@@ -59,15 +59,14 @@ pub(crate) fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction
     let Some(prompt) = world.res_mut::<Resolution>().prompt.take() else {
         return;
     };
-    // docs/rules.md#critical-hit: the extra main action off the creature's
-    // turn is taken now or not at all (its next turn starts afresh).
+    // The extra main action off the creature's turn is taken now or not
+    // at all (docs/rules.md#critical-hit).
     let critical = prompt.event.kind == crate::ability::TriggerEvent::CriticalHit;
     if critical
         && let Some(e) = entity_of(world, id)
         && let Some(mut b) = world.comp_mut::<TurnBudget>(e)
     {
-        b.main = false;
-        b.critical_main = false;
+        crate::actions::critical_main_lapses(&mut b);
     }
     let Some(choice) = choice else {
         emit(

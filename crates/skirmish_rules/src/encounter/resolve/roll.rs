@@ -246,8 +246,7 @@ pub(crate) fn resolve_roll(
             critical_logged = true;
             dramatic_moment(world, user.space);
             let mut budget = world.comp_mut::<TurnBudget>(entity).expect("checked");
-            budget.main = true;
-            budget.critical_main = true;
+            crate::actions::grant_critical_main(&mut budget);
             emit(world, LogEntry::CriticalHit { creature: id });
             // docs/rules.md#critical-hit: "at once, whether or not it's
             // your turn": off its turn (an opportunity attack, a triggered

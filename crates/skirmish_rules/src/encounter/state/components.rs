@@ -229,34 +229,7 @@ impl Heroic {
     }
 }
 
-/// What a creature still has this turn (docs/rules.md#actions-on-a-turn).
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TurnBudget {
-    pub main: bool,
-    pub maneuver: bool,
-    pub move_action: bool,
-    /// One triggered action per round.
-    pub triggered: bool,
-    /// Dazed creatures get one thing only; set once they have done it.
-    pub dazed_done: bool,
-    /// A critical hit's extra main action, not yet taken: taken even when
-    /// dazed (docs/rules.md#critical-hit).
-    #[serde(default)]
-    pub critical_main: bool,
-}
-
-impl Default for TurnBudget {
-    fn default() -> Self {
-        TurnBudget {
-            main: true,
-            maneuver: true,
-            move_action: true,
-            triggered: true,
-            dazed_done: false,
-            critical_main: false,
-        }
-    }
-}
+pub use crate::actions::TurnBudget;
 
 /// What a creature's basic actions left it doing (see the README's rulings).
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,7 +7,6 @@ use bevy_ecs::schedule::ScheduleLabel;
 use bevy_state::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::conditions::{ConditionKind, Conditions};
 use crate::fast::KeyedWorld;
 use crate::map::Side;
 use crate::stats::{CreatureId, Health, Stamina};
@@ -198,11 +197,6 @@ pub(crate) fn turns_started(world: &World) -> smallvec::SmallVec<[CreatureId; 8]
 /// "Stamina": a dying hero can't Catch Breath and bleeds, but still acts.)
 pub fn can_act(stamina: &Stamina) -> bool {
     stamina.health() != Health::Dead
-}
-
-/// Conditions a creature can't act through (for legal actions).
-pub fn is_dazed(c: &Conditions) -> bool {
-    c.has(ConditionKind::Dazed)
 }
 
 /// A creature of each side the last victory check found able to fight
