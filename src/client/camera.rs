@@ -120,11 +120,7 @@ fn auto_scale(
 /// The orthographic scale (world units per physical pixel) of the default
 /// fit of `geometry`'s map in `layout`'s board.
 pub fn fit_scale(geometry: &BoardGeometry, layout: &Layout) -> f32 {
-    let pps = layout::fit(
-        (geometry.width, geometry.height),
-        layout.board.size(),
-        layout.window,
-    );
+    let pps = layout::fit((geometry.width, geometry.height), layout.board.size());
     SQUARE / pps.max(1e-3)
 }
 

@@ -237,6 +237,24 @@ fn measure(
     let visible = map.intersect(layout.board);
     let area = |r: Rect| r.width().max(0.0) * r.height().max(0.0);
     let mut problems = Vec::new();
+    // At the default fit (the start, or F) the whole map shows: none of it
+    // past the board's edges (issue 72, point 1). Zoomed in by the wheel
+    // or the action camera, part of it may be out of view.
+    let fitted = super::camera::fit_scale(&geometry, &layout);
+    if geometry.width > 1 && (scale - fitted).abs() <= fitted * 0.001 {
+        let out = [
+            layout.board.min.x - map.min.x,
+            map.max.x - layout.board.max.x,
+            layout.board.min.y - map.min.y,
+            map.max.y - layout.board.max.y,
+        ];
+        if out.iter().any(|&d| d > 1.0) {
+            problems.push(format!(
+                "the map reaches {:.0} px past the board's edges at the default fit",
+                out.iter().fold(0.0_f32, |a, &d| a.max(d))
+            ));
+        }
+    }
 
     // The root of each node, and whether it is an overlay.
     let root_of = |mut e: Entity| {

@@ -143,6 +143,24 @@ impl Playtest {
         &self.app.world().non_send::<super::game::Game>().encounter
     }
 
+    /// The labels the acting creature's ability bar is made with ("[1]
+    /// Quelling Palm", then the basic actions' "[T] Free Strike"...), in
+    /// the bar's order, as the client's slots give them: what a test
+    /// expects to find drawn.
+    pub fn ability_labels(&self) -> Vec<String> {
+        let game = self.app.world().non_send::<super::game::Game>();
+        let Some(id) = game.encounter.active_creature() else {
+            return Vec::new();
+        };
+        super::intent::slots(&game.encounter, &game.legal, id)
+            .into_iter()
+            .map(|s| {
+                let key = s.key.label().map_or(String::new(), |k| format!("[{k}] "));
+                format!("{key}{}", s.label)
+            })
+            .collect()
+    }
+
     /// The window's size in pixels.
     pub fn size(&self) -> Vec2 {
         let w = self

@@ -63,14 +63,6 @@ impl ConditionKind {
             .chain([ConditionKind::CantStand])
             .find(|k| k.word() == word)
     }
-
-    /// Conditions that only make sense with the creature that caused them.
-    pub fn needs_source(self) -> bool {
-        matches!(
-            self,
-            ConditionKind::Frightened | ConditionKind::Grabbed | ConditionKind::Taunted
-        )
-    }
 }
 
 impl fmt::Display for ConditionKind {

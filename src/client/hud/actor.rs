@@ -276,6 +276,7 @@ fn actor_panel(
                     b.spawn(Node {
                         column_gap: px(6),
                         align_items: AlignItems::Center,
+                        flex_grow: 1.0,
                         flex_shrink: 1.0,
                         min_width: px(0),
                         ..default()
@@ -284,9 +285,13 @@ fn actor_panel(
                         l.spawn(super::roster::icon_node(icons.small(icon), size * 1.1, c));
                         l.spawn((
                             text(format!("{key}{}", s.label), size, c),
+                            // Its width is what the icon and the price leave
+                            // (grown from nothing: a width measured from its
+                            // own words laid it out at none, issue 72).
                             Node {
+                                flex_grow: 1.0,
                                 flex_shrink: 1.0,
-                                min_width: px(0),
+                                flex_basis: px(0),
                                 ..default()
                             },
                         ));

@@ -214,11 +214,6 @@ pub fn parse_tier(line: &str) -> Result<Vec<Effect>, NotationError> {
     Ok(effects)
 }
 
-/// Parse the effect of one "Spend X" entry or effect line the same way.
-pub fn parse_effects(text: &str) -> Result<Vec<Effect>, NotationError> {
-    parse_tier(text)
-}
-
 /// A word and its byte offset in the segment.
 #[derive(Clone, Copy, Debug)]
 struct Tok<'a> {

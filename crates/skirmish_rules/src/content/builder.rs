@@ -160,11 +160,6 @@ impl Builder {
         }
     }
 
-    /// Start from an existing encounter (to change it into a new one).
-    pub fn from_def(def: EncounterDef) -> Builder {
-        Builder { def }
-    }
-
     fn map<'a>(&self, db: &'a ContentDb) -> Result<&'a Map, BuildError> {
         db.maps
             .get(&self.def.map)

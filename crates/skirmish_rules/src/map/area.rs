@@ -6,7 +6,7 @@
 //! so a covered square is reached only with line of effect from the origin.
 
 use super::grid::{Footprint, Map, Occupant, Pos};
-use super::los::{line_of_effect, line_of_effect_to_square, squares_in_line_of_effect};
+use super::los::{line_of_effect_to_square, squares_in_line_of_effect};
 
 /// A placed area.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -372,15 +372,11 @@ pub fn cylinder(
     sphere(map, user, radius, within, centre)
 }
 
-/// Whether a strike can target a creature: within distance and in line of effect.
-pub fn can_target(map: &Map, user: Footprint, target: Footprint, distance: u32) -> bool {
-    user.distance(target) <= distance && line_of_effect(map, user, target)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::map::grid::ascii;
+    use crate::map::line_of_effect;
 
     fn sq(x: i32, y: i32) -> Footprint {
         Footprint::single(Pos::new(x, y))

@@ -46,11 +46,6 @@ impl DamageTally {
     pub fn dealt_by(&self, side: Side, side_of: impl Fn(CreatureId) -> Option<Side>) -> i64 {
         sum_of(&self.dealt, side, side_of)
     }
-
-    /// All the damage the creatures of `side` took.
-    pub fn taken_by(&self, side: Side, side_of: impl Fn(CreatureId) -> Option<Side>) -> i64 {
-        sum_of(&self.taken, side, side_of)
-    }
 }
 
 fn sum_of(
