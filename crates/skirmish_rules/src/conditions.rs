@@ -497,8 +497,6 @@ pub struct ActionLimits {
     /// Dazed: "can't use triggered actions, free triggered actions, or free maneuvers."
     pub triggered_allowed: bool,
     pub free_maneuvers_allowed: bool,
-    /// Grabbed: "can't use the Knockback maneuver".
-    pub knockback_allowed: bool,
     /// Restrained: "can't use the Stand Up maneuver"; also "can't stand".
     pub stand_up_allowed: bool,
 }
@@ -509,7 +507,6 @@ pub fn action_limits(c: &Conditions) -> ActionLimits {
         one_action_only: dazed,
         triggered_allowed: !dazed,
         free_maneuvers_allowed: !dazed,
-        knockback_allowed: !c.has(ConditionKind::Grabbed),
         stand_up_allowed: !c.has(ConditionKind::Restrained) && !c.has(ConditionKind::CantStand),
     }
 }
@@ -852,7 +849,6 @@ mod tests {
     fn action_limits_of_conditions() {
         let dazed = action_limits(&with(&[(ConditionKind::Dazed, None)]));
         assert!(dazed.one_action_only && !dazed.triggered_allowed && !dazed.free_maneuvers_allowed);
-        assert!(!action_limits(&with(&[(ConditionKind::Grabbed, Some(T))])).knockback_allowed);
         assert!(!action_limits(&with(&[(ConditionKind::Restrained, None)])).stand_up_allowed);
         assert!(!action_limits(&with(&[(ConditionKind::CantStand, None)])).stand_up_allowed);
         assert!(action_limits(&Conditions::default()).stand_up_allowed);

@@ -619,6 +619,10 @@ pub struct Ability {
     /// standing); without it the ability can't be used.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub requirements: Vec<Component>,
+    /// Conditions under which it can't be used at all (docs/rules.md#grabbed:
+    /// a grabbed creature "can't use the Knockback maneuver").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub barred_by: Vec<crate::conditions::ConditionKind>,
     /// docs/rules.md#penalties: Straining and Exhausting, each imposing a
     /// stack on the user that hinders later uses of abilities with it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

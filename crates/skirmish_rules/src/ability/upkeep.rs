@@ -112,6 +112,15 @@ impl Ability {
             .copied()
             .find(|r| r.missing(conditions))
     }
+
+    /// The condition of `conditions` that bars the ability (its
+    /// `barred_by`), if any (docs/rules.md#grabbed).
+    pub fn barred(
+        &self,
+        conditions: &crate::conditions::Conditions,
+    ) -> Option<crate::conditions::ConditionKind> {
+        self.barred_by.iter().copied().find(|&k| conditions.has(k))
+    }
 }
 
 /// docs/rules.md#components: "If you find yourself lacking a Component at some

@@ -278,6 +278,12 @@ pub enum Refusal {
     /// docs/rules.md#requirements: a requirement the user lacks.
     #[error("it needs {} to start", requirement_words(.0))]
     Requirement(&'static str),
+    /// A condition of the user's bars the ability (docs/rules.md#grabbed).
+    #[error("{condition}: it can't use {ability}")]
+    Barred {
+        condition: crate::conditions::ConditionKind,
+        ability: String,
+    },
     #[error("there is no {0}")]
     NoSuchCreature(Who),
     #[error("it is not {0}'s turn")]

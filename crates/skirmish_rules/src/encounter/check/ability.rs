@@ -251,6 +251,13 @@ pub(crate) fn use_ability(
     if let Some(r) = ability.requirement_missing(&user.conditions) {
         return Err(Refusal::Requirement(r.name()));
     }
+    // docs/rules.md#grabbed: "can't use the Knockback maneuver".
+    if let Some(condition) = ability.barred(&user.conditions) {
+        return Err(Refusal::Barred {
+            condition,
+            ability: ability.name.clone(),
+        });
+    }
     // docs/rules.md#summons: "If there are no available hexes, the summon
     // ability cannot be used."
     if !crate::encounter::world::room_for(world, entity, ability) {

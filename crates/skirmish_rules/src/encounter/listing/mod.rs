@@ -898,6 +898,7 @@ pub(crate) fn creature_actions(
                 && matches!(a.action, ActionType::MainAction)
                 && a.target.tags.is_empty()
                 && a.requirement_missing(cond).is_none()
+                && a.barred(cond).is_none()
                 && cost_ok(a)
                 && world::available(world, e, a)
             {
@@ -953,6 +954,7 @@ pub(crate) fn creature_actions(
         if !allows(a.action)
             || !cost_ok(a)
             || a.requirement_missing(cond).is_some()
+            || a.barred(cond).is_some()
             || !world::available(world, e, a)
             || !world::room_for(world, e, a)
         {
