@@ -34,6 +34,18 @@ fn anchors(md: &str) -> BTreeSet<String> {
     out
 }
 
+/// The anchors `line` cites as `docs/rules.md#anchor`, in order.
+fn cited_anchors(line: &str) -> Vec<String> {
+    line.split("docs/rules.md#")
+        .skip(1)
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
+                .collect()
+        })
+        .collect()
+}
+
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -69,13 +81,7 @@ fn every_cited_rule_has_its_section() {
     {
         let text = std::fs::read_to_string(f).unwrap_or_default();
         for (n, line) in text.lines().enumerate() {
-            let mut rest = line;
-            while let Some(i) = rest.find("docs/rules.md#") {
-                rest = &rest[i + 14..];
-                let anchor: String = rest
-                    .chars()
-                    .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
-                    .collect();
+            for anchor in cited_anchors(line) {
                 cited += 1;
                 if !known.contains(&anchor) {
                     missing.push(format!("{}:{}: #{anchor}", f.display(), n + 1));
@@ -180,13 +186,7 @@ fn homes(root: &Path) -> std::collections::BTreeMap<String, Vec<(String, String,
             .replace('\\', "/");
         for (n, line) in lines.iter().enumerate() {
             let doc = line.trim_start().starts_with("///") || line.trim_start().starts_with("//!");
-            let mut rest = *line;
-            while let Some(i) = rest.find("docs/rules.md#") {
-                rest = &rest[i + 14..];
-                let anchor: String = rest
-                    .chars()
-                    .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
-                    .collect();
+            for anchor in cited_anchors(line) {
                 let indent = |l: &str| l.len() - l.trim_start().len();
                 // What a doc comment documents: the next line that is not a
                 // doc comment or an attribute.
