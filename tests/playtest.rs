@@ -45,6 +45,13 @@ fn ability_buttons_show_their_key_and_name() {
                     None => failures.push(format!("{size} {mode}: no {label:?} on screen")),
                 }
             }
+            // ... and over nothing else (a long word ran into the price).
+            let report = t.report();
+            for p in &report.problems {
+                if labels.iter().any(|l| p.contains(&format!("{l:?}"))) {
+                    failures.push(format!("{size} {mode}: {p}"));
+                }
+            }
             if labels.len() > 1 && !texts.iter().any(|s| s.text == labels[0]) {
                 failures.push(format!("{size} {mode}: not even the first button shows"));
             }

@@ -285,6 +285,10 @@ fn actor_panel(
                         l.spawn(super::roster::icon_node(icons.small(icon), size * 1.1, c));
                         l.spawn((
                             text(format!("{key}{}", s.label), size, c),
+                            // A word longer than the room beside the icon and
+                            // the price breaks, rather than running into the
+                            // price (a narrow column at 720).
+                            TextLayout::new(Justify::Left, LineBreak::WordOrCharacter),
                             // Its width is what the icon and the price leave
                             // (grown from nothing: a width measured from its
                             // own words laid it out at none, issue 72).
