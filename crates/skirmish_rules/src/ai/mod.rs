@@ -10,10 +10,12 @@ pub mod describe;
 pub mod exec;
 pub mod greedy;
 pub mod lasting;
+mod position;
 pub mod random;
 pub mod score;
 pub mod search;
 pub mod tactical;
+mod worth;
 
 use crate::encounter::{Command, Encounter};
 

@@ -5,9 +5,8 @@
 
 use crate::ability::{ActionType, Cost, Distance};
 pub use crate::content::weights::Weights;
-use crate::encounter::Preview;
 use crate::encounter::{Command, CreatureView, Encounter};
-use crate::map::movement::{Mover, Path, opportunity_attacks};
+use crate::map::movement::{Mover, Path};
 use crate::map::{Footprint, Occupant, Pos, Side};
 use crate::stats::CreatureId;
 
@@ -59,22 +58,23 @@ pub struct Scorer<'a> {
     pub all: Vec<CreatureView>,
     pub occupants: Vec<Occupant>,
     /// Walking distances from each enemy, worked out when first needed.
-    walk: std::cell::RefCell<std::collections::HashMap<CreatureId, crate::map::movement::Reach>>,
+    pub(super) walk:
+        std::cell::RefCell<std::collections::HashMap<CreatureId, crate::map::movement::Reach>>,
     /// Each creature's [`attack_reach`], worked out when first needed (a
     /// decision asks it for every square a move could end on).
-    reaches: std::cell::RefCell<Vec<(CreatureId, (u32, bool))>>,
+    pub(super) reaches: std::cell::RefCell<Vec<(CreatureId, (u32, bool))>>,
     /// Whom each melee creature could strike on its next turn as the map
     /// stands, worked out when a wall is first weighed.
-    strikes: std::cell::RefCell<Vec<(CreatureId, Strikes)>>,
+    pub(super) strikes: std::cell::RefCell<Vec<(CreatureId, Strikes)>>,
     /// What each creature's best strike on each other is worth, as worked
     /// out (see [`Scorer::strike_value`]).
-    strike_values: std::cell::RefCell<Vec<(CreatureId, CreatureId, f64)>>,
+    pub(super) strike_values: std::cell::RefCell<Vec<(CreatureId, CreatureId, f64)>>,
     /// [`Scorer::best_attack_from`] for each creature and square asked.
-    attacks: std::cell::RefCell<Kept<(CreatureId, Pos), f64>>,
+    pub(super) attacks: std::cell::RefCell<Kept<(CreatureId, Pos), f64>>,
     /// The forecasts of the fight as it stands, sharing their work.
-    forecast: crate::encounter::Forecaster<'a>,
+    pub(super) forecast: crate::encounter::Forecaster<'a>,
     /// [`Scorer::position`] for each creature and footprint asked.
-    positions: std::cell::RefCell<Kept<(CreatureId, Footprint), f64>>,
+    pub(super) positions: std::cell::RefCell<Kept<(CreatureId, Footprint), f64>>,
 }
 
 impl<'a> Scorer<'a> {
@@ -99,7 +99,7 @@ impl<'a> Scorer<'a> {
     /// melee: each creature of the other side next to (within reach of) a
     /// square it can move to, with that square. Empty for a creature with a
     /// ranged attack (a wall barely slows it) and for the dead.
-    fn melee_strikes(&self, map: &crate::map::Map, x: &CreatureView) -> Strikes {
+    pub(super) fn melee_strikes(&self, map: &crate::map::Map, x: &CreatureView) -> Strikes {
         let (reach, ranged) = self.reach_of(x);
         if ranged || x.stamina.is_dead() {
             return Vec::new();
@@ -139,7 +139,7 @@ impl<'a> Scorer<'a> {
     }
 
     /// [`Scorer::melee_strikes`] on the map as it stands, kept.
-    fn strikes_now(&self, x: &CreatureView) -> Strikes {
+    pub(super) fn strikes_now(&self, x: &CreatureView) -> Strikes {
         if let Some((_, s)) = self.strikes.borrow().iter().find(|(id, _)| *id == x.id) {
             return s.clone();
         }
@@ -151,7 +151,7 @@ impl<'a> Scorer<'a> {
     /// What `x`'s best strike on `target` is worth to `x`'s side (the
     /// engine's forecast from `from`: damage it can take, more on the
     /// wounded, and the chance to drop it), kept per pair.
-    fn strike_value(&self, x: &CreatureView, target: CreatureId, from: Pos) -> f64 {
+    pub(super) fn strike_value(&self, x: &CreatureView, target: CreatureId, from: Pos) -> f64 {
         if let Some(&(_, _, v)) = self
             .strike_values
             .borrow()
@@ -193,7 +193,7 @@ impl<'a> Scorer<'a> {
     }
 
     /// The best of `x`'s strikes on those it can reach.
-    fn best_strike(&self, x: &CreatureView, strikes: &[(CreatureId, Pos)]) -> f64 {
+    pub(super) fn best_strike(&self, x: &CreatureView, strikes: &[(CreatureId, Pos)]) -> f64 {
         strikes
             .iter()
             .map(|&(t, from)| self.strike_value(x, t, from))
@@ -239,7 +239,7 @@ impl<'a> Scorer<'a> {
     }
 
     /// [`attack_reach`] of `c`, kept for the life of the scorer.
-    fn reach_of(&self, c: &CreatureView) -> (u32, bool) {
+    pub(super) fn reach_of(&self, c: &CreatureView) -> (u32, bool) {
         if let Some(&(_, r)) = self.reaches.borrow().iter().find(|(id, _)| *id == c.id) {
             return r;
         }
@@ -250,7 +250,7 @@ impl<'a> Scorer<'a> {
 
     /// Squares of walking from `to` (a creature) to `at`, around walls and
     /// pits (creatures ignored); straight distance if there is no way.
-    fn walking(&self, to: &CreatureView, at: Footprint) -> u32 {
+    pub(super) fn walking(&self, to: &CreatureView, at: Footprint) -> u32 {
         let mut cache = self.walk.borrow_mut();
         let reach = cache.entry(to.id).or_insert_with(|| {
             crate::map::movement::reachable(
@@ -273,7 +273,7 @@ impl<'a> Scorer<'a> {
             .map_or(at.distance(to.space), |c| c.max(at.distance(to.space)))
     }
 
-    fn get(&self, id: CreatureId) -> Option<&CreatureView> {
+    pub(super) fn get(&self, id: CreatureId) -> Option<&CreatureView> {
         self.all.iter().find(|c| c.id == id)
     }
 
@@ -300,7 +300,7 @@ impl<'a> Scorer<'a> {
     /// over the stat blocks the ability summons. Each summon `owner` has
     /// standing already divides it once more (a third servant adds less to
     /// a fight than the first), so a summoner also fights.
-    fn summon_worth(&self, ability: &str, owner: CreatureId) -> f64 {
+    pub(super) fn summon_worth(&self, ability: &str, owner: CreatureId) -> f64 {
         let content = self.e.content();
         let Some(a) = content.ability(ability) else {
             return 0.0;
@@ -322,496 +322,11 @@ impl<'a> Scorer<'a> {
         self.w.damage * blocks.iter().sum::<f64>() / blocks.len() as f64 / (1 + standing) as f64
     }
 
-    /// The value of a forecast for this side.
-    pub fn preview_value(&self, p: &Preview) -> f64 {
-        let w = self.w;
-        let mut v = 0.0;
-        // Summons appear beside the user, the target of a summoning ability.
-        let summon_worth = match p
-            .targets
-            .iter()
-            .find(|t| t.tiers.iter().any(|tier| tier.summons > 0))
-        {
-            Some(t) => self.summon_worth(&p.ability, t.target),
-            None => 0.0,
-        };
-        for t in &p.targets {
-            let Some(tc) = self.get(t.target) else {
-                continue;
-            };
-            let left = (tc.stamina.current + tc.stamina.temporary).max(1) as f64;
-            let capped: f64 = (0..3)
-                .map(|i| t.chances[i] * (t.tiers[i].damage as f64).min(left))
-                .sum();
-            if tc.side == self.side {
-                v -= w.friendly_fire * capped;
-                // Help for an ally: stamina it is missing, a cushion, surges,
-                // and a free strike if an enemy stands next to it.
-                let missing = (tc.stamina.max - tc.stamina.current).max(0) as f64;
-                let threatened = self.enemies().any(|o| o.space.distance(tc.space) <= 1);
-                // docs/rules.md#stacking: the same ability's
-                // bonus again adds only what it raises the one held.
-                let (mut held_shield, mut held_retaliate) = (0, 0);
-                for b in tc.bonuses.0.iter().filter(|b| b.from == p.ability) {
-                    match b.kind {
-                        crate::ability::BonusKind::Shield(n) => held_shield = held_shield.max(n),
-                        crate::ability::BonusKind::Retaliate { amount, .. } => {
-                            held_retaliate = held_retaliate.max(amount)
-                        }
-                    }
-                }
-                for i in 0..3 {
-                    let tier = &t.tiers[i];
-                    let mut help = w.heal * (tier.heal as f64).min(missing)
-                        // Temporary stamina doesn't stack: only more than
-                        // it has counts.
-                        + w.heal * 0.5 * (tier.temporary as i32 - tc.stamina.temporary).max(0) as f64
-                        + 2.0 * w.damage * tier.grant_surges as f64
-                        + self.shift_gain(tc, tier.shift.max(tier.teleport))
-                        // docs/rules.md#surges: a shield saves damage on each attack to
-                        // come, retaliation deals some; a summon is another
-                        // body with a free strike each round.
-                        + w.heal * 1.5 * tier.shield.saturating_sub(held_shield) as f64
-                        + w.damage * tier.retaliate.saturating_sub(held_retaliate) as f64
-                        + summon_worth * tier.summons as f64;
-                    if tier.free_strike && threatened {
-                        help += w.damage * 4.0;
-                    }
-                    // A signature ability at once: about a strike's worth,
-                    // wherever its enemies are (it chooses its target).
-                    if tier.signature_strike {
-                        help += w.damage * 6.0;
-                    }
-                    v += t.chances[i] * help;
-                }
-                continue;
-            }
-            let lost = 1.0 - tc.stamina.current as f64 / tc.stamina.max.max(1) as f64;
-            v += w.damage * capped * (1.0 + w.focus_fire * lost.max(0.0));
-            v += w.kill * t.kill_chance;
-            // docs/rules.md#climbing-swimming-jumping-and-flying: a flier
-            // hovering over a gap knocked prone falls: the fall's damage.
-            let prone = crate::conditions::ConditionKind::Prone;
-            let fall = if tc.movement.modes.fly && !tc.conditions.has(prone) {
-                self.e
-                    .map()
-                    .fall_depth(tc.space)
-                    .map_or(0, crate::map::forced::fall_damage)
-            } else {
-                0
-            };
-            for i in 0..3 {
-                let tier = &t.tiers[i];
-                // A condition it already has adds nothing (a second grab
-                // of a grabbed enemy is a wasted maneuver).
-                let new = tier
-                    .conditions
-                    .iter()
-                    .filter(|&&k| !tc.conditions.has(k))
-                    .count();
-                v += t.chances[i] * w.condition * new as f64;
-                if fall > 0 && tier.conditions.contains(&prone) {
-                    v += t.chances[i] * w.damage * f64::from(fall);
-                }
-                // docs/rules.md#ability-saves: a landing save, shifted by
-                // the tier (Low: advantage, High: disadvantage), spares
-                // the target about this often on a save of half the die.
-                let fails = [0.25, 0.5, 0.75][i];
-                let saved = tier.saved.iter().filter(|&&k| !tc.conditions.has(k));
-                v += t.chances[i] * w.condition * fails * saved.count() as f64;
-                if let Some((_, d)) = tier.forced {
-                    v += t.chances[i] * w.forced * d as f64;
-                }
-            }
-            if w.hazard > 0.0 {
-                v += w.hazard * self.hazard_damage(p, t.target);
-            }
-        }
-        v
-    }
-
-    /// What a shift of up to `n` squares granted to the ally `a` is worth:
-    /// the engine moves it toward the nearest enemy (see `granted_shift`),
-    /// so the gain of the square `n` steps that way (or next to the enemy,
-    /// if nearer) over where it stands, and nothing if that is no better.
-    fn shift_gain(&self, a: &CreatureView, n: u32) -> f64 {
-        if n == 0 {
-            return 0.0;
-        }
-        let Some(near) = self
-            .enemies()
-            .min_by_key(|o| (o.space.distance(a.space), o.id))
-        else {
-            return 0.0;
-        };
-        let d = near.space.distance(a.space);
-        let steps = n.min(d.saturating_sub(1)) as i32;
-        if steps == 0 {
-            return 0.0;
-        }
-        let (dx, dy) = (
-            (near.space.pos.x - a.space.pos.x).signum(),
-            (near.space.pos.y - a.space.pos.y).signum(),
-        );
-        let to = Footprint::new(a.space.pos.offset(dx * steps, dy * steps), a.space.size);
-        if !self.e.map().in_bounds(to.pos) {
-            return 0.0;
-        }
-        (self.position(a, to) - self.position(a, a.space)).max(0.0)
-    }
-
-    /// Expected damage from pits, walls and collisions where the forecast's
-    /// forced movement would leave `target` (through the battlefield's own
-    /// forced-movement function).
-    fn hazard_damage(&self, p: &Preview, target: CreatureId) -> f64 {
-        let Some(t) = p.targets.iter().find(|t| t.target == target) else {
-            return 0.0;
-        };
-        let Some(tc) = self.get(target) else {
-            return 0.0;
-        };
-        let Some(user) = self.e.active_creature().and_then(|a| self.get(a)) else {
-            return 0.0;
-        };
-        let mut total = 0.0;
-        for i in 0..3 {
-            let Some((kind, distance)) = t.tiers[i].forced else {
-                continue;
-            };
-            let aim = (kind == crate::ability::ForcedKind::Slide).then(|| {
-                let (dx, dy) = (
-                    tc.space.pos.x - user.space.pos.x,
-                    tc.space.pos.y - user.space.pos.y,
-                );
-                tc.space.pos.offset(dx.signum() * 8, dy.signum() * 8)
-            });
-            let r = crate::map::forced::resolve(
-                self.e.map(),
-                &self.occupants,
-                &crate::map::forced::Force {
-                    kind,
-                    distance,
-                    vertical: false,
-                    target,
-                    target_space: tc.space,
-                    stability: tc.movement.stability,
-                    source: user.space,
-                    aim,
-                    flies: tc.movement.modes.fly
-                        && !tc.conditions.has(crate::conditions::ConditionKind::Prone),
-                },
-            );
-            let dmg: i32 = r
-                .events
-                .iter()
-                .map(|e| match *e {
-                    crate::map::forced::ForcedEvent::CollidedWithCreature { damage, .. }
-                    | crate::map::forced::ForcedEvent::CollidedWithObstacle { damage, .. }
-                    | crate::map::forced::ForcedEvent::BrokeThrough { damage, .. }
-                    | crate::map::forced::ForcedEvent::Fell { damage, .. } => damage,
-                })
-                .sum();
-            total += t.chances[i] * dmg as f64;
-        }
-        total
-    }
-
-    /// How good it is for `c` to stand at `at`, kept for the life of the
-    /// scorer (every move of a decision weighs the square it starts from,
-    /// and a phased creature's powers reach the same squares).
-    pub fn position(&self, c: &CreatureView, at: Footprint) -> f64 {
-        if let Some(&v) = self.positions.borrow().get(&(c.id, at)) {
-            return v;
-        }
-        let v = self.position_anew(c, at);
-        self.positions.borrow_mut().insert((c.id, at), v);
-        v
-    }
-
-    /// [`Scorer::position`], worked out.
-    fn position_anew(&self, c: &CreatureView, at: Footprint) -> f64 {
-        let w = self.w;
-        let (reach, mut ranged) = self.reach_of(c);
-        let mut v = 0.0;
-        if let Some(f) = self.focus(c, at) {
-            let d = at.distance(f.space);
-            // A hidden enemy can only be struck from next to it: even a
-            // ranged creature must close in (else two sides that have each
-            // hidden, the one with bows keeping its distance, never fight).
-            let reach = if f.stance.hidden {
-                ranged = false;
-                1
-            } else {
-                reach
-            };
-            let want = if ranged { reach.min(5) } else { 1 };
-            // Beyond reach, how far there is to walk is what counts.
-            let d_walk = if d > want { self.walking(f, at) } else { d };
-            v -= w.approach * d_walk.abs_diff(want) as f64;
-            // Within reach counts only with line of effect to strike through.
-            if d <= reach && crate::map::line_of_effect(self.e.map(), at, f.space) {
-                v += w.approach * 4.0;
-            }
-        }
-        let adjacent_enemies: Vec<&CreatureView> = self
-            .enemies()
-            .filter(|o| o.space.distance(at) == 1)
-            .collect();
-        if ranged && !adjacent_enemies.is_empty() {
-            v -= w.ranged_adjacent;
-        }
-        if w.flank > 0.0 {
-            for o in &adjacent_enemies {
-                let (ox, oy) = o.space.centre();
-                let (mx, my) = at.centre();
-                let flanked = self.all.iter().any(|a| {
-                    a.side == self.side
-                        && a.id != c.id
-                        && !a.stamina.is_dead()
-                        && a.space.distance(o.space) == 1
-                        && {
-                            let (ax, ay) = a.space.centre();
-                            let (d1, d2) = ((mx - ox, my - oy), (ax - ox, ay - oy));
-                            let dot = d1.0 * d2.0 + d1.1 * d2.1;
-                            let n = (d1.0.hypot(d1.1)) * (d2.0.hypot(d2.1));
-                            n > 0.0 && dot / n <= -0.99
-                        }
-                });
-                if flanked {
-                    v += w.flank;
-                }
-            }
-        }
-        if w.protect_wounded > 0.0 {
-            for a in self.all.iter().filter(|a| {
-                a.side == self.side
-                    && a.id != c.id
-                    && !a.stamina.is_dead()
-                    && a.stamina.current * 2 <= a.stamina.max
-            }) {
-                let threatened = self.enemies().any(|o| o.space.distance(a.space) <= 2);
-                if threatened && a.space.distance(at) == 1 {
-                    v += w.protect_wounded;
-                }
-            }
-        }
-        v
-    }
-
-    /// Damage from the opportunity attacks a path would provoke.
-    fn provoked(&self, c: &CreatureView, path: &Path) -> f64 {
-        let mover = Mover {
-            id: c.id,
-            space: c.space,
-            side: c.side,
-            speed: 99,
-            extra_cost: 0,
-            shifting: false,
-            modes: c.movement.modes,
-        };
-        opportunity_attacks(&self.occupants, &mover, path.squares()).len() as f64 * 3.0
-    }
-
-    /// What the glyph ability `from`'s "enters" effect would do to `victim`
-    /// with `left` stamina: the damage it takes (up to `left`) and the
-    /// conditions that would hold. As the engine deals it
-    /// (`resolve::glyph_effect`): no characteristic on the glyph's side.
-    fn glyph_harm(&self, from: &str, victim: &CreatureView, left: f64) -> (f64, usize) {
-        let Some(effect) = self
-            .e
-            .content()
-            .ability(from)
-            .and_then(|a| a.glyph.as_ref())
-            .and_then(|spec| {
-                spec.abilities
-                    .iter()
-                    .find(|ga| ga.on == crate::ability::GlyphTrigger::Enters)
-            })
-            .and_then(|ga| ga.effect.as_ref())
-        else {
-            return (0.0, 0);
-        };
-        let o = crate::ability::evaluate(
-            &effect.effects,
-            &Default::default(),
-            &victim.characteristics,
-            0,
-        );
-        let held = o
-            .conditions
-            .iter()
-            .filter(|x| x.applies)
-            .map(|x| x.conditions.len())
-            .sum();
-        ((o.total_damage().max(0) as f64).min(left.max(0.0)), held)
-    }
-
-    /// docs/rules.md#stamina: a glyph is "Invisible" until it shines; one that has
-    /// shone, of another side and ready to react, harms whoever steps on
-    /// it. The damage (up to the stamina left) and conditions (2 each) the
-    /// glyphs `c`'s side knows of would deal on `path`, each glyph once (its
-    /// one Beat a round).
-    fn trapped(&self, c: &CreatureView, path: &Path) -> f64 {
-        let glyphs = self.e.glyphs();
-        if glyphs.list.is_empty() {
-            return 0.0;
-        }
-        let round = self.e.flow().round;
-        let mut known: Vec<&crate::encounter::Glyph> = glyphs
-            .list
-            .iter()
-            .enumerate()
-            .filter(|&(i, g)| g.side != c.side && g.revealed && glyphs.ready(i, round))
-            .map(|(_, g)| g)
-            .collect();
-        let mut left = (c.stamina.current + c.stamina.temporary).max(0) as f64;
-        let mut harm = 0.0;
-        for at in path.squares().skip(1) {
-            let fp = Footprint::new(at, c.space.size);
-            while let Some(i) = known.iter().position(|g| fp.contains(g.at)) {
-                let g = known.swap_remove(i);
-                let (dealt, held) = self.glyph_harm(&g.from, c, left);
-                left -= dealt;
-                harm += dealt + 2.0 * held as f64;
-            }
-        }
-        harm
-    }
-
-    /// What an ability's loot, recover, refresh and prepare effects bring
-    /// `c` (docs/rules.md#loot, #recover-and-refresh,
-    /// #prepared-abilities), in the scorer's damage units: treasure within
-    /// its range, a coin worth half a point of damage; each spent ability
-    /// or item it gets back, worth 3 points of damage; a prepared
-    /// triggered ability, half its middle tier's damage when an enemy is
-    /// within 3 squares to set it off, nothing when it is already
-    /// prepared. 0 for an ability with none of these.
-    pub fn gains_value(&self, a: &crate::ability::Ability, c: &CreatureView) -> f64 {
-        use crate::ability::Effect;
-        let w = self.w;
-        let mut v = 0.0;
-        let lines = a
-            .effect
-            .iter()
-            .chain(a.power_roll.iter().map(|r| &r.tiers.1));
-        let content = self.e.content();
-        for e in lines.flat_map(|l| &l.effects) {
-            match e {
-                Effect::Loot(range) => {
-                    let coins: u32 = self
-                        .e
-                        .map()
-                        .treasures()
-                        .into_iter()
-                        .filter(|(p, _)| c.space.distance_to(*p) <= *range)
-                        // An item counts as a sold one's coins at least.
-                        .map(|(p, n)| {
-                            let item = self.e.map().item_at(p).is_some();
-                            n + if item {
-                                crate::encounter::ITEM_SOLD_FOR
-                            } else {
-                                0
-                            }
-                        })
-                        .sum();
-                    v += 0.5 * w.damage * coins as f64;
-                }
-                Effect::Recover(n) | Effect::Refresh(n) => {
-                    let items = matches!(e, Effect::Refresh(_));
-                    let spent = c
-                        .abilities
-                        .iter()
-                        .filter_map(|id| content.ability(id))
-                        .filter(|x| x.item == items && x.id != a.id)
-                        .filter(|x| crate::encounter::uses_left(Some(&c.progress), x) == Some(0))
-                        .count()
-                        .min(*n as usize);
-                    v += 3.0 * w.damage * spent as f64;
-                }
-                Effect::Prepare { ability, .. } => {
-                    if c.prepared.iter().any(|(p, _)| p == ability) {
-                        continue;
-                    }
-                    let near = self.enemies().any(|o| o.space.distance(c.space) <= 3);
-                    let dealt: i32 = content
-                        .ability(ability)
-                        .and_then(|x| x.power_roll.as_ref())
-                        .map_or(0, |r| {
-                            r.tiers
-                                .1
-                                .effects
-                                .iter()
-                                .map(|e| match e {
-                                    Effect::Damage { base, .. } => *base,
-                                    _ => 0,
-                                })
-                                .sum()
-                        });
-                    if near {
-                        v += 0.5 * w.damage * dealt.max(1) as f64;
-                    }
-                }
-                _ => {}
-            }
-        }
-        v
-    }
-
-    /// A glyph of `ability` laid on `squares` (docs/rules.md#moving: it reacts to an
-    /// enemy stepping on it). Worth what it would do to each enemy, times
-    /// the chance that enemy steps there next: an enemy that fights in melee,
-    /// not yet next to the creature of this side nearest it, in reach of a
-    /// free square beside that creature, comes to one of those squares
-    /// (each alike). Squares with a glyph already take no other.
-    pub fn glyph_value(&self, ability: &str, squares: &[Pos]) -> f64 {
-        let w = self.w;
-        let glyphs = self.e.glyphs();
-        let open: Vec<Pos> = squares
-            .iter()
-            .copied()
-            .filter(|&q| !glyphs.taken(q))
-            .collect();
-        let mut v = 0.0;
-        for en in self.enemies() {
-            let Some(near) = self
-                .all
-                .iter()
-                .filter(|o| o.side == self.side && !o.stamina.is_dead())
-                .min_by_key(|o| (o.space.distance(en.space), o.id))
-            else {
-                continue;
-            };
-            // One already beside it stays; one that strikes from range
-            // keeps its distance.
-            if near.space.distance(en.space) <= 1 || self.reach_of(en).1 {
-                continue;
-            }
-            // The free squares beside its quarry within its move.
-            let beside: Vec<Pos> = near
-                .space
-                .around()
-                .filter(|&q| {
-                    !self.occupants.iter().any(|o| o.space.contains(q))
-                        && Footprint::new(q, en.space.size).distance(en.space) <= en.movement.speed
-                })
-                .collect();
-            let stepped = open.iter().filter(|q| beside.contains(q)).count();
-            if stepped == 0 {
-                continue;
-            }
-            let left = (en.stamina.current + en.stamina.temporary) as f64;
-            let (dealt, held) = self.glyph_harm(ability, en, left);
-            v += stepped as f64 / beside.len() as f64
-                * (w.damage * dealt + w.condition * held as f64);
-        }
-        v
-    }
-
     /// The best attack `c` could make from `at` next (for planning moves),
     /// kept for the life of the scorer (the moves of a decision end on the
     /// same squares many times over: a phased creature's walk, hustle and
     /// run reach the same squares).
-    fn best_attack_from(&self, c: &CreatureView, at: Pos) -> f64 {
+    pub(super) fn best_attack_from(&self, c: &CreatureView, at: Pos) -> f64 {
         if let Some(&v) = self.attacks.borrow().get(&(c.id, at)) {
             return v;
         }
@@ -843,12 +358,151 @@ impl<'a> Scorer<'a> {
         best
     }
 
-    fn cost(&self, cost: Cost) -> f64 {
+    pub(super) fn cost(&self, cost: Cost) -> f64 {
         match cost {
             Cost::Heroic(n) => self.w.resource_cost * n as f64,
             Cost::Malice(n) => self.w.malice_cost * n as f64,
             _ => 0.0,
         }
+    }
+
+    /// The value of using `ability` as `cmd` has it, spending `spend` more
+    /// of the user's Heroic Resource: its forecast, the surges it brings,
+    /// what it gains and where a move during it leaves the user, less its
+    /// cost; a glyph or a wall is worth what it may stop or do later.
+    fn use_value(&self, c: &CreatureView, cmd: &Command, ability: &str, spend: u32) -> f64 {
+        let w = self.w;
+        let Some(a) = self.e.content().ability(ability) else {
+            return 0.0;
+        };
+        let cost = self.cost(a.cost) + w.resource_cost * spend as f64;
+        // Loot, recover, refresh and prepare: worth what they bring.
+        let gains = self.gains_value(a, c);
+        // Using an aura it carries again only starts it over.
+        if a.aura.is_some() && c.auras.iter().any(|x| x.ability == a.id) {
+            return -cost;
+        }
+        // A glyph harms no one yet: it is worth what it may do to
+        // an enemy that steps on it.
+        if a.glyph.is_some()
+            && let Command::UseAreaAbility {
+                creature,
+                placement,
+                ..
+            } = cmd
+        {
+            let squares = self
+                .e
+                .area_of(*creature, ability, placement)
+                .map_or_else(|_| Vec::new(), |area| area.covered);
+            return self.glyph_value(ability, &squares) - cost;
+        }
+        // A wall harms no one: it is worth the strikes it stops.
+        if let Command::UseAreaAbility {
+            placement: crate::encounter::Placement::Wall { squares },
+            ..
+        } = cmd
+        {
+            return self.wall_value(squares) - cost;
+        }
+        let Some(p) = self.forecast.preview(cmd) else {
+            return if gains > 0.0 { gains - cost } else { 0.0 };
+        };
+        // Surges the user gains: each adds damage to a later strike,
+        // up to the 3 one damage roll can spend (docs/rules.md#surges):
+        // beyond what it holds, more wait for strikes after that.
+        let surges = if let Some(h) = &c.heroic {
+            let room = 3u32.saturating_sub(h.surges);
+            p.targets
+                .iter()
+                .map(|t| {
+                    (0..3)
+                        .map(|i| t.chances[i] * t.tiers[i].surges.min(room) as f64)
+                        .sum()
+                })
+                .fold(0.0, f64::max)
+        } else {
+            0.0
+        };
+        // docs/rules.md#during-the-move: where the move leaves it,
+        // and the opportunity attacks a move that is not a shift
+        // provokes, as for a move.
+        let moved = match (cmd, a.distance) {
+            (
+                Command::UseAreaAbility {
+                    placement: crate::encounter::Placement::Path { path },
+                    ..
+                },
+                Distance::Sweep { shift, .. },
+            ) => {
+                let end = Footprint::new(path.end().unwrap_or(c.space.pos), c.space.size);
+                let provoked = if shift {
+                    0.0
+                } else {
+                    self.provoked(c, path) + self.trapped(c, path)
+                };
+                self.position(c, end) - self.position(c, c.space) - w.provoke * provoked
+            }
+            _ => 0.0,
+        };
+        self.preview_value(&p) + 2.0 * w.damage * surges + gains - cost + moved
+    }
+
+    /// Phased 2d6: a move in the movement phase, weighed like a move with
+    /// its power's cost (hustle and disengage hamper this round's attacks,
+    /// a run forbids them, a charge helps).
+    fn phased_move_value(
+        &self,
+        c: &CreatureView,
+        path: &Path,
+        power: crate::phased::MovementPower,
+    ) -> f64 {
+        let w = self.w;
+        use crate::phased::MovementPower as P;
+        let end = Footprint::new(path.end().unwrap_or(c.space.pos), c.space.size);
+        let provokes = matches!(power, P::Walk | P::Hustle | P::Run | P::Charge);
+        let mut v = self.position(c, end) - self.position(c, c.space);
+        if provokes {
+            v -= w.provoke * (self.provoked(c, path) + self.trapped(c, path));
+        }
+        let attack_after = self.best_attack_from(c, end.pos);
+        if w.plan > 0.0 {
+            v += w.plan * (attack_after - self.best_attack_from(c, c.space.pos));
+        }
+        v + match power {
+            P::Walk => 0.0,
+            P::Shift | P::Tumble => -0.1,
+            P::Hustle => -0.15 * attack_after - 0.5,
+            P::Run => -attack_after - 1.0,
+            P::Disengage => -0.3 * attack_after - 0.5,
+            P::Charge => 0.15 * attack_after + 0.2,
+        }
+    }
+
+    /// The value of answering a prompt with reaction `r`: an opportunity
+    /// attack's free strike, or the ability's forecast less its cost.
+    fn answer_value(&self, c: &CreatureView, r: &crate::encounter::Reaction) -> f64 {
+        if r.is_opportunity_attack() {
+            let t = r.targets.first().copied().unwrap_or(c.id);
+            let strike = Command::FreeStrike {
+                creature: c.id,
+                target: t,
+            };
+            return self
+                .forecast
+                .preview(&strike)
+                .map_or(0.0, |p| self.preview_value(&p));
+        }
+        let as_use = Command::use_ability(c.id, &r.ability, r.targets.clone());
+        let cost = self
+            .e
+            .content()
+            .ability(&r.ability)
+            .map_or(0.0, |a| self.cost(a.cost));
+        self.forecast
+            .preview(&as_use)
+            .map_or(0.5, |p| self.preview_value(&p).max(0.5))
+            - cost
     }
 
     /// The value of doing `cmd` now, against doing nothing (0).
@@ -875,80 +529,7 @@ impl<'a> Scorer<'a> {
             }
             Command::UseAbility { ability, spend, .. }
             | Command::UseAreaAbility { ability, spend, .. } => {
-                let Some(a) = self.e.content().ability(ability) else {
-                    return 0.0;
-                };
-                let cost = self.cost(a.cost) + w.resource_cost * *spend as f64;
-                // Loot, recover, refresh and prepare: worth what they bring.
-                let gains = self.gains_value(a, c);
-                // Using an aura it carries again only starts it over.
-                if a.aura.is_some() && c.auras.iter().any(|x| x.ability == a.id) {
-                    return -cost;
-                }
-                // A glyph harms no one yet: it is worth what it may do to
-                // an enemy that steps on it.
-                if a.glyph.is_some()
-                    && let Command::UseAreaAbility {
-                        creature,
-                        placement,
-                        ..
-                    } = cmd
-                {
-                    let squares = self
-                        .e
-                        .area_of(*creature, ability, placement)
-                        .map_or_else(|_| Vec::new(), |area| area.covered);
-                    return self.glyph_value(ability, &squares) - cost;
-                }
-                // A wall harms no one: it is worth the strikes it stops.
-                if let Command::UseAreaAbility {
-                    placement: crate::encounter::Placement::Wall { squares },
-                    ..
-                } = cmd
-                {
-                    return self.wall_value(squares) - cost;
-                }
-                let Some(p) = self.forecast.preview(cmd) else {
-                    return if gains > 0.0 { gains - cost } else { 0.0 };
-                };
-                // Surges the user gains: each adds damage to a later strike,
-                // up to the 3 one damage roll can spend (docs/rules.md#surges):
-                // beyond what it holds, more wait for strikes after that.
-                let surges = if let Some(h) = &c.heroic {
-                    let room = 3u32.saturating_sub(h.surges);
-                    p.targets
-                        .iter()
-                        .map(|t| {
-                            (0..3)
-                                .map(|i| t.chances[i] * t.tiers[i].surges.min(room) as f64)
-                                .sum()
-                        })
-                        .fold(0.0, f64::max)
-                } else {
-                    0.0
-                };
-                // docs/rules.md#during-the-move: where the move leaves it,
-                // and the opportunity attacks a move that is not a shift
-                // provokes, as for a move.
-                let moved = match (cmd, a.distance) {
-                    (
-                        Command::UseAreaAbility {
-                            placement: crate::encounter::Placement::Path { path },
-                            ..
-                        },
-                        Distance::Sweep { shift, .. },
-                    ) => {
-                        let end = Footprint::new(path.end().unwrap_or(c.space.pos), c.space.size);
-                        let provoked = if shift {
-                            0.0
-                        } else {
-                            self.provoked(c, path) + self.trapped(c, path)
-                        };
-                        self.position(c, end) - self.position(c, c.space) - w.provoke * provoked
-                    }
-                    _ => 0.0,
-                };
-                self.preview_value(&p) + 2.0 * w.damage * surges + gains - cost + moved
+                self.use_value(c, cmd, ability, *spend)
             }
             Command::UseOnObject { ability, at, .. } => {
                 let Some(a) = self.e.content().ability(ability) else {
@@ -981,30 +562,7 @@ impl<'a> Scorer<'a> {
                 }
                 v
             }
-            // Phased 2d6: a move in the movement phase, weighed like a
-            // move with its power's cost (hustle and disengage hamper this
-            // round's attacks, a run forbids them, a charge helps).
-            Command::Movement { path, power, .. } => {
-                use crate::phased::MovementPower as P;
-                let end = Footprint::new(path.end().unwrap_or(c.space.pos), c.space.size);
-                let provokes = matches!(power, P::Walk | P::Hustle | P::Run | P::Charge);
-                let mut v = self.position(c, end) - self.position(c, c.space);
-                if provokes {
-                    v -= w.provoke * (self.provoked(c, path) + self.trapped(c, path));
-                }
-                let attack_after = self.best_attack_from(c, end.pos);
-                if w.plan > 0.0 {
-                    v += w.plan * (attack_after - self.best_attack_from(c, c.space.pos));
-                }
-                v + match power {
-                    P::Walk => 0.0,
-                    P::Shift | P::Tumble => -0.1,
-                    P::Hustle => -0.15 * attack_after - 0.5,
-                    P::Run => -attack_after - 1.0,
-                    P::Disengage => -0.3 * attack_after - 0.5,
-                    P::Charge => 0.15 * attack_after + 0.2,
-                }
-            }
+            Command::Movement { path, power, .. } => self.phased_move_value(c, path, *power),
             Command::Shift { to, .. } => {
                 let end = Footprint::new(*to, c.space.size);
                 self.position(c, end) - self.position(c, c.space) - 0.1
@@ -1036,29 +594,7 @@ impl<'a> Scorer<'a> {
             Command::Answer { reaction: None, .. } => 0.0,
             Command::Answer {
                 reaction: Some(r), ..
-            } => {
-                if r.is_opportunity_attack() {
-                    let t = r.targets.first().copied().unwrap_or(c.id);
-                    let strike = Command::FreeStrike {
-                        creature: c.id,
-                        target: t,
-                    };
-                    return self
-                        .forecast
-                        .preview(&strike)
-                        .map_or(0.0, |p| self.preview_value(&p));
-                }
-                let as_use = Command::use_ability(c.id, &r.ability, r.targets.clone());
-                let cost = self
-                    .e
-                    .content()
-                    .ability(&r.ability)
-                    .map_or(0.0, |a| self.cost(a.cost));
-                self.forecast
-                    .preview(&as_use)
-                    .map_or(0.5, |p| self.preview_value(&p).max(0.5))
-                    - cost
-            }
+            } => self.answer_value(c, r),
         }
     }
 }

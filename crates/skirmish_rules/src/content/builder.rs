@@ -243,20 +243,7 @@ impl Builder {
                 self.def.name = name;
             }
             BuildCommand::Briefing(b) => self.def.briefing = b,
-            BuildCommand::Map(m) => {
-                if !db.maps.contains_key(&m) {
-                    return Err(unknown("map", &m));
-                }
-                let before = std::mem::replace(&mut self.def.map, m);
-                if let Err(e) = self.apply(db, BuildCommand::AutoPlace) {
-                    self.def.map = before;
-                    return Err(e);
-                }
-                self.def.reinforcements.clear();
-                if let Objective::Hold { .. } = self.def.objective {
-                    self.def.objective = Objective::DefeatAll;
-                }
-            }
+            BuildCommand::Map(m) => self.set_map(db, m)?,
             BuildCommand::Ruleset(r) => {
                 if !db.rulesets.contains_key(&r) {
                     return Err(unknown("ruleset", &r));
@@ -300,33 +287,7 @@ impl Builder {
                 }
                 h.characteristics = c;
             }
-            BuildCommand::Hero(i, choice) => {
-                let h = self
-                    .def
-                    .heroes
-                    .get_mut(i)
-                    .ok_or(BuildError::NoSuch("hero"))?;
-                let mut changed = h.clone();
-                match choice {
-                    HeroChoice::Level(n) => changed.level = n,
-                    HeroChoice::Subclass(s) => changed.subclass = s,
-                    HeroChoice::Kit(k) => changed.kit = k,
-                    HeroChoice::Ancestry(a) => changed.ancestry = a,
-                    HeroChoice::Victories(v) if v > 20 => {
-                        return Err(BuildError::Invalid("victories run from 0 to 20".into()));
-                    }
-                    HeroChoice::Victories(v) => changed.victories = v,
-                }
-                // Picks that no longer have a place at the new level go.
-                let base = changed.clone();
-                changed.picks.retain(|p| {
-                    let mut one = base.clone();
-                    one.picks = vec![p.clone()];
-                    super::hero::build(&one, db).is_ok()
-                });
-                super::hero::build(&changed, db).map_err(BuildError::Invalid)?;
-                *h = changed;
-            }
+            BuildCommand::Hero(i, choice) => self.set_hero(db, i, choice)?,
             BuildCommand::RemoveHero(i) => {
                 if i >= self.def.heroes.len() {
                     return Err(BuildError::NoSuch("hero"));
@@ -356,109 +317,11 @@ impl Builder {
                 }
                 self.def.monsters.remove(i);
             }
-            BuildCommand::Place(who, at) => {
-                let size = match who {
-                    Who::Hero(i) => self
-                        .def
-                        .heroes
-                        .get(i)
-                        .map(|_| 1)
-                        .ok_or(BuildError::NoSuch("hero"))?,
-                    Who::Monster(i) => self
-                        .def
-                        .monsters
-                        .get(i)
-                        .map(|m| Self::size_of(db, m))
-                        .ok_or(BuildError::NoSuch("monster"))?,
-                    Who::Reinforcement(r, n) => self
-                        .def
-                        .reinforcements
-                        .get(r)
-                        .and_then(|r| r.monsters.get(n))
-                        .map(|m| Self::size_of(db, m))
-                        .ok_or(BuildError::NoSuch("reinforcement"))?,
-                };
-                let fp = Footprint::new(Pos::new(at.0, at.1), size);
-                if !self.map(db)?.footprint_open(fp) {
-                    return Err(BuildError::NotOpen(fp.pos));
-                }
-                // (Reinforcements arrive later: they may share a square
-                // with a creature placed at the start.)
-                if !matches!(who, Who::Reinforcement(..))
-                    && self.taken(db, Some(who)).iter().any(|t| t.overlaps(fp))
-                {
-                    return Err(BuildError::Taken(fp.pos));
-                }
-                match who {
-                    Who::Hero(i) => self.def.heroes[i].at = at,
-                    Who::Monster(i) => self.def.monsters[i].at = at,
-                    Who::Reinforcement(r, n) => self.def.reinforcements[r].monsters[n].at = at,
-                }
-            }
-            BuildCommand::AutoPlace => {
-                let mut next = self.clone();
-                let mut taken = Vec::new();
-                for i in 0..next.def.heroes.len() {
-                    let at = next.free_square(db, true, 1, &taken)?;
-                    next.def.heroes[i].at = at;
-                    taken.push(Footprint::single(Pos::new(at.0, at.1)));
-                }
-                for i in 0..next.def.monsters.len() {
-                    let size = Self::size_of(db, &next.def.monsters[i]);
-                    let at = next.free_square(db, false, size, &taken)?;
-                    next.def.monsters[i].at = at;
-                    taken.push(Footprint::new(Pos::new(at.0, at.1), size));
-                }
-                *self = next;
-            }
-            BuildCommand::Objective(o) => {
-                let map = self.map(db)?;
-                match &o {
-                    Objective::Survive { rounds: 0 } | Objective::Hold { rounds: 0, .. } => {
-                        return Err(BuildError::Invalid(
-                            "the objective needs at least 1 round".into(),
-                        ));
-                    }
-                    Objective::Hold { zone, .. }
-                        if !map.in_bounds(Pos::new(zone.from.0, zone.from.1))
-                            || !map.in_bounds(Pos::new(zone.to.0, zone.to.1)) =>
-                    {
-                        return Err(BuildError::Invalid("the zone is off the map".into()));
-                    }
-                    _ => {}
-                }
-                self.def.objective = o;
-            }
+            BuildCommand::Place(who, at) => self.place(db, who, at)?,
+            BuildCommand::AutoPlace => self.auto_place(db)?,
+            BuildCommand::Objective(o) => self.set_objective(db, o)?,
             BuildCommand::AddReinforcement { round, monster, at } => {
-                if round == 0 {
-                    return Err(BuildError::Invalid(
-                        "reinforcements arrive at round 1 or later".into(),
-                    ));
-                }
-                let block = db
-                    .monsters
-                    .get(&monster)
-                    .ok_or_else(|| unknown("monster", &monster))?;
-                let fp = Footprint::new(Pos::new(at.0, at.1), block.size.squares());
-                if !self.map(db)?.footprint_open(fp) {
-                    return Err(BuildError::NotOpen(fp.pos));
-                }
-                let m = MonsterDef::of(&monster, at);
-                match self
-                    .def
-                    .reinforcements
-                    .iter_mut()
-                    .find(|r| r.round == round)
-                {
-                    Some(r) => r.monsters.push(m),
-                    None => {
-                        self.def.reinforcements.push(Reinforcement {
-                            round,
-                            monsters: vec![m],
-                        });
-                        self.def.reinforcements.sort_by_key(|r| r.round);
-                    }
-                }
+                self.add_reinforcement(db, round, monster, at)?
             }
             BuildCommand::RemoveReinforcement(r, n) => {
                 let group = self
@@ -473,6 +336,182 @@ impl Builder {
                 if group.monsters.is_empty() {
                     self.def.reinforcements.remove(r);
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Another map: everyone placed anew on it (or nothing changed), the
+    /// reinforcements gone and a zone to hold with them.
+    fn set_map(&mut self, db: &ContentDb, m: String) -> Result<(), BuildError> {
+        if !db.maps.contains_key(&m) {
+            return Err(BuildError::Unknown { what: "map", id: m });
+        }
+        let before = std::mem::replace(&mut self.def.map, m);
+        if let Err(e) = self.apply(db, BuildCommand::AutoPlace) {
+            self.def.map = before;
+            return Err(e);
+        }
+        self.def.reinforcements.clear();
+        if let Objective::Hold { .. } = self.def.objective {
+            self.def.objective = Objective::DefeatAll;
+        }
+        Ok(())
+    }
+
+    /// A hero's level, subclass, kit, ancestry or victories changed, its
+    /// picks kept where they still have a place.
+    fn set_hero(&mut self, db: &ContentDb, i: usize, choice: HeroChoice) -> Result<(), BuildError> {
+        let h = self
+            .def
+            .heroes
+            .get_mut(i)
+            .ok_or(BuildError::NoSuch("hero"))?;
+        let mut changed = h.clone();
+        match choice {
+            HeroChoice::Level(n) => changed.level = n,
+            HeroChoice::Subclass(s) => changed.subclass = s,
+            HeroChoice::Kit(k) => changed.kit = k,
+            HeroChoice::Ancestry(a) => changed.ancestry = a,
+            HeroChoice::Victories(v) if v > 20 => {
+                return Err(BuildError::Invalid("victories run from 0 to 20".into()));
+            }
+            HeroChoice::Victories(v) => changed.victories = v,
+        }
+        // Picks that no longer have a place at the new level go.
+        let base = changed.clone();
+        changed.picks.retain(|p| {
+            let mut one = base.clone();
+            one.picks = vec![p.clone()];
+            super::hero::build(&one, db).is_ok()
+        });
+        super::hero::build(&changed, db).map_err(BuildError::Invalid)?;
+        *h = changed;
+        Ok(())
+    }
+
+    /// A creature moved to `at`: open ground, and no one else there (a
+    /// reinforcement arrives later, and may share it).
+    fn place(&mut self, db: &ContentDb, who: Who, at: (i32, i32)) -> Result<(), BuildError> {
+        let size = match who {
+            Who::Hero(i) => self
+                .def
+                .heroes
+                .get(i)
+                .map(|_| 1)
+                .ok_or(BuildError::NoSuch("hero"))?,
+            Who::Monster(i) => self
+                .def
+                .monsters
+                .get(i)
+                .map(|m| Self::size_of(db, m))
+                .ok_or(BuildError::NoSuch("monster"))?,
+            Who::Reinforcement(r, n) => self
+                .def
+                .reinforcements
+                .get(r)
+                .and_then(|r| r.monsters.get(n))
+                .map(|m| Self::size_of(db, m))
+                .ok_or(BuildError::NoSuch("reinforcement"))?,
+        };
+        let fp = Footprint::new(Pos::new(at.0, at.1), size);
+        if !self.map(db)?.footprint_open(fp) {
+            return Err(BuildError::NotOpen(fp.pos));
+        }
+        // (Reinforcements arrive later: they may share a square
+        // with a creature placed at the start.)
+        if !matches!(who, Who::Reinforcement(..))
+            && self.taken(db, Some(who)).iter().any(|t| t.overlaps(fp))
+        {
+            return Err(BuildError::Taken(fp.pos));
+        }
+        match who {
+            Who::Hero(i) => self.def.heroes[i].at = at,
+            Who::Monster(i) => self.def.monsters[i].at = at,
+            Who::Reinforcement(r, n) => self.def.reinforcements[r].monsters[n].at = at,
+        }
+        Ok(())
+    }
+
+    /// Every creature put on the first free squares of its side, or nothing
+    /// changed.
+    fn auto_place(&mut self, db: &ContentDb) -> Result<(), BuildError> {
+        let mut next = self.clone();
+        let mut taken = Vec::new();
+        for i in 0..next.def.heroes.len() {
+            let at = next.free_square(db, true, 1, &taken)?;
+            next.def.heroes[i].at = at;
+            taken.push(Footprint::single(Pos::new(at.0, at.1)));
+        }
+        for i in 0..next.def.monsters.len() {
+            let size = Self::size_of(db, &next.def.monsters[i]);
+            let at = next.free_square(db, false, size, &taken)?;
+            next.def.monsters[i].at = at;
+            taken.push(Footprint::new(Pos::new(at.0, at.1), size));
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// The objective, at least a round long and its zone on the map.
+    fn set_objective(&mut self, db: &ContentDb, o: Objective) -> Result<(), BuildError> {
+        let map = self.map(db)?;
+        match &o {
+            Objective::Survive { rounds: 0 } | Objective::Hold { rounds: 0, .. } => {
+                return Err(BuildError::Invalid(
+                    "the objective needs at least 1 round".into(),
+                ));
+            }
+            Objective::Hold { zone, .. }
+                if !map.in_bounds(Pos::new(zone.from.0, zone.from.1))
+                    || !map.in_bounds(Pos::new(zone.to.0, zone.to.1)) =>
+            {
+                return Err(BuildError::Invalid("the zone is off the map".into()));
+            }
+            _ => {}
+        }
+        self.def.objective = o;
+        Ok(())
+    }
+
+    /// A monster arriving at the start of `round` at `at`, on open ground.
+    fn add_reinforcement(
+        &mut self,
+        db: &ContentDb,
+        round: u32,
+        monster: String,
+        at: (i32, i32),
+    ) -> Result<(), BuildError> {
+        if round == 0 {
+            return Err(BuildError::Invalid(
+                "reinforcements arrive at round 1 or later".into(),
+            ));
+        }
+        let block = db
+            .monsters
+            .get(&monster)
+            .ok_or_else(|| BuildError::Unknown {
+                what: "monster",
+                id: monster.clone(),
+            })?;
+        let fp = Footprint::new(Pos::new(at.0, at.1), block.size.squares());
+        if !self.map(db)?.footprint_open(fp) {
+            return Err(BuildError::NotOpen(fp.pos));
+        }
+        let m = MonsterDef::of(&monster, at);
+        match self
+            .def
+            .reinforcements
+            .iter_mut()
+            .find(|r| r.round == round)
+        {
+            Some(r) => r.monsters.push(m),
+            None => {
+                self.def.reinforcements.push(Reinforcement {
+                    round,
+                    monsters: vec![m],
+                });
+                self.def.reinforcements.sort_by_key(|r| r.round);
             }
         }
         Ok(())

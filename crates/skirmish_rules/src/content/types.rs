@@ -505,6 +505,17 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
             "a villain action is used once an encounter: give it `uses: 1`".into(),
         ));
     }
+    glyph_problems(a, &mut p);
+    upkeep_problems(a, &mut p);
+    trigger_problems(a, &mut p);
+    distance_problems(a, &mut p);
+    target_problems(a, resources, &mut p);
+    p
+}
+
+/// A glyphic ability: an area, glyph abilities in reach, effects only
+/// damage and conditions (docs/rules.md#glyphs).
+fn glyph_problems(a: &Ability, p: &mut Vec<(&'static str, String)>) {
     if let Some(g) = &a.glyph {
         if !a.distance.is_area() {
             p.push((
@@ -539,6 +550,11 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
             }
         }
     }
+}
+
+/// What it needs kept up: concentration, requirements, conditional
+/// experience, uses and items.
+fn upkeep_problems(a: &Ability, p: &mut Vec<(&'static str, String)>) {
     let held = a.find_effect(|e| match e {
         Effect::Prepare {
             lasts: crate::ability::Prepared::Concentration,
@@ -578,6 +594,11 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
             "an item needs `uses` (what refresh gives back)".into(),
         ));
     }
+}
+
+/// A trigger only on a triggered action, and a tag only on a trigger that
+/// names the ability used (docs/rules.md#triggered-actions).
+fn trigger_problems(a: &Ability, p: &mut Vec<(&'static str, String)>) {
     if let Some(t) = &a.trigger
         && t.tag.is_some()
         && !matches!(
@@ -602,6 +623,11 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
     if !a.action.is_triggered() && a.action != ActionType::NoAction && a.trigger.is_some() {
         p.push(("trigger", "only triggered actions have triggers".into()));
     }
+}
+
+/// Its distance: no size of 0, nothing beyond the map, and an aura only of
+/// Aura distance.
+fn distance_problems(a: &Ability, p: &mut Vec<(&'static str, String)>) {
     let zero = match a.distance {
         Distance::Melee(0) | Distance::Ranged(0) | Distance::Aura(0) | Distance::Burst(0) => true,
         Distance::Cube { size, .. } => size == 0,
@@ -658,6 +684,10 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
             ),
         ));
     }
+}
+
+/// Its targets, power roll, spend entries and the resources its tiers gain.
+fn target_problems(a: &Ability, resources: &[String], p: &mut Vec<(&'static str, String)>) {
     if a.target.kinds.is_empty() {
         p.push((
             "target",
@@ -722,5 +752,4 @@ pub fn ability_problems(a: &Ability, resources: &[String]) -> Vec<(&'static str,
             ));
         }
     }
-    p
 }

@@ -12,6 +12,7 @@
 
 use crate::encounter::world;
 use crate::fast::KeyedWorld;
+use crate::map::Side;
 use bevy_ecs::prelude::*;
 
 use super::state::components::*;
@@ -236,51 +237,15 @@ fn each_option(
     let malice = world.res::<super::Malice>().0;
     let map = &world.res::<crate::encounter::state::board::Battlefield>().0;
     for (id, a) in triggered {
-        match a.action {
-            ActionType::TriggeredAction if !budget.triggered => continue,
-            ActionType::TriggeredAction | ActionType::FreeTriggeredAction => {}
-            _ => continue,
-        }
-        let affordable = match a.cost {
-            Cost::Heroic(n) => heroic.as_ref().is_some_and(|h| h.can_pay(n)),
-            Cost::Malice(n) => malice >= n,
-            Cost::Free | Cost::Signature => true,
-        };
-        if !affordable {
+        if !answerable(a, &budget, heroic, malice) {
             continue;
         }
         let reach = match a.distance {
             Distance::Myself => 1,
             d => d.reach().max(1),
         };
-        let within = |fp: Footprint| my_space.distance(fp) <= reach;
-        let related = match event.kind {
-            TriggerEvent::SelfTargeted | TriggerEvent::SelfTakesDamage => {
-                subject.is_some_and(|(s, _)| s == reactor)
-            }
-            TriggerEvent::AllyTargeted => subject.is_some_and(|(s, se)| {
-                s != reactor
-                    && world
-                        .comp::<Creature>(se)
-                        .is_some_and(|c| c.side == my_side)
-                    && world.comp::<Space>(se).is_some_and(|sp| within(sp.0))
-            }),
-            TriggerEvent::CreatureStartsAbility => event.actor != reactor && within(actor_space),
-            // docs/rules.md#triggered-actions: Parry's "A creature deals damage to the target":
-            // the one damaged is the reactor or an ally within reach.
-            TriggerEvent::CreatureDealsDamage => subject.is_some_and(|(s, se)| {
-                s == reactor
-                    || (world
-                        .comp::<Creature>(se)
-                        .is_some_and(|c| c.side == my_side)
-                        && world.comp::<Space>(se).is_some_and(|sp| within(sp.0)))
-            }),
-            TriggerEvent::EnemyLeavesAdjacency => actor_side != my_side,
-            TriggerEvent::CreatureMovesAdjacent => event.actor != reactor,
-            // (Answered by `critical_options`, never by a content trigger.)
-            TriggerEvent::CriticalHit | TriggerEvent::StrikeNow | TriggerEvent::TurnEnded => false,
-        };
-        if !related {
+        let me = (reactor, my_side, my_space);
+        if !relates(world, event, me, (actor_side, actor_space), subject, reach) {
             continue;
         }
         if a.distance.is_area() {
@@ -295,18 +260,76 @@ fn each_option(
             let Some(c) = c else {
                 continue;
             };
-            if candidates[..i].contains(&Some(c)) {
-                continue;
-            }
-            let Some(ce) = entity_of(world, c) else {
-                continue;
-            };
-            if may_target(world, map, a, (reactor, my_side, my_space), (c, ce))
+            if !candidates[..i].contains(&Some(c))
+                && entity_of(world, c).is_some_and(|ce| may_target(world, map, a, me, (c, ce)))
                 && !take(id, Some(c))
             {
                 return;
             }
         }
+    }
+}
+
+/// Whether a triggered ability can answer now: a triggered action with
+/// the round's triggered action unspent, or a free triggered action, and
+/// its cost payable.
+fn answerable(
+    a: &crate::ability::Ability,
+    budget: &TurnBudget,
+    heroic: Option<&Heroic>,
+    malice: u32,
+) -> bool {
+    let action = match a.action {
+        ActionType::TriggeredAction => budget.triggered,
+        ActionType::FreeTriggeredAction => true,
+        _ => false,
+    };
+    action
+        && match a.cost {
+            Cost::Heroic(n) => heroic.is_some_and(|h| h.can_pay(n)),
+            Cost::Malice(n) => malice >= n,
+            Cost::Free | Cost::Signature => true,
+        }
+}
+
+/// Whether `event` concerns the reactor `me` (its id, side and space) as
+/// its trigger asks: itself targeted or damaged, an ally within `reach`, a
+/// creature starting an ability within it, an enemy leaving, a creature
+/// coming beside (docs/rules.md#triggered-actions).
+fn relates(
+    world: &World,
+    event: &Event,
+    (reactor, my_side, my_space): (CreatureId, Side, Footprint),
+    (actor_side, actor_space): (Side, Footprint),
+    subject: Option<(CreatureId, Entity)>,
+    reach: u32,
+) -> bool {
+    let within = |fp: Footprint| my_space.distance(fp) <= reach;
+    match event.kind {
+        TriggerEvent::SelfTargeted | TriggerEvent::SelfTakesDamage => {
+            subject.is_some_and(|(s, _)| s == reactor)
+        }
+        TriggerEvent::AllyTargeted => subject.is_some_and(|(s, se)| {
+            s != reactor
+                && world
+                    .comp::<Creature>(se)
+                    .is_some_and(|c| c.side == my_side)
+                && world.comp::<Space>(se).is_some_and(|sp| within(sp.0))
+        }),
+        TriggerEvent::CreatureStartsAbility => event.actor != reactor && within(actor_space),
+        // docs/rules.md#triggered-actions: Parry's "A creature deals damage to the target":
+        // the one damaged is the reactor or an ally within reach.
+        TriggerEvent::CreatureDealsDamage => subject.is_some_and(|(s, se)| {
+            s == reactor
+                || (world
+                    .comp::<Creature>(se)
+                    .is_some_and(|c| c.side == my_side)
+                    && world.comp::<Space>(se).is_some_and(|sp| within(sp.0)))
+        }),
+        TriggerEvent::EnemyLeavesAdjacency => actor_side != my_side,
+        TriggerEvent::CreatureMovesAdjacent => event.actor != reactor,
+        // (Answered by `critical_options`, never by a content trigger.)
+        TriggerEvent::CriticalHit | TriggerEvent::StrikeNow | TriggerEvent::TurnEnded => false,
     }
 }
 

@@ -37,14 +37,6 @@ pub fn spawn_creatures(
         .get(&def.ruleset)
         .map(|r| r.basic_abilities.clone())
         .unwrap_or_default();
-    let with_basic = |mut list: Vec<String>| {
-        for b in &basic {
-            if !list.contains(b) {
-                list.push(b.clone());
-            }
-        }
-        list
-    };
     let mut next = 1u32;
     for h in &def.heroes {
         let class = content
@@ -54,60 +46,7 @@ pub fn spawn_creatures(
         // docs/rules.md#class-tables: level, subclass, kit and ancestry.
         let build = crate::content::hero::build(h, content)
             .map_err(|m| invalid(format!("hero `{}`: {m}", h.name)))?;
-        let characteristics = build.characteristics;
-        world.spawn((
-            Creature {
-                id: CreatureId(next),
-                name: h.name.clone(),
-                side: Side::Heroes,
-                level: h.level,
-                kind: CreatureKind::Hero {
-                    class: class.id.clone(),
-                },
-                tags: build.tags,
-                size: build.size,
-            },
-            Space(Footprint::new(
-                Pos::new(h.at.0, h.at.1),
-                build.size.squares(),
-            )),
-            Movement {
-                speed: build.speed,
-                stability: build.stability,
-                modes: crate::map::movement::Modes::of(
-                    &build.movement,
-                    characteristics.might,
-                    characteristics.agility,
-                ),
-            },
-            characteristics,
-            Stamina::new(build.stamina, build.recoveries, LifeRule::Hero),
-            Conditions::default(),
-            build.damage,
-            Abilities::new(with_basic(build.abilities), content),
-            FreeStrike(build.free_strike),
-            Heroic {
-                resource: class.resource.clone(),
-                amount: build.starting_resource,
-                surges: 0,
-                potency_from: class.potency_characteristic,
-                trigger: class.resource_trigger,
-                trigger_amount: build.trigger_amount,
-                per_turn: build.resource_per_turn,
-                trigger_round: 0,
-                strain: 0,
-                // The talent's cost (docs/rulings.md): down to -(1 + Reason).
-                strain_limit: if class.strain {
-                    (1 + characteristics.reason).max(0) as u32
-                } else {
-                    0
-                },
-                potency_vs_marked: class.potency_vs_marked,
-            },
-            TurnBudget::default(),
-            Stance::default(),
-            (Auras::default(), Bonuses::default(), Progress::default()),
-        ));
+        spawn_hero(world, content, h, class, build, CreatureId(next), &basic);
         next += 1;
     }
     let mut names = monster_names(def, content).into_iter();
@@ -182,6 +121,83 @@ pub fn spawn_creatures(
     });
     super::world::cache_queries(world);
     Ok(())
+}
+
+/// A hero as its class and build make it, with the ruleset's basic
+/// abilities (docs/rules.md#class-tables).
+fn spawn_hero(
+    world: &mut World,
+    content: &ContentDb,
+    h: &crate::content::encounter::HeroDef,
+    class: &crate::content::Class,
+    build: crate::content::hero::HeroBuild,
+    id: CreatureId,
+    basic: &[String],
+) {
+    let characteristics = build.characteristics;
+    world.spawn((
+        Creature {
+            id,
+            name: h.name.clone(),
+            side: Side::Heroes,
+            level: h.level,
+            kind: CreatureKind::Hero {
+                class: class.id.clone(),
+            },
+            tags: build.tags,
+            size: build.size,
+        },
+        Space(Footprint::new(
+            Pos::new(h.at.0, h.at.1),
+            build.size.squares(),
+        )),
+        Movement {
+            speed: build.speed,
+            stability: build.stability,
+            modes: crate::map::movement::Modes::of(
+                &build.movement,
+                characteristics.might,
+                characteristics.agility,
+            ),
+        },
+        characteristics,
+        Stamina::new(build.stamina, build.recoveries, LifeRule::Hero),
+        Conditions::default(),
+        build.damage,
+        Abilities::new(with_basic(build.abilities, basic), content),
+        FreeStrike(build.free_strike),
+        Heroic {
+            resource: class.resource.clone(),
+            amount: build.starting_resource,
+            surges: 0,
+            potency_from: class.potency_characteristic,
+            trigger: class.resource_trigger,
+            trigger_amount: build.trigger_amount,
+            per_turn: build.resource_per_turn,
+            trigger_round: 0,
+            strain: 0,
+            // The talent's cost (docs/rulings.md): down to -(1 + Reason).
+            strain_limit: if class.strain {
+                (1 + characteristics.reason).max(0) as u32
+            } else {
+                0
+            },
+            potency_vs_marked: class.potency_vs_marked,
+        },
+        TurnBudget::default(),
+        Stance::default(),
+        (Auras::default(), Bonuses::default(), Progress::default()),
+    ));
+}
+
+/// A creature's own abilities, then the ruleset's basic ones it lacks.
+fn with_basic(mut list: Vec<String>, basic: &[String]) -> Vec<String> {
+    for b in basic {
+        if !list.contains(b) {
+            list.push(b.clone());
+        }
+    }
+    list
 }
 
 /// A minion joins squad `n`, its stamina added to the squad's pool

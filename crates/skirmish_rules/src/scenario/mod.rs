@@ -19,6 +19,11 @@ use crate::map::{Pos, Tile};
 use crate::power_roll::Tier;
 use crate::stats::{Characteristics, CreatureId};
 
+mod steps;
+
+pub use steps::log_lines;
+use steps::{command, expect, fail};
+
 /// What a legend letter places.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Place {
@@ -340,40 +345,7 @@ impl Scenario {
         content: &ContentDb,
     ) -> Result<(ContentDb, BTreeMap<String, CreatureId>), ScenarioError> {
         let mut db = content.clone();
-        let resources: Vec<String> = db
-            .classes
-            .values()
-            .map(|c| c.resource.to_ascii_lowercase())
-            .chain(["malice".to_string()])
-            .collect();
-        for a in &self.abilities {
-            let mut a = a.clone();
-            if let Some((label, text, err)) = a.parse_lines().into_iter().next() {
-                let message = format!("ability `{}`, {label}: {err} (in `{text}`)", a.id);
-                return Err(self.error(Spot::Tier(&a.id, &text, err.offset), message));
-            }
-            if let Some((field, msg)) = crate::content::types::ability_problems(&a, &resources)
-                .into_iter()
-                .next()
-            {
-                let message = format!("ability `{}`, field `{field}`: {msg}", a.id);
-                return Err(self.error(Spot::String(&a.id), message));
-            }
-            if let Some(bad) = crate::content::unknown_monsters(&a, &db) {
-                let message = format!("ability `{}`: unknown monster id `{bad}`", a.id);
-                return Err(self.error(Spot::String(&bad), message));
-            }
-            db.abilities.insert(a.id.clone(), a.into());
-        }
-        if !db.rulesets.contains_key(&self.ruleset) {
-            let known: Vec<&str> = db.rulesets.keys().map(String::as_str).collect();
-            let message = format!(
-                "unknown ruleset id `{}` (known: {})",
-                self.ruleset,
-                known.join(", ")
-            );
-            return Err(self.error(Spot::Field("ruleset"), message));
-        }
+        self.add_abilities(&mut db)?;
         let mut rows = Vec::new();
         let mut heroes = Vec::new();
         let mut monsters = Vec::new();
@@ -403,68 +375,13 @@ impl Scenario {
                         terrain.insert(c, *t);
                         out.push(c);
                     }
-                    Some(Place::Hero {
-                        class,
-                        name,
-                        characteristics,
-                        victories,
-                        abilities,
-                        level,
-                        subclass,
-                        kit,
-                        ancestry,
-                        picks,
-                    }) => {
-                        if !db.classes.contains_key(class) {
-                            let message = format!("hero `{name}`: unknown class id `{class}`");
-                            return Err(self.error(Spot::InLetter(c, class), message));
-                        }
-                        if let Some(a) = abilities.iter().find(|a| !db.abilities.contains_key(*a)) {
-                            let message = format!("hero `{name}`: unknown ability id `{a}`");
-                            return Err(self.error(Spot::InLetter(c, a), message));
-                        }
-                        let hero = HeroDef {
-                            victories: *victories,
-                            characteristics: *characteristics,
-                            abilities: abilities.clone(),
-                            level: level.unwrap_or(1),
-                            subclass: subclass.clone(),
-                            kit: kit.clone(),
-                            ancestry: ancestry.clone(),
-                            picks: picks.clone(),
-                            ..HeroDef::new(class, name, at)
-                        };
-                        if let Err(m) = crate::content::hero::build(&hero, &db) {
-                            let message = format!("hero `{name}`: {m}");
-                            return Err(self.error(Spot::InLetter(c, name), message));
-                        }
-                        heroes.push(hero);
+                    Some(place @ Place::Hero { .. }) => {
+                        heroes.push(self.hero_at(&db, c, place, at)?);
                         out.push('.');
                     }
-                    Some(Place::Monster {
-                        id,
-                        name,
-                        squad,
-                        captain,
-                    }) => {
-                        if !db.monsters.contains_key(id) {
-                            let message = format!("unknown monster id `{id}`");
-                            return Err(self.error(Spot::InLetter(c, id), message));
-                        }
-                        let minion =
-                            db.monsters[id].organization == crate::content::Organization::Minion;
-                        if captain.is_some() && (minion || squad.is_some()) {
-                            let message =
-                                format!("monster `{id}`: a captain is no minion and in no squad");
-                            return Err(self.error(Spot::InLetter(c, id), message));
-                        }
+                    Some(place @ (Place::Monster { .. } | Place::Inline(_))) => {
+                        monsters.push(self.monster_at(&db, c, place, at)?);
                         monster_letters.push(c);
-                        monsters.push(MonsterDef {
-                            name: name.clone(),
-                            squad: *squad,
-                            captain: *captain,
-                            ..MonsterDef::of(id, at)
-                        });
                         out.push('.');
                     }
                     Some(Place::Glyph(from)) => {
@@ -475,35 +392,196 @@ impl Scenario {
                         items.push((Pos::new(at.0, at.1), item.clone()));
                         out.push('.');
                     }
-                    Some(Place::Inline(m)) => {
-                        if let Some((field, problem)) = m.problems().into_iter().next() {
-                            let message =
-                                format!("inline monster `{}`, field `{field}`: {problem}", m.id);
-                            return Err(self.error(Spot::InLetter(c, &m.id), message));
-                        }
-                        if let Some(a) = m.abilities.iter().find(|a| !db.abilities.contains_key(*a))
-                        {
-                            let message =
-                                format!("inline monster `{}`: unknown ability id `{a}`", m.id);
-                            return Err(self.error(Spot::InLetter(c, a), message));
-                        }
-                        monster_letters.push(c);
-                        monsters.push(MonsterDef {
-                            monster: None,
-                            inline: Some(m.clone()),
-                            name: None,
-                            squad: None,
-                            captain: None,
-                            at,
-                        });
-                        out.push('.');
-                    }
                     None => out.push(c),
                 }
             }
             rows.push(out);
         }
-        let mut map = crate::map::Map::from_ascii(&rows, &terrain).map_err(|e| {
+        let map = self.scenario_map(&db, &rows, &terrain, glyphs, items)?;
+        db.maps.insert(
+            "scenario".into(),
+            LoadedMap {
+                id: "scenario".into(),
+                name: self.name.clone(),
+                description: String::new(),
+                map,
+            },
+        );
+        let names = self.names(&db, &heroes, &monsters, &monster_letters)?;
+        db.encounters.insert(
+            "scenario".into(),
+            EncounterDef {
+                id: "scenario".into(),
+                name: self.name.clone(),
+                briefing: self.rule.clone(),
+                ruleset: self.ruleset.clone(),
+                map: "scenario".into(),
+                heroes,
+                monsters,
+                first: self.first,
+                objective: self.objective.clone(),
+                reinforcements: self.reinforcements.clone(),
+                heroes_win: None,
+            },
+        );
+        Ok((db, names))
+    }
+
+    /// The scenario's own abilities, checked as content checks them, added
+    /// to `db`; and its ruleset known.
+    fn add_abilities(&self, db: &mut ContentDb) -> Result<(), ScenarioError> {
+        let resources: Vec<String> = db
+            .classes
+            .values()
+            .map(|c| c.resource.to_ascii_lowercase())
+            .chain(["malice".to_string()])
+            .collect();
+        for a in &self.abilities {
+            let mut a = a.clone();
+            if let Some((label, text, err)) = a.parse_lines().into_iter().next() {
+                let message = format!("ability `{}`, {label}: {err} (in `{text}`)", a.id);
+                return Err(self.error(Spot::Tier(&a.id, &text, err.offset), message));
+            }
+            if let Some((field, msg)) = crate::content::types::ability_problems(&a, &resources)
+                .into_iter()
+                .next()
+            {
+                let message = format!("ability `{}`, field `{field}`: {msg}", a.id);
+                return Err(self.error(Spot::String(&a.id), message));
+            }
+            if let Some(bad) = crate::content::unknown_monsters(&a, db) {
+                let message = format!("ability `{}`: unknown monster id `{bad}`", a.id);
+                return Err(self.error(Spot::String(&bad), message));
+            }
+            db.abilities.insert(a.id.clone(), a.into());
+        }
+        if !db.rulesets.contains_key(&self.ruleset) {
+            let known: Vec<&str> = db.rulesets.keys().map(String::as_str).collect();
+            let message = format!(
+                "unknown ruleset id `{}` (known: {})",
+                self.ruleset,
+                known.join(", ")
+            );
+            return Err(self.error(Spot::Field("ruleset"), message));
+        }
+        Ok(())
+    }
+
+    /// The hero of legend letter `c` at `at`: its class and abilities
+    /// known, and buildable at its level.
+    fn hero_at(
+        &self,
+        db: &ContentDb,
+        c: char,
+        place: &Place,
+        at: (i32, i32),
+    ) -> Result<HeroDef, ScenarioError> {
+        let Place::Hero {
+            class,
+            name,
+            characteristics,
+            victories,
+            abilities,
+            level,
+            subclass,
+            kit,
+            ancestry,
+            picks,
+        } = place
+        else {
+            unreachable!("called for a hero's letter")
+        };
+        if !db.classes.contains_key(class) {
+            let message = format!("hero `{name}`: unknown class id `{class}`");
+            return Err(self.error(Spot::InLetter(c, class), message));
+        }
+        if let Some(a) = abilities.iter().find(|a| !db.abilities.contains_key(*a)) {
+            let message = format!("hero `{name}`: unknown ability id `{a}`");
+            return Err(self.error(Spot::InLetter(c, a), message));
+        }
+        let hero = HeroDef {
+            victories: *victories,
+            characteristics: *characteristics,
+            abilities: abilities.clone(),
+            level: level.unwrap_or(1),
+            subclass: subclass.clone(),
+            kit: kit.clone(),
+            ancestry: ancestry.clone(),
+            picks: picks.clone(),
+            ..HeroDef::new(class, name, at)
+        };
+        if let Err(m) = crate::content::hero::build(&hero, db) {
+            let message = format!("hero `{name}`: {m}");
+            return Err(self.error(Spot::InLetter(c, name), message));
+        }
+        Ok(hero)
+    }
+
+    /// The monster of legend letter `c` at `at`, by stat block id or
+    /// inline: known, and a captain no minion.
+    fn monster_at(
+        &self,
+        db: &ContentDb,
+        c: char,
+        place: &Place,
+        at: (i32, i32),
+    ) -> Result<MonsterDef, ScenarioError> {
+        match place {
+            Place::Monster {
+                id,
+                name,
+                squad,
+                captain,
+            } => {
+                if !db.monsters.contains_key(id) {
+                    let message = format!("unknown monster id `{id}`");
+                    return Err(self.error(Spot::InLetter(c, id), message));
+                }
+                let minion = db.monsters[id].organization == crate::content::Organization::Minion;
+                if captain.is_some() && (minion || squad.is_some()) {
+                    let message = format!("monster `{id}`: a captain is no minion and in no squad");
+                    return Err(self.error(Spot::InLetter(c, id), message));
+                }
+                Ok(MonsterDef {
+                    name: name.clone(),
+                    squad: *squad,
+                    captain: *captain,
+                    ..MonsterDef::of(id, at)
+                })
+            }
+            Place::Inline(m) => {
+                if let Some((field, problem)) = m.problems().into_iter().next() {
+                    let message = format!("inline monster `{}`, field `{field}`: {problem}", m.id);
+                    return Err(self.error(Spot::InLetter(c, &m.id), message));
+                }
+                if let Some(a) = m.abilities.iter().find(|a| !db.abilities.contains_key(*a)) {
+                    let message = format!("inline monster `{}`: unknown ability id `{a}`", m.id);
+                    return Err(self.error(Spot::InLetter(c, a), message));
+                }
+                Ok(MonsterDef {
+                    monster: None,
+                    inline: Some(m.clone()),
+                    name: None,
+                    squad: None,
+                    captain: None,
+                    at,
+                })
+            }
+            _ => unreachable!("called for a monster's letter"),
+        }
+    }
+
+    /// The map of the scenario's rows and heights, with its glyphs and
+    /// treasure checked against `db`.
+    fn scenario_map(
+        &self,
+        db: &ContentDb,
+        rows: &[String],
+        terrain: &BTreeMap<char, Tile>,
+        glyphs: Vec<(Pos, String)>,
+        items: Vec<(Pos, String)>,
+    ) -> Result<crate::map::Map, ScenarioError> {
+        let mut map = crate::map::Map::from_ascii(rows, terrain).map_err(|e| {
             let spot = match &e {
                 crate::map::MapError::RaggedRow { row, .. } => Spot::Square(*row, 0),
                 crate::map::MapError::UnknownSymbol { row, col, .. } => Spot::Square(*row, *col),
@@ -536,26 +614,29 @@ impl Scenario {
             }
         }
         map.items = items;
-        db.maps.insert(
-            "scenario".into(),
-            LoadedMap {
-                id: "scenario".into(),
-                name: self.name.clone(),
-                description: String::new(),
-                map,
-            },
-        );
+        Ok(map)
+    }
+
+    /// The creatures' names, in spawn order (heroes first, then monsters),
+    /// each once.
+    fn names(
+        &self,
+        db: &ContentDb,
+        heroes: &[HeroDef],
+        monsters: &[MonsterDef],
+        monster_letters: &[char],
+    ) -> Result<BTreeMap<String, CreatureId>, ScenarioError> {
         // Names, in spawn order (heroes first, then monsters).
         let mut names = BTreeMap::new();
         let mut next = 1;
-        for h in &heroes {
+        for h in heroes {
             if names.insert(h.name.clone(), CreatureId(next)).is_some() {
                 let message = format!("two heroes are called `{}`", h.name);
                 return Err(self.error(Spot::String(&h.name), message));
             }
             next += 1;
         }
-        for (m, letter) in monsters.iter().zip(&monster_letters) {
+        for (m, letter) in monsters.iter().zip(monster_letters) {
             let name = m
                 .name
                 .clone()
@@ -575,23 +656,7 @@ impl Scenario {
             }
             next += 1;
         }
-        db.encounters.insert(
-            "scenario".into(),
-            EncounterDef {
-                id: "scenario".into(),
-                name: self.name.clone(),
-                briefing: self.rule.clone(),
-                ruleset: self.ruleset.clone(),
-                map: "scenario".into(),
-                heroes,
-                monsters,
-                first: self.first,
-                objective: self.objective.clone(),
-                reinforcements: self.reinforcements.clone(),
-                heroes_win: None,
-            },
-        );
-        Ok((db, names))
+        Ok(names)
     }
 
     /// Whether the scenario can be set up against `content` (what `run`
@@ -691,265 +756,6 @@ impl Scenario {
             creatures,
         })
     }
-}
-
-fn fail(step: usize, what: &str, detail: String) -> Check {
-    Check {
-        step,
-        what: what.into(),
-        passed: false,
-        detail,
-    }
-}
-
-fn pos(p: (i32, i32)) -> Pos {
-    Pos::new(p.0, p.1)
-}
-
-/// Turn a named step into an engine command.
-fn command(
-    step: &ScenarioStep,
-    id: &dyn Fn(&str) -> Option<CreatureId>,
-) -> Result<Command, String> {
-    let who = |n: &str| id(n).ok_or_else(|| format!("no creature called `{n}`"));
-    let many = |ns: &[String]| ns.iter().map(|n| who(n)).collect::<Result<Vec<_>, _>>();
-    Ok(match step {
-        ScenarioStep::Start(n) => Command::StartTurn { creature: who(n)? },
-        ScenarioStep::End(n) => Command::EndTurn { creature: who(n)? },
-        ScenarioStep::Move(n, path) => Command::Move {
-            creature: who(n)?,
-            path: path.iter().map(|&p| pos(p)).collect(),
-        },
-        ScenarioStep::Shift(n, to) => Command::Shift {
-            creature: who(n)?,
-            to: pos(*to),
-        },
-        ScenarioStep::Power(n, power, path) => Command::Movement {
-            creature: who(n)?,
-            power: *power,
-            path: path.iter().map(|&p| pos(p)).collect(),
-        },
-        ScenarioStep::Use(n, ability, targets) => Command::UseAbility {
-            creature: who(n)?,
-            ability: ability.clone(),
-            targets: many(targets)?,
-            surges: 0,
-            potency_surges: Vec::new(),
-            spend: 0,
-            tier: None,
-        },
-        ScenarioStep::UseAtTier(n, ability, targets, tier) => Command::UseAbility {
-            creature: who(n)?,
-            ability: ability.clone(),
-            targets: many(targets)?,
-            surges: 0,
-            potency_surges: Vec::new(),
-            spend: 0,
-            tier: Some(Tier::from_number(*tier).ok_or("a tier is 1, 2 or 3")?),
-        },
-        ScenarioStep::UseArea(n, ability, placement) => Command::UseAreaAbility {
-            creature: who(n)?,
-            ability: ability.clone(),
-            placement: placement.clone(),
-            surges: 0,
-            potency_surges: Vec::new(),
-            spend: 0,
-            tier: None,
-            links: None,
-        },
-        ScenarioStep::UseOnObject(n, ability, (x, y)) => Command::UseOnObject {
-            creature: who(n)?,
-            ability: ability.clone(),
-            at: Pos::new(*x, *y),
-            surges: 0,
-            tier: None,
-        },
-        ScenarioStep::UseWith(n, ability, targets, spending) => Command::UseAbility {
-            creature: who(n)?,
-            ability: ability.clone(),
-            targets: many(targets)?,
-            surges: spending.surges,
-            potency_surges: many(&spending.potency)?,
-            spend: spending.spend,
-            tier: None,
-        },
-        ScenarioStep::UseAreaWith(n, ability, placement, spending) => Command::UseAreaAbility {
-            creature: who(n)?,
-            ability: ability.clone(),
-            placement: placement.clone(),
-            surges: spending.surges,
-            potency_surges: many(&spending.potency)?,
-            spend: spending.spend,
-            tier: None,
-            links: spending
-                .links
-                .as_ref()
-                .map(|l| l.iter().map(|&(x, y)| Pos::new(x, y)).collect()),
-        },
-        ScenarioStep::FreeStrike(n, t) => Command::FreeStrike {
-            creature: who(n)?,
-            target: who(t)?,
-        },
-        ScenarioStep::Charge(n, path, t) => Command::Charge {
-            creature: who(n)?,
-            path: path.iter().map(|&p| pos(p)).collect(),
-            target: who(t)?,
-            ability: None,
-        },
-        ScenarioStep::ChargeWith(n, path, t, a) => Command::Charge {
-            creature: who(n)?,
-            path: path.iter().map(|&p| pos(p)).collect(),
-            target: who(t)?,
-            ability: Some(a.clone()),
-        },
-        ScenarioStep::StandUp(n) => Command::StandUp { creature: who(n)? },
-        ScenarioStep::CatchBreath(n) => Command::CatchBreath { creature: who(n)? },
-        ScenarioStep::EscapeGrab(n) => Command::EscapeGrab { creature: who(n)? },
-        ScenarioStep::Release(n) => Command::Release { creature: who(n)? },
-        ScenarioStep::EndEffect(n, ability) => Command::EndEffect {
-            creature: who(n)?,
-            ability: ability.clone(),
-        },
-        ScenarioStep::Defend(n) => Command::Defend { creature: who(n)? },
-        ScenarioStep::Hide(n) => Command::Hide { creature: who(n)? },
-        ScenarioStep::Delay(n) => Command::Delay { creature: who(n)? },
-        ScenarioStep::React(n, ability, targets) => Command::Answer {
-            creature: who(n)?,
-            reaction: Some(crate::encounter::state::work::Reaction {
-                ability: ability.clone(),
-                targets: many(targets)?,
-            }),
-        },
-        ScenarioStep::Decline(n) => Command::Answer {
-            creature: who(n)?,
-            reaction: None,
-        },
-        ScenarioStep::Dice(_) | ScenarioStep::Expect(_) | ScenarioStep::Refused(..) => {
-            return Err("not a command".into());
-        }
-    })
-}
-
-fn expect(
-    e: &mut Encounter,
-    x: &Expectation,
-    names: &BTreeMap<String, CreatureId>,
-    step: usize,
-) -> Check {
-    let view = |e: &mut Encounter, n: &str| names.get(n).and_then(|&id| e.creature(id));
-    let (passed, detail) = match x {
-        Expectation::Stamina(n, want) => match view(e, n) {
-            Some(c) => (
-                c.stamina.current == *want,
-                format!("stamina {}", c.stamina.current),
-            ),
-            None => (false, format!("no creature `{n}`")),
-        },
-        Expectation::At(n, p) => match view(e, n) {
-            Some(c) => (c.space.pos == pos(*p), format!("at {}", c.space.pos)),
-            None => (false, format!("no creature `{n}`")),
-        },
-        Expectation::Has(n, k) | Expectation::Lacks(n, k) => match view(e, n) {
-            Some(c) => {
-                let has = c.conditions.has(*k);
-                let want = matches!(x, Expectation::Has(..));
-                (
-                    has == want,
-                    format!("conditions {:?}", c.conditions.kinds()),
-                )
-            }
-            None => (false, format!("no creature `{n}`")),
-        },
-        Expectation::Tier(n, t) => {
-            let id = names.get(n).copied();
-            let last = e.log().iter().rev().find_map(|l| match l {
-                LogEntry::TierResult { target, tier, .. } if Some(*target) == id => {
-                    Some(tier.number())
-                }
-                // Phased 2d6: a miss shows as tier 0.
-                LogEntry::Attack2d6 { target, tier, .. } if Some(*target) == id => {
-                    Some(tier.map_or(0, |t| t.number()))
-                }
-                _ => None,
-            });
-            (last == Some(*t), format!("last tier {last:?}"))
-        }
-        Expectation::Resource(n, want) => match view(e, n).and_then(|c| c.heroic) {
-            Some(h) => (h.amount == *want, format!("{} {}", h.resource, h.amount)),
-            None => (false, format!("`{n}` has no heroic resource")),
-        },
-        Expectation::Surges(n, want) => match view(e, n).and_then(|c| c.heroic) {
-            Some(h) => (h.surges == *want, format!("surges {}", h.surges)),
-            None => (false, format!("`{n}` has no surges")),
-        },
-        Expectation::Malice(want) => (e.malice() == *want, format!("malice {}", e.malice())),
-        Expectation::Pool(squad, want) => match e.squad(*squad) {
-            Some(p) => (p.pool == *want, format!("pool {} of {}", p.pool, p.max)),
-            None => (false, format!("no squad {squad}")),
-        },
-        Expectation::Object((x, y), want) => {
-            let left = e.object_stamina(Pos::new(*x, *y)).unwrap_or(0);
-            (left == *want, format!("object stamina {left}"))
-        }
-        Expectation::Round(want) => (e.flow().round == *want, format!("round {}", e.flow().round)),
-        Expectation::Log(text) => {
-            let lines = log_lines(e);
-            let found = lines.iter().any(|l| l.contains(text.as_str()));
-            (
-                found,
-                if found {
-                    "found".into()
-                } else {
-                    format!("not in the log: {lines:?}")
-                },
-            )
-        }
-        Expectation::Dead(n) => match view(e, n) {
-            Some(c) => (
-                c.stamina.is_dead(),
-                format!("stamina {}", c.stamina.current),
-            ),
-            None => (false, format!("no creature `{n}`")),
-        },
-        Expectation::Winner(side) => (
-            e.outcome() == Some(*side),
-            format!("outcome {:?}", e.outcome()),
-        ),
-        Expectation::Undecided => (e.outcome().is_none(), format!("outcome {:?}", e.outcome())),
-        Expectation::Prompted(n) => {
-            let asked = e.prompt().map(|p| p.creature);
-            (
-                asked.is_some() && asked == names.get(n).copied(),
-                format!("prompt {:?}", e.prompt()),
-            )
-        }
-        Expectation::NoPrompt => (e.prompt().is_none(), format!("prompt {:?}", e.prompt())),
-        Expectation::Hidden(n, want) => match view(e, n) {
-            Some(c) => (c.stance.hidden == *want, format!("{:?}", c.stance)),
-            None => (false, format!("no creature `{n}`")),
-        },
-        Expectation::Experience(n, want) => match view(e, n) {
-            Some(c) => (
-                c.progress.experience == *want,
-                format!("experience {}", c.progress.experience),
-            ),
-            None => (false, format!("no creature `{n}`")),
-        },
-    };
-    Check {
-        step,
-        what: format!("{x:?}"),
-        passed,
-        detail,
-    }
-}
-
-/// The log as readable lines.
-pub fn log_lines(e: &mut Encounter) -> Vec<String> {
-    let names: BTreeMap<CreatureId, String> =
-        e.creatures().into_iter().map(|c| (c.id, c.name)).collect();
-    let name = |id: CreatureId| names.get(&id).cloned().unwrap_or_else(|| id.to_string());
-    e.log().iter().map(|l| l.line(&name)).collect()
 }
 
 #[cfg(test)]

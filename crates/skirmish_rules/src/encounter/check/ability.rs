@@ -210,29 +210,8 @@ pub(crate) fn use_ability(
     {
         return Err(Refusal::NotTheirAbility(ability_id.to_string()));
     }
-    // docs/rules.md#glyphs: "you can specify that a Glyph should be
-    // connected to any other Glyph within Swinging Distance of it": the
-    // chosen glyphs must be there, and the user's side's.
     if let Some(links) = links {
-        if ability.glyph.is_none() {
-            return Err(Refusal::WrongCommand(
-                "only a glyphic ability chooses glyph connections",
-            ));
-        }
-        let side = world
-            .comp::<crate::encounter::state::components::Creature>(entity)
-            .map(|c| c.side);
-        let glyphs = world.res::<crate::encounter::state::board::Glyphs>();
-        if let Some(p) = links.iter().find(|&&p| {
-            !glyphs
-                .list
-                .iter()
-                .any(|g| !g.dismissed && g.at == p && Some(g.side) == side)
-        }) {
-            return Err(Refusal::BadPlacement(format!(
-                "no glyph of its side at {p} to connect to"
-            )));
-        }
+        glyph_links(world, entity, ability, links)?;
     }
     if ability.distance.is_area() != placement.is_some() {
         return Err(Refusal::WrongCommand(if ability.distance.is_area() {
@@ -242,27 +221,7 @@ pub(crate) fn use_ability(
         }));
     }
     let user = snapshot(world, entity).ok_or_else(|| Refusal::NoSuchCreature(Who::id(id)))?;
-    // docs/rules.md#recover-and-refresh: a spent ability waits to be recovered.
-    if !crate::encounter::world::available(world, entity, ability) {
-        return Err(Refusal::Spent(ability.name.clone()));
-    }
-    // docs/rules.md#requirements: "Conditions that must be met to start an
-    // Ability".
-    if let Some(r) = ability.requirement_missing(&user.conditions) {
-        return Err(Refusal::Requirement(r.name()));
-    }
-    // docs/rules.md#grabbed: "can't use the Knockback maneuver".
-    if let Some(condition) = ability.barred(&user.conditions) {
-        return Err(Refusal::Barred {
-            condition,
-            ability: ability.name.clone(),
-        });
-    }
-    // docs/rules.md#summons: "If there are no available hexes, the summon
-    // ability cannot be used."
-    if !crate::encounter::world::room_for(world, entity, ability) {
-        return Err(Refusal::NoRoomToSummon);
-    }
+    usable(world, entity, ability, &user.conditions)?;
     // The action first: "main action already used" outranks target problems.
     let budget = world
         .comp::<TurnBudget>(entity)
@@ -272,76 +231,24 @@ pub(crate) fn use_ability(
     let heroic = world.comp::<Heroic>(entity);
     // "Spend X" entries (docs/rules.md#heroic-resources): on top of the cost.
     let extra = if spend > 0 {
-        let cost = match ability.cost {
-            Cost::Heroic(n) => n,
-            _ => 0,
-        };
-        let has = heroic.map_or(0, |h| h.amount);
-        // (Saturating: no creature has anywhere near `u32::MAX` to spend.)
-        let needed = cost.saturating_add(spend);
-        if !heroic.is_some_and(|h| h.can_pay(needed)) {
-            return Err(Refusal::NotEnoughResource {
-                resource: heroic.map_or("heroic resource".into(), |h| h.resource.clone()),
-                needed,
-                has,
-            });
-        }
-        crate::ability::spend_effects(&ability.spend, spend)
-            .map_err(|why| Refusal::BadSpend(spend, why))?
+        spent_effects(heroic, ability, spend)?
     } else {
         Vec::new()
     };
-    // docs/rules.md#surges: up to 3 for damage; 2 per target for +1 potency.
-    let has_surges = heroic.map_or(0, |h| h.surges);
-    let wanted =
-        (potency_surges.len() as u64 * 2 + u64::from(surges)).min(u64::from(u32::MAX)) as u32;
-    if wanted > has_surges {
-        return Err(Refusal::NotEnoughSurges {
-            wanted,
-            has: has_surges,
-        });
-    }
-    if surges > 3 {
-        return Err(Refusal::BadSurges(
-            "at most 3 surges on extra damage".into(),
-        ));
-    }
-    for (i, t) in potency_surges.iter().enumerate() {
-        if potency_surges[..i].contains(t) {
-            return Err(Refusal::BadSurges(
-                "a potency can be raised by 1 only".into(),
-            ));
-        }
-        if placement.is_none() && !target_ids.contains(t) {
-            return Err(Refusal::BadSurges(format!(
-                "{t} is not a target of the ability"
-            )));
-        }
-    }
+    surges_allowed(
+        heroic,
+        surges,
+        potency_surges,
+        placement.is_none(),
+        target_ids,
+    )?;
     let map = &world.res::<Battlefield>().0;
     // An area: its targets are every eligible creature it reaches, found
     // as it is carried out.
     if let Some(placement) = placement {
         let creatures = occupants(world);
         let area = place_area(map, &creatures, user.space, ability.distance, placement)?;
-        // docs/rules.md#during-the-move: the move itself, as a walk (a
-        // shift) of up to its squares that spends no move action.
-        if let (Distance::Sweep { squares, shift, .. }, Placement::Path { path }) =
-            (ability.distance, placement)
-            && path.len() > 1
-        {
-            let path = path.to_vec();
-            super::moving::path_in_reach(
-                world,
-                entity,
-                id,
-                user.space,
-                &user.conditions,
-                &path,
-                shift,
-                Some(squares),
-            )?;
-        }
+        sweep_path(world, entity, id, &user, ability, placement)?;
         return Ok(UsePlan {
             budget,
             user,
@@ -385,6 +292,184 @@ pub(crate) fn use_ability(
     {
         return Err(Refusal::TooManyTargets(max));
     }
+    let targets = strike_targets(world, id, &user, ability, target_ids)?;
+    Ok(UsePlan {
+        budget,
+        user,
+        extra,
+        targets,
+        area: None,
+        occupants: Vec::new(),
+        objects: Vec::new(),
+    })
+}
+
+/// docs/rules.md#during-the-move: the move itself, as a walk (a shift) of
+/// up to its squares that spends no move action.
+fn sweep_path(
+    world: &World,
+    entity: Entity,
+    id: CreatureId,
+    user: &Snapshot,
+    ability: &Ability,
+    placement: &Placement,
+) -> Result<(), Refusal> {
+    if let (Distance::Sweep { squares, shift, .. }, Placement::Path { path }) =
+        (ability.distance, placement)
+        && path.len() > 1
+    {
+        let path = path.to_vec();
+        super::moving::path_in_reach(
+            world,
+            entity,
+            id,
+            user.space,
+            &user.conditions,
+            &path,
+            shift,
+            Some(squares),
+        )?;
+    }
+    Ok(())
+}
+
+/// docs/rules.md#glyphs: "you can specify that a Glyph should be
+/// connected to any other Glyph within Swinging Distance of it": the
+/// chosen glyphs must be there, and the user's side's.
+fn glyph_links(
+    world: &World,
+    entity: Entity,
+    ability: &Ability,
+    links: &[crate::map::Pos],
+) -> Result<(), Refusal> {
+    if ability.glyph.is_none() {
+        return Err(Refusal::WrongCommand(
+            "only a glyphic ability chooses glyph connections",
+        ));
+    }
+    let side = world
+        .comp::<crate::encounter::state::components::Creature>(entity)
+        .map(|c| c.side);
+    let glyphs = world.res::<crate::encounter::state::board::Glyphs>();
+    if let Some(p) = links.iter().find(|&&p| {
+        !glyphs
+            .list
+            .iter()
+            .any(|g| !g.dismissed && g.at == p && Some(g.side) == side)
+    }) {
+        return Err(Refusal::BadPlacement(format!(
+            "no glyph of its side at {p} to connect to"
+        )));
+    }
+    Ok(())
+}
+
+/// Whether nothing stands in the way of using the ability now: not spent,
+/// its requirement met, no condition barring it, room for what it summons.
+fn usable(
+    world: &World,
+    entity: Entity,
+    ability: &Ability,
+    conditions: &crate::conditions::Conditions,
+) -> Result<(), Refusal> {
+    // docs/rules.md#recover-and-refresh: a spent ability waits to be recovered.
+    if !crate::encounter::world::available(world, entity, ability) {
+        return Err(Refusal::Spent(ability.name.clone()));
+    }
+    // docs/rules.md#requirements: "Conditions that must be met to start an
+    // Ability".
+    if let Some(r) = ability.requirement_missing(conditions) {
+        return Err(Refusal::Requirement(r.name()));
+    }
+    // docs/rules.md#grabbed: "can't use the Knockback maneuver".
+    if let Some(condition) = ability.barred(conditions) {
+        return Err(Refusal::Barred {
+            condition,
+            ability: ability.name.clone(),
+        });
+    }
+    // docs/rules.md#summons: "If there are no available hexes, the summon
+    // ability cannot be used."
+    if !crate::encounter::world::room_for(world, entity, ability) {
+        return Err(Refusal::NoRoomToSummon);
+    }
+    Ok(())
+}
+
+/// The effects of spending `spend` more of the Heroic Resource on the
+/// ability's "Spend X" entries, if its user has that much beyond the cost.
+fn spent_effects(
+    heroic: Option<&Heroic>,
+    ability: &Ability,
+    spend: u32,
+) -> Result<Vec<crate::ability::Effect>, Refusal> {
+    let cost = match ability.cost {
+        Cost::Heroic(n) => n,
+        _ => 0,
+    };
+    let has = heroic.map_or(0, |h| h.amount);
+    // (Saturating: no creature has anywhere near `u32::MAX` to spend.)
+    let needed = cost.saturating_add(spend);
+    if !heroic.is_some_and(|h| h.can_pay(needed)) {
+        return Err(Refusal::NotEnoughResource {
+            resource: heroic.map_or("heroic resource".into(), |h| h.resource.clone()),
+            needed,
+            has,
+        });
+    }
+    crate::ability::spend_effects(&ability.spend, spend)
+        .map_err(|why| Refusal::BadSpend(spend, why))
+}
+
+/// docs/rules.md#surges: up to 3 for damage; 2 per target for +1 potency,
+/// once a target, on a target the strike names (`strike`: it names them).
+fn surges_allowed(
+    heroic: Option<&Heroic>,
+    surges: u32,
+    potency_surges: &[CreatureId],
+    strike: bool,
+    target_ids: &[CreatureId],
+) -> Result<(), Refusal> {
+    let has_surges = heroic.map_or(0, |h| h.surges);
+    let wanted =
+        (potency_surges.len() as u64 * 2 + u64::from(surges)).min(u64::from(u32::MAX)) as u32;
+    if wanted > has_surges {
+        return Err(Refusal::NotEnoughSurges {
+            wanted,
+            has: has_surges,
+        });
+    }
+    if surges > 3 {
+        return Err(Refusal::BadSurges(
+            "at most 3 surges on extra damage".into(),
+        ));
+    }
+    for (i, t) in potency_surges.iter().enumerate() {
+        if potency_surges[..i].contains(t) {
+            return Err(Refusal::BadSurges(
+                "a potency can be raised by 1 only".into(),
+            ));
+        }
+        if strike && !target_ids.contains(t) {
+            return Err(Refusal::BadSurges(format!(
+                "{t} is not a target of the ability"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The creatures a strike names, each alive, a kind it may target, in
+/// reach, in line of effect and not hidden from the user; a slow action's
+/// may be out of reach or sight for now (docs/rules.md#slow-actions).
+fn strike_targets(
+    world: &World,
+    id: CreatureId,
+    user: &Snapshot,
+    ability: &Ability,
+    target_ids: &[CreatureId],
+) -> Result<Vec<Snapshot>, Refusal> {
+    let map = &world.res::<Battlefield>().0;
     let reach = reach_of(ability.distance);
     // docs/rules.md#slow-actions: "you may choose targets that are
     // initially invalid (due to being out or range, sight, etc.)": checked
@@ -397,7 +482,7 @@ pub(crate) fn use_ability(
             return Err(Refusal::Dead(Who::of(world, t)));
         }
         let ts = snapshot(world, te).ok_or_else(|| Refusal::NoSuchCreature(Who::id(t)))?;
-        if !target_allowed(world, &ability.target, &user, &ts) {
+        if !target_allowed(world, &ability.target, user, &ts) {
             return Err(Refusal::WrongTarget(Who::of(world, t)));
         }
         let is_user = t == id;
@@ -421,15 +506,7 @@ pub(crate) fn use_ability(
         }
         targets.push(ts);
     }
-    Ok(UsePlan {
-        budget,
-        user,
-        extra,
-        targets,
-        area: None,
-        occupants: Vec::new(),
-        objects: Vec::new(),
-    })
+    Ok(targets)
 }
 
 /// Where an area lands, and the space its forced movement is measured from.

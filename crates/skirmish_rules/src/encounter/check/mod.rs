@@ -141,7 +141,20 @@ pub(crate) fn command(world: &World, cmd: &Command, phase: Phase) -> Result<Chec
         return Err(Refusal::Dead(Who::of(world, id)));
     }
     rules.check_command(world, id, cmd)?;
-    let plan = match cmd {
+    checked(turn_plan(world, entity, id, cmd)?)
+}
+
+/// What a command of the turn under way would do, checked: a creature's
+/// move, ability, strike or basic action (the turn, the prompt and the
+/// ruleset checked already).
+fn turn_plan(
+    world: &World,
+    entity: Entity,
+    id: CreatureId,
+    cmd: &Command,
+) -> Result<Plan, Refusal> {
+    let rules = crate::encounter::ruleset::of(world);
+    Ok(match cmd {
         Command::Movement { power, path, .. } => {
             Plan::Movement(rules.check_movement(world, entity, id, *power, &path.to_vec())?)
         }
@@ -215,10 +228,9 @@ pub(crate) fn command(world: &World, cmd: &Command, phase: Phase) -> Result<Chec
             budget: hide(world, entity, id)?,
         },
         Command::StartTurn { .. } | Command::Delay { .. } | Command::Answer { .. } => {
-            unreachable!("handled above")
+            return Err(Refusal::WrongCommand("not a command of a turn"));
         }
-    };
-    checked(plan)
+    })
 }
 
 /// Whether it is `id`'s side's pick now, with no turn under way (the side

@@ -12,6 +12,7 @@ pub(crate) mod aura;
 mod basic;
 mod charge;
 mod damage;
+mod forced;
 pub(crate) mod glyph;
 mod grab;
 mod outcome;
@@ -31,10 +32,11 @@ pub(crate) use charge::{charge, charge_attack};
 #[cfg(test)]
 pub(crate) use damage::deal_damage_for_test;
 pub(crate) use damage::{action_bleeds, bleed, damage_object, deal_damage, deal_damage_credited};
+pub(crate) use forced::{fall_from_gap, force_move};
 pub(crate) use grab::{check_grabs, drag_grabbed, escape_grab, modes_of, release};
 pub(crate) use outcome::{
-    Gains, apply_outcome, fall_from_gap, gain_for_user, heal, impose, potency_adjustment,
-    retaliate, shield_against_attack, spend_damage_surges, strain, trigger_resource,
+    Gains, apply_outcome, gain_for_user, heal, impose, potency_adjustment, retaliate,
+    shield_against_attack, spend_damage_surges, strain, trigger_resource,
 };
 pub(crate) use roll::{ability_facts, edges_and_banes, run_roll};
 pub(crate) use walk::{walk, walk_steps};

@@ -4,6 +4,7 @@
 use super::*;
 use crate::encounter::log::emit;
 use crate::encounter::state::board::Battlefield;
+use crate::map::Side;
 
 /// A walk, checked ([`crate::encounter::check::walk`]): the budget after
 /// it is written, and its steps are put up to be taken one by one,
@@ -35,6 +36,15 @@ pub(crate) fn walk(
 /// A walk taken from the listing of this very moment reads what the
 /// listing read of everyone (see [`ListedWalk`]) instead of a first
 /// [`walk_scene`].
+///
+/// Who is where, whom the walker drags along, who carries auras, and
+/// whether any glyph is on the board are read once: the walker's own entry
+/// goes stale as it walks, and is never read; the others move, grabs end,
+/// carriers fall and glyphs are placed only when something acts on a step
+/// (a drag, an aura, a glyph; a reaction interrupts the walk, which resumes
+/// anew), and then they are read again. Only a creature within a square of
+/// the path can be left or come beside as it is walked: the others are
+/// dropped once, not looked at on every step.
 pub(crate) fn walk_steps(
     world: &mut World,
     id: CreatureId,
@@ -49,115 +59,37 @@ pub(crate) fn walk_steps(
     // docs/rules.md#climbing-swimming-jumping-and-flying: squares over a
     // gap (a pit or ledge) that a walker not flying, whose walk began above
     // it, is crossing in a jump. Knocked prone there, or stopped, it falls.
-    let (over_gap, flies) = {
-        let map = &world.res::<Battlefield>().0;
-        let size = world.comp::<Space>(entity).map_or(1, |s| s.0.size);
-        let gap: Vec<bool> = path
-            .iter()
-            .map(|&p| map.touches_low(Footprint::new(p, size)))
-            .collect();
-        (gap, modes_of(world, entity).flying())
-    };
+    let (over_gap, flies) = gaps(world, entity, &path);
     let high = airborne || !over_gap.first().copied().unwrap_or(false);
     let jumping = |k: usize| high && !flies && over_gap.get(k).copied().unwrap_or(false);
-    // Who is where, whom the walker drags along, who carries auras, and
-    // whether any glyph is on the board: the walker's own entry goes stale
-    // as it walks, and is never read; the others move, grabs end, carriers
-    // fall and glyphs are placed only when something acts on a step (a
-    // drag, an aura, a glyph; a reaction interrupts the walk, which resumes
-    // anew).
-    // Only a creature within a square of the path can be left or come
-    // beside as it is walked: the others are dropped once, not looked at
-    // on every step.
-    // The box of the path's squares (top-left corners), to pass over
-    // quickly those far from all of it.
-    let (lo, hi) = path.iter().fold(
-        (Pos::new(i32::MAX, i32::MAX), Pos::new(i32::MIN, i32::MIN)),
-        |(lo, hi), p| {
-            (
-                Pos::new(lo.x.min(p.x), lo.y.min(p.y)),
-                Pos::new(hi.x.max(p.x), hi.y.max(p.y)),
-            )
-        },
-    );
-    // (The listing's reading serves the walk's first steps only: a resumed
-    // walk reads the world anew.)
-    let prepared = if asked {
-        None
-    } else {
-        crate::fast::take_handed::<ListedWalk>(world)
-            .filter(|l| l.walker == id)
-            .and_then(|l| l.prepared)
-            .filter(|p| p.walker == id)
-    };
-    // Whether the walker can still go on, its size and its side, read
-    // through one kept query: these change only when something acts on a
-    // step (and then are read again).
-    let mut walker = match &prepared {
-        Some(p) => {
-            debug_assert_eq!(
-                Some(p.state),
-                walker_state(world, entity),
-                "a walk's prepared walker differs from the world's"
-            );
-            Some(p.state)
-        }
-        None => walker_state(world, entity),
-    };
+    // Only a creature within a square of the path (its box first) can be
+    // left or come beside as it is walked (see above).
+    let (lo, hi) = path_box(&path);
+    let (prepared, mut walker) = prepared_walk(world, id, entity, asked);
     let side = walker.map(|w| w.2);
     // Whether a creature at `o` is within a square of the path walked by
     // one of `size`.
-    let near = |size: u32, o: Footprint| {
-        // The squares the walker covers somewhere on the path all lie in
-        // the box from `lo` to `hi` and `size - 1` beyond: a creature more
-        // than a square from that is more than a square from each step.
-        // (Spaces of no size are left to the exact check; an empty path
-        // keeps no one.)
-        let gap = |a: i32, b: i64, c: i32, d: i64| (i64::from(c) - b).max(i64::from(a) - d);
-        let s = i64::from(size) - 1;
-        let (p, n) = (o.pos, i64::from(o.size) - 1);
-        (size == 0
-            || o.size == 0
-            || (gap(lo.x, i64::from(hi.x) + s, p.x, i64::from(p.x) + n) <= 1
-                && gap(lo.y, i64::from(hi.y) + s, p.y, i64::from(p.y) + n) <= 1))
-            && path
-                .iter()
-                .any(|&p| Footprint::new(p, size).distance(o) <= 1)
-    };
+    let near = |size: u32, o: Footprint| near_path(&path, (lo, hi), size, o);
     let scene = |world: &World, size: u32| walk_scene(world, id, |o| near(size, o));
     let size = walker.map_or(1, |w| w.1);
     let (mut others, mut held, mut carriers) = match prepared {
         Some(Prepared { mut occupants, .. }) => {
             occupants.retain(|o| near(size, o.space));
-            let (held, carriers) = (Vec::new(), super::aura::carriers(world));
+            let prepared = (occupants, Vec::new(), super::aura::carriers(world));
             #[cfg(debug_assertions)]
             {
                 let fresh = scene(world, size);
-                let prepared = (occupants, held, carriers);
                 assert!(
                     fresh == prepared,
                     "a walk's prepared scene differs from the world's: {fresh:?} against {prepared:?}"
                 );
-                prepared
             }
-            #[cfg(not(debug_assertions))]
-            (occupants, held, carriers)
+            prepared
         }
         None => scene(world, size),
     };
     let mut glyphs = super::glyph::any(world);
-    let log_walk = |world: &mut World, walked: &[Pos]| {
-        if walked.len() > 1 {
-            emit(
-                world,
-                LogEntry::Moved {
-                    creature: id,
-                    path: walked.to_vec(),
-                    shift,
-                },
-            );
-        }
-    };
+    let log_walk = |world: &mut World, walked: &[Pos]| log_moved(world, id, walked, shift);
     // The square of the path the world has the walker on: written only
     // before something reads it (a step's askers, a drag, an aura, a
     // glyph, the walk's end), not at every step (0: as the walk found it,
@@ -186,43 +118,19 @@ pub(crate) fn walk_steps(
             Footprint::new(path[i], size),
             Footprint::new(path[i + 1], size),
         );
-        let first_already_asked = i == 0 && asked;
-        if !shift && !first_already_asked {
-            // Those it drags along don't leave it.
-            let leaving = others
-                .iter()
-                .filter(|o| {
-                    o.id != id
-                        && Some(o.side) != side
-                        && from.distance(o.space) == 1
-                        && to.distance(o.space) > 1
-                })
-                .map(|o| o.id)
-                .filter(|c| !held.iter().any(|g| g.0 == *c));
-            let event = Event {
-                kind: TriggerEvent::EnemyLeavesAdjacency,
-                actor: id,
-                subject: None,
-            };
-            // (Whoever is asked may read where the walker is.)
-            let mut leaving = leaving.peekable();
-            if leaving.peek().is_some() {
-                place(world, i);
-            }
-            let askers = react::askers(world, &event, leaving);
-            if !askers.is_empty() {
-                // The walk goes on after the answers.
-                world.res_mut::<Resolution>().push(Resume::Walk {
-                    creature: id,
-                    path: path[i..].to_vec(),
-                    shift,
-                    asked: true,
-                    airborne: jumping(i),
-                });
-                react::ask(world, event, askers);
-                log_walk(world, &path[..=i]);
-                return;
-            }
+        let step = Step {
+            id,
+            path: &path,
+            i,
+            shift,
+            from,
+            to,
+        };
+        // (A resumed walk's first step was asked of already.)
+        if !(shift || i == 0 && asked)
+            && ask_leaving(world, &step, jumping(i), &others, &held, side, &mut place)
+        {
+            return;
         }
         if !held.is_empty() || !carriers.is_empty() || glyphs {
             place(world, i + 1);
@@ -238,33 +146,7 @@ pub(crate) fn walk_steps(
             (others, held, carriers) = scene(world, walker.map_or(1, |w| w.1));
             glyphs = super::glyph::any(world);
         }
-        let arriving = others
-            .iter()
-            .filter(|o| o.id != id && from.distance(o.space) > 1 && to.distance(o.space) == 1)
-            .map(|o| o.id);
-        let event = Event {
-            kind: TriggerEvent::CreatureMovesAdjacent,
-            actor: id,
-            subject: None,
-        };
-        let mut arriving = arriving.peekable();
-        if arriving.peek().is_some() {
-            place(world, i + 1);
-        }
-        let askers = react::askers(world, &event, arriving);
-        if !askers.is_empty() {
-            let rest = &path[i + 1..];
-            if rest.len() > 1 {
-                world.res_mut::<Resolution>().push(Resume::Walk {
-                    creature: id,
-                    path: rest.to_vec(),
-                    shift,
-                    asked: false,
-                    airborne: jumping(i + 1),
-                });
-            }
-            react::ask(world, event, askers);
-            log_walk(world, &path[..=i + 1]);
+        if ask_arriving(world, &step, jumping(i + 1), &others, &mut place) {
             return;
         }
     }
@@ -281,6 +163,229 @@ pub(crate) fn walk_steps(
         );
     }
     // A hidden creature that ends its move in plain sight is found.
+    found_at_walks_end(world, entity, id);
+}
+
+/// What the listing of this very moment read of the walk, when the walk
+/// was taken from it (it serves the walk's first steps only: a resumed
+/// walk reads the world anew), and whether the walker can still go on,
+/// its size and its side, read through one kept query: these change only
+/// when something acts on a step (and then are read again).
+fn prepared_walk(
+    world: &mut World,
+    id: CreatureId,
+    entity: Entity,
+    asked: bool,
+) -> (Option<Prepared>, Option<WalkerState>) {
+    // (The listing's reading serves the walk's first steps only: a resumed
+    // walk reads the world anew.)
+    let prepared = if asked {
+        None
+    } else {
+        crate::fast::take_handed::<ListedWalk>(world)
+            .filter(|l| l.walker == id)
+            .and_then(|l| l.prepared)
+            .filter(|p| p.walker == id)
+    };
+    // Whether the walker can still go on, its size and its side, read
+    // through one kept query: these change only when something acts on a
+    // step (and then are read again).
+    let walker = match &prepared {
+        Some(p) => {
+            debug_assert_eq!(
+                Some(p.state),
+                walker_state(world, entity),
+                "a walk's prepared walker differs from the world's"
+            );
+            Some(p.state)
+        }
+        None => walker_state(world, entity),
+    };
+    (prepared, walker)
+}
+
+/// One step of a walk: the path, the step's index in it, whether it is a
+/// shift, and the walker's space before and after it.
+struct Step<'a> {
+    id: CreatureId,
+    path: &'a [Pos],
+    i: usize,
+    shift: bool,
+    from: Footprint,
+    to: Footprint,
+}
+
+/// A walk's squares logged as a move, if it went anywhere.
+fn log_moved(world: &mut World, id: CreatureId, walked: &[Pos], shift: bool) {
+    if walked.len() > 1 {
+        emit(
+            world,
+            LogEntry::Moved {
+                creature: id,
+                path: walked.to_vec(),
+                shift,
+            },
+        );
+    }
+}
+
+/// Before a step that leaves enemies' reach, those that may make an
+/// opportunity attack are asked (not those it drags along): then the walk
+/// pauses, to go on after the answers (docs/rules.md#opportunity-attacks).
+/// Whether it paused.
+fn ask_leaving(
+    world: &mut World,
+    step: &Step,
+    airborne: bool,
+    others: &[Occupant],
+    held: &[(CreatureId, Entity)],
+    side: Option<Side>,
+    place: &mut impl FnMut(&mut World, usize),
+) -> bool {
+    let Step {
+        id,
+        path,
+        i,
+        shift,
+        from,
+        to,
+    } = *step;
+    // Those it drags along don't leave it.
+    let leaving = others
+        .iter()
+        .filter(|o| {
+            o.id != id
+                && Some(o.side) != side
+                && from.distance(o.space) == 1
+                && to.distance(o.space) > 1
+        })
+        .map(|o| o.id)
+        .filter(|c| !held.iter().any(|g| g.0 == *c));
+    let event = Event {
+        kind: TriggerEvent::EnemyLeavesAdjacency,
+        actor: id,
+        subject: None,
+    };
+    // (Whoever is asked may read where the walker is.)
+    let mut leaving = leaving.peekable();
+    if leaving.peek().is_some() {
+        place(world, i);
+    }
+    let askers = react::askers(world, &event, leaving);
+    if !askers.is_empty() {
+        // The walk goes on after the answers.
+        world.res_mut::<Resolution>().push(Resume::Walk {
+            creature: id,
+            path: path[i..].to_vec(),
+            shift,
+            asked: true,
+            airborne,
+        });
+        react::ask(world, event, askers);
+        log_moved(world, id, &path[..=i], shift);
+        return true;
+    }
+    false
+}
+
+/// After a step that comes beside creatures, those with a "moves
+/// adjacent" trigger are asked: then the walk pauses, its rest to go on
+/// after the answers. Whether it paused.
+fn ask_arriving(
+    world: &mut World,
+    step: &Step,
+    airborne: bool,
+    others: &[Occupant],
+    place: &mut impl FnMut(&mut World, usize),
+) -> bool {
+    let Step {
+        id,
+        path,
+        i,
+        shift,
+        from,
+        to,
+    } = *step;
+    let arriving = others
+        .iter()
+        .filter(|o| o.id != id && from.distance(o.space) > 1 && to.distance(o.space) == 1)
+        .map(|o| o.id);
+    let event = Event {
+        kind: TriggerEvent::CreatureMovesAdjacent,
+        actor: id,
+        subject: None,
+    };
+    let mut arriving = arriving.peekable();
+    if arriving.peek().is_some() {
+        place(world, i + 1);
+    }
+    let askers = react::askers(world, &event, arriving);
+    if !askers.is_empty() {
+        let rest = &path[i + 1..];
+        if rest.len() > 1 {
+            world.res_mut::<Resolution>().push(Resume::Walk {
+                creature: id,
+                path: rest.to_vec(),
+                shift,
+                asked: false,
+                airborne,
+            });
+        }
+        react::ask(world, event, askers);
+        log_moved(world, id, &path[..=i + 1], shift);
+        return true;
+    }
+    false
+}
+
+/// Which squares of the path lie over a gap (a pit or ledge) for a walker
+/// of its size, and whether it flies.
+fn gaps(world: &World, entity: Entity, path: &[Pos]) -> (Vec<bool>, bool) {
+    let map = &world.res::<Battlefield>().0;
+    let size = world.comp::<Space>(entity).map_or(1, |s| s.0.size);
+    let gap: Vec<bool> = path
+        .iter()
+        .map(|&p| map.touches_low(Footprint::new(p, size)))
+        .collect();
+    (gap, modes_of(world, entity).flying())
+}
+
+/// The box of the path's squares (top-left corners).
+fn path_box(path: &[Pos]) -> (Pos, Pos) {
+    path.iter().fold(
+        (Pos::new(i32::MAX, i32::MAX), Pos::new(i32::MIN, i32::MIN)),
+        |(lo, hi), p| {
+            (
+                Pos::new(lo.x.min(p.x), lo.y.min(p.y)),
+                Pos::new(hi.x.max(p.x), hi.y.max(p.y)),
+            )
+        },
+    )
+}
+
+/// Whether a creature at `o` is within a square of `path` (its box `lo`
+/// to `hi`) walked by one of `size`.
+#[inline]
+fn near_path(path: &[Pos], (lo, hi): (Pos, Pos), size: u32, o: Footprint) -> bool {
+    // The squares the walker covers somewhere on the path all lie in
+    // the box from `lo` to `hi` and `size - 1` beyond: a creature more
+    // than a square from that is more than a square from each step.
+    // (Spaces of no size are left to the exact check; an empty path
+    // keeps no one.)
+    let gap = |a: i32, b: i64, c: i32, d: i64| (i64::from(c) - b).max(i64::from(a) - d);
+    let s = i64::from(size) - 1;
+    let (p, n) = (o.pos, i64::from(o.size) - 1);
+    (size == 0
+        || o.size == 0
+        || (gap(lo.x, i64::from(hi.x) + s, p.x, i64::from(p.x) + n) <= 1
+            && gap(lo.y, i64::from(hi.y) + s, p.y, i64::from(p.y) + n) <= 1))
+        && path
+            .iter()
+            .any(|&p| Footprint::new(p, size).distance(o) <= 1)
+}
+
+/// A hidden creature that ends its move in plain sight is found.
+fn found_at_walks_end(world: &mut World, entity: Entity, id: CreatureId) {
     if world.comp::<Stance>(entity).is_some_and(|s| s.hidden) {
         let (space, side) = (
             world.comp::<Space>(entity).map(|s| s.0),

@@ -13,11 +13,16 @@ mod straight;
 #[cfg(test)]
 mod tests;
 
-pub use cost::*;
-pub use search::*;
+pub use cost::{Provoked, opportunity_attacks, path_cost, path_cost_with, teleport_destinations};
+pub use search::{reachable, reachable_with};
 #[cfg(test)]
 pub(crate) use straight::every_straight_path;
-pub use straight::*;
+pub use straight::{Runs, is_straight, nears, straight_runs};
+// The parts the search, the costs and the straight runs share.
+use cost::in_grid;
+use search::enter_one;
+#[cfg(test)]
+use search::search_general;
 
 /// Who is moving and how.
 #[derive(Clone, Copy, Debug)]
