@@ -97,22 +97,24 @@ def test_actions_describe_the_commands_they_take():
     assert {"basic", "move", "use"} <= seen
 
 
-def test_a_million_masked_random_steps_are_never_refused():
-    # Over every shipped encounter, through the vector environment (the
-    # same step as the AEC env's): any refusal raises skirmish.Refused.
-    total = 0
-    per = 1_000_000 // len(ENCOUNTERS) + 1
-    for k, enc in enumerate(ENCOUNTERS):
-        v = skirmish.VecEnv(16, enc, seed=1000 * k, threads=2)
-        out = v.reset()
-        steps = 0
-        while steps < per:
-            assert out["action_mask"].any(axis=1).all(), f"{enc}: an empty mask"
-            out = v.step(v.sample_actions())
-            steps += v.num_envs
-        total += steps
-        assert v.episodes > 0, enc
-    assert total >= 1_000_000
+# A million masked random steps in all, shared out over every shipped
+# encounter, one test each (so no single test runs a minute, and a failure
+# names its encounter).
+STEPS_PER_ENCOUNTER = 1_000_000 // len(ENCOUNTERS) + 1
+
+
+@pytest.mark.parametrize("k, enc", list(enumerate(ENCOUNTERS)))
+def test_a_million_masked_random_steps_are_never_refused(k, enc):
+    # Through the vector environment (the same step as the AEC env's): any
+    # refusal raises skirmish.Refused.
+    v = skirmish.VecEnv(16, enc, seed=1000 * k, threads=2)
+    out = v.reset()
+    steps = 0
+    while steps < STEPS_PER_ENCOUNTER:
+        assert out["action_mask"].any(axis=1).all(), f"{enc}: an empty mask"
+        out = v.step(v.sample_actions())
+        steps += v.num_envs
+    assert v.episodes > 0, enc
 
 
 def test_a_masked_action_is_refused_and_changes_nothing():
