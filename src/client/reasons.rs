@@ -82,6 +82,7 @@ fn general(r: &Refusal) -> bool {
             | Refusal::ManeuverUsed
             | Refusal::MoveActionUsed
             | Refusal::Dazed
+            | Refusal::DazedFreeManeuver
             | Refusal::NotEnoughResource { .. }
             | Refusal::Spent(..)
             | Refusal::NotTheirTurn(..)

@@ -62,6 +62,16 @@ pub fn spend(
         return Ok(budget);
     }
     let dazed = action_limits(conditions).one_action_only;
+    // docs/rules.md#conditions "Dazed": no free maneuvers at all; what
+    // takes no action (a free action, letting go) is none of the dazed
+    // creature's one thing and stays open to it.
+    match action {
+        ActionType::FreeManeuver if dazed => return Err(Unspendable::DazedFreeManeuver),
+        ActionType::FreeManeuver | ActionType::FreeAction | ActionType::NoAction => {
+            return Ok(budget);
+        }
+        _ => {}
+    }
     if dazed && budget.dazed_done {
         return Err(Unspendable::Dazed);
     }
@@ -91,10 +101,7 @@ pub fn spend(
             }
         }
         ActionType::FreeManeuver | ActionType::FreeAction | ActionType::NoAction => {
-            if dazed {
-                return Err(Unspendable::Dazed);
-            }
-            return Ok(budget);
+            unreachable!("taken above")
         }
         ActionType::TriggeredAction | ActionType::FreeTriggeredAction => {
             return Err(Unspendable::AnswersPrompts);
@@ -123,8 +130,10 @@ pub enum Unspendable {
     MainActionUsed,
     ManeuverUsed,
     MoveActionUsed,
-    /// Dazed, and its one action taken (or a free maneuver asked for).
+    /// Dazed, and its one action taken.
     Dazed,
+    /// Dazed: no free maneuvers (docs/rules.md#conditions "Dazed").
+    DazedFreeManeuver,
     /// Triggered actions are taken in answer to a prompt.
     AnswersPrompts,
     /// Villain actions answer the prompt at a turn's end.

@@ -515,6 +515,9 @@ pub fn action_limits(c: &Conditions) -> ActionLimits {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MovementLimits {
     pub speed: u32,
+    /// The condition that makes the speed 0 (grabbed or restrained), for
+    /// a refusal that names it.
+    pub halted_by: Option<ConditionKind>,
     pub can_shift: bool,
     /// Extra cost per square moved: prone creatures crawl (+1 per square).
     pub extra_cost_per_square: u32,
@@ -536,11 +539,15 @@ pub fn movement_limits(c: &Conditions, base_speed: u32) -> MovementLimits {
     if c.has(ConditionKind::Slowed) {
         speed = speed.min(2);
     }
-    if c.has(ConditionKind::Grabbed) || c.has(ConditionKind::Restrained) {
+    let halted_by = [ConditionKind::Grabbed, ConditionKind::Restrained]
+        .into_iter()
+        .find(|&k| c.has(k));
+    if halted_by.is_some() {
         speed = 0;
     }
     MovementLimits {
         speed,
+        halted_by,
         can_shift: !c.has(ConditionKind::Slowed),
         extra_cost_per_square: u32::from(c.has(ConditionKind::Prone)),
         prone: c.has(ConditionKind::Prone),

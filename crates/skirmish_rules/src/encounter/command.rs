@@ -264,6 +264,15 @@ pub enum Placement {
     Path { path: crate::map::movement::Path },
 }
 
+/// [`Refusal::CannotMove`]'s words: the condition first, as every
+/// condition's refusal reads ("grabbed: its speed is 0").
+fn halted_words(by: Option<crate::conditions::ConditionKind>) -> String {
+    match by {
+        Some(k) => format!("{k}: its speed is 0, it can't move"),
+        None => "its speed is 0: it can't move".into(),
+    }
+}
+
 /// Why a command was refused. A refused command changes nothing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 pub enum Refusal {
@@ -304,9 +313,12 @@ pub enum Refusal {
     MoveActionUsed,
     #[error("dazed: only one action this turn")]
     Dazed,
-    #[error("can't move: speed is 0")]
-    CannotMove,
-    #[error("can't shift while slowed")]
+    #[error("dazed: it can't use free maneuvers")]
+    DazedFreeManeuver,
+    /// Its speed is 0: the condition that makes it so, if one does.
+    #[error("{}", halted_words(*.0))]
+    CannotMove(Option<crate::conditions::ConditionKind>),
+    #[error("slowed: it can't shift")]
     CannotShift,
     #[error("that path is not a legal move: {0}")]
     BadPath(String),
@@ -444,6 +456,7 @@ impl From<crate::actions::Unspendable> for Refusal {
             U::ManeuverUsed => Refusal::ManeuverUsed,
             U::MoveActionUsed => Refusal::MoveActionUsed,
             U::Dazed => Refusal::Dazed,
+            U::DazedFreeManeuver => Refusal::DazedFreeManeuver,
             U::AnswersPrompts => Refusal::Unsupported("triggered actions answer prompts".into()),
             U::AtTurnEnd => {
                 Refusal::Unsupported("villain actions answer the prompt at a turn's end".into())
@@ -451,6 +464,158 @@ impl From<crate::actions::Unspendable> for Refusal {
             U::AtEncounterStart => Refusal::Unsupported(
                 "passive and episodic abilities apply when the encounter starts".into(),
             ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conditions::ConditionKind as K;
+
+    /// Each refusal with the words that name its cause. The match has no
+    /// wildcard: a new refusal can't be added without saying its words.
+    fn cause(r: &Refusal) -> &'static str {
+        use Refusal as R;
+        match r {
+            R::Over => "the encounter is over",
+            R::SummonActsAlone(_) => "is a summon",
+            R::Spent(_) => "is spent",
+            R::NoRoomToSummon => "no empty square",
+            R::Requirement(_) => "free hands",
+            R::Barred { .. } => "grabbed: it can't use Knockback",
+            R::NoSuchCreature(_) => "there is no",
+            R::NotTheirTurn(_) => "it is not Korva's turn",
+            R::TurnInProgress => "already taking its turn",
+            R::NoTurnInProgress => "no creature is taking a turn",
+            R::AlreadyActed(_) => "already acted",
+            R::Dead(_) => "is dead",
+            R::MainActionUsed => "main action is already used",
+            R::ManeuverUsed => "maneuver is already used",
+            R::MoveActionUsed => "move action is already used",
+            R::Dazed => "dazed: only one action",
+            R::DazedFreeManeuver => "dazed: it can't use free maneuvers",
+            R::CannotMove(Some(_)) => "grabbed: its speed is 0",
+            R::CannotMove(None) => "its speed is 0",
+            R::CannotShift => "slowed: it can't shift",
+            R::BadPath(_) => "prone: it crawls",
+            R::TooFar { .. } => "the path costs 6 but only 5",
+            R::UnknownAbility(_) => "no ability",
+            R::NotTheirAbility(_) => "doesn't have the ability",
+            R::NotEnoughResource { .. } => "not enough Ferocity",
+            R::NotEnoughSurges { .. } => "not enough surges",
+            R::OutOfRange { .. } => "out of range",
+            R::NoLineOfEffect(_) => "no line of effect",
+            R::WrongTarget(_) => "not a valid target",
+            R::TooManyTargets(_) => "too many targets",
+            R::NoTargets => "no targets",
+            R::BadPlacement(_) => "can't go there",
+            R::WrongCommand(_) => "wrong command",
+            R::BadSpend(..) => "can't spend",
+            R::NotProne => "not prone",
+            R::CannotStand(_) => "can't stand up: restrained",
+            R::NotGrabbed => "not grabbed",
+            R::CannotCatchBreath(_) => "can't catch breath",
+            R::Unsupported(_) => "not supported",
+            R::BadSurges(_) => "surges",
+            R::NoPrompt => "no triggered action is waiting",
+            R::NotAsked(_) => "was not asked",
+            R::NotAnOption(_) => "not one of the prompt's options",
+            R::AwaitingAnswer(_) => "waiting for Korva to answer",
+            R::HiddenTarget(_) => "is hidden",
+            R::CannotHide(_) => "can't hide",
+            R::Phased(_) => "slowed",
+            R::Afraid(_) => "frightened of Korva",
+            R::NothingToRelease(_) => "has grabbed nobody",
+            R::NoEffectToEnd(..) => "no lasting effect",
+            R::CannotDelay(_) => "can't delay",
+            R::FarOffMap(_) => "far off the map",
+        }
+    }
+
+    // docs/rules.md#conditions: a refusal names the rule that refused
+    // (prone, grabbed, restrained, dazed, slowed, ...), never a catch-all.
+    #[test]
+    fn every_refusal_names_its_cause() {
+        let korva = || Who {
+            id: CreatureId(1),
+            name: "Korva".into(),
+        };
+        let path = crate::map::movement::PathFault::Prone(Pos::new(1, 1)).to_string();
+        let all = vec![
+            Refusal::Over,
+            Refusal::SummonActsAlone(korva()),
+            Refusal::Spent("Rally".into()),
+            Refusal::NoRoomToSummon,
+            Refusal::Requirement("hands"),
+            Refusal::Barred {
+                condition: K::Grabbed,
+                ability: "Knockback".into(),
+            },
+            Refusal::NoSuchCreature(Who::id(CreatureId(9))),
+            Refusal::NotTheirTurn(korva()),
+            Refusal::TurnInProgress,
+            Refusal::NoTurnInProgress,
+            Refusal::AlreadyActed(korva()),
+            Refusal::Dead(korva()),
+            Refusal::MainActionUsed,
+            Refusal::ManeuverUsed,
+            Refusal::MoveActionUsed,
+            Refusal::Dazed,
+            Refusal::DazedFreeManeuver,
+            Refusal::CannotMove(Some(K::Grabbed)),
+            Refusal::CannotMove(None),
+            Refusal::CannotShift,
+            Refusal::BadPath(path),
+            Refusal::TooFar { cost: 6, speed: 5 },
+            Refusal::UnknownAbility("x".into()),
+            Refusal::NotTheirAbility("x".into()),
+            Refusal::NotEnoughResource {
+                resource: "Ferocity".into(),
+                needed: 3,
+                has: 1,
+            },
+            Refusal::NotEnoughSurges { wanted: 2, has: 0 },
+            Refusal::OutOfRange {
+                target: korva(),
+                distance: 7,
+                reach: 5,
+            },
+            Refusal::NoLineOfEffect(korva()),
+            Refusal::WrongTarget(korva()),
+            Refusal::TooManyTargets(1),
+            Refusal::NoTargets,
+            Refusal::BadPlacement("off the map".into()),
+            Refusal::WrongCommand("x"),
+            Refusal::BadSpend(2, "x".into()),
+            Refusal::NotProne,
+            Refusal::CannotStand("restrained"),
+            Refusal::NotGrabbed,
+            Refusal::CannotCatchBreath("x"),
+            Refusal::Unsupported("x".into()),
+            Refusal::BadSurges("more surges than it has".into()),
+            Refusal::NoPrompt,
+            Refusal::NotAsked(korva()),
+            Refusal::NotAnOption("x".into()),
+            Refusal::AwaitingAnswer(korva()),
+            Refusal::HiddenTarget(korva()),
+            Refusal::CannotHide("x"),
+            Refusal::Phased("slowed: it loses all its movement this round".into()),
+            Refusal::Afraid(korva()),
+            Refusal::NothingToRelease(korva()),
+            Refusal::NoEffectToEnd(korva(), "x".into()),
+            Refusal::CannotDelay("x"),
+            Refusal::FarOffMap(Pos::new(99_999, 0)),
+        ];
+        let mut seen = std::collections::HashSet::new();
+        for r in &all {
+            let words = r.to_string();
+            assert!(
+                words.contains(cause(r)),
+                "{r:?} reads {words:?}, not naming {:?}",
+                cause(r)
+            );
+            assert!(seen.insert(words.clone()), "two refusals read {words:?}");
         }
     }
 }

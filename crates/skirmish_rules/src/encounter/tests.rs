@@ -888,7 +888,7 @@ fn knockback_grab_and_escape() {
             creature: bandit,
             path: vec![Pos::new(8, 3), Pos::new(9, 3)].into()
         }),
-        Err(Refusal::CannotMove)
+        Err(Refusal::CannotMove(Some(ConditionKind::Grabbed)))
     );
     e.dice_mut().force([1, 1]); // tier 1: still grabbed
     e.apply(Command::EscapeGrab { creature: bandit }).unwrap();

@@ -170,7 +170,7 @@ crate::fast::keyed::keyed!(crate::fast::Handoff<ListedWalk>);
 /// on a listed move the walk would refuse); `prepared` is what the listing
 /// read of everyone, for the walk's first steps.
 pub(crate) struct ListedWalk {
-    pub(crate) walker: CreatureId,
+    pub(super) walker: CreatureId,
     pub(crate) prepared: Option<Prepared>,
 }
 

@@ -27,7 +27,7 @@ pub(crate) use basic::{
     can_catch_breath, can_escape, can_stand, catch_breath, escape_grab, free_strike,
     free_strike_reaches, hide, release, stand_up,
 };
-pub(crate) use moving::{afraid_of, charge, walk};
+pub(crate) use moving::{afraid_of, bad_path, charge, walk};
 
 use crate::ability::{ActionType, Cost};
 use crate::conditions::Conditions;
@@ -104,6 +104,22 @@ pub(crate) fn command(world: &World, cmd: &Command, phase: Phase) -> Result<Chec
         if let Some(p) = cmd.find_square(|p| map.far_off(p)) {
             return Err(Refusal::FarOffMap(p));
         }
+    }
+    // docs/rules.md#grabbed: a grabber lets go "at any time ... (no action
+    // required)": whenever the engine waits for its side, on any turn and
+    // with a prompt open (letting go puts no work on the stack).
+    if let Command::Release { .. } = cmd {
+        let waited_for = waiting_side(world);
+        let side = world.comp::<Creature>(entity).map(|c| c.side);
+        if world.comp::<Stamina>(entity).is_none_or(|s| !can_act(s)) {
+            return Err(Refusal::Dead(Who::of(world, id)));
+        }
+        if side != Some(waited_for) {
+            return Err(Refusal::NotTheirTurn(Who::of(world, id)));
+        }
+        return checked(Plan::Basic {
+            budget: release(world, entity, id)?,
+        });
     }
     // An open prompt must be answered before anything else happens.
     if let Some(p) = &world.res::<Resolution>().prompt {
@@ -231,6 +247,22 @@ fn turn_plan(
             return Err(Refusal::WrongCommand("not a command of a turn"));
         }
     })
+}
+
+/// The side the engine waits on for its next command: the prompted
+/// creature's, the acting creature's, or the side to pick who goes next.
+fn waiting_side(world: &World) -> Side {
+    let asked = world
+        .res::<Resolution>()
+        .prompt
+        .as_ref()
+        .map(|p| p.creature);
+    let flow = world.res::<Flow>();
+    asked
+        .or(flow.active)
+        .and_then(|id| entity_of(world, id))
+        .and_then(|e| world.comp::<Creature>(e))
+        .map_or(flow.to_act, |c| c.side)
 }
 
 /// Whether it is `id`'s side's pick now, with no turn under way (the side

@@ -94,7 +94,7 @@ pub(crate) fn path_in_reach(
     };
     // (An ability's move is a move all the same: not for one that can't.)
     if speed == 0 || (squares.is_some() && limits.speed == 0) {
-        return Err(Refusal::CannotMove);
+        return Err(Refusal::CannotMove(limits.halted_by));
     }
     let creatures = occupants(world);
     let mover = Mover {
@@ -111,9 +111,8 @@ pub(crate) fn path_in_reach(
         modes: movement.modes.crawling(limits.prone),
     };
     let map = &world.res::<Battlefield>().0;
-    let cost = path_cost(map, &creatures, &mover, path).ok_or_else(|| {
-        Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into())
-    })?;
+    let cost = path_cost(map, &creatures, &mover, path)
+        .ok_or_else(|| bad_path(world, entity, &creatures, &mover, path))?;
     if cost > speed {
         return Err(Refusal::TooFar { cost, speed });
     }
@@ -123,6 +122,25 @@ pub(crate) fn path_in_reach(
         return Err(Refusal::Afraid(Who::of(world, source)));
     }
     Ok(())
+}
+
+/// The refusal of a path [`path_cost`] turned down, in the words of the
+/// rule at fault (a prone creature's climb: "prone: it crawls, ...").
+pub(crate) fn bad_path(
+    world: &World,
+    entity: Entity,
+    creatures: &[crate::map::Occupant],
+    mover: &Mover,
+    path: &[Pos],
+) -> Refusal {
+    let standing = world
+        .comp::<Movement>(entity)
+        .map_or(mover.modes, |m| m.modes);
+    let map = &world.res::<Battlefield>().0;
+    Refusal::BadPath(
+        crate::map::movement::path_fault(map, creatures, mover, standing, path)
+            .map_or_else(|| "it can't take that path".into(), |f| f.to_string()),
+    )
 }
 
 /// The source of a creature's fear and where it stands, if it is frightened
@@ -177,11 +195,7 @@ pub(crate) fn charge(
     };
     let steps = path.len().saturating_sub(1) as u32;
     match path_cost(map, &creatures, &mover, path) {
-        None => {
-            return Err(Refusal::BadPath(
-                "a step is blocked, not adjacent, or ends in a creature".into(),
-            ));
-        }
+        None => return Err(bad_path(world, entity, &creatures, &mover, path)),
         Some(cost) if cost > steps => {
             return Err(Refusal::BadPath(
                 "a charge can't cross difficult terrain".into(),

@@ -75,11 +75,28 @@ fn a_dazed_creature_takes_one_action() {
         ActionType::MainAction,
         ActionType::Maneuver,
         ActionType::MoveAction,
-        ActionType::FreeManeuver,
-        ActionType::FreeAction,
     ] {
         assert_eq!(action(&b, &dazed, kind), Err(Refusal::Dazed));
     }
+}
+
+// docs/rules.md#conditions "Dazed": "can't use ... free maneuvers", its one
+// thing taken or not; what takes no action is not its one thing.
+#[test]
+fn a_dazed_creature_uses_no_free_maneuver_but_what_takes_no_action() {
+    let dazed = with(&[ConditionKind::Dazed]);
+    let none = with(&[]);
+    let used = action(&full(), &dazed, ActionType::MainAction).unwrap();
+    for b in [full(), used] {
+        assert_eq!(
+            action(&b, &dazed, ActionType::FreeManeuver),
+            Err(Refusal::DazedFreeManeuver)
+        );
+        for kind in [ActionType::NoAction, ActionType::FreeAction] {
+            assert_eq!(action(&b, &dazed, kind), Ok(b));
+        }
+    }
+    assert_eq!(action(&full(), &none, ActionType::FreeManeuver), Ok(full()));
 }
 
 // docs/rules.md#free-actions: "A 'Free Action' can only be used on your

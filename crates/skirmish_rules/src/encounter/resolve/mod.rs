@@ -35,8 +35,9 @@ pub(crate) use damage::{action_bleeds, bleed, damage_object, deal_damage, deal_d
 pub(crate) use forced::{fall_from_gap, force_move};
 pub(crate) use grab::{check_grabs, drag_grabbed, escape_grab, modes_of, release};
 pub(crate) use outcome::{
-    Gains, apply_outcome, gain_for_user, heal, impose, potency_adjustment, retaliate,
-    shield_against_attack, spend_damage_surges, strain, trigger_resource,
+    Gains, apply_outcome, deal_outcome_damage, finish_outcome, gain_for_user, heal, impose,
+    potency_adjustment, retaliate, shield_against_attack, spend_damage_surges, strain,
+    trigger_resource,
 };
 pub(crate) use roll::{ability_facts, edges_and_banes, run_roll};
 pub(crate) use walk::{walk, walk_steps};

@@ -7,9 +7,9 @@ use crate::encounter::log::emit;
 use crate::encounter::state::board::Grabs;
 use crate::encounter::state::work::RollFacts;
 
-/// Apply one target's effects: damage (with surges spent on the first
-/// target that takes damage), then forced movement and conditions in the
-/// order presented. Returns what the user gains from it.
+/// Apply one target's outcome whole: its damage, then its effects
+/// (a use with one target; several go through `resolve_roll`, all damage
+/// first). Returns what the user gains from it.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_outcome(
     world: &mut World,
@@ -22,6 +22,33 @@ pub(crate) fn apply_outcome(
     source: Footprint,
     surges_left: &mut u32,
 ) -> Gains {
+    let outcome = deal_outcome_damage(
+        world,
+        entity,
+        user,
+        ability,
+        target,
+        effects,
+        potency_bonus,
+        surges_left,
+    );
+    finish_outcome(world, entity, user, ability, target, source, outcome)
+}
+
+/// A target's outcome worked out and its damage dealt (with surges spent
+/// on the first target that takes damage); its effects wait for the other
+/// targets' damage (docs/rules.md#damage-then-effects).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn deal_outcome_damage(
+    world: &mut World,
+    entity: Entity,
+    user: &Snapshot,
+    ability: &Ability,
+    target: &Snapshot,
+    effects: &[crate::ability::Effect],
+    potency_bonus: i32,
+    surges_left: &mut u32,
+) -> crate::ability::TierOutcome {
     let mut outcome = evaluate(effects, &user.chars, &target.chars, potency_bonus);
     // Damage of one type is one instance (immunity applies once).
     let mut merged: Vec<(i32, DamageType)> = Vec::new();
@@ -63,16 +90,29 @@ pub(crate) fn apply_outcome(
         }
         deal_damage(world, target.entity, target.id, amount, *t, Some(user.id));
     }
-    // Effects happen after damage, in the order presented, to a target the
-    // damage left alive: the dead are moved by nothing (a minion's fall
-    // would take more of its squad's pool) and take no conditions or help.
+    outcome
+}
+
+/// A target's effects once the damage is dealt: in the order presented, to
+/// a target the damage left alive (the dead are moved by nothing, since a
+/// minion's fall would take more of its squad's pool, and take no
+/// conditions or help); then its retaliation. Returns what the user gains.
+pub(crate) fn finish_outcome(
+    world: &mut World,
+    entity: Entity,
+    user: &Snapshot,
+    ability: &Ability,
+    target: &Snapshot,
+    source: Footprint,
+    outcome: crate::ability::TierOutcome,
+) -> Gains {
     if world
         .comp::<Stamina>(target.entity)
         .is_some_and(|s| !s.is_dead())
     {
         effects_after_damage(world, user, ability, target, source, &outcome);
     }
-    if attack {
+    if ability.power_roll.is_some() && target.id != user.id {
         retaliate(world, entity, user.id, target);
     }
     Gains {

@@ -101,7 +101,9 @@ pub(crate) fn run_roll(world: &mut World, r: PendingRoll) {
     if targets.is_empty() && r.area.is_none() && objects.is_empty() {
         return;
     }
-    let source = r.source.unwrap_or(user.space);
+    // docs/rulings.md "Forced movement from an area": a push or pull is
+    // measured from the user, wherever the area was placed.
+    let source = user.space;
     resolve_roll(
         world,
         entity,
@@ -120,8 +122,20 @@ pub(crate) fn run_roll(world: &mut World, r: PendingRoll) {
     );
 }
 
-/// Roll once and resolve each target's tier (docs/rules.md#forced-movement "Roll Against
-/// Multiple Creatures"). Forced movement is measured from `source`.
+/// One target's share of a use: the effects its tier gives, the potency
+/// bonus on them, and the roll that chose them (for the saves they shift).
+struct Share<'a> {
+    target: &'a Snapshot,
+    effects: Vec<crate::ability::Effect>,
+    potency: i32,
+    facts: Option<RollFacts>,
+}
+
+/// Resolve one use against its targets, in the order of
+/// docs/rules.md#damage-then-effects: one roll for every target
+/// (docs/rules.md#multiple-targets), its damage dealt to all of them, then
+/// each target's effects in the order presented, then objects and what the
+/// user gains. Forced movement is measured from `source`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve_roll(
     world: &mut World,
@@ -134,200 +148,303 @@ pub(crate) fn resolve_roll(
     extra: &[crate::ability::Effect],
     objects: &[Pos],
 ) {
-    let Choices {
-        surges,
-        potency_surges,
-        tier: chosen_tier,
-        spend,
-    } = choices;
     // What landed through potencies, for "Spending Resources on Potencies".
     let mut landed = Landed {
-        watch: ability.only_by_potency() || (spend > 0 && crate::ability::only_by_potency(extra)),
+        watch: ability.only_by_potency()
+            || (choices.spend > 0 && crate::ability::only_by_potency(extra)),
         ..Landed::default()
     };
-    let id = user.id;
-    let map = world.res::<Battlefield>().0.clone();
     let always: Vec<crate::ability::Effect> = ability
         .effect
         .as_ref()
         .map(|e| e.effects.clone())
         .unwrap_or_default();
-    let Some(power_roll) = ability.power_roll.clone() else {
+    // (Surges add to rolled damage only: docs/rules.md#surges.)
+    let mut surges_left = if ability.power_roll.is_some() {
+        choices.surges
+    } else {
+        0
+    };
+    let (shares, roll, earned) = match &ability.power_roll {
         // No roll: the effect entry applies to each target as written.
-        let mut effects = always;
-        effects.extend_from_slice(extra);
-        let mut best_gain: Option<Gains> = None;
-        for target in targets {
-            // docs/rules.md#potency-adjustments.
-            let potency = potency_adjustment(world, user, target);
-            landed.see(&effects, extra, user, target, potency);
-            let gain = apply_outcome(
-                world, entity, user, ability, target, &effects, potency, source, &mut 0,
+        None => {
+            let mut effects = always.clone();
+            effects.extend_from_slice(extra);
+            let shares = targets
+                .iter()
+                .map(|target| Share {
+                    target,
+                    effects: effects.clone(),
+                    potency: potency_adjustment(world, user, target),
+                    facts: None,
+                })
+                .collect();
+            (shares, None, false)
+        }
+        Some(power_roll) => {
+            let roll = RollSetup::new(world, entity, user, ability, targets);
+            let (shares, earned) = roll.shares(
+                world, entity, user, ability, targets, power_roll, &always, extra, &choices,
             );
-            if best_gain.as_ref().is_none_or(|g| gain.total > g.total) {
-                best_gain = Some(gain);
-            }
+            (shares, Some(roll), earned)
         }
-        // What the user gains comes once (as for a roll, below).
-        if let Some(g) = best_gain {
-            gain_for_user(world, entity, id, &g);
-        }
-        keep_what_was_resisted(world, entity, user, ability, spend, extra, &landed);
-        return;
     };
-    // One roll for all targets (docs/rules.md#multiple-targets;
-    // phased 2d6: its 2d6 and one extra die per target).
-    let rules = crate::encounter::ruleset::of(world);
-    let characteristic = user
-        .chars
-        .best_of(&power_roll.characteristics)
-        .map_or(0, |(_, v)| v);
-    let naturals = rules.roll_naturals(world, id, characteristic);
-    let spec = RollSpec {
-        characteristic,
-        main_action_ability: ability.action == ActionType::MainAction,
-        ..Default::default()
-    };
-    let creatures = occupants(world);
-    let (facts, deals_damage) = ability_facts(ability, targets.iter().map(|t| t.id));
-    // docs/rules.md#components: a bane per missing component, past 3 a low score.
-    let missing = ability
-        .components
-        .iter()
-        .filter(|c| c.missing(&user.conditions))
-        .count() as u32;
-    let (component_banes, low_score) = crate::ability::component_penalty(missing);
-    if missing > 0 {
-        emit(
-            world,
-            LogEntry::ComponentsMissing {
-                creature: id,
-                missing,
-            },
-        );
-    }
-    let penalty_banes = world
-        .comp::<Stance>(entity)
-        .map_or(0, |s| s.penalty_banes(&ability.penalties));
-    let mut critical_logged = false;
-    // docs/rules.md#experience: a conditional experience, earned once if
-    // it holds for any target as it is rolled against.
-    let mut earned = false;
-    let mut best_gain: Option<Gains> = None;
-    let mut surges_left = surges;
-    for target in targets {
-        let (edges, banes) = edges_and_banes(
-            world,
-            entity,
-            user,
-            target,
-            &facts,
-            &creatures,
-            &map,
-            deals_damage,
-            &|a, b| sight(&map, a, b),
-        );
-        // docs/rules.md#penalties: a bane per stack of the ability's penalties.
-        let banes = banes + component_banes + penalty_banes;
-        let Some(result) = rules.roll_against(world, user, target, &spec, naturals, edges, banes)
-        else {
-            continue;
-        };
-        earned |= ability
-            .experience_if
-            .is_some_and(|x| x.holds(id, user.side, target.space, &creatures));
-        let tier = match chosen_tier {
-            _ if low_score => crate::power_roll::Tier::One,
-            Some(t) if t < result.tier => t,
-            _ => result.tier,
-        };
-        rules.tier_reached(world, target.id, &result, tier, edges, banes);
-        if result.critical && !critical_logged {
-            critical_logged = true;
-            dramatic_moment(world, user.space);
-            let mut budget = world.comp_mut::<TurnBudget>(entity).expect("checked");
-            crate::actions::grant_critical_main(&mut budget);
-            emit(world, LogEntry::CriticalHit { creature: id });
-            // docs/rules.md#critical-hit: "at once, whether or not it's
-            // your turn": off its turn (an opportunity attack, a triggered
-            // ability) the creature is asked now, once this roll is done.
-            if !world
-                .res::<crate::encounter::state::turn::Flow>()
-                .is_acting(id)
-            {
-                crate::encounter::react::ask(
-                    world,
-                    crate::encounter::state::work::Event {
-                        kind: crate::ability::TriggerEvent::CriticalHit,
-                        actor: id,
-                        subject: Some(target.id),
-                    },
-                    vec![id],
-                );
-            }
-        }
-        // docs/rules.md#surges: 2 surges raise the potency by 1 for one target.
-        let potency_bonus = if potency_surges.contains(&target.id) {
-            if let Some(mut h) = world.comp_mut::<Heroic>(entity) {
-                h.surges = h.surges.saturating_sub(2);
-            }
-            1
-        } else {
-            0
-        } + potency_adjustment(world, user, target);
-        let mut effects = power_roll.tier(tier).effects.clone();
-        crate::encounter::captain::add_damage(world, entity, facts.strike, &mut effects);
-        effects.extend(always.iter().cloned());
-        effects.extend_from_slice(extra);
-        // For docs/rules.md#critical-hit's shifted saves: what this target's roll was.
-        world.insert_resource(RollFacts {
-            tier,
-            critical: result.critical,
-            fumble: naturals == [1, 1],
-        });
-        landed.see(&effects, extra, user, target, potency_bonus);
-        let gain = apply_outcome(
+    // Every target's damage first...
+    let mut outcomes = Vec::with_capacity(shares.len());
+    for share in &shares {
+        landed.see(&share.effects, extra, user, share.target, share.potency);
+        let outcome = deal_outcome_damage(
             world,
             entity,
             user,
             ability,
-            target,
-            &effects,
-            potency_bonus,
-            source,
+            share.target,
+            &share.effects,
+            share.potency,
             &mut surges_left,
         );
-        shatter_glass_between(world, ability, user, target);
+        if roll.is_some() {
+            shatter_glass_between(world, ability, user, share.target);
+        }
+        outcomes.push(outcome);
+    }
+    // ...then each target's effects, on those the damage left standing.
+    let mut best_gain: Option<Gains> = None;
+    for (share, outcome) in shares.iter().zip(outcomes) {
+        match share.facts {
+            Some(facts) => world.insert_resource(facts),
+            None => {
+                world.remove_resource::<RollFacts>();
+            }
+        }
+        let gain = finish_outcome(world, entity, user, ability, share.target, source, outcome);
         // Gains go to the user once, not once per target (docs/rules.md#surges "Abilities
         // With Damage and Effects"): keep the best tier's.
         if best_gain.as_ref().is_none_or(|g| gain.total > g.total) {
             best_gain = Some(gain);
         }
     }
-    if !objects.is_empty() {
-        let banes = component_banes + penalty_banes;
-        let rolled = rules.object_tier(&spec, naturals, banes);
-        let tier = match chosen_tier {
-            _ if low_score => crate::power_roll::Tier::One,
-            Some(t) if t < rolled => t,
-            _ => rolled,
-        };
-        let mut effects = power_roll.tier(tier).effects.clone();
+    world.remove_resource::<RollFacts>();
+    if let (Some(roll), Some(power_roll)) = (&roll, &ability.power_roll)
+        && !objects.is_empty()
+    {
+        let mut effects = power_roll
+            .tier(roll.object_tier(choices.tier))
+            .effects
+            .clone();
         effects.extend(always.iter().cloned());
         effects.extend_from_slice(extra);
         strike_objects(world, entity, user, &effects, objects, &mut surges_left);
     }
-    world.remove_resource::<RollFacts>();
     if earned {
-        crate::encounter::gather::gain_experience(world, id, ability.experience);
+        crate::encounter::gather::gain_experience(world, user.id, ability.experience);
     }
     if let Some(g) = best_gain {
-        gain_for_user(world, entity, id, &g);
+        gain_for_user(world, entity, user.id, &g);
     }
-    keep_what_was_resisted(world, entity, user, ability, spend, extra, &landed);
+    keep_what_was_resisted(world, entity, user, ability, choices.spend, extra, &landed);
     // Using an ability on an enemy gives a hidden creature away.
-    if targets.iter().any(|t| t.side != user.side) {
-        reveal(world, entity, id);
+    if roll.is_some() && targets.iter().any(|t| t.side != user.side) {
+        reveal(world, entity, user.id);
+    }
+}
+
+/// What one power roll is for every target: the dice, what the ability is
+/// for the edge and bane rules, and the banes that come from the user.
+struct RollSetup {
+    rules: &'static dyn crate::encounter::ruleset::Ruleset,
+    spec: RollSpec,
+    naturals: [u32; 2],
+    facts: AbilityFacts,
+    deals_damage: bool,
+    creatures: Vec<Occupant>,
+    /// Banes from missing components and the user's penalties.
+    banes: u32,
+    /// docs/rules.md#components: past 3 missing components, a low score.
+    low_score: bool,
+}
+
+impl RollSetup {
+    fn new(
+        world: &mut World,
+        entity: Entity,
+        user: &Snapshot,
+        ability: &Ability,
+        targets: &[Snapshot],
+    ) -> Self {
+        let power_roll = ability.power_roll.as_ref().expect("a power roll");
+        // One roll for all targets (docs/rules.md#multiple-targets;
+        // phased 2d6: its 2d6 and one extra die per target).
+        let rules = crate::encounter::ruleset::of(world);
+        let characteristic = user
+            .chars
+            .best_of(&power_roll.characteristics)
+            .map_or(0, |(_, v)| v);
+        let naturals = rules.roll_naturals(world, user.id, characteristic);
+        let spec = RollSpec {
+            characteristic,
+            main_action_ability: ability.action == ActionType::MainAction,
+            ..Default::default()
+        };
+        let (facts, deals_damage) = ability_facts(ability, targets.iter().map(|t| t.id));
+        // docs/rules.md#components: a bane per missing component, past 3 a low score.
+        let missing = ability
+            .components
+            .iter()
+            .filter(|c| c.missing(&user.conditions))
+            .count() as u32;
+        let (component_banes, low_score) = crate::ability::component_penalty(missing);
+        if missing > 0 {
+            emit(
+                world,
+                LogEntry::ComponentsMissing {
+                    creature: user.id,
+                    missing,
+                },
+            );
+        }
+        // docs/rules.md#penalties: a bane per stack of the ability's penalties.
+        let penalty_banes = world
+            .comp::<Stance>(entity)
+            .map_or(0, |s| s.penalty_banes(&ability.penalties));
+        RollSetup {
+            rules,
+            spec,
+            naturals,
+            facts,
+            deals_damage,
+            creatures: occupants(world),
+            banes: component_banes + penalty_banes,
+            low_score,
+        }
+    }
+
+    /// The tier a roll gives, lowered to the one the user chose.
+    fn chosen(
+        &self,
+        rolled: crate::power_roll::Tier,
+        chosen: Option<crate::power_roll::Tier>,
+    ) -> crate::power_roll::Tier {
+        match chosen {
+            _ if self.low_score => crate::power_roll::Tier::One,
+            Some(t) if t < rolled => t,
+            _ => rolled,
+        }
+    }
+
+    /// The tier the roll gives against objects (no target's edges or banes).
+    fn object_tier(&self, chosen: Option<crate::power_roll::Tier>) -> crate::power_roll::Tier {
+        self.chosen(
+            self.rules
+                .object_tier(&self.spec, self.naturals, self.banes),
+            chosen,
+        )
+    }
+
+    /// Each target's tier and the effects it gives them, and whether the
+    /// ability's conditional experience was earned (docs/rules.md#experience:
+    /// once, if it holds for any target as it is rolled against).
+    #[allow(clippy::too_many_arguments)]
+    fn shares<'a>(
+        &self,
+        world: &mut World,
+        entity: Entity,
+        user: &Snapshot,
+        ability: &Ability,
+        targets: &'a [Snapshot],
+        power_roll: &crate::ability::PowerRoll,
+        always: &[crate::ability::Effect],
+        extra: &[crate::ability::Effect],
+        choices: &Choices,
+    ) -> (Vec<Share<'a>>, bool) {
+        let map = world.res::<Battlefield>().0.clone();
+        let mut critical_logged = false;
+        let mut earned = false;
+        let mut shares = Vec::with_capacity(targets.len());
+        for target in targets {
+            let (edges, banes) = edges_and_banes(
+                world,
+                entity,
+                user,
+                target,
+                &self.facts,
+                &self.creatures,
+                &map,
+                self.deals_damage,
+                &|a, b| sight(&map, a, b),
+            );
+            let banes = banes + self.banes;
+            let Some(result) = self.rules.roll_against(
+                world,
+                user,
+                target,
+                &self.spec,
+                self.naturals,
+                edges,
+                banes,
+            ) else {
+                continue;
+            };
+            earned |= ability
+                .experience_if
+                .is_some_and(|x| x.holds(user.id, user.side, target.space, &self.creatures));
+            let tier = self.chosen(result.tier, choices.tier);
+            self.rules
+                .tier_reached(world, target.id, &result, tier, edges, banes);
+            if result.critical && !critical_logged {
+                critical_logged = true;
+                critical_hit(world, entity, user, target.id);
+            }
+            // docs/rules.md#surges: 2 surges raise the potency by 1 for one target.
+            let potency = if choices.potency_surges.contains(&target.id) {
+                if let Some(mut h) = world.comp_mut::<Heroic>(entity) {
+                    h.surges = h.surges.saturating_sub(2);
+                }
+                1
+            } else {
+                0
+            } + potency_adjustment(world, user, target);
+            let mut effects = power_roll.tier(tier).effects.clone();
+            crate::encounter::captain::add_damage(world, entity, self.facts.strike, &mut effects);
+            effects.extend(always.iter().cloned());
+            effects.extend_from_slice(extra);
+            shares.push(Share {
+                target,
+                effects,
+                potency,
+                facts: Some(RollFacts {
+                    tier,
+                    critical: result.critical,
+                    fumble: self.naturals == [1, 1],
+                }),
+            });
+        }
+        (shares, earned)
+    }
+}
+
+/// docs/rules.md#critical-hit: the user gains a main action; "at once,
+/// whether or not it's your turn": off its turn (an opportunity attack, a
+/// triggered ability) the creature is asked now, once this roll is done.
+fn critical_hit(world: &mut World, entity: Entity, user: &Snapshot, target: CreatureId) {
+    dramatic_moment(world, user.space);
+    if let Some(mut budget) = world.comp_mut::<TurnBudget>(entity) {
+        crate::actions::grant_critical_main(&mut budget);
+    }
+    emit(world, LogEntry::CriticalHit { creature: user.id });
+    if !world
+        .res::<crate::encounter::state::turn::Flow>()
+        .is_acting(user.id)
+    {
+        crate::encounter::react::ask(
+            world,
+            crate::encounter::state::work::Event {
+                kind: crate::ability::TriggerEvent::CriticalHit,
+                actor: user.id,
+                subject: Some(target),
+            },
+            vec![user.id],
+        );
     }
 }
 

@@ -90,7 +90,8 @@ pub struct PendingRoll {
     /// An area ability's placed area: its targets are whoever it reaches at
     /// the roll.
     pub area: Option<crate::map::area::Area>,
-    /// Where forced movement is measured from (the user, if none).
+    /// An area's origin, where its line of effect to objects is drawn from
+    /// (forced movement is measured from the user: docs/rulings.md).
     pub source: Option<Footprint>,
     pub surges: u32,
     /// Targets whose potency is raised by 1 for 2 surges each.

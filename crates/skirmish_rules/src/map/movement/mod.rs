@@ -13,7 +13,10 @@ mod straight;
 #[cfg(test)]
 mod tests;
 
-pub use cost::{Provoked, opportunity_attacks, path_cost, path_cost_with, teleport_destinations};
+pub use cost::{
+    PathFault, Provoked, opportunity_attacks, path_cost, path_cost_with, path_fault,
+    teleport_destinations,
+};
 pub use search::{reachable, reachable_with};
 #[cfg(test)]
 pub(crate) use straight::every_straight_path;

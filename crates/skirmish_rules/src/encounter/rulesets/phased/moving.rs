@@ -129,7 +129,7 @@ pub(super) fn check_movement(
     let side = side_of(world, id).unwrap_or(Side::Heroes);
     let limits = movement_limits(&conditions, world::speed_with_grab(world, entity, speed));
     if limits.speed == 0 {
-        return Err(Refusal::CannotMove);
+        return Err(Refusal::CannotMove(limits.halted_by));
     }
     let m = crate::phased::movement(power, limits.speed, &rules);
     if !m.provokes && !limits.can_shift {
@@ -163,9 +163,7 @@ pub(super) fn check_movement(
         &mover,
         path,
     )
-    .ok_or_else(|| {
-        Refusal::BadPath("a step is blocked, not adjacent, or ends in a creature".into())
-    })?;
+    .ok_or_else(|| crate::encounter::check::bad_path(world, entity, &creatures, &mover, path))?;
     if cost > m.squares {
         return Err(Refusal::TooFar {
             cost,
