@@ -385,3 +385,84 @@ fn no_engine_file_is_over_800_lines() {
     }
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
+
+/// The body of each function in `text` (before its tests) that runs over
+/// `limit` lines, from its `fn` line to the closing brace at its indent:
+/// `(name, lines, first line)`.
+fn long_functions(text: &str, limit: usize) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("#[cfg(test)]"))
+        .collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        let head = [
+            "pub ",
+            "pub(crate) ",
+            "pub(super) ",
+            "const ",
+            "async ",
+            "unsafe ",
+        ]
+        .iter()
+        .fold(trimmed, |t, p| t.strip_prefix(p).unwrap_or(t));
+        let Some(rest) = head.strip_prefix("fn ") else {
+            continue;
+        };
+        // A declaration without a body (a trait's) has none to measure.
+        if line.trim_end().ends_with(';') {
+            continue;
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let close = format!("{indent}}}");
+        let Some(end) = lines[i..].iter().position(|l| l.trim_end() == close) else {
+            continue;
+        };
+        if end + 1 > limit {
+            out.push((name, end + 1, i + 1));
+        }
+    }
+    out
+}
+
+/// A function of the engine reads on a screen or two: at most 120 lines
+/// (the engine-loop issue, point 4), tests aside.
+#[test]
+fn no_engine_function_is_over_120_lines() {
+    let mut files = Vec::new();
+    collect_rust(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut long = Vec::new();
+    for f in files {
+        let path = f.to_string_lossy().replace('\\', "/");
+        if path.contains("/tests/") || path.ends_with("/tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        for (name, lines, at) in long_functions(&text, 120) {
+            long.push(format!("{path}:{at}: fn {name}: {lines} lines"));
+        }
+    }
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}
+
+// The measure itself: a function's lines run from `fn` to its brace.
+#[test]
+fn a_long_function_is_measured_from_fn_to_its_brace() {
+    let body = "    x();\n".repeat(130);
+    let text = format!(
+        "fn short() {{\n}}\n\npub(crate) fn long() {{\n{body}}}\n\ntrait T {{\n    fn f();\n}}\n"
+    );
+    assert_eq!(
+        long_functions(&text, 120),
+        vec![("long".to_string(), 132, 4)]
+    );
+    assert!(long_functions(&text, 132).is_empty());
+}

@@ -335,25 +335,7 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
     let effect = if first.chars().next().is_some_and(|ch| ch.is_ascii_digit()) {
         parse_damage(&mut c)?
     } else if first.eq_ignore_ascii_case("save") && c.toks.get(1).is_some_and(|t| t.text == ",") {
-        // docs/rules.md#ability-saves: `save, dazed (EoT)`.
-        c.next();
-        c.next();
-        if condition_at(&c).is_none() {
-            return Err(c.error("a condition after `save,`"));
-        }
-        match parse_conditions(&mut c, None)? {
-            Effect::Condition {
-                conditions,
-                duration,
-                ..
-            } => Effect::Condition {
-                potency: None,
-                conditions,
-                duration,
-                save: true,
-            },
-            other => other,
-        }
+        parse_save(&mut c)?
     } else if is_potency_start(&c) {
         let potency = parse_potency(&mut c)?;
         if c.peek().is_some_and(is_forced_start) {
@@ -382,44 +364,12 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
         Effect::Heal(parse_number(&mut c, "how much to heal")?)
     } else if first.eq_ignore_ascii_case("summon") {
         c.next();
-        match c.next() {
-            Some(id) if id.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') => {
-                Effect::Summon(id.to_string())
-            }
-            _ => return Err(c.error("the monster id to summon")),
-        }
+        Effect::Summon(parse_id(&mut c, "the monster id to summon")?)
     } else if first.eq_ignore_ascii_case("prepare") {
-        c.next();
-        let ability = match c.next() {
-            Some(w) if w.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') => w.to_string(),
-            _ => return Err(c.error("the id of the ability to prepare")),
-        };
-        if !c.eat("(") {
-            return Err(c.error("`(1 use)`, `(round)` or `(concentration)`"));
-        }
-        let lasts = if c.eat("round") {
-            Prepared::Round
-        } else if c.eat("concentration") {
-            Prepared::Concentration
-        } else {
-            let n = parse_number(&mut c, "`(1 use)`, `(round)` or `(concentration)`")?;
-            if !(c.eat("use") || c.eat("uses")) || n == 0 {
-                return Err(c.error("`uses`"));
-            }
-            Prepared::Uses(n)
-        };
-        if !c.eat(")") {
-            return Err(c.error("`)`"));
-        }
-        Effect::Prepare { ability, lasts }
+        parse_prepare(&mut c)?
     } else if first.eq_ignore_ascii_case("signal") {
         c.next();
-        match c.next() {
-            Some(w) if w.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') => {
-                Effect::Signal(w.to_string())
-            }
-            _ => return Err(c.error("the glyph command to send")),
-        }
+        Effect::Signal(parse_id(&mut c, "the glyph command to send")?)
     } else if first.eq_ignore_ascii_case("loot") {
         c.next();
         Effect::Loot(parse_number(&mut c, "the loot range")?)
@@ -465,6 +415,62 @@ fn parse_segment(seg: &str, base: usize) -> Result<Effect, NotationError> {
         return Err(c.error("the end of the effect (use `;` between effects)"));
     }
     Ok(effect)
+}
+
+/// docs/rules.md#ability-saves: `save, dazed (EoT)`: the target saves as
+/// the conditions land.
+fn parse_save(c: &mut Cursor) -> Result<Effect, NotationError> {
+    c.next();
+    c.next();
+    if condition_at(c).is_none() {
+        return Err(c.error("a condition after `save,`"));
+    }
+    Ok(match parse_conditions(c, None)? {
+        Effect::Condition {
+            conditions,
+            duration,
+            ..
+        } => Effect::Condition {
+            potency: None,
+            conditions,
+            duration,
+            save: true,
+        },
+        other => other,
+    })
+}
+
+/// docs/rules.md#prepared-abilities: `prepare riposte (1 use)`,
+/// `(round)` or `(concentration)`.
+fn parse_prepare(c: &mut Cursor) -> Result<Effect, NotationError> {
+    c.next();
+    let ability = parse_id(c, "the id of the ability to prepare")?;
+    if !c.eat("(") {
+        return Err(c.error("`(1 use)`, `(round)` or `(concentration)`"));
+    }
+    let lasts = if c.eat("round") {
+        Prepared::Round
+    } else if c.eat("concentration") {
+        Prepared::Concentration
+    } else {
+        let n = parse_number(c, "`(1 use)`, `(round)` or `(concentration)`")?;
+        if !(c.eat("use") || c.eat("uses")) || n == 0 {
+            return Err(c.error("`uses`"));
+        }
+        Prepared::Uses(n)
+    };
+    if !c.eat(")") {
+        return Err(c.error("`)`"));
+    }
+    Ok(Effect::Prepare { ability, lasts })
+}
+
+/// An id (letters, digits and `_`), or an error expecting `what`.
+fn parse_id(c: &mut Cursor, what: &str) -> Result<String, NotationError> {
+    match c.next() {
+        Some(w) if w.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') => Ok(w.to_string()),
+        _ => Err(c.error(what)),
+    }
 }
 
 /// The largest number a tier line may hold: damage, squares, surges,

@@ -211,54 +211,22 @@ impl Forecaster<'_> {
     /// [`Encounter::preview_from`].
     pub fn preview_from(&self, cmd: &Command, from: Option<crate::map::Pos>) -> Option<Preview> {
         let world = self.world;
-        let (user_id, ability_id, targets, placement, at) = match cmd {
-            Command::UseAbility {
-                creature,
-                ability,
-                targets,
-                ..
-            } => (*creature, ability, targets.as_slice(), None, None),
-            Command::UseAreaAbility {
-                creature,
-                ability,
-                placement,
-                ..
-            } => (*creature, ability, &[][..], Some(placement), None),
-            Command::FreeStrike { creature, target } => {
-                return free_strike_preview(world, *creature, *target, None);
+        let Asked {
+            user: user_id,
+            ability: ability_id,
+            targets,
+            placement,
+            at,
+            surges,
+            potency_surges,
+            spend,
+        } = match Asked::of(cmd)? {
+            Ok(asked) => asked,
+            Err((creature, target, at)) => {
+                return free_strike_preview(world, creature, target, at);
             }
-            Command::Charge {
-                creature,
-                target,
-                ability: None,
-                path,
-            } => return free_strike_preview(world, *creature, *target, path.end()),
-            Command::Charge {
-                creature,
-                target,
-                ability: Some(a),
-                path,
-            } => (*creature, a, std::slice::from_ref(target), None, path.end()),
-            _ => return None,
         };
         let ability = self.content.ability(ability_id)?;
-        // The choices made before the roll: surges on damage and potency,
-        // and "Spend X" (docs/rules.md#surges, docs/rules.md#heroic-resources).
-        let (surges, potency_surges, spend) = match cmd {
-            Command::UseAbility {
-                surges,
-                potency_surges,
-                spend,
-                ..
-            }
-            | Command::UseAreaAbility {
-                surges,
-                potency_surges,
-                spend,
-                ..
-            } => (*surges, potency_surges.as_slice(), *spend),
-            _ => (0, &[][..], 0),
-        };
         let extra = if spend > 0 {
             crate::ability::spend_effects(&ability.spend, spend).unwrap_or_default()
         } else {
@@ -269,23 +237,8 @@ impl Forecaster<'_> {
             user.space.pos = p;
         }
         let (map, creatures) = (&*self.map, &self.creatures[..]);
-        let target_ids: Vec<CreatureId> = match placement {
-            Some(p) => {
-                let (area, _) =
-                    super::check::place_area(map, creatures, user.space, ability.distance, p)
-                        .ok()?;
-                let mut ids: Vec<CreatureId> = Vec::new();
-                for o in area.creatures(creatures) {
-                    let (ts, _) = self.creature(o.id)?;
-                    if super::check::target_allowed(world, &ability.target, &user, &ts) {
-                        ids.push(o.id);
-                    }
-                }
-                if let Some(max) = ability.target.count {
-                    ids.truncate(max as usize);
-                }
-                ids
-            }
+        let target_ids = match placement {
+            Some(p) => self.area_targets(&user, ability, p)?,
             None => targets.to_vec(),
         };
         let mut snaps = Vec::with_capacity(target_ids.len());
@@ -302,18 +255,7 @@ impl Forecaster<'_> {
             ..Default::default()
         };
         let see = |a: Footprint, b: Footprint| self.sight(a, b);
-        // As the roll has them: a bane per missing component
-        // (docs/rules.md#components) and per stack of the ability's
-        // penalties (docs/rules.md#penalties).
-        let missing = ability
-            .components
-            .iter()
-            .filter(|c| c.missing(&user.conditions))
-            .count() as u32;
-        let own_banes = crate::ability::component_penalty(missing).0
-            + world
-                .comp::<Stance>(user.entity)
-                .map_or(0, |s| s.penalty_banes(&ability.penalties));
+        let own_banes = own_banes(world, &user, ability);
         let mut out = Vec::new();
         for (ts, left) in &snaps {
             if placement.is_none()
@@ -383,6 +325,31 @@ impl Forecaster<'_> {
             ability: ability_id.to_string(),
             targets: out,
         })
+    }
+
+    /// Whom an area placed at `placement` would target now, as the use
+    /// would (`None` if it can't go there).
+    fn area_targets(
+        &self,
+        user: &crate::encounter::world::Snapshot,
+        ability: &crate::ability::Ability,
+        placement: &super::command::Placement,
+    ) -> Option<Vec<CreatureId>> {
+        let (map, creatures) = (&*self.map, &self.creatures[..]);
+        let (area, _) =
+            super::check::place_area(map, creatures, user.space, ability.distance, placement)
+                .ok()?;
+        let mut ids: Vec<CreatureId> = Vec::new();
+        for o in area.creatures(creatures) {
+            let (ts, _) = self.creature(o.id)?;
+            if super::check::target_allowed(self.world, &ability.target, user, &ts) {
+                ids.push(o.id);
+            }
+        }
+        if let Some(max) = ability.target.count {
+            ids.truncate(max as usize);
+        }
+        Some(ids)
     }
 
     /// What each tier of `ability` does to `target` (`missed`: a phased
@@ -608,4 +575,105 @@ fn free_strike_preview(
         )],
         aura: false,
     })
+}
+
+/// What a command asks the forecast about: who uses which ability, at whom
+/// or where (and from where, for a charge), and the choices made before the
+/// roll: surges on damage and potency, and "Spend X"
+/// (docs/rules.md#surges, docs/rules.md#heroic-resources).
+struct Asked<'a> {
+    user: CreatureId,
+    ability: &'a str,
+    targets: &'a [CreatureId],
+    placement: Option<&'a super::command::Placement>,
+    at: Option<crate::map::Pos>,
+    surges: u32,
+    potency_surges: &'a [CreatureId],
+    spend: u32,
+}
+
+impl<'a> Asked<'a> {
+    /// The ability use `cmd` asks about, or a free strike's user, target
+    /// and the square it strikes from (`Err`), or `None` for a command
+    /// with no forecast.
+    #[allow(clippy::type_complexity)]
+    fn of(
+        cmd: &'a Command,
+    ) -> Option<Result<Asked<'a>, (CreatureId, CreatureId, Option<crate::map::Pos>)>> {
+        let plain = |user, ability: &'a String, targets, placement, at| Asked {
+            user,
+            ability: ability.as_str(),
+            targets,
+            placement,
+            at,
+            surges: 0,
+            potency_surges: &[],
+            spend: 0,
+        };
+        Some(Ok(match cmd {
+            Command::UseAbility {
+                creature,
+                ability,
+                targets,
+                surges,
+                potency_surges,
+                spend,
+                ..
+            } => Asked {
+                surges: *surges,
+                potency_surges,
+                spend: *spend,
+                ..plain(*creature, ability, targets.as_slice(), None, None)
+            },
+            Command::UseAreaAbility {
+                creature,
+                ability,
+                placement,
+                surges,
+                potency_surges,
+                spend,
+                ..
+            } => Asked {
+                surges: *surges,
+                potency_surges,
+                spend: *spend,
+                ..plain(*creature, ability, &[], Some(placement), None)
+            },
+            Command::FreeStrike { creature, target } => {
+                return Some(Err((*creature, *target, None)));
+            }
+            Command::Charge {
+                creature,
+                target,
+                ability: None,
+                path,
+            } => return Some(Err((*creature, *target, path.end()))),
+            Command::Charge {
+                creature,
+                target,
+                ability: Some(a),
+                path,
+            } => plain(*creature, a, std::slice::from_ref(target), None, path.end()),
+            _ => return None,
+        }))
+    }
+}
+
+/// The banes the user brings to its own roll, as the roll has them: one per
+/// missing component (docs/rules.md#components) and per stack of the
+/// ability's penalties (docs/rules.md#penalties).
+fn own_banes(
+    world: &bevy_ecs::world::World,
+    user: &crate::encounter::world::Snapshot,
+    ability: &crate::ability::Ability,
+) -> u32 {
+    let missing = ability
+        .components
+        .iter()
+        .filter(|c| c.missing(&user.conditions))
+        .count() as u32;
+    crate::ability::component_penalty(missing).0
+        + world
+            .comp::<Stance>(user.entity)
+            .map_or(0, |s| s.penalty_banes(&ability.penalties))
 }

@@ -6,7 +6,7 @@
 //! collision and fall, so the client can animate them.
 
 use super::area::straight_line;
-use super::grid::{Footprint, Map, Occupant, Pos};
+use super::grid::{Footprint, Map, Material, Occupant, Pos, Side};
 use super::movement::{cuts_corner, occupancy};
 use crate::stats::CreatureId;
 use serde::{Deserialize, Serialize};
@@ -140,26 +140,7 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
     }
     let size = force.target_space.size;
     let start = force.target_space.pos;
-    let (sx, sy) = force.source.centre();
-    let (tx, ty) = force.target_space.centre();
-    // Direction as a far-away aim point, so the rasterised line is straight.
-    let far = |dx: f64, dy: f64| -> Option<Pos> {
-        let m = dx.abs().max(dy.abs());
-        if m < 1e-9 {
-            return None;
-        }
-        let k = 64.0 / m;
-        Some(Pos::new(
-            start.x + (dx * k).round() as i32,
-            start.y + (dy * k).round() as i32,
-        ))
-    };
-    let aim = match force.kind {
-        ForcedKind::Push => far(tx - sx, ty - sy),
-        ForcedKind::Pull => far(sx - tx, sy - ty),
-        ForcedKind::Slide => force.aim,
-    };
-    let Some(aim) = aim.filter(|&a| a != start) else {
+    let Some(aim) = aim(force).filter(|&a| a != start) else {
         return result;
     };
     let line = straight_line(start, aim, distance + 1);
@@ -174,57 +155,19 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
         if force.kind == ForcedKind::Pull && fp.overlaps(force.source) {
             break;
         }
-        // A diagonal step past a wall's or an object's corner: forced
-        // movement cuts no corner either (docs/rules.md#moving), and stops
-        // there as at a wall (else a push could squeeze a creature between
-        // two trees into a pocket it can never walk out of).
-        if cuts_corner(map, line[i - 1], next, size) {
-            result.events.push(ForcedEvent::CollidedWithObstacle {
-                at: next,
-                damage: 2 + left as i32,
-            });
-            break;
-        }
-        // Creatures in the way.
-        let blocker = fp.squares().find_map(|q| {
-            if !map.in_bounds(q) {
-                return None;
+        let blocker = match step_into(map, &occ, force, &result, line[i - 1], next, left) {
+            Step::Stopped(event) => {
+                result.events.push(event);
+                break;
             }
-            occ[(q.y * map.width + q.x) as usize].filter(|(id, _)| *id != force.target)
-        });
-        if let Some((other, _)) = blocker
-            && !force.vertical
-        {
-            result.events.push(ForcedEvent::CollidedWithCreature {
-                other,
-                at: next,
-                damage: left as i32,
-            });
-            break;
-        }
-        // Walls (and the map's edge).
-        if fp.squares().any(|q| map.cell(q).is_wall()) {
-            result.events.push(ForcedEvent::CollidedWithObstacle {
-                at: next,
-                damage: 2 + left as i32,
-            });
-            break;
-        }
-        // Objects: hurled through or stopped.
-        let object = fp
-            .squares()
-            .filter(|q| !result.broken.contains(q))
-            .find_map(|q| map.cell(q).object.map(|o| (q, o)));
-        if let Some((at, o)) = object {
-            let cost = o.material.break_cost();
-            if left >= cost {
+            Step::Through(at, material) => {
                 result.events.push(ForcedEvent::BrokeThrough {
                     at,
-                    material: o.material,
-                    damage: o.material.break_damage(),
+                    material,
+                    damage: material.break_damage(),
                 });
                 result.broken.push(at);
-                moved += cost;
+                moved += material.break_cost();
                 result.path.push(next);
                 result.end = next;
                 if moved >= distance {
@@ -233,19 +176,15 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
                 i += 1;
                 continue;
             }
-            result.events.push(ForcedEvent::CollidedWithObstacle {
-                at: next,
-                damage: 2 + left as i32,
-            });
-            break;
-        }
+            Step::Open { blocker } => blocker,
+        };
         moved += 1;
         result.path.push(next);
         result.end = next;
         // Falling into a pit or off a ledge ends the movement (a vertical
         // movement lands only at its end, and not on another creature).
         if !force.flies
-            && (!force.vertical || (moved == distance && blocker.is_none()))
+            && (!force.vertical || (moved == distance && !blocker))
             && let Some(depth) = map.fall_depth(fp)
         {
             result.events.push(ForcedEvent::Fell {
@@ -260,30 +199,138 @@ pub fn resolve(map: &Map, creatures: &[Occupant], force: &Force) -> ForcedResult
         }
         i += 1;
     }
-    // A vertical movement ends in the air: the target falls back down (a
-    // flier stays aloft). Either way it can't end in another creature's
-    // space: it steps back along the path.
     if force.vertical && !result.fell() && moved > 0 {
-        while let Some(&last) = result.path.last() {
-            let fp = Footprint::new(last, size);
-            let taken = fp.squares().any(|q| {
-                occ[(q.y * map.width + q.x) as usize].is_some_and(|(id, _)| id != force.target)
-            });
-            if !taken {
-                break;
-            }
-            result.path.pop();
-            result.end = result.path.last().copied().unwrap_or(start);
-        }
-        if !force.flies {
-            result.events.push(ForcedEvent::Fell {
-                at: result.end,
-                depth: moved,
-                damage: fall_damage(moved),
-            });
-        }
+        land(map, &occ, force, &mut result, moved);
     }
     result
+}
+
+/// Where the movement heads: a push along the straight line from the
+/// source's centre through the target's, continued beyond; a pull the
+/// reverse; a slide toward its aim. A far-away point, so the rasterised
+/// line is straight; `None` if source and target share a centre.
+fn aim(force: &Force) -> Option<Pos> {
+    let start = force.target_space.pos;
+    let (sx, sy) = force.source.centre();
+    let (tx, ty) = force.target_space.centre();
+    let far = |dx: f64, dy: f64| -> Option<Pos> {
+        let m = dx.abs().max(dy.abs());
+        if m < 1e-9 {
+            return None;
+        }
+        let k = 64.0 / m;
+        Some(Pos::new(
+            start.x + (dx * k).round() as i32,
+            start.y + (dy * k).round() as i32,
+        ))
+    };
+    match force.kind {
+        ForcedKind::Push => far(tx - sx, ty - sy),
+        ForcedKind::Pull => far(sx - tx, sy - ty),
+        ForcedKind::Slide => force.aim,
+    }
+}
+
+/// What one square of forced movement meets.
+enum Step {
+    /// A collision that ends the movement.
+    Stopped(ForcedEvent),
+    /// An object of this material at this square, broken through.
+    Through(Pos, Material),
+    /// Open: moved into (`blocker`: a creature there a vertical movement
+    /// passes over).
+    Open { blocker: bool },
+}
+
+/// The step from `from` to `next` with `left` squares to go: a cut corner,
+/// a creature, a wall or the map's edge, or an object (hurled through if
+/// enough squares are left) stops it; otherwise it moves on.
+fn step_into(
+    map: &Map,
+    occ: &[Option<(CreatureId, Side)>],
+    force: &Force,
+    result: &ForcedResult,
+    from: Pos,
+    next: Pos,
+    left: u32,
+) -> Step {
+    let fp = Footprint::new(next, force.target_space.size);
+    let obstacle = Step::Stopped(ForcedEvent::CollidedWithObstacle {
+        at: next,
+        damage: 2 + left as i32,
+    });
+    // A diagonal step past a wall's or an object's corner: forced
+    // movement cuts no corner either (docs/rules.md#moving), and stops
+    // there as at a wall (else a push could squeeze a creature between
+    // two trees into a pocket it can never walk out of).
+    if cuts_corner(map, from, next, fp.size) {
+        return obstacle;
+    }
+    // Creatures in the way.
+    let blocker = fp.squares().find_map(|q| {
+        if !map.in_bounds(q) {
+            return None;
+        }
+        occ[(q.y * map.width + q.x) as usize].filter(|(id, _)| *id != force.target)
+    });
+    if let Some((other, _)) = blocker
+        && !force.vertical
+    {
+        return Step::Stopped(ForcedEvent::CollidedWithCreature {
+            other,
+            at: next,
+            damage: left as i32,
+        });
+    }
+    // Walls (and the map's edge).
+    if fp.squares().any(|q| map.cell(q).is_wall()) {
+        return obstacle;
+    }
+    // Objects: hurled through or stopped.
+    let object = fp
+        .squares()
+        .filter(|q| !result.broken.contains(q))
+        .find_map(|q| map.cell(q).object.map(|o| (q, o)));
+    if let Some((at, o)) = object {
+        if left >= o.material.break_cost() {
+            return Step::Through(at, o.material);
+        }
+        return obstacle;
+    }
+    Step::Open {
+        blocker: blocker.is_some(),
+    }
+}
+
+/// A vertical movement ends in the air: the target falls back down (a
+/// flier stays aloft). Either way it can't end in another creature's
+/// space: it steps back along the path.
+fn land(
+    map: &Map,
+    occ: &[Option<(CreatureId, Side)>],
+    force: &Force,
+    result: &mut ForcedResult,
+    moved: u32,
+) {
+    let start = force.target_space.pos;
+    while let Some(&last) = result.path.last() {
+        let fp = Footprint::new(last, force.target_space.size);
+        let taken = fp.squares().any(|q| {
+            occ[(q.y * map.width + q.x) as usize].is_some_and(|(id, _)| id != force.target)
+        });
+        if !taken {
+            break;
+        }
+        result.path.pop();
+        result.end = result.path.last().copied().unwrap_or(start);
+    }
+    if !force.flies {
+        result.events.push(ForcedEvent::Fell {
+            at: result.end,
+            depth: moved,
+            damage: fall_damage(moved),
+        });
+    }
 }
 
 #[cfg(test)]

@@ -181,122 +181,110 @@ pub(crate) fn use_ability(
     let Some(ability) = content.ability(ability_id) else {
         return;
     };
-    // An area: its targets are every eligible creature it reaches.
-    if let Some((area, source)) = area {
-        // docs/rules.md#during-the-move: the move first (spending no move
-        // action), then the roll against those it passed.
-        if let (Distance::Sweep { shift, reach, .. }, Some(path)) = (ability.distance, path) {
-            set_budget(world, entity, budget);
-            pay(world, entity, id, ability, spend);
-            let roll = PendingRoll {
-                user: id,
-                ability: ability.id.clone(),
-                targets: Vec::new(),
-                area: Some(area),
-                source: Some(source),
-                surges,
-                potency_surges: potency_surges.to_vec(),
-                tier: chosen_tier,
-                extra,
-                spend,
-                objects: Vec::new(),
-            };
-            let walks = path.len() > 1;
-            let mut res = world.res_mut::<Resolution>();
-            res.push(Resume::Sweep {
-                roll: Box::new(roll),
-                path: path.clone(),
-                reach,
-            });
-            if walks {
-                res.push(Resume::Walk {
-                    creature: id,
-                    path,
-                    shift,
-                    asked: false,
-                    airborne: false,
-                });
-            }
-            return;
-        }
-        // docs/rules.md#glyphs: a glyphic ability inscribes its glyphs on the area.
-        if ability.glyph.is_some() {
-            set_budget(world, entity, budget);
-            pay(world, entity, id, ability, spend);
-            super::glyph::place(world, id, user.side, &ability.id, &area.covered, links);
-            impose_penalties(world, entity, id, ability);
-            return;
-        }
-        if let Distance::Wall { .. } = ability.distance {
-            set_budget(world, entity, budget);
-            pay(world, entity, id, ability, spend);
-            for &p in &area.covered {
-                world
-                    .res_mut::<Battlefield>()
-                    .map_mut()
-                    .set_raised_wall(p, true);
-            }
-            // Our ruling: a raised wall stands until the end of its maker's
-            // next turn (so no fight is walled shut for good).
-            let own_turn = world.res::<Flow>().is_acting(id);
-            world.res_mut::<RaisedWalls>().0.push(RaisedWall {
-                squares: area.covered.clone(),
-                owner: id,
-                turn_ends_left: if own_turn { 2 } else { 1 },
-            });
-            emit(
-                world,
-                LogEntry::WallRaised {
-                    creature: id,
-                    squares: area.covered.clone(),
-                },
-            );
-            impose_penalties(world, entity, id, ability);
-            return;
-        }
-        set_budget(world, entity, budget);
-        pay(world, entity, id, ability, spend);
-        super::aura::start(world, entity, ability);
-        let ids = area_targets(world, entity, &user, ability, &area, &creatures);
+    set_budget(world, entity, budget);
+    pay(world, entity, id, ability, spend);
+    let roll = PendingRoll {
+        user: id,
+        ability: ability.id.clone(),
+        targets: Vec::new(),
+        area: None,
+        source: None,
+        surges,
+        potency_surges: potency_surges.to_vec(),
+        tier: chosen_tier,
+        extra,
+        spend,
+        objects: Vec::new(),
+    };
+    // A strike: its targets go to the roll.
+    let Some((area, source)) = area else {
+        let targets = targets.iter().map(|t| t.id).collect();
         start_ability(
             world,
             entity,
             ability,
             PendingRoll {
-                user: id,
-                ability: ability.id.clone(),
-                targets: ids,
-                area: Some(area),
-                source: Some(source),
-                surges,
-                potency_surges: potency_surges.to_vec(),
-                tier: chosen_tier,
-                extra,
-                spend,
-                objects: Vec::new(),
+                targets,
+                objects,
+                ..roll
             },
         );
         return;
+    };
+    // docs/rules.md#during-the-move: the move first (spending no move
+    // action), then the roll against those it passed.
+    if let (Distance::Sweep { shift, reach, .. }, Some(path)) = (ability.distance, path) {
+        let walks = path.len() > 1;
+        let roll = PendingRoll {
+            area: Some(area),
+            source: Some(source),
+            ..roll
+        };
+        let mut res = world.res_mut::<Resolution>();
+        res.push(Resume::Sweep {
+            roll: Box::new(roll),
+            path: path.clone(),
+            reach,
+        });
+        if walks {
+            res.push(Resume::Walk {
+                creature: id,
+                path,
+                shift,
+                asked: false,
+                airborne: false,
+            });
+        }
+        return;
     }
-    // A strike: spend the action and pay, then its targets go to the roll.
-    set_budget(world, entity, budget);
-    pay(world, entity, id, ability, spend);
+    // docs/rules.md#glyphs: a glyphic ability inscribes its glyphs on the area.
+    if ability.glyph.is_some() {
+        super::glyph::place(world, id, user.side, &ability.id, &area.covered, links);
+        impose_penalties(world, entity, id, ability);
+        return;
+    }
+    if let Distance::Wall { .. } = ability.distance {
+        raise_wall(world, id, &area.covered);
+        impose_penalties(world, entity, id, ability);
+        return;
+    }
+    // An area: its targets are every eligible creature it reaches.
+    super::aura::start(world, entity, ability);
+    let targets = area_targets(world, entity, &user, ability, &area, &creatures);
     start_ability(
         world,
         entity,
         ability,
         PendingRoll {
-            user: id,
-            ability: ability.id.clone(),
-            targets: targets.iter().map(|t| t.id).collect(),
-            area: None,
-            source: None,
-            surges,
-            potency_surges: potency_surges.to_vec(),
-            tier: chosen_tier,
-            extra,
-            spend,
-            objects,
+            targets,
+            area: Some(area),
+            source: Some(source),
+            ..roll
+        },
+    );
+}
+
+/// A wall ability raises its squares. Our ruling: a raised wall stands
+/// until the end of its maker's next turn (so no fight is walled shut for
+/// good).
+fn raise_wall(world: &mut World, id: CreatureId, squares: &[Pos]) {
+    for &p in squares {
+        world
+            .res_mut::<Battlefield>()
+            .map_mut()
+            .set_raised_wall(p, true);
+    }
+    let own_turn = world.res::<Flow>().is_acting(id);
+    world.res_mut::<RaisedWalls>().0.push(RaisedWall {
+        squares: squares.to_vec(),
+        owner: id,
+        turn_ends_left: if own_turn { 2 } else { 1 },
+    });
+    emit(
+        world,
+        LogEntry::WallRaised {
+            creature: id,
+            squares: squares.to_vec(),
         },
     );
 }

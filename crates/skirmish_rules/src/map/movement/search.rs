@@ -105,8 +105,6 @@ pub(super) fn search_levels(
     reach: &Reach,
 ) -> Option<Levels> {
     let (w, h) = (reach.width as usize, reach.height as usize);
-    let (x0, y0) = (reach.corner.x as usize, reach.corner.y as usize);
-    let map_width = map.width as usize;
     let full = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
     let rows = h + 2;
     let plain = (mover.extra_cost as usize).saturating_add(1);
@@ -124,34 +122,7 @@ pub(super) fn search_levels(
         .unwrap_or_default();
     bits.clear();
     bits.resize(rows * (8 + COSTS + 1 + speed.min(12)), 0);
-    for y in 0..h {
-        let my = y0 + y;
-        let map_row = map.step_row(my)?;
-        for (k, bits) in bits[8 * (y + 1)..][..8].iter_mut().enumerate() {
-            *bits = map_row[k] >> x0 & full;
-        }
-        bits[(8 + ROUGH) * rows + y + 1] = map_row[8] >> x0 & full;
-        bits[(8 + ENDS) * rows + y + 1] = full;
-    }
-    // Another creature's square: no place to end; an enemy's costs as
-    // difficult ground does. (Read off the squares the grid holds
-    // creatures on, not every square of the box: from the last named, as a
-    // square named twice holds the last in the grid, each square once.)
-    let mut seen: smallvec::SmallVec<[u64; 16]> = smallvec::smallvec![0; h];
-    for &(i, (id, side)) in occ.occupied().iter().rev() {
-        let (x, y) = (i % map_width, i / map_width);
-        if let (Some(x), Some(y)) = (x.checked_sub(x0), y.checked_sub(y0))
-            && x < w
-            && y < h
-            && seen[y] & 1 << x == 0
-        {
-            seen[y] |= 1 << x;
-            if id != mover.id {
-                bits[(8 + ENDS) * rows + y + 1] &= !(1 << x);
-                bits[(8 + ROUGH) * rows + y + 1] |= u64::from(side != mover.side) << x;
-            }
-        }
-    }
+    load_box(&mut bits, map, occ, mover, reach, full)?;
     let (sx, sy) = (
         (mover.space.pos.x - reach.corner.x) as usize,
         (mover.space.pos.y - reach.corner.y) as usize,
@@ -239,6 +210,52 @@ pub(super) fn search_levels(
         bits,
         costs: Default::default(),
     })
+}
+
+/// The box's step masks, its rough squares and the squares to end on, in
+/// `bits` (rows of `reach`'s box with a row more above and below):
+/// another creature's square is no place to end, and an enemy's costs as
+/// difficult ground does. `None` if a row is off the map's masks.
+fn load_box(
+    bits: &mut [u64],
+    map: &Map,
+    occ: &Occupancy,
+    mover: &Mover,
+    reach: &Reach,
+    full: u64,
+) -> Option<()> {
+    let (w, h) = (reach.width as usize, reach.height as usize);
+    let (x0, y0) = (reach.corner.x as usize, reach.corner.y as usize);
+    let rows = h + 2;
+    let map_width = map.width as usize;
+    for y in 0..h {
+        let my = y0 + y;
+        let map_row = map.step_row(my)?;
+        for (k, bits) in bits[8 * (y + 1)..][..8].iter_mut().enumerate() {
+            *bits = map_row[k] >> x0 & full;
+        }
+        bits[(8 + ROUGH) * rows + y + 1] = map_row[8] >> x0 & full;
+        bits[(8 + ENDS) * rows + y + 1] = full;
+    }
+    // (Read off the squares the grid holds creatures on, not every square
+    // of the box: from the last named, as a square named twice holds the
+    // last in the grid, each square once.)
+    let mut seen: smallvec::SmallVec<[u64; 16]> = smallvec::smallvec![0; h];
+    for &(i, (id, side)) in occ.occupied().iter().rev() {
+        let (x, y) = (i % map_width, i / map_width);
+        if let (Some(x), Some(y)) = (x.checked_sub(x0), y.checked_sub(y0))
+            && x < w
+            && y < h
+            && seen[y] & 1 << x == 0
+        {
+            seen[y] |= 1 << x;
+            if id != mover.id {
+                bits[(8 + ENDS) * rows + y + 1] &= !(1 << x);
+                bits[(8 + ROUGH) * rows + y + 1] |= u64::from(side != mover.side) << x;
+            }
+        }
+    }
+    Some(())
 }
 
 thread_local! {
@@ -332,42 +349,15 @@ pub(super) fn search(
     let bits = reach.width <= 62 && !relief;
     // The lists of the last search on this thread, emptied: a game runs
     // hundreds of searches, and each made its six lists anew.
+    // Every step costs less than `nb` (difficult ground and a climb at most).
+    let nb = 3 + mover.extra_cost as usize + if relief { MAX_CLIMB as usize } else { 0 };
     let Scratch {
         mut reached,
         mut buckets,
         mut work,
-    } = SCRATCH.take();
-    reached.clear();
-    reached.resize(if bits { reach.height as usize + 2 } else { 0 }, u64::MAX);
-    for row in reached.iter_mut().skip(1).take(reach.height as usize) {
-        *row = !(((1u64 << reach.width) - 1) << 1);
-    }
-    let (start_x, start_y) = (
-        start_node % reach.width as usize,
-        start_node / reach.width as usize,
-    );
-    if bits {
-        reached[start_y + 1] |= 1 << (start_x + 1);
-    }
-    // Every step costs less than `nb` (difficult ground and a climb at most).
-    let nb = 3 + mover.extra_cost as usize + if relief { MAX_CLIMB as usize } else { 0 };
-    // Room in each bucket for a wide frontier at once, rather than growing
-    // each step by step.
-    let room = 8 * (mover.speed.min(16) as usize + 1);
-    buckets.resize_with(nb, Vec::new);
-    for b in &mut buckets {
-        b.clear();
-        b.reserve(room);
-    }
-    buckets[0].push(Queued {
-        map: start_map as u32,
-        x: start_x as u16,
-        y: start_y as u16,
-    });
+    } = Scratch::ready(reach, mover, bits, nb, start_node, start_map);
     let mut current = 0u32;
     let mut pending = 1usize;
-    work.clear();
-    work.reserve(room);
     let nodes = &mut reach.nodes[..];
     while pending > 0 && current <= mover.speed {
         let b = current as usize % nb;
@@ -401,10 +391,7 @@ pub(super) fn search(
             // and 5-7, this row's sides steps 3 and 4.
             let mut mask = candidates(here_map);
             if bits {
-                let row = |r: usize| (reached[r] >> x) & 7;
-                let beside = row(y + 1);
-                let seen = row(y) | (beside & 1) << 3 | (beside & 4) << 2 | row(y + 2) << 5;
-                mask &= !(seen as u8);
+                mask &= !seen_around(&reached, x, y);
             }
             while mask != 0 {
                 let k = mask.trailing_zeros() as usize;
@@ -423,25 +410,8 @@ pub(super) fn search(
                     continue;
                 }
                 if total < there.cost {
-                    // The parent's steps and this one (see `Path`).
-                    let n = here_steps;
-                    let (dirs, steps) = if (n as usize) < MAX_STEPS {
-                        (here_dirs | (k as u64) << (3 * n as u64), n + 1)
-                    } else {
-                        (0, TOO_LONG)
-                    };
-                    *there = Node {
-                        dirs,
-                        cost: total,
-                        steps,
-                        can_end,
-                        last: k as u8,
-                    };
-                    let (dx, dy) = Pos::STEPS[k];
-                    let (nx, ny) = (
-                        x.wrapping_add_signed(dx as isize),
-                        y.wrapping_add_signed(dy as isize),
-                    );
+                    *there = Node::after(here_dirs, here_steps, k, total, can_end);
+                    let (nx, ny) = box_step(x, y, k);
                     if bits {
                         reached[ny + 1] |= 1 << (nx + 1);
                     }
@@ -457,11 +427,53 @@ pub(super) fn search(
         work.clear();
         current += 1;
     }
-    SCRATCH.set(Scratch {
+    Scratch {
         reached,
         buckets,
         work,
-    });
+    }
+    .keep();
+}
+
+/// The neighbours of box square (`x`, `y`) already reached, as a mask of
+/// `Pos::STEPS`: the rows above and below give steps 0-2 and 5-7, this
+/// row's sides steps 3 and 4 (`reached` as [`search`] keeps it).
+#[inline(always)]
+fn seen_around(reached: &[u64], x: usize, y: usize) -> u8 {
+    let row = |r: usize| (reached[r] >> x) & 7;
+    let beside = row(y + 1);
+    (row(y) | (beside & 1) << 3 | (beside & 4) << 2 | row(y + 2) << 5) as u8
+}
+
+/// The box square a step `Pos::STEPS[k]` from (`x`, `y`) lands on.
+#[inline(always)]
+fn box_step(x: usize, y: usize, k: usize) -> (usize, usize) {
+    let (dx, dy) = Pos::STEPS[k];
+    (
+        x.wrapping_add_signed(dx as isize),
+        y.wrapping_add_signed(dy as isize),
+    )
+}
+
+impl Node {
+    /// The node reached from one with the path `dirs` of `steps` steps by
+    /// the step `Pos::STEPS[k]`, at `cost`: the parent's steps and this one
+    /// (see `Path`).
+    #[inline(always)]
+    fn after(dirs: u64, steps: u8, k: usize, cost: u32, can_end: bool) -> Node {
+        let (dirs, steps) = if (steps as usize) < MAX_STEPS {
+            (dirs | (k as u64) << (3 * steps as u64), steps + 1)
+        } else {
+            (0, TOO_LONG)
+        };
+        Node {
+            dirs,
+            cost,
+            steps,
+            can_end,
+            last: k as u8,
+        }
+    }
 }
 
 /// [`search`]'s working lists, kept between searches (see there).
@@ -470,6 +482,63 @@ pub(super) struct Scratch {
     reached: Vec<u64>,
     buckets: Vec<Vec<Queued>>,
     work: Vec<Queued>,
+}
+
+impl Scratch {
+    /// Kept for the next search on this thread.
+    fn keep(self) {
+        SCRATCH.set(self);
+    }
+
+    /// The lists of the last search on this thread, emptied and set for a
+    /// search from `start_node` (`start_map` on the map): a game runs
+    /// hundreds of searches, and each made its lists anew. `bits`: whether
+    /// the squares reached are kept as rows of bits (see [`search`]); `nb`
+    /// buckets, each with room for a wide frontier at once.
+    fn ready(
+        reach: &Reach,
+        mover: &Mover,
+        bits: bool,
+        nb: usize,
+        start_node: usize,
+        start_map: usize,
+    ) -> Scratch {
+        let Scratch {
+            mut reached,
+            mut buckets,
+            mut work,
+        } = SCRATCH.take();
+        reached.clear();
+        reached.resize(if bits { reach.height as usize + 2 } else { 0 }, u64::MAX);
+        for row in reached.iter_mut().skip(1).take(reach.height as usize) {
+            *row = !(((1u64 << reach.width) - 1) << 1);
+        }
+        let (start_x, start_y) = (
+            start_node % reach.width as usize,
+            start_node / reach.width as usize,
+        );
+        if bits {
+            reached[start_y + 1] |= 1 << (start_x + 1);
+        }
+        let room = 8 * (mover.speed.min(16) as usize + 1);
+        buckets.resize_with(nb, Vec::new);
+        for b in &mut buckets {
+            b.clear();
+            b.reserve(room);
+        }
+        buckets[0].push(Queued {
+            map: start_map as u32,
+            x: start_x as u16,
+            y: start_y as u16,
+        });
+        work.clear();
+        work.reserve(room);
+        Scratch {
+            reached,
+            buckets,
+            work,
+        }
+    }
 }
 
 thread_local! {
