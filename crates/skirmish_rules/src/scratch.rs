@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 
 /// A fresh, empty folder under the system temp dir named after `name` and
 /// this process, removed again when dropped.
-pub(crate) struct Scratch(PathBuf);
+pub(super) struct Scratch(PathBuf);
 
 impl Scratch {
-    pub(crate) fn new(name: &str) -> Scratch {
+    pub(super) fn new(name: &str) -> Scratch {
         let dir = std::env::temp_dir().join(format!("skirmish-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a folder in the temp dir");

@@ -130,7 +130,7 @@ pub fn by_name(
 }
 
 /// The index of the highest score, the first on ties.
-pub(crate) fn best<T>(items: &[T], mut score: impl FnMut(&T) -> f64) -> usize {
+pub(super) fn best<T>(items: &[T], mut score: impl FnMut(&T) -> f64) -> usize {
     let mut best = (0, f64::NEG_INFINITY);
     for (i, it) in items.iter().enumerate() {
         let s = score(it);

@@ -292,7 +292,7 @@ pub(super) fn used(world: &mut World, entity: Entity, id: CreatureId, ability: &
 
 /// docs/rules.md#experience: a hero gains experience (a monster earns
 /// none).
-pub(crate) fn gain_experience(world: &mut World, id: CreatureId, amount: u32) {
+pub(super) fn gain_experience(world: &mut World, id: CreatureId, amount: u32) {
     let Some(e) = entity_of(world, id) else {
         return;
     };

@@ -10,7 +10,7 @@
 //! the check for victory.
 
 pub mod captain;
-pub(crate) mod check;
+pub(super) mod check;
 pub mod command;
 pub mod concentration;
 
@@ -293,7 +293,7 @@ impl Encounter {
     /// [`Encounter::perform`], handing a refused command back with the
     /// reason (the simulator names it in its report; boxed, as refusals
     /// are rare and a command is large).
-    pub(crate) fn perform_or_return(
+    pub(super) fn perform_or_return(
         &mut self,
         command: Command,
     ) -> Result<(), Box<(Refusal, Option<Command>)>> {

@@ -174,7 +174,7 @@ pub(crate) trait Ruleset: Sync {
 
 /// The encounter's ruleset: the implementation plugged in at setup.
 #[inline]
-pub(crate) fn of(world: &World) -> &'static dyn Ruleset {
+pub(super) fn of(world: &World) -> &'static dyn Ruleset {
     world.res::<Plugged>().0
 }
 
@@ -192,6 +192,6 @@ crate::fast::keyed::keyed!(Plugged);
 /// whether it moves without provoking.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Moving {
-    pub(crate) budget: TurnBudget,
-    pub(crate) shift: bool,
+    pub(super) budget: TurnBudget,
+    pub(super) shift: bool,
 }

@@ -120,7 +120,7 @@ pub(super) fn run(world: &mut World) -> bool {
 /// system (a schedule around this one system cost a random game 2% more
 /// instructions, for nothing). The command comes back with the answer (for
 /// the replay, or the refusal's report).
-pub(crate) fn handle_command(world: &mut World, cmd: Command) -> (Result<(), Refusal>, Command) {
+pub(super) fn handle_command(world: &mut World, cmd: Command) -> (Result<(), Refusal>, Command) {
     // The phase stays as it is while the step runs (it changes after it).
     let phase = *world.res::<State<Phase>>().get();
     let result = execute(world, &cmd, phase);
@@ -152,7 +152,7 @@ pub(crate) fn handle_command(world: &mut World, cmd: Command) -> (Result<(), Ref
 
 /// What [`end_fallen_turn`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Fallen {
+pub(super) enum Fallen {
     /// Nothing: no turn under way, or its creature stands.
     Standing,
     /// The squad's turn passed to a minion still standing (what was
@@ -165,7 +165,7 @@ pub(crate) enum Fallen {
 /// A creature that falls during its own turn (an opportunity attack, a
 /// collision, an aura as its turn starts) has its turn ended, and what it
 /// was doing with it; a squad's turn passes to a minion still standing.
-pub(crate) fn end_fallen_turn(world: &mut World) -> Fallen {
+pub(super) fn end_fallen_turn(world: &mut World) -> Fallen {
     let Some(active) = world.res::<Flow>().active else {
         return Fallen::Standing;
     };

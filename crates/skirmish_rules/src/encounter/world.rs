@@ -29,7 +29,7 @@ pub fn entity_of(world: &World, id: CreatureId) -> Option<Entity> {
 }
 
 /// What [`occupants`] reads of each creature.
-pub(crate) type OccupantData = (
+pub(super) type OccupantData = (
     &'static Creature,
     &'static Space,
     &'static Stamina,
@@ -38,20 +38,20 @@ pub(crate) type OccupantData = (
 );
 
 /// What [`check_grabs`] reads of each creature first.
-pub(crate) type ConditionData = (Entity, &'static Conditions);
+pub(super) type ConditionData = (Entity, &'static Conditions);
 
 /// What [`creatures_and_stamina`] and the victory check read of each
 /// creature.
-pub(crate) type StandingData = (&'static Creature, &'static Stamina);
+pub(super) type StandingData = (&'static Creature, &'static Stamina);
 
 /// What the victory check reads of each creature.
-pub(crate) type VictoryData = (Entity, &'static Creature, &'static Stamina);
+pub(super) type VictoryData = (Entity, &'static Creature, &'static Stamina);
 
 /// What [`crate::encounter::resolve::summon::summons_of`] reads of each summoned creature.
-pub(crate) type SummonData = (&'static Summoned, &'static Stamina, &'static Creature);
+pub(super) type SummonData = (&'static Summoned, &'static Stamina, &'static Creature);
 
 /// What the listing reads of the creature acting.
-pub(crate) type ActorData = (
+pub(super) type ActorData = (
     &'static Creature,
     &'static Conditions,
     &'static Movement,
@@ -64,14 +64,14 @@ pub(crate) type ActorData = (
 );
 
 /// What [`hidden_creatures`] reads of each creature.
-pub(crate) type StanceData = (&'static Creature, &'static Stance);
+pub(super) type StanceData = (&'static Creature, &'static Stance);
 
 /// What [`crate::encounter::react::offer`] reads of each creature.
-pub(crate) type TriggerData = (&'static Creature, Option<&'static Abilities>);
+pub(super) type TriggerData = (&'static Creature, Option<&'static Abilities>);
 
 /// What [`crate::encounter::aura`]'s carriers reads of each creature first (a
 /// carrier's creature, space and stamina after).
-pub(crate) type AuraData = (Entity, &'static Auras);
+pub(super) type AuraData = (Entity, &'static Auras);
 
 kept_queries!(
     OccupantData,
@@ -95,7 +95,7 @@ kept_queries!(
 );
 
 /// What a new round changes of each creature's round bonuses.
-pub(crate) type BonusData = (&'static Creature, &'static mut Bonuses);
+pub(super) type BonusData = (&'static Creature, &'static mut Bonuses);
 
 /// Every creature still on the map, for the spatial functions.
 pub fn occupants(world: &World) -> Vec<Occupant> {
@@ -117,7 +117,7 @@ pub fn occupants(world: &World) -> Vec<Occupant> {
 
 /// A creature as [`occupants`] lists it (none if dead).
 #[inline]
-pub(crate) fn occupant(
+pub(super) fn occupant(
     c: &Creature,
     sp: &Space,
     s: &Stamina,
@@ -138,7 +138,7 @@ pub(crate) fn occupant(
 
 /// What a walk and a listing read of everyone at once (see [`walk_scene`]
 /// and [`listing_scene`]).
-pub(crate) type SceneData = (
+pub(super) type SceneData = (
     Entity,
     &'static Creature,
     &'static Space,
@@ -152,7 +152,7 @@ pub(crate) type SceneData = (
 /// What a listing for `actor` reads of everyone, in one pass over the
 /// creatures: [`occupants`], [`hidden_creatures`], and the largest size
 /// among those [`grabbed_by`] the actor (for [`halved_by_grab`]).
-pub(crate) struct Scene {
+pub(super) struct Scene {
     pub occupants: Vec<Occupant>,
     pub hidden: Vec<CreatureId>,
     pub largest_held: Option<crate::stats::Size>,
@@ -169,9 +169,9 @@ crate::fast::keyed::keyed!(crate::fast::Handoff<ListedWalk>);
 /// worked out again (release builds only; debug builds check it, and panic
 /// on a listed move the walk would refuse); `prepared` is what the listing
 /// read of everyone, for the walk's first steps.
-pub(crate) struct ListedWalk {
+pub(super) struct ListedWalk {
     pub(super) walker: CreatureId,
-    pub(crate) prepared: Option<Prepared>,
+    pub(super) prepared: Option<Prepared>,
 }
 
 /// What the listing of this very moment read of everyone, handed to the
@@ -190,7 +190,7 @@ pub(crate) struct Prepared {
 
 /// The [`Scene`] for a listing of `actor`'s commands, `surprised` being
 /// [`surprised_side`] (the listing has read the turn order already).
-pub(crate) fn listing_scene(world: &World, actor: CreatureId, surprised: Option<Side>) -> Scene {
+pub(super) fn listing_scene(world: &World, actor: CreatureId, surprised: Option<Side>) -> Scene {
     let mut out: Vec<Occupant> = Vec::with_capacity(16);
     let mut hidden = Vec::new();
     let mut largest_held: Option<crate::stats::Size> = None;
@@ -223,7 +223,7 @@ pub(crate) fn listing_scene(world: &World, actor: CreatureId, surprised: Option<
 /// [`crate::encounter::resolve::aura::carriers`] in one pass over the creatures, each as its
 /// own function gives it (a walk reads all three before its first step and
 /// after anything acts on one).
-pub(crate) fn walk_scene(
+pub(super) fn walk_scene(
     world: &World,
     walker: CreatureId,
     near: impl Fn(Footprint) -> bool,
@@ -266,7 +266,7 @@ pub(crate) fn walk_scene(
 
 /// Every creature's entity, in id order (no query state to build: the
 /// engine's hot paths call this many times a command).
-pub(crate) fn all_creatures(world: &World) -> impl Iterator<Item = Entity> + '_ {
+pub(super) fn all_creatures(world: &World) -> impl Iterator<Item = Entity> + '_ {
     world
         .get_res::<crate::encounter::state::board::CreatureIndex>()
         .into_iter()
@@ -274,7 +274,7 @@ pub(crate) fn all_creatures(world: &World) -> impl Iterator<Item = Entity> + '_ 
 }
 
 /// The hidden creatures (any order; most often none).
-pub(crate) fn hidden_creatures(world: &World) -> Vec<CreatureId> {
+pub(super) fn hidden_creatures(world: &World) -> Vec<CreatureId> {
     let mut hidden = Vec::new();
     CachedQuery::<StanceData>::with(world, |q| {
         q.iter_manual(world)
@@ -285,7 +285,7 @@ pub(crate) fn hidden_creatures(world: &World) -> Vec<CreatureId> {
 }
 
 /// Every creature's identity and stamina, in id order (one pass of a kept query).
-pub(crate) fn creatures_and_stamina(world: &World) -> impl Iterator<Item = (&Creature, &Stamina)> {
+pub(super) fn creatures_and_stamina(world: &World) -> impl Iterator<Item = (&Creature, &Stamina)> {
     let mut all: Vec<(&Creature, &Stamina)> = Vec::with_capacity(16);
     CachedQuery::<StandingData>::with(world, |q| q.iter_manual(world).for_each(|x| all.push(x)));
     // In id order, whatever order the store keeps them in.
@@ -294,7 +294,7 @@ pub(crate) fn creatures_and_stamina(world: &World) -> impl Iterator<Item = (&Cre
 }
 
 /// A creature's squad, if it is a minion in one.
-pub(crate) fn squad_of(world: &World, entity: Entity) -> Option<u32> {
+pub(super) fn squad_of(world: &World, entity: Entity) -> Option<u32> {
     world.comp::<SquadMember>(entity).map(|s| s.0)
 }
 
@@ -311,7 +311,7 @@ pub(crate) struct Snapshot {
 }
 
 /// A living creature's snapshot, by id.
-pub(crate) fn living_snapshot(world: &World, id: CreatureId) -> Option<Snapshot> {
+pub(super) fn living_snapshot(world: &World, id: CreatureId) -> Option<Snapshot> {
     let e = entity_of(world, id)?;
     if world.comp::<Stamina>(e).is_none_or(|s| s.is_dead()) {
         return None;
@@ -319,7 +319,7 @@ pub(crate) fn living_snapshot(world: &World, id: CreatureId) -> Option<Snapshot>
     snapshot(world, e)
 }
 
-pub(crate) fn snapshot(world: &World, entity: Entity) -> Option<Snapshot> {
+pub(super) fn snapshot(world: &World, entity: Entity) -> Option<Snapshot> {
     // One lookup of the entity through a kept query, not one a component.
     CachedQuery::<SnapshotData>::with(world, |q| {
         let (c, space, chars, conditions, movement) = q.get_manual(world, entity).ok()?;
@@ -337,7 +337,7 @@ pub(crate) fn snapshot(world: &World, entity: Entity) -> Option<Snapshot> {
 }
 
 /// What [`snapshot`] reads of a creature.
-pub(crate) type SnapshotData = (
+pub(super) type SnapshotData = (
     &'static Creature,
     &'static Space,
     &'static Characteristics,
@@ -346,7 +346,7 @@ pub(crate) type SnapshotData = (
 );
 
 /// What [`heroes_with`] reads of each hero.
-pub(crate) type HeroData = (
+pub(super) type HeroData = (
     Entity,
     &'static Heroic,
     &'static Stamina,
@@ -361,7 +361,7 @@ pub fn surprised_side(world: &World) -> Option<Side> {
 }
 
 /// What [`crate::encounter::world::grabbed_by`] reads of each creature.
-pub(crate) type GrabData = (
+pub(super) type GrabData = (
     Entity,
     &'static Creature,
     &'static Conditions,
@@ -369,7 +369,7 @@ pub(crate) type GrabData = (
 );
 
 /// What a walk reads of its walker.
-pub(crate) type WalkerData = (
+pub(super) type WalkerData = (
     &'static Creature,
     &'static Space,
     &'static Stamina,
@@ -379,22 +379,22 @@ pub(crate) type WalkerData = (
 
 /// What a walk reads of its walker (see [`walker_state`]): whether it can
 /// go on, its size and its side.
-pub(crate) type WalkerState = (bool, u32, Side);
+pub(super) type WalkerState = (bool, u32, Side);
 
 /// Whether a creature with these conditions and stamina is one of the
 /// living creatures `grabber` has grabbed (as [`crate::encounter::world::grabbed_by`] lists them).
 #[inline]
-pub(crate) fn held_by(cond: &Conditions, s: &Stamina, grabber: CreatureId) -> bool {
+pub(super) fn held_by(cond: &Conditions, s: &Stamina, grabber: CreatureId) -> bool {
     cond.source_of(ConditionKind::Grabbed) == Some(grabber) && !s.is_dead()
 }
 
 /// A creature carrying auras: its entity, id, space and auras.
-pub(crate) type Carrier = (Entity, CreatureId, Footprint, Vec<ActiveAura>);
+pub(super) type Carrier = (Entity, CreatureId, Footprint, Vec<ActiveAura>);
 
 /// A creature as [`carriers`] lists it: one still able to act that
 /// carries an aura.
 #[inline]
-pub(crate) fn carrier(
+pub(super) fn carrier(
     e: Entity,
     c: &Creature,
     sp: &Space,
@@ -406,7 +406,7 @@ pub(crate) fn carrier(
 
 /// What [`sustained`] reads of each creature: the conditions and bonuses
 /// others may have made.
-pub(crate) type SustainData = (
+pub(super) type SustainData = (
     &'static Creature,
     Option<&'static Conditions>,
     Option<&'static Bonuses>,
@@ -415,7 +415,7 @@ pub(crate) type SustainData = (
 /// What [`end_of_turn`] reads of the creature whose turn ended: whether it
 /// is a hero (with a heroic resource, not summoned), where it stands, and
 /// its stamina.
-pub(crate) type LooterData = (
+pub(super) type LooterData = (
     Has<Heroic>,
     Has<Summoned>,
     Option<&'static Space>,
@@ -425,7 +425,7 @@ pub(crate) type LooterData = (
 /// Whether every enemy either lacks line of effect to `space` or sees it
 /// only with cover: the Hide maneuver's requirement, and what keeps a
 /// creature hidden after it moves.
-pub(crate) fn unseen(world: &World, id: CreatureId, space: Footprint, side: Side) -> bool {
+pub(super) fn unseen(world: &World, id: CreatureId, space: Footprint, side: Side) -> bool {
     unseen_among(
         &world.res::<Battlefield>().0,
         &occupants(world),
@@ -436,7 +436,7 @@ pub(crate) fn unseen(world: &World, id: CreatureId, space: Footprint, side: Side
 }
 
 /// [`unseen`] among these creatures.
-pub(crate) fn unseen_among(
+pub(super) fn unseen_among(
     map: &Map,
     creatures: &[Occupant],
     id: CreatureId,
@@ -452,7 +452,7 @@ pub(crate) fn unseen_among(
 /// docs/rules.md#grabbed: "If a creature's size is equal to or less than the
 /// size of a creature they have grabbed, their speed is halved while they
 /// have that creature grabbed."
-pub(crate) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 {
+pub(super) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 {
     let Some((id, size)) = world.comp::<Creature>(entity).map(|c| (c.id, c.size)) else {
         return speed;
     };
@@ -466,7 +466,7 @@ pub(crate) fn speed_with_grab(world: &World, entity: Entity, speed: u32) -> u32 
 /// The rule of [`speed_with_grab`] over plain data: a grabber of `size`
 /// whose largest grabbed creature is of size `largest_held` (none: it
 /// holds no one).
-pub(crate) fn halved_by_grab(
+pub(super) fn halved_by_grab(
     speed: u32,
     size: crate::stats::Size,
     largest_held: Option<crate::stats::Size>,
@@ -479,7 +479,7 @@ pub(crate) fn halved_by_grab(
 }
 
 /// The living creatures `grabber` has grabbed.
-pub(crate) fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
+pub(super) fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId, Entity)> {
     let mut held: Vec<(CreatureId, Entity)> = Vec::new();
     CachedQuery::<GrabData>::with(world, |q| {
         q.iter_manual(world)
@@ -492,7 +492,7 @@ pub(crate) fn grabbed_by(world: &World, grabber: CreatureId) -> Vec<(CreatureId,
 }
 
 /// Whether `side` has a creature that can still take a turn this round.
-pub(crate) fn waiting(world: &World, side: Side) -> bool {
+pub(super) fn waiting(world: &World, side: Side) -> bool {
     let flow = world.res::<Flow>();
     // Any will do: the creatures are neither gathered nor put in order.
     CachedQuery::<StandingData>::with(world, |q| {
@@ -505,7 +505,7 @@ pub(crate) fn waiting(world: &World, side: Side) -> bool {
 /// The creatures of the side to pick that can still take a turn this
 /// round, in id order, and whether the other side has any ([`waiting`]),
 /// found in one pass (a listing asks both at every pick).
-pub(crate) fn picks(world: &World, flow: &Flow) -> (Vec<CreatureId>, bool) {
+pub(super) fn picks(world: &World, flow: &Flow) -> (Vec<CreatureId>, bool) {
     let (side, other) = (flow.to_act, flow.to_act.other());
     // (Room for a side at once, not grown as they come.)
     let mut out = Vec::with_capacity(16);
@@ -524,13 +524,13 @@ pub(crate) fn picks(world: &World, flow: &Flow) -> (Vec<CreatureId>, bool) {
 }
 
 /// Whether this creature of `side` can still take a turn this round.
-pub(crate) fn still_to_act(flow: &Flow, side: Side, c: &Creature, s: &Stamina) -> bool {
+pub(super) fn still_to_act(flow: &Flow, side: Side, c: &Creature, s: &Stamina) -> bool {
     c.side == side && can_act(s) && !flow.acted.contains(&c.id)
 }
 
 /// Whether `owner` has room for each creature `ability` would summon.
 #[inline(always)]
-pub(crate) fn room_for(world: &World, owner: Entity, ability: &crate::ability::Ability) -> bool {
+pub(super) fn room_for(world: &World, owner: Entity, ability: &crate::ability::Ability) -> bool {
     // The quick test first, where it is asked: the legal-action listing
     // asks this of every ability, and gathering the stat blocks for one
     // that summons nobody cost random games 4% more instructions.
@@ -560,7 +560,7 @@ fn room_for_summons(world: &World, owner: Entity, ability: &crate::ability::Abil
 }
 
 /// Whether the creature may use `ability` now (it is not spent).
-pub(crate) fn available(world: &World, entity: Entity, ability: &Ability) -> bool {
+pub(super) fn available(world: &World, entity: Entity, ability: &Ability) -> bool {
     // Most abilities have no limit: no need to read what was spent.
     ability.uses.is_none() || uses_left(world.comp::<Progress>(entity), ability) != Some(0)
 }
@@ -574,7 +574,7 @@ pub fn sustained_by(world: &World, user: CreatureId) -> Vec<String> {
 
 /// The abilities whose lasting effects (conditions, bonuses, an aura) made
 /// by `user` still hold and that `keep` picks, in id order.
-pub(crate) fn sustained(
+pub(super) fn sustained(
     world: &World,
     user: CreatureId,
     keep: impl Fn(&crate::ability::Ability) -> bool,

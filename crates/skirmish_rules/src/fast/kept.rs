@@ -24,9 +24,9 @@ pub(crate) type QuerySlot<D> = std::cell::RefCell<Option<KeptState<D>>>;
 
 /// A kept query and what it was kept for (see [`QuerySlot`]).
 pub(crate) struct KeptState<D: bevy_ecs::query::QueryData + 'static> {
-    pub(crate) world: bevy_ecs::world::WorldId,
-    pub(crate) seen: Option<bevy_ecs::archetype::ArchetypeGeneration>,
-    pub(crate) query: QueryState<D>,
+    pub(super) world: bevy_ecs::world::WorldId,
+    pub(super) seen: Option<bevy_ecs::archetype::ArchetypeGeneration>,
+    pub(super) query: QueryState<D>,
 }
 
 /// A [`CachedQuery`] with a slot of its own on each thread.
@@ -59,7 +59,7 @@ macro_rules! kept_queries {
 
 /// A query lent by [`CachedQuery`]: the thread's kept one, or one made for
 /// the call.
-pub(crate) enum Lent<'s, D: bevy_ecs::query::QueryData + 'static> {
+pub(super) enum Lent<'s, D: bevy_ecs::query::QueryData + 'static> {
     Kept(std::cell::RefMut<'s, QueryState<D>>),
     /// (Boxed: a query is large, and a lent one is passed around.)
     Own(Box<QueryState<D>>),

@@ -26,7 +26,7 @@
 pub mod alloc;
 mod handoff;
 mod in_order;
-pub(crate) mod kept;
+pub(super) mod kept;
 pub mod keyed;
 mod pool;
 

@@ -102,8 +102,8 @@ pub const TURN: [&str; 10] = [
     "won",
 ];
 
-pub(crate) const CONDITION_PLANE: usize = 17;
-pub(crate) const CONDITION_FEATURE: usize = 23;
+pub(super) const CONDITION_PLANE: usize = 17;
+pub(super) const CONDITION_FEATURE: usize = 23;
 
 /// The observation's buffers, filled by [`observe`].
 pub struct ObsBuffers<'a> {

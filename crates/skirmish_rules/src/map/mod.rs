@@ -21,7 +21,7 @@ pub use place::summon_square;
 /// cases every time (a failure is reproducible, never a flake), and more
 /// cases to make up for it.
 #[cfg(test)]
-pub(crate) fn fixed_proptest() -> proptest::test_runner::Config {
+pub(super) fn fixed_proptest() -> proptest::test_runner::Config {
     proptest::test_runner::Config {
         cases: 1024,
         rng_seed: proptest::test_runner::RngSeed::Fixed(0x5eed),

@@ -447,7 +447,7 @@ fn fallback(legal: &mut Vec<Command>) -> Command {
 }
 
 /// Read a finished game's log for its numbers.
-pub(crate) fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult {
+pub(super) fn tally(e: &Encounter, seed: u64, errors: Vec<String>) -> GameResult {
     let mut r = GameResult {
         seed,
         winner: e.outcome(),

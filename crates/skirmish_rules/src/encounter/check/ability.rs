@@ -27,7 +27,7 @@ pub(crate) struct AbilityChoices<'a> {
 
 impl<'a> AbilityChoices<'a> {
     /// The choices of a use of an ability (none for another command).
-    pub(crate) fn of(cmd: &'a Command) -> Option<AbilityChoices<'a>> {
+    pub(super) fn of(cmd: &'a Command) -> Option<AbilityChoices<'a>> {
         match cmd {
             Command::UseAbility {
                 ability,

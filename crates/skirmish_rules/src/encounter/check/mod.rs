@@ -23,7 +23,7 @@ pub(crate) use ability::{
     AbilityChoices, UsePlan, hidden_from, in_reach, needs_line_of_effect, object_in_reach,
     place_area, reach_of, tags_allow, target_allowed, use_ability,
 };
-pub(crate) use basic::{
+pub(super) use basic::{
     can_catch_breath, can_escape, can_stand, catch_breath, escape_grab, free_strike,
     free_strike_reaches, hide, release, stand_up,
 };
@@ -45,13 +45,13 @@ use bevy_ecs::prelude::*;
 
 /// A command that passed its checks: its creature, and what carrying it
 /// out needs of what the checks found.
-pub(crate) struct Checked {
-    pub(crate) entity: Entity,
-    pub(crate) plan: Plan,
+pub(super) struct Checked {
+    pub(super) entity: Entity,
+    pub(super) plan: Plan,
 }
 
 /// What each kind of command carries out, as checked.
-pub(crate) enum Plan {
+pub(super) enum Plan {
     /// Answer the open prompt (the answer is one it offered).
     Answer,
     /// Start the turn (`seized`: ahead of its place in the ruleset's order).
@@ -83,7 +83,7 @@ pub(crate) enum Plan {
 }
 
 /// Check `cmd` against the encounter as it stands in `phase`.
-pub(crate) fn command(world: &World, cmd: &Command, phase: Phase) -> Result<Checked, Refusal> {
+pub(super) fn command(world: &World, cmd: &Command, phase: Phase) -> Result<Checked, Refusal> {
     let id = cmd.creature();
     // Whose turn it is, read once: nothing before its checks below changes it.
     let (in_turn, acting) = {
@@ -267,7 +267,7 @@ fn waiting_side(world: &World) -> Side {
 
 /// Whether it is `id`'s side's pick now, with no turn under way (the side
 /// to pick, if so).
-pub(crate) fn side_to_pick(
+pub(super) fn side_to_pick(
     world: &World,
     entity: Entity,
     id: CreatureId,
@@ -286,7 +286,7 @@ pub(crate) fn side_to_pick(
 
 /// Whether `id` may start its turn now: whether it seizes the initiative,
 /// if so (docs/rules.md#turn-order).
-pub(crate) fn start_turn(
+pub(super) fn start_turn(
     world: &World,
     entity: Entity,
     id: CreatureId,
@@ -310,7 +310,7 @@ pub(crate) fn start_turn(
 /// A side lets the other pick first this time (the power roll's delay).
 /// It may not hand the pick straight back to a side that has just
 /// delayed, and the other side must have someone left to act.
-pub(crate) fn delay(
+pub(super) fn delay(
     world: &World,
     entity: Entity,
     id: CreatureId,
@@ -330,7 +330,7 @@ pub(crate) fn delay(
 }
 
 /// Whether `choice` answers the open prompt: it asked `id`, and offered it.
-pub(crate) fn answer(
+pub(super) fn answer(
     world: &World,
     id: CreatureId,
     choice: Option<&crate::encounter::state::work::Reaction>,
@@ -363,7 +363,7 @@ pub(crate) fn answer(
 /// The budget after spending the action `action` takes, or the refusal
 /// (the rule: [`crate::actions::spend`]). The listing asks it of every
 /// ability it lists.
-pub(crate) fn action(
+pub(super) fn action(
     budget: &TurnBudget,
     conditions: &Conditions,
     action: ActionType,
@@ -372,7 +372,7 @@ pub(crate) fn action(
 }
 
 /// [`action`] for the creature's own budget and conditions.
-pub(crate) fn spend(
+pub(super) fn spend(
     world: &World,
     entity: Entity,
     spent: ActionType,
@@ -387,7 +387,7 @@ pub(crate) fn spend(
 
 /// Whether a cost can be paid by a creature with this heroic resource (if
 /// any) when the Director has `malice`.
-pub(crate) fn can_afford(cost: Cost, heroic: Option<&Heroic>, malice: u32) -> bool {
+pub(super) fn can_afford(cost: Cost, heroic: Option<&Heroic>, malice: u32) -> bool {
     match cost {
         Cost::Heroic(n) => heroic.is_some_and(|h| h.can_pay(n)),
         Cost::Malice(n) => malice >= n,
@@ -397,7 +397,7 @@ pub(crate) fn can_afford(cost: Cost, heroic: Option<&Heroic>, malice: u32) -> bo
 
 /// Whether the creature can pay the ability's cost now (its heroic
 /// resource, or the Director's Malice), and what it lacks if not.
-pub(crate) fn affordable(
+pub(super) fn affordable(
     world: &World,
     entity: Entity,
     ability: &crate::ability::Ability,

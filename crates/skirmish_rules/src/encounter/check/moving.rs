@@ -66,7 +66,7 @@ pub(crate) fn walk(
 /// every step allowed and ending on no other creature (docs/rules.md#shift
 /// "Movement").
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn path_in_reach(
+pub(super) fn path_in_reach(
     world: &World,
     entity: Entity,
     id: CreatureId,

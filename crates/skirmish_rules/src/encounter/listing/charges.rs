@@ -7,9 +7,9 @@ use super::*;
 /// An ability with the Charge keyword a creature could end a charge with
 /// now: its melee reach and whom it may target.
 pub(crate) struct ChargeWith<'a> {
-    pub(crate) ability: &'a str,
-    pub(crate) reach: u32,
-    pub(crate) kinds: &'a [crate::ability::TargetKind],
+    pub(super) ability: &'a str,
+    pub(super) reach: u32,
+    pub(super) kinds: &'a [crate::ability::TargetKind],
 }
 
 /// Charge commands (docs/rules.md#charge: "move up to your speed in a straight
@@ -48,7 +48,7 @@ pub(crate) struct ChargeSlot {
 
 impl ChargeSlot {
     /// The charge as a command, its run to `end` read back from `runs`.
-    pub(crate) fn command(
+    pub(super) fn command(
         &self,
         creature: CreatureId,
         runs: &crate::map::movement::Runs,
@@ -122,7 +122,7 @@ pub(crate) fn charge_slot_ends(
 
 /// The longest melee reach a charge could end in: a free strike's 1, or
 /// one of `with`'s.
-pub(crate) fn longest_reach(with: &[ChargeWith]) -> u32 {
+pub(super) fn longest_reach(with: &[ChargeWith]) -> u32 {
     with.iter().map(|w| w.reach).max().unwrap_or(1).max(1)
 }
 
@@ -158,7 +158,7 @@ pub(crate) fn run_areas(
 
 /// The box of top-left squares from which a creature of `size` could be
 /// within `reach` of `target` (as its corners).
-pub(crate) fn within_reach(
+pub(super) fn within_reach(
     target: crate::map::Footprint,
     size: u32,
     reach: u32,
@@ -174,7 +174,7 @@ pub(crate) fn within_reach(
 /// Where the shortest straight run of `runs` ending within `reach` of
 /// `target` (and not on the start) ends, the first in map order of the
 /// shortest.
-pub(crate) fn shortest_run(
+pub(super) fn shortest_run(
     runs: &crate::map::movement::Runs,
     mover: Mover,
     target: crate::map::Footprint,

@@ -10,7 +10,7 @@ mod sweeps;
 pub(crate) use actions::creature_actions;
 pub(crate) use areas::{eligible, placements};
 
-pub(crate) use charges::{
+pub(super) use charges::{
     ChargeSlot, ChargeWith, charge_slot_ends, charge_slots, charges, run_areas,
 };
 pub(crate) use sweeps::{objects_in_reach, sweeps};
@@ -32,7 +32,7 @@ use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// The legal commands of this moment in `world` (see [`Encounter::listing`]).
-pub(crate) fn list(world: &mut World) -> Listing {
+pub(super) fn list(world: &mut World) -> Listing {
     // A squad's members, or none (an empty list is copied without an
     // allocation; `Flow::acting` would make one for the lone creature).
     let (over, active, squad, surprised) = {
@@ -195,7 +195,7 @@ pub struct Listing {
 /// sixteen bytes each, not a command's eighty-eight, the list is written
 /// and dropped faster too.
 #[derive(Clone, Copy)]
-pub(crate) enum Listed {
+pub(super) enum Listed {
     /// The listing's `others[i]`.
     Other(u32),
     /// `Command::UseAbility` of the listing's `names[ability]` by
@@ -225,7 +225,7 @@ const _: () = assert!(std::mem::size_of::<Listed>() == 16);
 /// The commands that name only their creature, as [`Listed::Basic`] keeps
 /// them.
 #[derive(Clone, Copy)]
-pub(crate) enum Basic {
+pub(super) enum Basic {
     Release,
     Defend,
     Hide,
@@ -288,7 +288,7 @@ impl Listed {
 
 /// A command of a listing's `rest` whose legality waits on a check.
 #[derive(Clone, Copy)]
-pub(crate) struct Check {
+pub(super) struct Check {
     /// Its index in `rest`.
     at: u32,
     /// Line of effect from the user to the scene's creature of this index,
@@ -314,11 +314,11 @@ impl Check {
 
 /// [`Check::of`] for Hide's check: cover from, or no line of effect to,
 /// every enemy, none adjacent ([`world::unseen_among`]).
-pub(crate) const HIDE: u32 = u32::MAX;
+pub(super) const HIDE: u32 = u32::MAX;
 
 /// What a listing's checks read, with its creatures: the battlefield as it
 /// was when it was made, and who is acting.
-pub(crate) struct ListedScene {
+pub(super) struct ListedScene {
     map: Arc<crate::map::Map>,
     user: crate::map::Footprint,
     id: CreatureId,
@@ -347,7 +347,7 @@ impl ListedScene {
 /// A listing's charges: each as whom it is against and within what reach
 /// its run must end; the straight runs are searched the first time one is
 /// taken or read. They come after `rest[..at]` and before `rest[at..]`.
-pub(crate) struct ListedCharges {
+pub(super) struct ListedCharges {
     creature: CreatureId,
     at: usize,
     mover: Mover,
@@ -364,7 +364,7 @@ pub(crate) struct ListedCharges {
 
 /// A listing's moves: one for each square the search reached that the
 /// creature can end on, in [`Reach::paths`](crate::map::movement::Reach::paths)'s order.
-pub(crate) struct ListedMoves {
+pub(super) struct ListedMoves {
     creature: CreatureId,
     reach: crate::map::movement::Reach,
     count: usize,
@@ -414,7 +414,7 @@ pub enum SlotView<'a> {
 }
 
 /// Where a slot of a listing is.
-pub(crate) enum Slot {
+pub(super) enum Slot {
     Move(usize),
     Charge(usize),
     Rest(usize),
@@ -741,7 +741,7 @@ impl Listing {
     }
 }
 
-pub(crate) fn self_alive(world: &mut World, id: CreatureId) -> bool {
+pub(super) fn self_alive(world: &mut World, id: CreatureId) -> bool {
     world::entity_of(world, id)
         .and_then(|e| world.comp::<Stamina>(e))
         .is_some_and(|s| !s.is_dead())

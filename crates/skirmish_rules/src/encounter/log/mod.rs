@@ -538,7 +538,7 @@ pub struct CombatLog {
 impl CombatLog {
     /// The one emitter: resolution, the turn flow and the add-ons report
     /// what happened here, and nowhere else.
-    pub(crate) fn emit(&mut self, e: LogEntry) {
+    pub(super) fn emit(&mut self, e: LogEntry) {
         self.entries.push(e);
     }
 
@@ -548,19 +548,19 @@ impl CombatLog {
     }
 
     /// Take over a scratch log's entries (saves rolled aside, in order).
-    pub(crate) fn emit_all(&mut self, other: &mut CombatLog) {
+    pub(super) fn emit_all(&mut self, other: &mut CombatLog) {
         self.entries.append(&mut other.entries);
     }
 
     /// Drop what came after the first `len` entries (a snapshot restored).
-    pub(crate) fn rewind(&mut self, len: usize) {
+    pub(super) fn rewind(&mut self, len: usize) {
         self.entries.truncate(len);
     }
 }
 
 /// [`CombatLog::emit`] for code that holds the world.
 #[inline]
-pub(crate) fn emit(world: &mut World, e: LogEntry) {
+pub(super) fn emit(world: &mut World, e: LogEntry) {
     use crate::fast::KeyedWorld;
     world.res_mut::<CombatLog>().emit(e);
 }

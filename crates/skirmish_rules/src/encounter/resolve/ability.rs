@@ -36,22 +36,22 @@ pub(crate) fn flanked(user: &Snapshot, target: &Snapshot, creatures: &[Occupant]
 /// The choices a command makes when using an ability that its check
 /// left to the use.
 pub(crate) struct AbilityUse<'a> {
-    pub(crate) ability: &'a str,
-    pub(crate) surges: u32,
+    pub(super) ability: &'a str,
+    pub(super) surges: u32,
     /// Targets whose potency is raised by 1, for 2 surges each.
-    pub(crate) potency_surges: &'a [CreatureId],
+    pub(super) potency_surges: &'a [CreatureId],
     /// Heroic resource spent on "Spend X" entries.
-    pub(crate) spend: u32,
+    pub(super) spend: u32,
     pub(crate) tier: Option<crate::power_roll::Tier>,
     /// A glyphic ability's chosen connections (docs/rules.md#glyphs).
-    pub(crate) links: Option<&'a [crate::map::Pos]>,
+    pub(super) links: Option<&'a [crate::map::Pos]>,
     /// The way an ability used during a move goes (docs/rules.md#during-the-move).
-    pub(crate) path: Option<Vec<Pos>>,
+    pub(super) path: Option<Vec<Pos>>,
 }
 
 impl<'a> AbilityUse<'a> {
     /// The choices of a command using an ability (none for another).
-    pub(crate) fn of(cmd: &'a Command) -> Option<AbilityUse<'a>> {
+    pub(super) fn of(cmd: &'a Command) -> Option<AbilityUse<'a>> {
         Some(match cmd {
             Command::UseAbility {
                 ability,
@@ -362,7 +362,7 @@ pub(crate) fn encounter_start_abilities(world: &mut World) {
 
 /// An ability has been started: a slow action waits for the user's next
 /// turn (docs/rules.md#slow-actions); anything else goes to its roll now.
-pub(crate) fn start_ability(
+pub(super) fn start_ability(
     world: &mut World,
     entity: Entity,
     ability: &Ability,
@@ -462,7 +462,7 @@ pub(crate) fn begin_roll(world: &mut World, roll: PendingRoll) {
 }
 
 /// Queue a roll and what follows it.
-pub(crate) fn queue_roll(world: &mut World, roll: PendingRoll) {
+pub(super) fn queue_roll(world: &mut World, roll: PendingRoll) {
     let mut res = world.res_mut::<Resolution>();
     res.push(Resume::After {
         creature: roll.user,
@@ -472,7 +472,7 @@ pub(crate) fn queue_roll(world: &mut World, roll: PendingRoll) {
 }
 
 /// Offer the triggers of an ability being started, before its roll.
-pub(crate) fn offer_start_triggers(world: &mut World, user: CreatureId, targets: &[CreatureId]) {
+pub(super) fn offer_start_triggers(world: &mut World, user: CreatureId, targets: &[CreatureId]) {
     // Pushed last-asked first.
     for &t in targets.iter().rev() {
         if t == user {
@@ -573,7 +573,7 @@ pub(crate) fn heroes_with(
 
 /// Class resource triggers that fire when a creature uses an ability
 /// (docs/rules.md#heroic-resources: each class's own trigger, from its class file).
-pub(crate) fn ability_used_triggers(world: &mut World, user: Entity, ability: &Ability) {
+pub(super) fn ability_used_triggers(world: &mut World, user: Entity, ability: &Ability) {
     use crate::content::ResourceTrigger as T;
     let (Some(side), Some(space)) = (
         world.comp::<Creature>(user).map(|c| c.side),

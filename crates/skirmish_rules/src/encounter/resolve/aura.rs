@@ -65,7 +65,7 @@ fn reaches(map: &crate::map::Map, owner: Footprint, radius: u32, fp: Footprint) 
 /// Read through a query kept for the encounter's life: it runs for every
 /// walk and turn boundary, and almost no one carries an aura, so it reads
 /// only the auras of each creature, the rest of a carrier's after.
-pub(crate) fn carriers(world: &World) -> Vec<Carrier> {
+pub(super) fn carriers(world: &World) -> Vec<Carrier> {
     // Only those known to have carried one are read (see `KnownCarriers`):
     // most often nobody. Not known, everyone's auras are looked at.
     with_known(world, |known| {
@@ -277,7 +277,7 @@ pub(crate) fn at_turn_end(world: &mut World) {
 /// that now reach it and did not before act on it. True if any did.
 /// `carriers` are the aura carriers as [`carriers`] found them (a walk
 /// finds them once, and again only after something acted on a step).
-pub(crate) fn entered(
+pub(super) fn entered(
     world: &mut World,
     mover: Entity,
     from: Footprint,
@@ -310,7 +310,7 @@ pub(crate) fn entered(
 /// docs/rules.md#potency-adjustments: what the auras around `user` add to
 /// the potencies of its abilities: each enemy's aura with an
 /// `enemy_potency` that reaches it.
-pub(crate) fn potency_from_auras(
+pub(super) fn potency_from_auras(
     world: &World,
     user: CreatureId,
     side: crate::map::Side,

@@ -149,7 +149,7 @@ pub(crate) fn answer(world: &mut World, id: CreatureId, choice: Option<&Reaction
 /// An opportunity attack: the enemy uses its triggered action for a melee
 /// free strike (docs/rules.md#moving). Free strikes deal the creature's free
 /// strike damage; a hero adds the higher of Might and Agility.
-pub(crate) fn opportunity_attack(
+pub(super) fn opportunity_attack(
     world: &mut World,
     ae: Entity,
     attacker: CreatureId,
@@ -267,7 +267,7 @@ fn nearest_enemy(enemies: &[Footprint], f: Footprint) -> (u32, i32) {
 /// open square in reach and line of effect that is nearest an enemy (our
 /// ruling, as for a granted shift), if one is nearer than where it stands.
 /// Teleporting ends being grabbed and being restrained (source 000).
-pub(crate) fn granted_teleport(world: &mut World, entity: Entity, id: CreatureId, n: u32) {
+pub(super) fn granted_teleport(world: &mut World, entity: Entity, id: CreatureId, n: u32) {
     let (Some(space), Some(side)) = (
         world.comp::<Space>(entity).map(|s| s.0),
         world.comp::<Creature>(entity).map(|c| c.side),

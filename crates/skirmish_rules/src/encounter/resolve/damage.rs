@@ -121,7 +121,7 @@ pub(crate) fn deal_damage_for_test(world: &mut World, entity: Entity, id: Creatu
 
 /// A creature was reduced to 0 stamina: the dramatic-moment trigger for
 /// heroes near it, and the downed-an-enemy trigger for the hero who did it.
-pub(crate) fn downed(world: &mut World, entity: Entity, by: Option<CreatureId>) {
+pub(super) fn downed(world: &mut World, entity: Entity, by: Option<CreatureId>) {
     if let Some(space) = world.comp::<Space>(entity).map(|s| s.0) {
         dramatic_moment(world, space);
     }
@@ -140,7 +140,7 @@ pub(crate) fn downed(world: &mut World, entity: Entity, by: Option<CreatureId>) 
 }
 
 /// An ally of a hero dealt damage to a creature that hero has marked.
-pub(crate) fn ally_hits_marked(world: &mut World, by: CreatureId, target: Entity) {
+pub(super) fn ally_hits_marked(world: &mut World, by: CreatureId, target: Entity) {
     use crate::content::ResourceTrigger as T;
     let Some(side) = entity_of(world, by).and_then(|e| world.comp::<Creature>(e).map(|c| c.side))
     else {
@@ -156,7 +156,7 @@ pub(crate) fn ally_hits_marked(world: &mut World, by: CreatureId, target: Entity
 
 /// Stamina a minion loses comes off its squad's pool (docs/rules.md#minions).
 /// Returns what is left of the pool, or `None` for a creature not in a squad.
-pub(crate) fn squad_loss(world: &mut World, entity: Entity, amount: i32) -> Option<i32> {
+pub(super) fn squad_loss(world: &mut World, entity: Entity, amount: i32) -> Option<i32> {
     let n = squad_of(world, entity)?;
     let mut squads = world.res_mut::<Squads>();
     let p = squads.0.get_mut(&n)?;
@@ -166,7 +166,7 @@ pub(crate) fn squad_loss(world: &mut World, entity: Entity, amount: i32) -> Opti
 
 /// docs/rules.md#minions: "each time the pool loses a minion's stamina, one
 /// minion dies": the one that was hit first, then those nearest to it.
-pub(crate) fn squad_deaths(world: &mut World, hit: Entity, by: Option<CreatureId>) {
+pub(super) fn squad_deaths(world: &mut World, hit: Entity, by: Option<CreatureId>) {
     let Some(n) = squad_of(world, hit) else {
         return;
     };

@@ -90,7 +90,7 @@ fn new_glyph(
 
 /// A glyphic ability places its glyph on each open square of its area
 /// without a glyph already.
-pub(crate) fn place(
+pub(super) fn place(
     world: &mut World,
     maker: CreatureId,
     side: Side,
@@ -141,13 +141,13 @@ pub(crate) fn place(
 /// Whether any glyph is on the board (most fights have none: a walk asks
 /// once, not at every step, and again only after something acted on a
 /// step, which is what can place one).
-pub(crate) fn any(world: &World) -> bool {
+pub(super) fn any(world: &World) -> bool {
     !world.res::<Glyphs>().list.is_empty()
 }
 
 /// A creature has stepped into `to`: glyphs there that work against it
 /// react with their "enters" abilities. True if any did.
-pub(crate) fn entered(world: &mut World, id: CreatureId, to: Footprint) -> bool {
+pub(super) fn entered(world: &mut World, id: CreatureId, to: Footprint) -> bool {
     if !any(world) {
         return false;
     }
@@ -281,7 +281,7 @@ fn react(world: &mut World, i: usize, trigger: &GlyphTrigger, entering: Option<C
 
 /// `signal X`: the user's side's glyphs within 8 squares of it receive
 /// command X at the start of the next round.
-pub(crate) fn signal(world: &mut World, user: CreatureId, command: &str) {
+pub(super) fn signal(world: &mut World, user: CreatureId, command: &str) {
     let Some(e) = entity_of(world, user) else {
         return;
     };

@@ -8,23 +8,23 @@
 
 use crate::encounter::log::emit;
 mod ability;
-pub(crate) mod aura;
+pub(super) mod aura;
 mod basic;
 mod charge;
 mod damage;
 mod forced;
-pub(crate) mod glyph;
+pub(super) mod glyph;
 mod grab;
 mod outcome;
 mod roll;
-pub(crate) mod summon;
+pub(super) mod summon;
 mod walk;
 
 pub(crate) use ability::{
     AbilityUse, after_ability, begin_roll, bonus_text, dramatic_moment, encounter_start_abilities,
     flanked, heroes_with, marked_by, pay, resolve_slow, sweep_roll, use_ability,
 };
-pub(crate) use basic::{
+pub(super) use basic::{
     answer, catch_breath, defend, delay, free_strike, free_strike_damage, free_strike_hits,
     glyph_effect, granted_shift, granted_strike, hide, reveal, stand_up, summon_strike,
 };
@@ -34,7 +34,7 @@ pub(crate) use damage::deal_damage_for_test;
 pub(crate) use damage::{action_bleeds, bleed, damage_object, deal_damage, deal_damage_credited};
 pub(crate) use forced::{fall_from_gap, force_move};
 pub(crate) use grab::{check_grabs, drag_grabbed, escape_grab, modes_of, release};
-pub(crate) use outcome::{
+pub(super) use outcome::{
     Gains, apply_outcome, deal_outcome_damage, finish_outcome, gain_for_user, heal, impose,
     potency_adjustment, retaliate, shield_against_attack, spend_damage_surges, strain,
     trigger_resource,
@@ -72,7 +72,7 @@ use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 
-pub(crate) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Resolution>()
         .init_resource::<RaisedWalls>()
         .init_resource::<ObjectWear>()
@@ -81,7 +81,7 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// End of a turn: the walls of the creatures ending it count down, and
 /// crumble at zero.
-pub(crate) fn walls_crumble(world: &mut World) {
+pub(super) fn walls_crumble(world: &mut World) {
     // (Most fights raise no wall: nothing to copy then.)
     if world.res::<RaisedWalls>().0.is_empty() {
         return;
@@ -138,7 +138,7 @@ pub(crate) fn walls_crumble(world: &mut World) {
 
 /// Carry out a command: [`crate::encounter::check::command`] decides
 /// whether it is refused; what it found is carried out as it stands.
-pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal> {
+pub(super) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<(), Refusal> {
     let Checked { entity, plan } = crate::encounter::check::command(world, cmd, phase)?;
     let id = cmd.creature();
     match (plan, cmd) {
@@ -217,7 +217,7 @@ pub(crate) fn execute(world: &mut World, cmd: &Command, phase: Phase) -> Result<
 }
 
 /// The current turn ends: everyone taking it has acted.
-pub(crate) fn finish_turn(world: &mut World) {
+pub(super) fn finish_turn(world: &mut World) {
     let mut flow = world.res_mut::<Flow>();
     if flow.active.is_none() {
         return;
@@ -228,7 +228,7 @@ pub(crate) fn finish_turn(world: &mut World) {
 
 /// A creature's turn starts (checked: [`crate::encounter::check::start_turn`];
 /// `seized`: ahead of its place in the ruleset's order).
-pub(crate) fn start_turn(world: &mut World, entity: Entity, id: CreatureId, seized: bool) {
+pub(super) fn start_turn(world: &mut World, entity: Entity, id: CreatureId, seized: bool) {
     let rules = crate::encounter::ruleset::of(world);
     rules.turn_started(world, id, seized);
     // docs/rules.md#minions: a squad "takes one turn together" (where the
@@ -291,7 +291,7 @@ pub(crate) fn start_turn(world: &mut World, entity: Entity, id: CreatureId, seiz
 /// docs/rules.md#durations: end the rounds durations due now, at the start
 /// of `turn`'s turn in `round` (None: the start of `round`), logged in
 /// creature order.
-pub(crate) fn end_rounds(world: &mut World, round: u32, turn: Option<CreatureId>) {
+pub(super) fn end_rounds(world: &mut World, round: u32, turn: Option<CreatureId>) {
     if world.get_resource::<RoundsInPlay>().is_none() {
         return;
     }
@@ -315,7 +315,7 @@ pub(crate) fn end_rounds(world: &mut World, round: u32, turn: Option<CreatureId>
 }
 
 /// Write the budget a check found after the command's action.
-pub(crate) fn set_budget(world: &mut World, entity: Entity, budget: TurnBudget) {
+pub(super) fn set_budget(world: &mut World, entity: Entity, budget: TurnBudget) {
     if let Some(mut b) = world.comp_mut::<TurnBudget>(entity) {
         *b = budget;
     }
@@ -324,7 +324,7 @@ pub(crate) fn set_budget(world: &mut World, entity: Entity, budget: TurnBudget) 
 /// Forget whom the hints kept for the checks name (who may be grabbed;
 /// who may carry an aura): after a restore, or a hand on the world, the
 /// checks find out again.
-pub(crate) fn hints_unknown(world: &mut World) {
+pub(super) fn hints_unknown(world: &mut World) {
     if let Some(mut m) = world.get_res_mut::<Grabs>() {
         m.0 = Known::default();
     }

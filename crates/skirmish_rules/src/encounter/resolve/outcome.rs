@@ -135,7 +135,7 @@ pub(crate) fn finish_outcome(
 
 /// An outcome's forced movement, conditions and help, in that order, on a
 /// target the damage left standing.
-pub(crate) fn effects_after_damage(
+pub(super) fn effects_after_damage(
     world: &mut World,
     user: &Snapshot,
     ability: &Ability,
@@ -231,7 +231,7 @@ fn saved_as_it_lands(world: &mut World, target: &Snapshot, kinds: &[ConditionKin
 /// The effects that help their target: stamina regained, temporary stamina,
 /// surges granted, active bonuses, a shift toward the enemy and a free
 /// strike (in that order).
-pub(crate) fn support(
+pub(super) fn support(
     world: &mut World,
     target: &Snapshot,
     outcome: &crate::ability::TierOutcome,
@@ -461,18 +461,18 @@ pub(crate) fn strain(world: &mut World, ended: &[CreatureId]) {
 
 /// What one target's tier gives the user.
 pub(crate) struct Gains {
-    pub(crate) total: u32,
-    pub(crate) surges: u32,
-    pub(crate) resources: Vec<(String, u32)>,
+    pub(super) total: u32,
+    pub(super) surges: u32,
+    pub(super) resources: Vec<(String, u32)>,
     /// docs/rules.md#cover-and-high-ground's effects on the user: summons, loot, recover, refresh.
-    pub(crate) summons: Vec<String>,
-    pub(crate) loot: Option<u32>,
-    pub(crate) recover: u32,
-    pub(crate) refresh: u32,
-    pub(crate) signals: Vec<String>,
+    pub(super) summons: Vec<String>,
+    pub(super) loot: Option<u32>,
+    pub(super) recover: u32,
+    pub(super) refresh: u32,
+    pub(super) signals: Vec<String>,
     /// Abilities prepared, how long, and the concentration ability that
     /// prepared them.
-    pub(crate) prepare: Vec<(String, crate::ability::Prepared, Option<String>)>,
+    pub(super) prepare: Vec<(String, crate::ability::Prepared, Option<String>)>,
 }
 
 /// Apply an ability's gains to its user: surges, its heroic resource, or
@@ -694,7 +694,7 @@ pub(crate) fn trigger_resource(
 
 /// A creature regained stamina: heroes whose trigger is an ally within 10
 /// squares regaining stamina gain their resource.
-pub(crate) fn ally_healed(world: &mut World, healed: Entity) {
+pub(super) fn ally_healed(world: &mut World, healed: Entity) {
     let (Some(side), Some(space)) = (
         world.comp::<Creature>(healed).map(|c| c.side),
         world.comp::<Space>(healed).map(|s| s.0),

@@ -137,7 +137,7 @@ struct Share<'a> {
 /// each target's effects in the order presented, then objects and what the
 /// user gains. Forced movement is measured from `source`.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn resolve_roll(
+pub(super) fn resolve_roll(
     world: &mut World,
     entity: Entity,
     user: &Snapshot,
@@ -548,12 +548,12 @@ pub(crate) fn edges_and_banes(
 }
 
 /// What a command chose about an ability's roll.
-pub(crate) struct Choices<'a> {
-    pub(crate) surges: u32,
-    pub(crate) potency_surges: &'a [CreatureId],
+pub(super) struct Choices<'a> {
+    pub(super) surges: u32,
+    pub(super) potency_surges: &'a [CreatureId],
     pub(crate) tier: Option<crate::power_roll::Tier>,
     /// Heroic resource spent on the ability's "Spend X" (its `extra`).
-    pub(crate) spend: u32,
+    pub(super) spend: u32,
 }
 
 /// What reached the targets of one use through potencies.

@@ -31,7 +31,7 @@ use crate::map::{Footprint, Map, Occupant, Pos, Side, line_of_effect, summon_squ
 use crate::stats::{CreatureId, Stamina};
 
 /// Bring a creature of `stat_block` to the board next to `owner`.
-pub(crate) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
+pub(super) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
     let content = world.res::<Content>().clone();
     let Some(block) = content.monsters.get(stat_block).cloned() else {
         return;
@@ -102,7 +102,7 @@ pub(crate) fn summon(world: &mut World, owner: Entity, stat_block: &str) {
 }
 
 /// A creature's living summons, in the order they were summoned.
-pub(crate) fn summons_of(world: &World, owner: CreatureId) -> Vec<(CreatureId, Summoned)> {
+pub(super) fn summons_of(world: &World, owner: CreatureId) -> Vec<(CreatureId, Summoned)> {
     // Every turn start asks: a kept query of the summoned finds them
     // without a look at every creature.
     let mut out: Vec<(CreatureId, Summoned)> = Vec::new();
@@ -116,7 +116,7 @@ pub(crate) fn summons_of(world: &World, owner: CreatureId) -> Vec<(CreatureId, S
 }
 
 /// The summoner fell: its summons are removed from the board.
-pub(crate) fn vanish(world: &mut World, owner: CreatureId) {
+pub(super) fn vanish(world: &mut World, owner: CreatureId) {
     for (id, _) in summons_of(world, owner) {
         let Some(e) = entity_of(world, id) else {
             continue;
@@ -131,7 +131,7 @@ pub(crate) fn vanish(world: &mut World, owner: CreatureId) {
 /// The summoner starts its turn: queue its summons' turns (those summoned
 /// before this round), first-summoned first. Returns their ids, whose
 /// start- and end-of-turn effects go with the summoner's.
-pub(crate) fn queue_turns(world: &mut World, owner: CreatureId) -> Vec<CreatureId> {
+pub(super) fn queue_turns(world: &mut World, owner: CreatureId) -> Vec<CreatureId> {
     let summons = summons_of(world, owner);
     // (Most creatures have none: the round and the resolution are left
     // unread.)

@@ -403,7 +403,7 @@ fn found_at_walks_end(world: &mut World, entity: Entity, id: CreatureId) {
 /// left under its conditions, and not stopped by the phased ruleset), its
 /// size and its side; `None` for a creature lacking any of these (it goes
 /// nowhere).
-pub(crate) fn walker_state(world: &World, entity: Entity) -> Option<WalkerState> {
+pub(super) fn walker_state(world: &World, entity: Entity) -> Option<WalkerState> {
     CachedQuery::<WalkerData>::with(world, |q| {
         let (c, space, stamina, movement, cond) = q.get_manual(world, entity).ok()?;
         let can_go = can_act(stamina)
@@ -416,7 +416,7 @@ pub(crate) fn walker_state(world: &World, entity: Entity) -> Option<WalkerState>
 
 /// A move that stops early must not leave the mover in another creature's
 /// square: it backs up along the squares it walked.
-pub(crate) fn settle(world: &mut World, entity: Entity, id: CreatureId, walked: &[Pos]) {
+pub(super) fn settle(world: &mut World, entity: Entity, id: CreatureId, walked: &[Pos]) {
     let size = world.comp::<Space>(entity).map_or(1, |s| s.0.size);
     let others: Vec<Occupant> = occupants(world)
         .into_iter()

@@ -23,7 +23,7 @@ use crate::stats::CreatureId;
 use bevy_ecs::prelude::*;
 
 /// The implementation of the rules `r` names.
-pub(crate) fn for_rules(r: &crate::content::Ruleset) -> &'static dyn Ruleset {
+pub(super) fn for_rules(r: &crate::content::Ruleset) -> &'static dyn Ruleset {
     match r.kind {
         RulesetKind::Phased2d6 if r.phased.is_some() => &phased::Phased,
         _ => &Standard,
@@ -32,7 +32,7 @@ pub(crate) fn for_rules(r: &crate::content::Ruleset) -> &'static dyn Ruleset {
 
 /// The power-roll rules: 2d10 plus a characteristic against tiers, sides
 /// alternating with the side choosing who acts, saves at the end of a turn.
-pub(crate) struct Standard;
+pub(super) struct Standard;
 
 impl Ruleset for Standard {
     fn check_start(&self, _: &World, _: CreatureId, _: Phase) -> Result<bool, Refusal> {

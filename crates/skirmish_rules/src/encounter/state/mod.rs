@@ -44,7 +44,7 @@ macro_rules! fight_state {
 
         /// What a snapshot keeps of one creature.
         #[derive(Clone, Debug)]
-        pub(crate) struct SavedCreature {
+        pub(super) struct SavedCreature {
             $($cname: $cty,)*
             $($dname: $dty,)*
             $($oname: Option<$oty>,)*
@@ -52,7 +52,7 @@ macro_rules! fight_state {
 
         impl SavedCreature {
             /// Copy out `entity`'s components (None: it lacks a required one).
-            pub(crate) fn take(w: &World, entity: Entity) -> Option<SavedCreature> {
+            pub(super) fn take(w: &World, entity: Entity) -> Option<SavedCreature> {
                 Some(SavedCreature {
                     $($cname: w.comp::<$cty>(entity)?.clone(),)*
                     $($dname: w.comp::<$dty>(entity).cloned().unwrap_or_default(),)*
@@ -61,7 +61,7 @@ macro_rules! fight_state {
             }
 
             /// Write them back onto `e`.
-            pub(crate) fn put(&self, e: &mut EntityWorldMut) {
+            pub(super) fn put(&self, e: &mut EntityWorldMut) {
                 e.insert(($(self.$cname.clone(),)* $(self.$dname.clone(),)*));
                 $(match &self.$oname {
                     Some(x) => {
@@ -76,20 +76,20 @@ macro_rules! fight_state {
 
         /// What a snapshot keeps of the encounter's resources.
         #[derive(Clone, Debug)]
-        pub(crate) struct SavedResources {
+        pub(super) struct SavedResources {
             $($rname: $rty,)*
         }
 
         impl SavedResources {
             /// Copy out `w`'s saved resources.
-            pub(crate) fn take(w: &World) -> SavedResources {
+            pub(super) fn take(w: &World) -> SavedResources {
                 SavedResources {
                     $($rname: w.res::<$rty>().clone(),)*
                 }
             }
 
             /// Write them back into `w`.
-            pub(crate) fn put(&self, w: &mut World) {
+            pub(super) fn put(&self, w: &mut World) {
                 $(*w.res_mut::<$rty>() = self.$rname.clone();)*
             }
         }

@@ -542,7 +542,7 @@ impl Map {
     /// Row `y`'s steps and difficult squares as bits (see the field), on a
     /// map up to 64 squares wide whose flags are kept.
     #[inline]
-    pub(crate) fn step_row(&self, y: usize) -> Option<&[u64; 9]> {
+    pub(super) fn step_row(&self, y: usize) -> Option<&[u64; 9]> {
         self.step_rows.get(y)
     }
 

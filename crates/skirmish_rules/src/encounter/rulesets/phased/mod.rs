@@ -109,7 +109,7 @@ fn side_of(world: &World, id: CreatureId) -> Option<Side> {
 
 /// Choose who goes next; a finished movement phase gives way to the battle
 /// phase, a finished battle phase to the end phase and a new round.
-pub(crate) fn advance(world: &mut World) {
+pub(super) fn advance(world: &mut World) {
     if world.res::<Flow>().round == 0 {
         begin_round(world);
     }
@@ -239,7 +239,7 @@ fn end_phase(world: &mut World) {
 
 /// A turn may start: `Ok(true)` when it seizes the initiative (moving ahead
 /// of its place), `Ok(false)` when it is next.
-pub(crate) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal> {
+pub(super) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal> {
     let next =
         next_up(world).ok_or_else(|| Refusal::Phased("nobody is left to go this phase".into()))?;
     if next == id {
@@ -269,7 +269,7 @@ pub(crate) fn check_start(world: &World, id: CreatureId) -> Result<bool, Refusal
 
 /// A turn starts: a seizer is recorded; the budget is the phase's (a move
 /// in the movement phase, one battle action in the battle phase).
-pub(crate) fn turn_started(world: &mut World, id: CreatureId, seized: bool) {
+pub(super) fn turn_started(world: &mut World, id: CreatureId, seized: bool) {
     if seized {
         if let Some(p) = world.res_mut::<Flow>().phased.as_mut() {
             p.seized.push(id);
@@ -297,7 +297,7 @@ pub(crate) fn budget(stage: Stage, budget: &mut TurnBudget) {
 /// docs/rules.md#defend-and-delay: "Delay your action until after the GM or another
 /// player has finished their turn": the creature moves behind the next one
 /// in the battle order.
-pub(crate) fn check_delay(world: &World, id: CreatureId) -> Result<Delaying, Refusal> {
+pub(super) fn check_delay(world: &World, id: CreatureId) -> Result<Delaying, Refusal> {
     if let Some(window) = seize_window(world) {
         return if side_of(world, id) == Some(window) {
             Ok(Delaying::LetOrderStand(window))
@@ -336,7 +336,7 @@ pub(crate) fn check_delay(world: &World, id: CreatureId) -> Result<Delaying, Ref
 /// What a phased delay does: a battle turn goes behind the next creature;
 /// in the seize window, the side lets the movement order stand.
 #[derive(Clone, Copy)]
-pub(crate) enum Delaying {
+pub(super) enum Delaying {
     Behind(CreatureId),
     LetOrderStand(Side),
 }
@@ -379,7 +379,7 @@ fn delay(world: &mut World, id: CreatureId, delaying: Delaying) {
 }
 
 /// The phased 2d6 rules (docs/rules.md#phased-2d6), through the seam.
-pub(crate) struct Phased;
+pub(super) struct Phased;
 
 impl super::Ruleset for Phased {
     fn check_start(
