@@ -146,6 +146,7 @@ pub struct Spending {
 /// Something that must be true at that point.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Expectation {
+    /// Its stamina as shown: a squad minion's is the squad's pool.
     Stamina(String, i32),
     At(String, (i32, i32)),
     Has(String, ConditionKind),

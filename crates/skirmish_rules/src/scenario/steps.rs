@@ -142,10 +142,12 @@ pub(super) fn expect(
 ) -> Check {
     let view = |e: &mut Encounter, n: &str| names.get(n).and_then(|&id| e.creature(id));
     let (passed, detail) = match x {
+        // A squad minion's stamina is its squad's pool (docs/rules.md#minions),
+        // as `--json`, the window and the card show it: one number everywhere.
         Expectation::Stamina(n, want) => match view(e, n) {
             Some(c) => (
-                c.stamina.current == *want,
-                format!("stamina {}", c.stamina.current),
+                c.shown_stamina().0 == *want,
+                format!("stamina {}", c.shown_stamina().0),
             ),
             None => (false, format!("no creature `{n}`")),
         },
